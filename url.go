@@ -1,0 +1,271 @@
+// Package urlkit implements the Web's original addressing system exactly:
+// Uniform Resource Locators as RFC 1738 (December 1994) defines them and
+// Universal Resource Identifiers as RFC 1630 (June 1994) defines them.
+//
+// [Parse] accepts exactly what the grammars of RFC 1738 section 5 and RFC
+// 1630's "fragmentaddress" allow and explains every rejection with a byte
+// offset. [ParseLenient] accepts what browsers accept and reports each
+// repair it made. A [URL] keeps every component exactly as written, still
+// percent-encoded, and tells an absent component from an empty one;
+// [URL.String] gives back the input byte for byte.
+//
+// Parsing does not copy: the components of a URL are substrings of the
+// input, and a successful Parse allocates nothing.
+//
+// The package depends on the standard library only. What each scheme's
+// parts mean (an ftp URL's CWD commands, a gopher URL's selector) is the
+// business of the scheme package; fetching a resource is the business of
+// the access package.
+package urlkit
+
+import "strings"
+
+// Component names a part of a URL. It is used in errors and warnings to say
+// where a problem is.
+type Component uint8
+
+// The components of a URL, in the order they are written.
+const (
+	ComponentNone     Component = iota // no particular component: the input as a whole
+	ComponentPrefix                    // the "URL:" prefix of RFC 1738's appendix
+	ComponentScheme                    // the scheme name before the first ":"
+	ComponentOpaque                    // the scheme-specific part of a URL without "//"
+	ComponentUser                      // the user name of the login
+	ComponentPassword                  // the password of the login
+	ComponentHost                      // the host name or host number
+	ComponentPort                      // the port number
+	ComponentPath                      // the url-path
+	ComponentSearch                    // the search part after "?"
+	ComponentFragment                  // the fragment identifier after "#"
+)
+
+var componentNames = [...]string{
+	ComponentNone:     "input",
+	ComponentPrefix:   "prefix",
+	ComponentScheme:   "scheme",
+	ComponentOpaque:   "scheme-specific part",
+	ComponentUser:     "user",
+	ComponentPassword: "password",
+	ComponentHost:     "host",
+	ComponentPort:     "port",
+	ComponentPath:     "path",
+	ComponentSearch:   "search",
+	ComponentFragment: "fragment",
+}
+
+// String returns the component's name as used in messages, such as "path".
+func (c Component) String() string {
+	if int(c) < len(componentNames) {
+		return componentNames[c]
+	}
+	return "component"
+}
+
+// span is a half-open byte range [start, end) of URL.s.
+type span struct{ start, end int32 }
+
+func (p span) of(s string) string { return s[p.start:p.end] }
+
+// Flags recording which components are present.
+const (
+	hasScheme uint16 = 1 << iota
+	hasAuthority
+	hasUser
+	hasPassword
+	hasPort
+	hasPath
+	hasSearch
+	hasFragment
+)
+
+// A URL is a parsed URL or partial URL. The zero value is the empty partial
+// URL (a reference to the current document).
+//
+// A URL holds its text and the position of each component in it, so every
+// accessor returns a substring of what was parsed: components are raw, as
+// written, still percent-encoded. Use [Unescape] to decode one.
+//
+// Absent and empty are different: in ftp://@host.com/ the user is present
+// and empty, in ftp://host.com/ it is absent (RFC 1738 section 3.1). Each
+// accessor of an optional component returns a second value that reports
+// presence.
+//
+// URL is a small value type; copy it freely. It is safe for concurrent use.
+type URL struct {
+	s      string // the URL text, without a "URL:" prefix
+	prefix int32  // length of the prefix stripped from the input (0 or 4)
+	flags  uint16
+	scheme span
+	user   span
+	pass   span
+	host   span
+	port   span
+	path   span // the path as written: for an authority URL it starts with "/"
+	search span
+	frag   span
+}
+
+// String returns the URL text exactly as it was parsed, without the "URL:"
+// prefix of RFC 1738's appendix if the input had one.
+func (u URL) String() string { return u.s }
+
+// Prefixed reports whether the parsed input began with the "URL:" prefix
+// recommended by RFC 1738's appendix, which is not part of the URL.
+func (u URL) Prefixed() bool { return u.prefix != 0 }
+
+// IsAbsolute reports whether the URL has a scheme. A URL without one is a
+// partial form, meaningful only in the context of a base URL (RFC 1630,
+// "Partial (relative) form").
+func (u URL) IsAbsolute() bool { return u.flags&hasScheme != 0 }
+
+// RawScheme returns the scheme name as written, in its original case, or ""
+// for a partial URL.
+func (u URL) RawScheme() string { return u.scheme.of(u.s) }
+
+// Scheme returns the scheme name in lower case. RFC 1738 section 5 says the
+// scheme is in lower case and interpreters should ignore case. For a scheme
+// already written in lower case, or one urlkit knows, no memory is
+// allocated.
+func (u URL) Scheme() string { return lowerScheme(u.RawScheme()) }
+
+// HasAuthority reports whether the URL uses the common Internet scheme
+// syntax of RFC 1738 section 3.1: "//" followed by a login.
+func (u URL) HasAuthority() bool { return u.flags&hasAuthority != 0 }
+
+// Opaque returns the scheme-specific part: everything after the scheme's
+// ":" and before any "#fragment". For a partial URL it is everything before
+// the fragment.
+func (u URL) Opaque() string {
+	start := int32(0)
+	if u.flags&hasScheme != 0 {
+		start = u.scheme.end + 1
+	}
+	end := int32(len(u.s))
+	if u.flags&hasFragment != 0 {
+		end = u.frag.start - 1
+	}
+	return u.s[start:end]
+}
+
+// Authority returns the login part of a URL with "//": everything between
+// "//" and the next "/", as written (user, password, host and port). It
+// returns "" for a URL without "//".
+func (u URL) Authority() string {
+	if u.flags&hasAuthority == 0 {
+		return ""
+	}
+	start := u.host.start
+	if u.flags&hasUser != 0 {
+		start = u.user.start
+	}
+	end := u.host.end
+	if u.flags&hasPort != 0 {
+		end = u.port.end
+	}
+	return u.s[start:end]
+}
+
+// User returns the user name as written and whether the URL has one.
+func (u URL) User() (string, bool) { return u.user.of(u.s), u.flags&hasUser != 0 }
+
+// Password returns the password as written and whether the URL has one.
+// There is no password without a user name (RFC 1738 section 3.1).
+func (u URL) Password() (string, bool) { return u.pass.of(u.s), u.flags&hasPassword != 0 }
+
+// Host returns the host as written: a host name or a host number. It is ""
+// for a URL without "//", and for a file URL that names no host.
+func (u URL) Host() string { return u.host.of(u.s) }
+
+// Port returns the port as written (decimal digits) and whether the URL has
+// one.
+func (u URL) Port() (string, bool) { return u.port.of(u.s), u.flags&hasPort != 0 }
+
+// Path returns the url-path and whether it is present.
+//
+// For a URL with "//", the url-path is what follows the "/" after the host
+// and port; that "/" is not part of it (RFC 1738 section 3.1), and the path
+// is absent when there is no "/". For a URL without "//", the path is the
+// scheme-specific part up to any "?", and is always present. For a partial
+// URL it is the path as written, leading "/" included. The search part is
+// never included; see [URL.URLPath] for RFC 1738's url-path with it.
+func (u URL) Path() (string, bool) {
+	p := u.path.of(u.s)
+	if u.flags&hasAuthority != 0 && len(p) > 0 {
+		p = p[1:]
+	}
+	return p, u.flags&hasPath != 0
+}
+
+// RawPath returns the path exactly as written, including the "/" that
+// separates it from the host of a URL with "//".
+func (u URL) RawPath() string { return u.path.of(u.s) }
+
+// URLPath returns RFC 1738's url-path: everything after the "/" that
+// follows the host and port, search part included, fragment excluded. For
+// a URL without "//" it is the scheme-specific part.
+func (u URL) URLPath() string {
+	start := u.path.start
+	if u.flags&hasAuthority != 0 && u.flags&hasPath != 0 {
+		start++
+	}
+	end := u.path.end
+	if u.flags&hasSearch != 0 {
+		end = u.search.end
+	}
+	return u.s[start:end]
+}
+
+// Search returns the search part (the text after "?") and whether the URL
+// has one. RFC 1738 calls it the searchpart; RFC 1630 the query.
+func (u URL) Search() (string, bool) { return u.search.of(u.s), u.flags&hasSearch != 0 }
+
+// Fragment returns the fragment identifier (the text after "#") and whether
+// the URL has one (RFC 1630, "Fragment-id").
+func (u URL) Fragment() (string, bool) { return u.frag.of(u.s), u.flags&hasFragment != 0 }
+
+// WithoutFragment returns the URL with its fragment identifier removed: the
+// URL of the whole object. It does not allocate.
+func (u URL) WithoutFragment() URL {
+	if u.flags&hasFragment == 0 {
+		return u
+	}
+	v := u
+	v.s = u.s[:u.frag.start-1]
+	v.flags &^= hasFragment
+	v.frag = span{int32(len(v.s)), int32(len(v.s))}
+	return v
+}
+
+// MarshalText implements encoding.TextMarshaler; it returns the URL's text.
+func (u URL) MarshalText() ([]byte, error) { return []byte(u.s), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler with [Parse]'s strict
+// rules. An empty text gives the zero URL.
+func (u *URL) UnmarshalText(text []byte) error {
+	if len(text) == 0 {
+		*u = URL{}
+		return nil
+	}
+	v, err := Parse(string(text))
+	if err != nil {
+		return err
+	}
+	*u = v
+	return nil
+}
+
+// lowerScheme returns s in lower case, without allocating when s is already
+// in lower case or names a scheme urlkit knows.
+func lowerScheme(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			for _, k := range builtinSchemes {
+				if strings.EqualFold(k.Name, s) {
+					return k.Name
+				}
+			}
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
