@@ -1,0 +1,143 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/urlkit/urlkit"
+)
+
+func init() {
+	register(&command{
+		name:    "parse",
+		summary: "split URLs into their components, strictly by RFC 1738 (or leniently, with repairs reported)",
+		usage:   "[--json] [--lenient] [URL...]",
+		flags: func(fs *flag.FlagSet) {
+			fs.Bool("json", false, "print one JSON object per input")
+			fs.Bool("lenient", false, "accept what browsers accept, repairing by percent-encoding; each repair is a warning on stderr")
+		},
+		run: runParse,
+	})
+}
+
+// parseResult is the JSON form of one parsed input. A component that is
+// absent is left out; a present, empty one is "".
+type parseResult struct {
+	Input    string        `json:"input"`
+	Valid    bool          `json:"valid"`
+	URL      string        `json:"url,omitempty"`
+	Scheme   *string       `json:"scheme,omitempty"`
+	User     *string       `json:"user,omitempty"`
+	Password *string       `json:"password,omitempty"`
+	Host     *string       `json:"host,omitempty"`
+	Port     *string       `json:"port,omitempty"`
+	Path     *string       `json:"path,omitempty"`
+	Search   *string       `json:"search,omitempty"`
+	Fragment *string       `json:"fragment,omitempty"`
+	Warnings []jsonWarning `json:"warnings,omitempty"`
+	Error    *jsonError    `json:"error,omitempty"`
+}
+
+type jsonError struct {
+	Offset    int    `json:"offset"`
+	Component string `json:"component,omitempty"`
+	Message   string `json:"message"`
+}
+
+type jsonWarning struct {
+	Offset    int    `json:"offset"`
+	Component string `json:"component"`
+	Message   string `json:"message"`
+}
+
+func opt(s string, ok bool) *string {
+	if !ok {
+		return nil
+	}
+	return &s
+}
+
+func newParseResult(input string, u urlkit.URL) parseResult {
+	r := parseResult{Input: input, Valid: true, URL: u.String()}
+	if u.IsAbsolute() {
+		r.Scheme = opt(u.Scheme(), true)
+	}
+	r.User = opt(u.User())
+	r.Password = opt(u.Password())
+	if u.HasAuthority() {
+		r.Host = opt(u.Host(), true)
+	}
+	r.Port = opt(u.Port())
+	r.Path = opt(u.Path())
+	r.Search = opt(u.Search())
+	r.Fragment = opt(u.Fragment())
+	return r
+}
+
+func errorJSON(err error) *jsonError {
+	var se *urlkit.SyntaxError
+	if errors.As(err, &se) {
+		return &jsonError{Offset: se.Offset, Component: se.Component.String(), Message: se.Reason()}
+	}
+	return &jsonError{Offset: -1, Message: err.Error()}
+}
+
+func runParse(e *env, fs *flag.FlagSet, args []string) int {
+	asJSON := fs.Lookup("json").Value.(flag.Getter).Get().(bool)
+	lenient := fs.Lookup("lenient").Value.(flag.Getter).Get().(bool)
+	status := exitOK
+	err := eachInput(e, args, func(in string) bool {
+		var u urlkit.URL
+		var warns []urlkit.Warning
+		var err error
+		if lenient {
+			u, warns, err = urlkit.ParseLenient(in)
+		} else {
+			u, err = urlkit.Parse(in)
+		}
+		for _, w := range warns {
+			fmt.Fprintf(e.stderr, "urlkit: %q: warning: %s\n", in, w)
+		}
+		if err != nil {
+			status = exitInvalid
+			fmt.Fprintf(e.stderr, "urlkit: %q: %v\n", in, err)
+			if asJSON {
+				writeJSON(e.stdout, parseResult{Input: in, Error: errorJSON(err)})
+			}
+			return true
+		}
+		r := newParseResult(in, u)
+		for _, w := range warns {
+			r.Warnings = append(r.Warnings, jsonWarning{w.Offset, w.Component.String(), w.Reason})
+		}
+		if asJSON {
+			writeJSON(e.stdout, r)
+			return true
+		}
+		printParse(e, r)
+		return true
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "urlkit: reading input: %v\n", err)
+		return exitInvalid
+	}
+	return status
+}
+
+func printParse(e *env, r parseResult) {
+	fmt.Fprintf(e.stdout, "%s\n", r.URL)
+	line := func(k string, v *string) {
+		if v != nil {
+			fmt.Fprintf(e.stdout, "  %-9s %q\n", k+":", *v)
+		}
+	}
+	line("scheme", r.Scheme)
+	line("user", r.User)
+	line("password", r.Password)
+	line("host", r.Host)
+	line("port", r.Port)
+	line("path", r.Path)
+	line("search", r.Search)
+	line("fragment", r.Fragment)
+}
