@@ -81,8 +81,20 @@ func MustParse(s string) URL {
 	return u
 }
 
+// hasURLPrefix reports whether s starts with the "URL:" prefix of RFC 1738's
+// appendix (in any case) followed by a URL: a scheme name and ":". So that
+// every URL's text parses back to itself, "URL:" is not taken as a prefix
+// when what follows is not a URL or starts with "URL:" again; then "url" is
+// the scheme.
 func hasURLPrefix(s string) bool {
-	return len(s) >= 4 && s[0]|0x20 == 'u' && s[1]|0x20 == 'r' && s[2]|0x20 == 'l' && s[3] == ':'
+	if len(s) < 6 || s[0]|0x20 != 'u' || s[1]|0x20 != 'r' || s[2]|0x20 != 'l' || s[3] != ':' {
+		return false
+	}
+	i := 4
+	for i < len(s) && table[s[i]]&SchemeChar != 0 {
+		i++
+	}
+	return i > 4 && i < len(s) && s[i] == ':' && !(i == 7 && s[4]|0x20 == 'u' && s[5]|0x20 == 'r' && s[6]|0x20 == 'l')
 }
 
 func parse(input string, partialOK bool) (URL, error) {
