@@ -103,7 +103,9 @@ func parsePlus(s string) *GopherPlus {
 		if s[0] == '$' {
 			g.Kind = PlusDirAttrs
 		}
-		g.Attributes = strings.Fields(s[1:])
+		if f := strings.Fields(s[1:]); len(f) > 0 {
+			g.Attributes = f
+		}
 	case strings.HasPrefix(s, "+\t1\r\n"):
 		if vals, ok := formValues(s); ok {
 			g.Kind, g.Values = PlusForm, vals

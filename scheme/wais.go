@@ -58,16 +58,21 @@ func ParseWAIS(u urlkit.URL) (*WAIS, error) {
 		return nil, l.err(l.end(), urlkit.ComponentPath, ErrMissing, "a wais URL names a database: wais://<host>:<port>/<database> (RFC 1738 3.9)")
 	}
 	segs := part{path, l.urlPath(), urlkit.ComponentPath}.split('/')
-	for _, s := range segs {
-		if i := s.firstNot(uchar); i >= 0 {
-			return nil, reservedErr(l, s, i, "RFC 1738 5: database, wtype and wpath are *uchar")
+	for k, s := range segs {
+		ok, rule := uchar, "RFC 1738 5: database, wtype and wpath are *uchar"
+		if k == 2 {
+			// RFC 1630 writes a wpath as fields: digits "=" path ";".
+			ok, rule = ucharOr("=;"), `RFC 1630: wpath = digits "=" path ";" [ wpath ]`
+		}
+		if i := s.firstNot(ok); i >= 0 {
+			return nil, reservedErr(l, s, i, rule)
 		}
 	}
 	switch len(segs) {
 	case 1:
 	case 3:
 		v.Form, v.WType, v.WPath = WAISDocument, segs[1].decode(), segs[2].decode()
-		v.DocIDFields = docIDFields(v.WPath)
+		v.DocIDFields = docIDFields(segs[2].raw)
 	default:
 		return nil, l.err(segs[1].off-1, urlkit.ComponentPath, ErrBadPath,
 			"a wais URL path is <database> or <database>/<wtype>/<wpath>, not %d segments (RFC 1738 3.9)", len(segs))
@@ -87,7 +92,8 @@ func ParseWAIS(u urlkit.URL) (*WAIS, error) {
 	return v, nil
 }
 
-// docIDFields splits a document-id of the form (digits "=" value ";")+.
+// docIDFields splits a raw document-id of the form (digits "=" value ";")+
+// and decodes each value.
 func docIDFields(s string) []WAISField {
 	if s == "" || !strings.HasSuffix(s, ";") {
 		return nil
@@ -98,7 +104,7 @@ func docIDFields(s string) []WAISField {
 		if !ok || n == "" || strings.Trim(n, "0123456789") != "" {
 			return nil
 		}
-		out = append(out, WAISField{n, val})
+		out = append(out, WAISField{n, part{raw: val}.decode()})
 	}
 	return out
 }
