@@ -62,3 +62,27 @@ func TestPlanRefusesControl(t *testing.T) {
 		t.Errorf("urn: code %d err %q", code, errs)
 	}
 }
+
+func TestParseJSONSchemeKey(t *testing.T) {
+	out, _, code := runCLI(t, "", nil, "parse", "--json", "gopher://h.dom/7/srch%09gopher%20url")
+	if code != exitOK {
+		t.Fatalf("code %d", code)
+	}
+	var r struct {
+		Host   string
+		Gopher struct {
+			Type, Selector, Search string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err, out)
+	}
+	if r.Host != "h.dom" || r.Gopher.Type != "7" || r.Gopher.Selector != "/srch" || r.Gopher.Search != "gopher url" {
+		t.Errorf("json %s", out)
+	}
+	// A URL valid by the generic syntax but not by its scheme's grammar.
+	out, _, _ = runCLI(t, "", nil, "parse", "--json", "http://u@h.dom/")
+	if !strings.Contains(out, `"scheme_error":{"offset":7`) {
+		t.Errorf("json %s", out)
+	}
+}
