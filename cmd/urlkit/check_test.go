@@ -8,7 +8,7 @@ import (
 
 func TestCheckCLI(t *testing.T) {
 	// RFC 1738 6: a gopher URL aimed at SMTP with an encoded CR LF.
-	out, _, code := runCLI(t, "", nil, "check", "gopher://mail.dom:25/0HELO%0D%0A")
+	out, _, code := runCLIEnv(t, "", nil, "check", "gopher://mail.dom:25/0HELO%0D%0A")
 	if code != exitInvalid {
 		t.Errorf("code %d, want %d", code, exitInvalid)
 	}
@@ -18,18 +18,18 @@ func TestCheckCLI(t *testing.T) {
 		}
 	}
 	// Warnings only: exit 0.
-	out, _, code = runCLI(t, "", nil, "check", "ftp://u:pw@h.dom/x")
+	out, _, code = runCLIEnv(t, "", nil, "check", "ftp://u:pw@h.dom/x")
 	if code != exitOK || !strings.Contains(out, "warning: offset 8 in password") {
 		t.Errorf("code %d out %q", code, out)
 	}
-	out, _, code = runCLI(t, "http://h.dom/\n", nil, "check")
+	out, _, code = runCLIEnv(t, "http://h.dom/\n", nil, "check")
 	if code != exitOK || out != "http://h.dom/: ok\n" {
 		t.Errorf("code %d out %q", code, out)
 	}
 }
 
 func TestCheckJSON(t *testing.T) {
-	out, _, code := runCLI(t, "", nil, "check", "--json", "http://u@h.dom/")
+	out, _, code := runCLIEnv(t, "", nil, "check", "--json", "http://u@h.dom/")
 	if code != exitInvalid {
 		t.Errorf("code %d", code)
 	}

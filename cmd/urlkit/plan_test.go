@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func runCLI(t *testing.T, stdin string, vars map[string]string, args ...string) (string, string, int) {
+func runCLIEnv(t *testing.T, stdin string, vars map[string]string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(&env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, getenv: func(k string) string { return vars[k] }}, args)
@@ -17,7 +17,7 @@ func runCLI(t *testing.T, stdin string, vars map[string]string, args ...string) 
 
 func TestPlanText(t *testing.T) {
 	// RFC 1738 3.2.2, first example.
-	out, _, code := runCLI(t, "", map[string]string{"EMAIL": "me@my.dom"}, "plan", "ftp://myname@host.dom/%2Fetc/motd")
+	out, _, code := runCLIEnv(t, "", map[string]string{"EMAIL": "me@my.dom"}, "plan", "ftp://myname@host.dom/%2Fetc/motd")
 	want := "ftp://myname@host.dom/%2Fetc/motd\n  connect to host.dom:21 (FTP control connection)\n  USER myname\n  PASS <ask the user>\n  CWD /etc\n  RETR motd\n  (no ;type=: the client guesses TYPE A or TYPE I from the name, RFC 1738 3.2.3)\n"
 	if code != exitOK || out != want {
 		t.Errorf("code %d, output\n%s\nwant\n%s", code, out, want)
@@ -25,7 +25,7 @@ func TestPlanText(t *testing.T) {
 }
 
 func TestPlanJSON(t *testing.T) {
-	out, _, code := runCLI(t, "", nil, "plan", "--json", "ftp://h.dom//etc/motd;type=a")
+	out, _, code := runCLIEnv(t, "", nil, "plan", "--json", "ftp://h.dom//etc/motd;type=a")
 	if code != exitOK {
 		t.Fatalf("code %d", code)
 	}
@@ -46,25 +46,25 @@ func TestPlanJSON(t *testing.T) {
 }
 
 func TestPlanNewsFromEnv(t *testing.T) {
-	out, _, code := runCLI(t, "news:comp.lang.go\n", map[string]string{"NNTPSERVER": "news.my.dom"}, "plan")
+	out, _, code := runCLIEnv(t, "news:comp.lang.go\n", map[string]string{"NNTPSERVER": "news.my.dom"}, "plan")
 	if code != exitOK || !strings.Contains(out, "connect to news.my.dom:119 (NNTP)") || !strings.Contains(out, "GROUP comp.lang.go") {
 		t.Errorf("code %d out %q", code, out)
 	}
 }
 
 func TestPlanRefusesControl(t *testing.T) {
-	out, errs, code := runCLI(t, "", nil, "plan", "--json", "gopher://h.dom/1sel%0d%0aINJECT")
+	out, errs, code := runCLIEnv(t, "", nil, "plan", "--json", "gopher://h.dom/1sel%0d%0aINJECT")
 	if code != exitInvalid || !strings.Contains(errs, "offset 19 in path") || !strings.Contains(out, `"offset":19`) {
 		t.Errorf("code %d out %q err %q", code, out, errs)
 	}
-	_, errs, code = runCLI(t, "", nil, "plan", "urn:x")
+	_, errs, code = runCLIEnv(t, "", nil, "plan", "urn:x")
 	if code != exitInvalid || !strings.Contains(errs, "no access method") {
 		t.Errorf("urn: code %d err %q", code, errs)
 	}
 }
 
 func TestParseJSONSchemeKey(t *testing.T) {
-	out, _, code := runCLI(t, "", nil, "parse", "--json", "gopher://h.dom/7/srch%09gopher%20url")
+	out, _, code := runCLIEnv(t, "", nil, "parse", "--json", "gopher://h.dom/7/srch%09gopher%20url")
 	if code != exitOK {
 		t.Fatalf("code %d", code)
 	}
@@ -81,7 +81,7 @@ func TestParseJSONSchemeKey(t *testing.T) {
 		t.Errorf("json %s", out)
 	}
 	// A URL valid by the generic syntax but not by its scheme's grammar.
-	out, _, _ = runCLI(t, "", nil, "parse", "--json", "http://u@h.dom/")
+	out, _, _ = runCLIEnv(t, "", nil, "parse", "--json", "http://u@h.dom/")
 	if !strings.Contains(out, `"scheme_error":{"offset":7`) {
 		t.Errorf("json %s", out)
 	}
