@@ -182,3 +182,12 @@ func TestStreaming(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 }
+
+// A URL that passes the generic syntax but breaks its scheme's grammar
+// (RFC 1738 5: an http search has no "/") is not valid.
+func TestParseSchemeError(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "parse", "--json", "http://h.dom/p?a/b")
+	if code != exitInvalid || !strings.Contains(out, `"valid":false`) || !strings.Contains(out, `"scheme_error":{"offset":16`) || !strings.Contains(errOut, "http URL: offset 16 in search") {
+		t.Errorf("code %d out %q err %q", code, out, errOut)
+	}
+}

@@ -44,6 +44,7 @@ type parseResult struct {
 	// scheme's own grammar gets "scheme_error" instead.
 	View        scheme.View `json:"-"`
 	SchemeError *jsonError  `json:"scheme_error,omitempty"`
+	schemeErr   error
 }
 
 // MarshalJSON writes the result with the scheme-specific key.
@@ -90,6 +91,8 @@ func newParseResult(input string, u urlkit.URL) parseResult {
 		r.Scheme = opt(u.Scheme(), true)
 		if v, err := scheme.ViewOf(u); err != nil {
 			r.SchemeError = errorJSON(err)
+			r.Valid = false
+			r.schemeErr = err
 		} else {
 			r.View = v
 		}
@@ -139,6 +142,12 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 			return true
 		}
 		r := newParseResult(in, u)
+		if r.schemeErr != nil {
+			// The generic syntax holds but the scheme's grammar (RFC
+			// 1738 section 5) does not: the URL is not valid.
+			status = exitInvalid
+			fmt.Fprintf(e.stderr, "urlkit: %q: %s URL: %v\n", in, u.Scheme(), r.schemeErr)
+		}
 		for _, w := range warns {
 			r.Warnings = append(r.Warnings, jsonWarning{w.Offset, w.Component.String(), w.Reason})
 		}
