@@ -480,6 +480,7 @@ const (
 //	if err := sc.Err(); err != nil { ... }
 type Scanner struct {
 	r       io.Reader
+	chunk   int // bytes to read at a time
 	buf     []byte
 	x       extractor
 	pos     int // next index of x.text to examine
@@ -491,7 +492,7 @@ type Scanner struct {
 
 // NewScanner returns a Scanner reading from r.
 func NewScanner(r io.Reader) *Scanner {
-	return &Scanner{r: r, x: extractor{clone: true}}
+	return &Scanner{r: r, chunk: chunkSize, x: extractor{clone: true}}
 }
 
 // Scan advances to the next URL, which Match then returns. It returns false
@@ -527,15 +528,15 @@ func (sc *Scanner) fill() {
 	sc.x.base += keep
 	sc.pos -= keep
 	sc.x.floor = max(0, sc.x.floor-keep)
-	if cap(sc.buf) < n+chunkSize {
-		nb := make([]byte, n, n+chunkSize+lookahead)
+	if cap(sc.buf) < n+sc.chunk {
+		nb := make([]byte, n, n+sc.chunk+lookahead+lookback)
 		copy(nb, sc.buf)
 		sc.buf = nb
 	}
 	// Read until a whole chunk has arrived or the input ends.
 	// A read error ends the input: the text read so far is still
 	// examined, and Err reports the error.
-	want := n + chunkSize
+	want := n + sc.chunk
 	for empty := 0; len(sc.buf) < want && !sc.eof; {
 		k, err := sc.r.Read(sc.buf[len(sc.buf):want])
 		sc.buf = sc.buf[:len(sc.buf)+k]
