@@ -397,8 +397,9 @@ func (x *extractor) bare(i int) int {
 	}
 	if isTemplate(t, e) {
 		// "http://<host>:<port>/<path>": a grammar template, not a URL.
-		return i + 1
+		return e
 	}
+	runEnd := e
 	e = trimTrailing(t, i+1, e)
 	if e <= i+1 || (t[i+1] == '/' && e <= i+3) {
 		// Nothing after the ":", or after the "//".
@@ -412,7 +413,10 @@ func (x *extractor) bare(i int) int {
 	if x.emit(p, start, e, false, prefixed) {
 		return e
 	}
-	return i + 1
+	// Not a URL; neither is anything else in the same run of URL
+	// characters, which is not looked at again (this keeps extraction
+	// linear in the length of the text).
+	return runEnd
 }
 
 // isTemplate reports whether t[e:] starts with a placeholder such as
