@@ -269,7 +269,7 @@ func parseCandidate(s string) (URL, []Warning, bool) {
 func (x *extractor) wrapped(i int) int {
 	t := x.text
 	a := i + 1
-	prefixed := hasURLPrefix(t[a:])
+	prefixed := isURLTag(t[a:])
 	if prefixed {
 		a += 4
 	} else {
@@ -363,7 +363,7 @@ func (x *extractor) bare(i int) int {
 	}
 	start := s
 	prefixed := false
-	if s-4 >= x.floor && hasURLPrefix(t[s-4:]) {
+	if s-4 >= x.floor && isURLTag(t[s-4:]) {
 		start -= 4
 		prefixed = true
 	}
@@ -417,6 +417,13 @@ func (x *extractor) bare(i int) int {
 	// characters, which is not looked at again (this keeps extraction
 	// linear in the length of the text).
 	return runEnd
+}
+
+// isURLTag reports whether s starts with RFC 1738's "URL:" prefix, in any
+// case. Unlike [Parse], which takes it only directly before a scheme name,
+// a wrapper may have whitespace after it.
+func isURLTag(s string) bool {
+	return len(s) >= 4 && s[0]|0x20 == 'u' && s[1]|0x20 == 'r' && s[2]|0x20 == 'l' && s[3] == ':'
 }
 
 // isTemplate reports whether t[e:] starts with a placeholder such as

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -17,15 +16,8 @@ const appendixExample = `      Yes, Jim, I found it under <URL:ftp://info.cern.c
       net/instructions/overview.html#WARNING>.
 `
 
-func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(&env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}, args)
-	return code, out.String(), errb.String()
-}
-
 func TestExtractStdin(t *testing.T) {
-	code, out, errs := runCLI(t, appendixExample, "extract")
+	out, errs, code := runCLI(t, appendixExample, "extract")
 	want := "ftp://info.cern.ch/pub/www/doc;type=d\nftp://ds.internic.net/rfc\nhttp://ds.internic.net/instructions/overview.html#WARNING\n"
 	if code != exitOK || out != want || errs != "" {
 		t.Errorf("extract: status %d, stdout %q, stderr %q; want 0, %q, nothing", code, out, errs, want)
@@ -38,7 +30,7 @@ func TestExtractFilesJSON(t *testing.T) {
 	b := filepath.Join(dir, "b.txt")
 	os.WriteFile(a, []byte("see <URL:http://x.example/draft-\n   ietf.txt> now"), 0o644)
 	os.WriteFile(b, []byte("home: http://y.example/~me/."), 0o644)
-	code, out, errs := runCLI(t, "", "extract", "--json", a, b)
+	out, errs, code := runCLI(t, "", "extract", "--json", a, b)
 	if code != exitOK || errs != "" {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
@@ -76,14 +68,14 @@ func TestExtractMissingFile(t *testing.T) {
 	dir := t.TempDir()
 	ok := filepath.Join(dir, "ok.txt")
 	os.WriteFile(ok, []byte("mailto:a@b.example"), 0o644)
-	code, out, errs := runCLI(t, "", "extract", filepath.Join(dir, "missing.txt"), ok)
+	out, errs, code := runCLI(t, "", "extract", filepath.Join(dir, "missing.txt"), ok)
 	if code != exitInvalid || out != "mailto:a@b.example\n" || !strings.Contains(errs, "missing.txt") {
 		t.Errorf("status %d, stdout %q, stderr %q; want 1, the URL of the other file, and the missing file named", code, out, errs)
 	}
 }
 
 func TestExtractUsage(t *testing.T) {
-	code, _, errs := runCLI(t, "", "extract", "--bogus")
+	_, errs, code := runCLI(t, "", "extract", "--bogus")
 	if code != exitUsage || !strings.Contains(errs, "usage: urlkit extract") {
 		t.Errorf("status %d, stderr %q", code, errs)
 	}
