@@ -118,7 +118,7 @@ func Unescape(s string) (string, error) { return unescape(s, false) }
 func UnescapeSearch(s string) (string, error) { return unescape(s, true) }
 
 func unescape(s string, plus bool) (string, error) {
-	n := 0
+	n, escapes := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '%':
@@ -131,6 +131,7 @@ func unescape(s string, plus bool) (string, error) {
 					Detail: fmt.Sprintf("%q is not a valid escape (RFC 1630: %% must be followed by two hex digits)", s[i:end])}
 			}
 			n++
+			escapes++
 			i += 2
 		case '+':
 			if plus {
@@ -142,7 +143,7 @@ func unescape(s string, plus bool) (string, error) {
 		return s, nil
 	}
 	var b strings.Builder
-	b.Grow(len(s) - 2*n)
+	b.Grow(len(s) - 2*escapes)
 	if plus {
 		for i := 0; i < len(s); i++ {
 			switch c := s[i]; c {

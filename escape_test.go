@@ -53,6 +53,8 @@ func TestUnescape(t *testing.T) {
 		{"a+b%2B", "a+b+", "a b+"},
 		{"", "", ""},
 		{"%00%ff", "\x00\xff", "\x00\xff"},
+		{"+", "+", " "}, // found by FuzzView: a lone "+" once made a negative buffer size
+		{"++%41", "++A", "  A"},
 	} {
 		if got, err := Unescape(tt.in); err != nil || got != tt.want {
 			t.Errorf("Unescape(%q) = %q, %v; want %q", tt.in, got, err, tt.want)

@@ -126,6 +126,11 @@ func FuzzEscape(f *testing.F) {
 				t.Fatalf("Unescape(Escape(%q, %s)) = %q, %v", s, set.Name(), d, err)
 			}
 		}
+		if a, b := UnescapeSearch(s); b == nil {
+			if p, _ := Unescape(strings.ReplaceAll(s, "+", "%20")); p != a {
+				t.Fatalf("UnescapeSearch(%q) = %q, want %q", s, a, p)
+			}
+		}
 		if _, err := Unescape(s); err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) || se.Offset < 0 || se.Offset >= len(s) || s[se.Offset] != '%' {
