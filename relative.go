@@ -27,7 +27,7 @@ func Relative(base, target URL, mode Mode) (URL, error) {
 		return URL{}, &ResolveError{Op: "relative", Mode: mode, Base: base.s, Ref: target.s, Err: ErrUnknownMode}
 	}
 	t := target.s
-	T := splitRef(target)
+	T := splitRef(&target)
 	var cands []string
 	add := func(c string) { cands = append(cands, c) }
 
@@ -40,7 +40,7 @@ func Relative(base, target URL, mode Mode) (URL, error) {
 	}
 
 	// Paths relative to base's directory and its ancestors.
-	B := splitRef(base)
+	B := splitRef(&base)
 	ctx := base.s[:B.hierEnd]
 	sp := ctx[B.schemeEnd:]
 	dir := ""

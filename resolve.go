@@ -223,15 +223,18 @@ func ResolveString(base, ref string, mode Mode) (URL, error) {
 // result is base or ref.
 func Resolve(base, ref URL, mode Mode) (URL, error) {
 	var arr [192]byte
-	b, direct, ok := resolveInto(arr[:0], base, ref, mode)
+	b, direct, ok := resolveInto(arr[:0], &base, &ref, mode)
 	if !ok {
 		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s,
 			Err: fmt.Errorf("urlkit: %w %d", ErrUnknownMode, uint8(mode))}
 	}
-	if direct != nil {
-		v := *direct
-		v.prefix = 0
-		return v, nil
+	switch direct {
+	case isBase:
+		base.prefix = 0
+		return base, nil
+	case isRef:
+		ref.prefix = 0
+		return ref, nil
 	}
 	if string(b) == ref.s {
 		ref.prefix = 0
@@ -241,6 +244,9 @@ func Resolve(base, ref URL, mode Mode) (URL, error) {
 		base.prefix = 0
 		return base, nil
 	}
+	if u, ok := withBaseAuthority(b, &base); ok {
+		return u, nil
+	}
 	s := string(b)
 	u, err := ParseRef(s)
 	if err != nil {
@@ -249,22 +255,82 @@ func Resolve(base, ref URL, mode Mode) (URL, error) {
 	return u, nil
 }
 
+// Which input a resolution returns unchanged.
+const (
+	isBase = 1 + iota
+	isRef
+)
+
+// withBaseAuthority builds the URL for the text b without parsing it again
+// when b starts with base's scheme and authority, which base's parse has
+// already checked, followed by what ParseRef would accept after a login:
+// nothing, or "/" or "#" and characters that come from already-checked
+// paths, search parts and fragments. It returns false when that is not
+// so, and the caller parses b.
+func withBaseAuthority(b []byte, base *URL) (URL, bool) {
+	const need = hasScheme | hasAuthority
+	if base.flags&need != need {
+		return URL{}, false
+	}
+	ae := base.host.end
+	if base.flags&hasPort != 0 {
+		ae = base.port.end
+	}
+	a := int(ae)
+	if len(b) < a || string(b[:a]) != base.s[:a] || (len(b) > a && b[a] != '/' && b[a] != '#') || hasURLPrefix(base.s) {
+		return URL{}, false
+	}
+	s := string(b)
+	u := URL{s: s, flags: base.flags & (hasScheme | hasAuthority | hasUser | hasPassword | hasPort),
+		scheme: base.scheme, user: base.user, pass: base.pass, host: base.host, port: base.port}
+	end, q := len(s), -1
+	for i := a; i < len(s); i++ {
+		if c := s[i]; c == '#' {
+			end = i
+			break
+		} else if c == '?' && q < 0 {
+			q = i
+		}
+	}
+	if end < len(s) {
+		u.flags |= hasFragment
+		u.frag = span{int32(end + 1), int32(len(s))}
+	} else {
+		u.frag = span{int32(len(s)), int32(len(s))}
+	}
+	if a == end {
+		u.path = span{int32(end), int32(end)}
+		u.search = u.path
+		return u, true
+	}
+	u.flags |= hasPath
+	if q >= 0 {
+		u.flags |= hasSearch
+		u.search = span{int32(q + 1), int32(end)}
+	} else {
+		q = end
+		u.search = span{int32(end), int32(end)}
+	}
+	u.path = span{ae, int32(q)}
+	return u, true
+}
+
 // resolveInto appends the resolved text to b. When the result is base or
-// ref unchanged, it returns a pointer to it instead. ok is false for an
+// ref unchanged, it says which instead. ok is false for an
 // unknown mode.
-func resolveInto(b []byte, base, ref URL, mode Mode) (out []byte, direct *URL, ok bool) {
+func resolveInto(b []byte, base, ref *URL, mode Mode) (out []byte, direct int, ok bool) {
 	B, R := splitRef(base), splitRef(ref)
 	switch mode {
 	case ModeRFC1630:
-		b, direct = resolve1630(b, &base, &ref, &B, &R)
+		b, direct = resolve1630(b, base.s, ref.s, &B, &R)
 	case ModeLibwww:
-		b, direct = resolveLibwww(b, &base, &ref, &B, &R)
+		b, direct = resolveLibwww(b, base.s, &B, &R)
 	case ModeRFC3986:
 		b = resolve3986(b, &B, &R)
 	case ModeRFC1808:
-		b, direct = resolve1808(b, &base, &ref, &B, &R)
+		b, direct = resolve1808(b, base.s, ref.s, &B, &R)
 	default:
-		return b, nil, false
+		return b, 0, false
 	}
 	return b, direct, true
 }
@@ -279,7 +345,7 @@ type refParts struct {
 	hierEnd                               int // index of the "?" or "#" ending the path, or len
 }
 
-func splitRef(u URL) refParts {
+func splitRef(u *URL) refParts {
 	var p refParts
 	s := u.s
 	if u.flags&hasScheme != 0 {
@@ -292,6 +358,18 @@ func splitRef(u URL) refParts {
 		p.hasFrag = true
 		p.frag = s[u.frag.start:]
 		end = int(u.frag.start) - 1
+	}
+	if u.flags&hasAuthority != 0 {
+		// The parser found the login: use its spans.
+		p.hasAuth = true
+		p.auth = s[p.schemeEnd+2 : u.path.start]
+		p.path = u.path.of(s)
+		p.hierEnd = int(u.path.end)
+		if u.flags&hasSearch != 0 {
+			p.hasQuery = true
+			p.query = u.search.of(s)
+		}
+		return p
 	}
 	h := s[p.schemeEnd:end]
 	if i := strings.IndexByte(h, '?'); i >= 0 {
@@ -402,10 +480,10 @@ func resolve3986(b []byte, B, R *refParts) []byte {
 }
 
 // resolveLibwww follows libwww's practice; see ModeLibwww.
-func resolveLibwww(b []byte, base, ref *URL, B, R *refParts) ([]byte, *URL) {
+func resolveLibwww(b []byte, base string, B, R *refParts) ([]byte, int) {
 	if R.hasScheme {
 		if !B.hasScheme || !strings.EqualFold(R.scheme, B.scheme) || R.hasAuth {
-			return b, ref
+			return b, isRef
 		}
 		// Same scheme, no "//": read the rest as a partial form.
 	}
@@ -414,24 +492,24 @@ func resolveLibwww(b []byte, base, ref *URL, B, R *refParts) ([]byte, *URL) {
 		b = appendScheme(b, B)
 		b = appendAuth(b, R)
 		b = append(b, R.path...)
-		return appendQueryFrag(b, R), nil
+		return appendQueryFrag(b, R), 0
 	case R.path != "" && R.path[0] == '/':
 		b = appendScheme(b, B)
 		b = appendAuth(b, B)
 		b = append(b, R.path...)
-		return appendQueryFrag(b, R), nil
+		return appendQueryFrag(b, R), 0
 	case R.path == "" && !R.hasQuery:
 		if !R.hasFrag {
-			return b, base
+			return b, isBase
 		}
-		b = append(b, base.s[:B.hierEnd]...)
+		b = append(b, base[:B.hierEnd]...)
 		if B.hasQuery {
 			b = append(b, '?')
 			b = append(b, B.query...)
 		}
 		b = append(b, '#')
 		b = append(b, R.frag...)
-		return b, nil
+		return b, 0
 	}
 	b = appendScheme(b, B)
 	b = appendAuth(b, B)
@@ -443,7 +521,7 @@ func resolveLibwww(b []byte, base, ref *URL, B, R *refParts) ([]byte, *URL) {
 	}
 	b = append(b, R.path...)
 	b = b[:ps+removeDotsKeep(b[ps:])]
-	return appendQueryFrag(b, R), nil
+	return appendQueryFrag(b, R), 0
 }
 
 // cutParams splits an RFC 1808 path at its first ";" into path and params.
@@ -455,22 +533,22 @@ func cutParams(p string) (path, params string, has bool) {
 }
 
 // resolve1808 is RFC 1808 section 4, steps 1 to 7.
-func resolve1808(b []byte, base, ref *URL, B, R *refParts) ([]byte, *URL) {
-	if len(ref.s) == 0 { // step 2a
-		return b, base
+func resolve1808(b []byte, base, ref string, B, R *refParts) ([]byte, int) {
+	if len(ref) == 0 { // step 2a
+		return b, isBase
 	}
 	if R.hasScheme { // step 2b
-		return b, ref
+		return b, isRef
 	}
 	b = appendScheme(b, B) // step 2c
 	if R.hasAuth {         // step 3
-		b = append(b, ref.s...)
-		return b, nil
+		b = append(b, ref...)
+		return b, 0
 	}
 	b = appendAuth(b, B)
 	if R.path != "" && R.path[0] == '/' { // step 4
-		b = append(b, ref.s...)
-		return b, nil
+		b = append(b, ref...)
+		return b, 0
 	}
 	rp, rparams, rhas := cutParams(R.path)
 	bp, bparams, bhas := cutParams(B.path)
@@ -479,7 +557,7 @@ func resolve1808(b []byte, base, ref *URL, B, R *refParts) ([]byte, *URL) {
 		if rhas && rparams != "" {
 			b = append(b, ';')
 			b = append(b, rparams...)
-			return appendQueryFrag(b, R), nil
+			return appendQueryFrag(b, R), 0
 		}
 		if bhas {
 			b = append(b, ';')
@@ -496,7 +574,7 @@ func resolve1808(b []byte, base, ref *URL, B, R *refParts) ([]byte, *URL) {
 			b = append(b, '#')
 			b = append(b, R.frag...)
 		}
-		return b, nil
+		return b, 0
 	}
 	ps := len(b) // step 6
 	if B.hasAuth && bp == "" {
@@ -510,35 +588,35 @@ func resolve1808(b []byte, base, ref *URL, B, R *refParts) ([]byte, *URL) {
 		b = append(b, ';')
 		b = append(b, rparams...)
 	}
-	return appendQueryFrag(b, R), nil // step 7
+	return appendQueryFrag(b, R), 0 // step 7
 }
 
 // resolve1630 is the rule of RFC 1630 as written; see ModeRFC1630.
-func resolve1630(b []byte, base, ref *URL, B, R *refParts) ([]byte, *URL) {
+func resolve1630(b []byte, base, ref string, B, R *refParts) ([]byte, int) {
 	if R.hasScheme {
-		return b, ref
+		return b, isRef
 	}
 	if R.path == "" && !R.hasQuery && !R.hasAuth { // "" or "#s"
 		if !R.hasFrag && !B.hasFrag {
-			return b, base
+			return b, isBase
 		}
-		b = append(b, base.WithoutFragment().s...)
+		b = append(b, base[:len(base)-len(B.frag)-boolInt(B.hasFrag)]...)
 		if R.hasFrag {
 			b = append(b, '#')
 			b = append(b, R.frag...)
 		}
-		return b, nil
+		return b, 0
 	}
-	ctx := base.s[:B.hierEnd]
+	ctx := base[:B.hierEnd]
 	se := B.schemeEnd
-	s := ref.s
+	s := ref
 	if n := leadingSlashes(s); n > 0 {
 		cut := findRun(ctx, se, n)
 		if cut < 0 {
 			cut = len(ctx)
 		}
 		b = append(b, ctx[:cut]...)
-		return append(b, s...), nil
+		return append(b, s...), 0
 	}
 	sp := ctx[se:]
 	if len(sp) >= 2 && sp[0] == '/' && sp[1] == '/' && strings.IndexByte(sp[2:], '/') < 0 {
@@ -549,7 +627,7 @@ func resolve1630(b []byte, base, ref *URL, B, R *refParts) ([]byte, *URL) {
 	}
 	b = append(b, R.path...)
 	b = b[:se+removeDots1630(b[se:])]
-	return appendQueryFrag(b, R), nil
+	return appendQueryFrag(b, R), 0
 }
 
 func leadingSlashes(s string) int {
