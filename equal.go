@@ -46,6 +46,27 @@ func Canonical(u URL) URL {
 	if !needsCanon(u) {
 		return u
 	}
+	// An unknown scheme's "//..." that is not a login keeps its escapes
+	// (but for hex case): decoding could turn it into a login.
+	decode := u.flags&hasAuthority != 0 || !strings.HasPrefix(u.Opaque(), "//")
+	v, err := ParseRef(canonString(u, decode))
+	if decode && (err != nil || v.IsAbsolute() != u.IsAbsolute() || v.HasAuthority() != u.HasAuthority()) {
+		// Decoding made a different structure (in a partial URL, "%41:"
+		// would become a scheme): keep the escapes.
+		v, err = ParseRef(canonString(u, false))
+	}
+	if err != nil {
+		// Decoding only unreserved characters cannot make a valid URL
+		// invalid; keep u rather than lose it if that ever failed.
+		return u
+	}
+	v.prefix = 0
+	return v
+}
+
+// canonString writes u in canonical form, decoding unreserved escapes when
+// decode is true.
+func canonString(u URL, decode bool) string {
 	var b strings.Builder
 	b.Grow(len(u.s))
 	if u.flags&hasScheme != 0 {
@@ -55,10 +76,10 @@ func Canonical(u URL) URL {
 	if u.flags&hasAuthority != 0 {
 		b.WriteString("//")
 		if u.flags&hasUser != 0 {
-			canonPart(&b, u.user.of(u.s), false)
+			canonPart(&b, u.user.of(u.s), false, decode)
 			if u.flags&hasPassword != 0 {
 				b.WriteByte(':')
-				canonPart(&b, u.pass.of(u.s), false)
+				canonPart(&b, u.pass.of(u.s), false, decode)
 			}
 			b.WriteByte('@')
 		}
@@ -71,23 +92,16 @@ func Canonical(u URL) URL {
 			b.WriteByte('/')
 		}
 	}
-	canonPath(&b, u.path.of(u.s))
+	canonPath(&b, u.path.of(u.s), decode)
 	if u.flags&hasSearch != 0 {
 		b.WriteByte('?')
-		canonPart(&b, u.search.of(u.s), true)
+		canonPart(&b, u.search.of(u.s), true, decode)
 	}
 	if u.flags&hasFragment != 0 {
 		b.WriteByte('#')
-		canonPart(&b, u.frag.of(u.s), false)
+		canonPart(&b, u.frag.of(u.s), false, decode)
 	}
-	v, err := ParseRef(b.String())
-	if err != nil {
-		// Decoding only unreserved characters cannot make a valid URL
-		// invalid; keep u rather than lose it if that ever failed.
-		return u
-	}
-	v.prefix = 0
-	return v
+	return b.String()
 }
 
 // Equal reports whether a and b are the same URL once both are brought to
@@ -147,10 +161,11 @@ func needsCanon(u URL) bool {
 	if u.flags&hasAuthority != 0 && u.flags&hasPath == 0 && ipScheme(u) {
 		return true
 	}
+	decode := u.flags&hasAuthority != 0 || !strings.HasPrefix(u.Opaque(), "//")
 	for i := 0; i < len(u.s); i++ {
 		if u.s[i] == '%' && i+2 < len(u.s) {
 			c := unhex(u.s[i+1])<<4 | unhex(u.s[i+2])
-			if canonDecode[c] || u.s[i+1] > 'F' || u.s[i+2] > 'F' {
+			if decode && canonDecode[c] || u.s[i+1] > 'F' || u.s[i+2] > 'F' {
 				return true
 			}
 			i += 2
@@ -160,8 +175,9 @@ func needsCanon(u URL) bool {
 }
 
 // canonPart writes s with unreserved escapes decoded and the others in
-// upper case. In a search part "+" stays encoded.
-func canonPart(b *strings.Builder, s string, search bool) {
+// upper case. In a search part "+" stays encoded. With decode false, only
+// the hex digits are brought to upper case.
+func canonPart(b *strings.Builder, s string, search, decode bool) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c != '%' || i+2 >= len(s) {
@@ -170,7 +186,7 @@ func canonPart(b *strings.Builder, s string, search bool) {
 		}
 		d := unhex(s[i+1])<<4 | unhex(s[i+2])
 		i += 2
-		if canonDecode[d] && !(search && d == '+') {
+		if decode && canonDecode[d] && !(search && d == '+') {
 			b.WriteByte(d)
 			continue
 		}
@@ -182,7 +198,7 @@ func canonPart(b *strings.Builder, s string, search bool) {
 
 // canonPath writes a path segment by segment, keeping "%2E" where decoding
 // it would make the segment "." or "..".
-func canonPath(b *strings.Builder, p string) {
+func canonPath(b *strings.Builder, p string, decode bool) {
 	for len(p) > 0 {
 		k := strings.IndexByte(p, '/')
 		seg := p
@@ -203,7 +219,7 @@ func canonPath(b *strings.Builder, p string) {
 			b.WriteString(seg[len(body):])
 			continue
 		}
-		canonPart(b, seg, false)
+		canonPart(b, seg, false, decode)
 	}
 }
 

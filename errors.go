@@ -31,8 +31,30 @@ type SyntaxError struct {
 	Offset    int       // byte offset in Input of the first offending byte
 	Component Component // the component the offending byte is in
 	Err       error     // the kind of problem: one of the package's sentinel errors
-	Detail    string    // the explanation for a person, naming the rule broken
+	// Detail is the explanation for a person, naming the rule broken. When
+	// it is empty, Reason derives the explanation from the offending byte,
+	// so that the parser's error path does not format strings.
+	Detail string
+	why    why // which derived explanation applies when Detail is ""
+	n      int // a number the explanation quotes
 }
+
+// why selects an explanation that Reason derives on demand.
+type why uint8
+
+const (
+	whyChar why = iota // the offending byte, by its class and component
+	whyHostEmptyLabel
+	whyHostLabelStart
+	whyHostLabelEnd
+	whyHostTrailingDot
+	whyHostNumber
+	whyHostTopLabel
+	whyHostChar
+	whyMissingHost
+	whyEmptyPort
+	whyBadPort
+)
 
 // Error returns a message of the form
 //
@@ -46,7 +68,36 @@ func (e *SyntaxError) Reason() string {
 	if e.Detail != "" {
 		return e.Detail
 	}
-	return e.Err.Error()
+	if e.Offset < 0 || e.Offset >= len(e.Input) {
+		if e.Err != nil {
+			return e.Err.Error()
+		}
+		return "invalid URL"
+	}
+	b := e.Input[e.Offset]
+	switch e.why {
+	case whyHostEmptyLabel:
+		return `empty label in host name: labels are separated by single "." (RFC 1738 3.1)`
+	case whyHostLabelStart:
+		return `a host name label must start with a letter or digit, not "-" (RFC 1738 3.1)`
+	case whyHostLabelEnd:
+		return `a host name label must end with a letter or digit, not "-" (RFC 1738 3.1)`
+	case whyHostTrailingDot:
+		return `a host name must not end with "." (RFC 1738 5: hostname ends with a toplabel)`
+	case whyHostNumber:
+		return fmt.Sprintf(`a host number has exactly four decimal parts separated by ".", not %d (RFC 1738 3.1)`, e.n)
+	case whyHostTopLabel:
+		return "the last label of a host name must start with a letter (RFC 1738 3.1: it tells domain names from IP addresses)"
+	case whyHostChar:
+		return hostCharReason(b)
+	case whyMissingHost:
+		return `missing host: the common Internet scheme syntax needs a host after "//" (RFC 1738 3.1)`
+	case whyEmptyPort:
+		return `":" with no port after it: when the port is omitted, the ":" is too (RFC 1738 3.1)`
+	case whyBadPort:
+		return fmt.Sprintf("%q in port: a port is decimal digits (RFC 1738 3.1)", string(rune(b)))
+	}
+	return charReason(e.Input, e.Offset, e.Component)
 }
 
 // Unwrap returns the sentinel error that says what kind of problem this is.
@@ -65,10 +116,28 @@ func (w Warning) String() string {
 }
 
 // charError builds the error for a byte that may not appear, unencoded, in
-// component c. The reason names the class of the byte and the RFC rule.
+// component c. Its explanation is derived only when asked for.
 func charError(input string, off int, c Component) *SyntaxError {
 	b := input[off]
-	e := &SyntaxError{Input: input, Offset: off, Component: c}
+	var kind error
+	cls := table[b]
+	switch {
+	case b == '%':
+		kind = ErrBadEscape
+	case cls&Unsafe != 0:
+		kind = ErrUnsafeChar
+	case cls&Reserved != 0:
+		kind = ErrReservedChar
+	default:
+		kind = ErrBadChar
+	}
+	return &SyntaxError{Input: input, Offset: off, Component: c, Err: kind}
+}
+
+// charReason explains why byte off of input may not appear in component c,
+// naming its class and the RFC rule.
+func charReason(input string, off int, c Component) string {
+	b := input[off]
 	cls := table[b]
 	switch {
 	case b == '%':
@@ -76,31 +145,21 @@ func charError(input string, off int, c Component) *SyntaxError {
 		if end > len(input) {
 			end = len(input)
 		}
-		e.Err = ErrBadEscape
-		e.Detail = fmt.Sprintf("%q is not a valid escape (RFC 1630: %% must be followed by two hex digits)", input[off:end])
+		return fmt.Sprintf("%q is not a valid escape (RFC 1630: %% must be followed by two hex digits)", input[off:end])
 	case cls&Space != 0:
-		e.Err = ErrUnsafeChar
-		e.Detail = "space must be encoded as %20 (RFC 1738 2.2: unsafe)"
+		return "space must be encoded as %20 (RFC 1738 2.2: unsafe)"
 	case cls&Control != 0:
-		e.Err = ErrUnsafeChar
-		e.Detail = fmt.Sprintf("control character 0x%02X must be encoded as %%%02X (RFC 1738 2.2)", b, b)
+		return fmt.Sprintf("control character 0x%02X must be encoded as %%%02X (RFC 1738 2.2)", b, b)
 	case cls&NonASCII != 0:
-		e.Err = ErrUnsafeChar
-		e.Detail = fmt.Sprintf("byte 0x%02X is not US-ASCII and must be encoded as %%%02X (RFC 1738 2.2)", b, b)
+		return fmt.Sprintf("byte 0x%02X is not US-ASCII and must be encoded as %%%02X (RFC 1738 2.2)", b, b)
 	case b == '#':
-		e.Err = ErrUnsafeChar
-		e.Detail = `"#" must be encoded as %23: a URL has one fragment, introduced by the first "#" (RFC 1738 2.2)`
+		return `"#" must be encoded as %23: a URL has one fragment, introduced by the first "#" (RFC 1738 2.2)`
 	case cls&(National|Punctuation) != 0:
-		e.Err = ErrUnsafeChar
-		e.Detail = fmt.Sprintf("%q is unsafe and must be encoded as %%%02X (RFC 1738 2.2)", string(rune(b)), b)
+		return fmt.Sprintf("%q is unsafe and must be encoded as %%%02X (RFC 1738 2.2)", string(rune(b)), b)
 	case cls&Reserved != 0:
-		e.Err = ErrReservedChar
-		e.Detail = fmt.Sprintf("%q is reserved here and must be encoded as %%%02X (RFC 1738 %s)", string(rune(b)), b, reservedRule(c))
-	default:
-		e.Err = ErrBadChar
-		e.Detail = fmt.Sprintf("%q is not allowed here", string(rune(b)))
+		return fmt.Sprintf("%q is reserved here and must be encoded as %%%02X (RFC 1738 %s)", string(rune(b)), b, reservedRule(c))
 	}
-	return e
+	return fmt.Sprintf("%q is not allowed here", string(rune(b)))
 }
 
 func reservedRule(c Component) string {
@@ -111,4 +170,20 @@ func reservedRule(c Component) string {
 		return "3.1 and 5: hostport"
 	}
 	return "2.2"
+}
+
+func hostCharReason(c byte) string {
+	switch {
+	case c == '[' || c == ']':
+		return `"[" and "]" are not allowed in a host: IPv6 literals came later (RFC 2732) and are not part of RFC 1738`
+	case c == '%':
+		return `escapes are not allowed in a host: a host is letters, digits, "-" and "." (RFC 1738 3.1)`
+	case c == '_':
+		return `"_" is not allowed in a host name: labels are letters, digits and "-" (RFC 1738 3.1, RFC 1034 3.5)`
+	case table[c]&(Space|Control|NonASCII) != 0:
+		return fmt.Sprintf("byte 0x%02X is not allowed in a host name: labels are letters, digits and \"-\" (RFC 1738 3.1)", c)
+	case c == '?' || c == ';':
+		return fmt.Sprintf("%q is not allowed in a host name: the url-path, and any search part, must start with \"/\" (RFC 1738 3.1)", string(rune(c)))
+	}
+	return fmt.Sprintf("%q is not allowed in a host name: labels are letters, digits and \"-\" (RFC 1738 3.1)", string(rune(c)))
 }

@@ -141,17 +141,31 @@ func unescape(s string, plus bool) (string, error) {
 	if n == 0 {
 		return s, nil
 	}
-	b := make([]byte, 0, len(s)-2*n)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '%':
-			c = unhex(s[i+1])<<4 | unhex(s[i+2])
-			i += 2
-		case c == '+' && plus:
-			c = ' '
+	var b strings.Builder
+	b.Grow(len(s) - 2*n)
+	if plus {
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; c {
+			case '%':
+				b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+				i += 2
+			case '+':
+				b.WriteByte(' ')
+			default:
+				b.WriteByte(c)
+			}
 		}
-		b = append(b, c)
+		return b.String(), nil
 	}
-	return string(b), nil
+	for len(s) > 0 {
+		k := strings.IndexByte(s, '%')
+		if k < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:k])
+		b.WriteByte(unhex(s[k+1])<<4 | unhex(s[k+2]))
+		s = s[k+3:]
+	}
+	return b.String(), nil
 }

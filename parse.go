@@ -12,11 +12,17 @@ import (
 //
 // okLogin marks the bytes allowed in a user or password: uchar | ";" | "?" |
 // "&" | "=" (RFC 1738 section 5).
-var okX, okLogin [256]bool
+//
+// okPath is okX without "?", which ends a path.
+//
+// loginStop marks the bytes the login scanner must look at.
+var okX, okLogin, okPath, loginStop [256]bool
 
 func init() {
 	for b := 0; b < 256; b++ {
 		okX[b] = table[b]&Xchar != 0
+		okPath[b] = okX[b] && b != '?'
+		loginStop[b] = strings.IndexByte("/#?@:", byte(b)) >= 0
 		okLogin[b] = table[b]&Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0
 	}
 }
@@ -75,8 +81,20 @@ func MustParse(s string) URL {
 	return u
 }
 
+// hasURLPrefix reports whether s starts with the "URL:" prefix of RFC 1738's
+// appendix (in any case) followed by a URL: a scheme name and ":". So that
+// every URL's text parses back to itself, "URL:" is not taken as a prefix
+// when what follows is not a URL or starts with "URL:" again; then "url" is
+// the scheme.
 func hasURLPrefix(s string) bool {
-	return len(s) >= 4 && s[0]|0x20 == 'u' && s[1]|0x20 == 'r' && s[2]|0x20 == 'l' && s[3] == ':'
+	if len(s) < 6 || s[0]|0x20 != 'u' || s[1]|0x20 != 'r' || s[2]|0x20 != 'l' || s[3] != ':' {
+		return false
+	}
+	i := 4
+	for i < len(s) && table[s[i]]&SchemeChar != 0 {
+		i++
+	}
+	return i > 4 && i < len(s) && s[i] == ':' && !(i == 7 && s[4]|0x20 == 'u' && s[5]|0x20 == 'r' && s[6]|0x20 == 'l')
 }
 
 func parse(input string, partialOK bool) (URL, error) {
@@ -87,44 +105,32 @@ func parse(input string, partialOK bool) (URL, error) {
 		u.prefix = 4
 	}
 	u.s = s
+	n := len(s)
 	base := int(u.prefix)
 	fail := func(off int, c Component, err error, detail string) (URL, error) {
 		return URL{}, &SyntaxError{Input: input, Offset: base + off, Component: c, Err: err, Detail: detail}
 	}
-	if len(s) == 0 && (!partialOK || u.prefix != 0) {
+	if n == 0 && (!partialOK || u.prefix != 0) {
 		return fail(0, ComponentNone, ErrEmpty, "empty URL")
-	}
-
-	// The fragment: everything after the first "#" (RFC 1630 fragmentaddress).
-	end := len(s)
-	if h := strings.IndexByte(s, '#'); h >= 0 {
-		if i := scan(s, h+1, len(s), &okX); i < len(s) {
-			return URL{}, charErrorAt(input, base, i, ComponentFragment)
-		}
-		u.flags |= hasFragment
-		u.frag = span{int32(h + 1), int32(len(s))}
-		end = h
-	} else {
-		u.frag = span{int32(end), int32(end)}
 	}
 
 	// The scheme: scheme chars up to ":" (RFC 1738 section 5).
 	i := 0
-	for i < end && table[s[i]]&SchemeChar != 0 {
+	for i < n && table[s[i]]&SchemeChar != 0 {
 		i++
 	}
 	p := 0 // start of the scheme-specific part
 	syntax := SyntaxGeneric
-	if i < end && s[i] == ':' && i > 0 {
+	if i < n && s[i] == ':' && i > 0 {
 		u.flags |= hasScheme
 		u.scheme = span{0, int32(i)}
 		p = i + 1
 		syntax = schemeSyntax(s[:i])
 	} else if !partialOK {
 		switch {
-		case i < end && s[i] == ':':
+		case i < n && s[i] == ':':
 			return fail(0, ComponentScheme, ErrBadScheme, `empty scheme name before ":" (RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`)
-		case i == end && i > 0:
+		case i > 0 && (i == n || s[i] == '#'):
 			return fail(i, ComponentScheme, ErrMissingScheme, fmt.Sprintf(`no ":" after the scheme name %q: a URL is <scheme>:<scheme-specific-part> (RFC 1738 2.1)`, s[:i]))
 		case i > 0 && s[i] != '/':
 			return fail(i, ComponentScheme, ErrBadScheme, fmt.Sprintf(`%q is not allowed in a scheme name (RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`, s[i:i+1]))
@@ -133,27 +139,33 @@ func parse(input string, partialOK bool) (URL, error) {
 		}
 	}
 
-	// The scheme-specific part s[p:end].
-	if end-p >= 2 && s[p] == '/' && s[p+1] == '/' && syntax != SyntaxOpaque {
+	// The scheme-specific part s[p:].
+	partial := u.flags&hasScheme == 0
+	if n-p >= 2 && s[p] == '/' && s[p+1] == '/' && syntax != SyntaxOpaque {
 		v := u
-		err := v.parseLogin(input, base, p+2, end, syntax, partialOK && u.flags&hasScheme == 0)
+		err := v.parseLogin(input, base, p+2, syntax, partial)
 		if err == nil {
 			return v, nil
 		}
-		if syntax != SyntaxGeneric || u.flags&hasScheme == 0 {
+		if syntax != SyntaxGeneric || partial {
 			return URL{}, err
 		}
 		// An unknown scheme may use *xchar instead of ip-schemepart.
-		if !opaqueOK(s, p, end) {
+		if u.parseTail(input, base, p, ComponentOpaque) != nil {
 			return URL{}, err
 		}
-	} else if syntax == SyntaxIP || syntax == SyntaxIPOptionalHost {
+		return u, nil
+	}
+	if syntax == SyntaxIP || syntax == SyntaxIPOptionalHost {
 		return fail(p, ComponentOpaque, ErrMissingSlashes, fmt.Sprintf(`%s URLs use the common Internet scheme syntax %s://<host>/<url-path> (RFC 1738 3.1)`, u.Scheme(), u.Scheme()))
 	}
-	if err := u.parsePathSearch(input, base, p, end, ComponentOpaque); err != nil {
+	pc := ComponentOpaque
+	if partial {
+		pc = ComponentPath
+	}
+	if err := u.parseTail(input, base, p, pc); err != nil {
 		return URL{}, err
 	}
-	u.flags |= hasPath
 	return u, nil
 }
 
@@ -161,60 +173,128 @@ func charErrorAt(input string, base, i int, c Component) *SyntaxError {
 	return charError(input, base+i, c)
 }
 
-// opaqueOK reports whether s[p:end] is *xchar with valid escapes.
-func opaqueOK(s string, p, end int) bool { return scan(s, p, end, &okX) == end }
-
-// parsePathSearch fills path and search from s[p:end]: a path of xchar up
-// to the first "?", then the search part.
-func (u *URL) parsePathSearch(input string, base, p, end int, c Component) error {
+// parseTail parses s[i:] as a path of xchar up to the first "?", a search
+// part up to the first "#", and a fragment. The path's errors are reported
+// in component pc.
+func (u *URL) parseTail(input string, base, i int, pc Component) error {
 	s := u.s
-	q := end
-	if k := strings.IndexByte(s[p:end], '?'); k >= 0 {
-		q = p + k
-		if i := scan(s, q+1, end, &okX); i < end {
+	n := len(s)
+	start := i
+	for i < n {
+		c := s[i]
+		if okPath[c] {
+			i++
+			continue
+		}
+		if c == '%' && isEscape(s, i) {
+			i += 3
+			continue
+		}
+		if c == '?' || c == '#' {
+			break
+		}
+		return charErrorAt(input, base, i, pc)
+	}
+	u.flags |= hasPath
+	u.path = span{int32(start), int32(i)}
+	if i < n && s[i] == '?' {
+		i++
+		start = i
+		if i = scanUntilHash(s, i); i < n && s[i] != '#' {
 			return charErrorAt(input, base, i, ComponentSearch)
 		}
 		u.flags |= hasSearch
-		u.search = span{int32(q + 1), int32(end)}
+		u.search = span{int32(start), int32(i)}
 	} else {
-		u.search = span{int32(end), int32(end)}
+		u.search = span{int32(i), int32(i)}
 	}
-	if i := scan(s, p, q, &okX); i < q {
-		if c == ComponentOpaque && u.flags&hasScheme == 0 {
-			c = ComponentPath
+	if i < n {
+		// s[i] is "#".
+		i++
+		start = i
+		if i = scanUntilHash(s, i); i < n {
+			return charErrorAt(input, base, i, ComponentFragment)
 		}
-		return charErrorAt(input, base, i, c)
+		u.flags |= hasFragment
+		u.frag = span{int32(start), int32(n)}
+	} else {
+		u.frag = span{int32(n), int32(n)}
 	}
-	u.path = span{int32(p), int32(q)}
 	return nil
 }
 
-// parseLogin parses "//" login ["/" url-path] starting after the "//" at a.
-func (u *URL) parseLogin(input string, base, a, end int, syntax Syntax, partial bool) error {
-	s := u.s
-	u.flags |= hasAuthority
-	authEnd := end
-	if k := strings.IndexByte(s[a:authEnd], '/'); k >= 0 {
-		authEnd = a + k
+// scanUntilHash returns the index of the first byte of s[i:] that is
+// neither xchar nor part of a valid escape (a "#" in particular), or len(s).
+func scanUntilHash(s string, i int) int {
+	for i < len(s) {
+		c := s[i]
+		if okX[c] {
+			i++
+			continue
+		}
+		if c == '%' && isEscape(s, i) {
+			i += 3
+			continue
+		}
+		return i
 	}
+	return i
+}
+
+// parseLogin parses login ["/" url-path] ["#" fragment] from a, just after
+// "//". In a partial URL the host may be empty and a "?" also ends the
+// login, as in RFC 1808's net_loc.
+func (u *URL) parseLogin(input string, base, a int, syntax Syntax, partial bool) error {
+	s := u.s
+	n := len(s)
+	u.flags |= hasAuthority
+	at, colon, portColon := -1, -1, -1
+	i := a
+	for ; i < n; i++ {
+		c := s[i]
+		if !loginStop[c] {
+			continue
+		}
+		switch c {
+		case '/', '#':
+			goto done
+		case '?':
+			if partial {
+				goto done
+			}
+		case '@':
+			if at < 0 {
+				at = i
+				portColon = -1
+			}
+		case ':':
+			if colon < 0 && at < 0 {
+				colon = i
+			}
+			if portColon < 0 {
+				portColon = i
+			}
+		}
+	}
+done:
+	authEnd := i
 	hostStart := a
-	if k := strings.IndexByte(s[a:authEnd], '@'); k >= 0 {
-		at := a + k
+	if at >= 0 {
 		u.flags |= hasUser
 		userEnd := at
-		if c := strings.IndexByte(s[a:at], ':'); c >= 0 {
-			userEnd = a + c
+		if colon >= 0 {
+			userEnd = colon
 			u.flags |= hasPassword
-			u.pass = span{int32(userEnd + 1), int32(at)}
-			if i := scan(s, userEnd+1, at, &okLogin); i < at {
-				return charErrorAt(input, base, i, ComponentPassword)
+			u.pass = span{int32(colon + 1), int32(at)}
+			if j := scan(s, colon+1, at, &okLogin); j < at {
+				return charErrorAt(input, base, j, ComponentPassword)
 			}
 		} else {
 			u.pass = span{int32(at), int32(at)}
 		}
 		u.user = span{int32(a), int32(userEnd)}
-		if i := scan(s, a, userEnd, &okLogin); i < userEnd {
-			return charErrorAt(input, base, i, ComponentUser)
+		if j := scan(s, a, userEnd, &okLogin); j < userEnd {
+			return charErrorAt(input, base, j, ComponentUser)
 		}
 		hostStart = at + 1
 	} else {
@@ -223,23 +303,21 @@ func (u *URL) parseLogin(input string, base, a, end int, syntax Syntax, partial 
 	}
 	hostEnd := authEnd
 	if hostStart < authEnd && s[hostStart] == '[' {
-		return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrBadHost, Detail: hostCharReason('[')}
+		return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrBadHost, why: whyHostChar}
 	}
-	if k := strings.IndexByte(s[hostStart:authEnd], ':'); k >= 0 {
-		hostEnd = hostStart + k
+	if portColon >= 0 {
+		hostEnd = portColon
 		u.flags |= hasPort
 		u.port = span{int32(hostEnd + 1), int32(authEnd)}
 		if hostEnd+1 == authEnd {
-			return &SyntaxError{Input: input, Offset: base + hostEnd, Component: ComponentPort, Err: ErrEmptyPort,
-				Detail: `":" with no port after it: when the port is omitted, the ":" is too (RFC 1738 3.1)`}
+			return &SyntaxError{Input: input, Offset: base + hostEnd, Component: ComponentPort, Err: ErrEmptyPort, why: whyEmptyPort}
 		}
-		for i := hostEnd + 1; i < authEnd; i++ {
-			if table[s[i]]&Digit == 0 {
-				if c := s[i]; c == ':' || c == '@' {
-					return charErrorAt(input, base, i, ComponentPort)
+		for j := hostEnd + 1; j < authEnd; j++ {
+			if table[s[j]]&Digit == 0 {
+				if c := s[j]; c == ':' || c == '@' {
+					return charErrorAt(input, base, j, ComponentPort)
 				}
-				return &SyntaxError{Input: input, Offset: base + i, Component: ComponentPort, Err: ErrBadPort,
-					Detail: fmt.Sprintf("%q in port: a port is decimal digits (RFC 1738 3.1)", s[i:i+1])}
+				return &SyntaxError{Input: input, Offset: base + j, Component: ComponentPort, Err: ErrBadPort, why: whyBadPort}
 			}
 		}
 	} else {
@@ -248,48 +326,53 @@ func (u *URL) parseLogin(input string, base, a, end int, syntax Syntax, partial 
 	u.host = span{int32(hostStart), int32(hostEnd)}
 	if hostStart == hostEnd {
 		if syntax != SyntaxIPOptionalHost && !partial {
-			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost,
-				Detail: "missing host: the common Internet scheme syntax needs a host after \"//\" (RFC 1738 3.1)"}
+			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyMissingHost}
 		}
-	} else if off, detail := checkHost(s, hostStart, hostEnd); off >= 0 {
-		return &SyntaxError{Input: input, Offset: base + off, Component: ComponentHost, Err: ErrBadHost, Detail: detail}
+	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
+		return &SyntaxError{Input: input, Offset: base + off, Component: ComponentHost, Err: ErrBadHost, why: w, n: k}
 	}
-	if authEnd == end {
-		u.path = span{int32(end), int32(end)}
-		u.search = u.path
-		return nil
+	if authEnd < n && s[authEnd] == '/' {
+		return u.parseTail(input, base, authEnd, ComponentPath)
 	}
-	u.flags |= hasPath
-	return u.parsePathSearch(input, base, authEnd, end, ComponentPath)
+	// No url-path: what follows is a search part (partial URLs only) or a
+	// fragment.
+	end := int32(authEnd)
+	u.path = span{end, end}
+	if err := u.parseTail(input, base, authEnd, ComponentPath); err != nil {
+		return err
+	}
+	u.flags &^= hasPath
+	return nil
 }
 
 // checkHost checks s[start:end] against RFC 1738's host = hostname |
-// hostnumber. It returns the offset of the first offending byte and a
-// reason, or -1.
-func checkHost(s string, start, end int) (int, string) {
+// hostnumber. It returns the offset of the first offending byte, the
+// explanation and a number it quotes, or -1.
+func checkHost(s string, start, end int) (int, why, int) {
 	labels := 0
-	numeric := true
+	var seen uint8 // the hostTab kinds seen in the whole host
 	last := start
 	for i := start; ; {
 		ls := i
-		for i < end && s[i] != '.' {
-			c := s[i]
-			if table[c]&AlphaDigit == 0 && c != '-' {
-				return i, hostCharReason(c)
+		for i < end {
+			k := hostTab[s[i]]
+			if k == hostDot {
+				break
 			}
-			if table[c]&Digit == 0 {
-				numeric = false
+			if k == 0 {
+				return i, whyHostChar, 0
 			}
+			seen |= k
 			i++
 		}
 		if i == ls {
-			return ls, `empty label in host name: labels are separated by single "." (RFC 1738 3.1)`
+			return ls, whyHostEmptyLabel, 0
 		}
 		if s[ls] == '-' {
-			return ls, `a host name label must start with a letter or digit, not "-" (RFC 1738 3.1)`
+			return ls, whyHostLabelStart, 0
 		}
 		if s[i-1] == '-' {
-			return i - 1, `a host name label must end with a letter or digit, not "-" (RFC 1738 3.1)`
+			return i - 1, whyHostLabelEnd, 0
 		}
 		labels++
 		last = ls
@@ -298,44 +381,50 @@ func checkHost(s string, start, end int) (int, string) {
 		}
 		i++ // the "."
 		if i == end {
-			return i - 1, `a host name must not end with "." (RFC 1738 5: hostname ends with a toplabel)`
+			return i - 1, whyHostTrailingDot, 0
 		}
 	}
-	if numeric {
+	if seen == hostDigit {
 		if labels == 4 {
-			return -1, ""
+			return -1, 0, 0
 		}
-		return last, fmt.Sprintf("a host number has exactly four decimal parts separated by \".\", not %d (RFC 1738 3.1)", labels)
+		return last, whyHostNumber, labels
 	}
-	if table[s[last]]&Alpha == 0 {
-		return last, "the last label of a host name must start with a letter (RFC 1738 3.1: it tells domain names from IP addresses)"
+	if hostTab[s[last]] != hostLetter {
+		return last, whyHostTopLabel, 0
 	}
-	return -1, ""
+	return -1, 0, 0
 }
 
-func hostCharReason(c byte) string {
-	switch {
-	case c == '[' || c == ']':
-		return `"[" and "]" are not allowed in a host: IPv6 literals came later (RFC 2732) and are not part of RFC 1738`
-	case c == '%':
-		return `escapes are not allowed in a host: a host is letters, digits, "-" and "." (RFC 1738 3.1)`
-	case c == '_':
-		return `"_" is not allowed in a host name: labels are letters, digits and "-" (RFC 1738 3.1, RFC 1034 3.5)`
-	case table[c]&(Space|Control|NonASCII) != 0:
-		return fmt.Sprintf("byte 0x%02X is not allowed in a host name: labels are letters, digits and \"-\" (RFC 1738 3.1)", c)
-	case c == '?' || c == ';':
-		return fmt.Sprintf("%q is not allowed in a host name: the url-path, and any search part, must start with \"/\" (RFC 1738 3.1)", string(rune(c)))
+// The kinds of byte in a host, for checkHost.
+const (
+	hostLetter uint8 = 1 << iota
+	hostDigit
+	hostHyphen
+	hostDot
+)
+
+var hostTab = func() (t [256]uint8) {
+	for b := 0; b < 256; b++ {
+		switch c := byte(b); {
+		case table[c]&Alpha != 0:
+			t[b] = hostLetter
+		case table[c]&Digit != 0:
+			t[b] = hostDigit
+		case c == '-':
+			t[b] = hostHyphen
+		case c == '.':
+			t[b] = hostDot
+		}
 	}
-	return fmt.Sprintf("%q is not allowed in a host name: labels are letters, digits and \"-\" (RFC 1738 3.1)", string(rune(c)))
-}
+	return t
+}()
 
 // schemeSyntax returns the syntax of a scheme name in any case, without
 // allocating.
 func schemeSyntax(name string) Syntax {
-	for i := range builtinSchemes {
-		if len(builtinSchemes[i].Name) == len(name) && strings.EqualFold(builtinSchemes[i].Name, name) {
-			return builtinSchemes[i].Syntax
-		}
+	if i := builtinIndex(name); i >= 0 {
+		return builtinSchemes[i].Syntax
 	}
 	if m := registered.Load(); m != nil {
 		for k, v := range *m {
@@ -345,4 +434,38 @@ func schemeSyntax(name string) Syntax {
 		}
 	}
 	return SyntaxGeneric
+}
+
+// byFirstLetter indexes builtinSchemes by the first letter of their name.
+var byFirstLetter = func() (t [26][]uint8) {
+	for i, k := range builtinSchemes {
+		t[k.Name[0]-'a'] = append(t[k.Name[0]-'a'], uint8(i))
+	}
+	return t
+}()
+
+// builtinIndex returns the index in builtinSchemes of the scheme name, in
+// any case, or -1.
+func builtinIndex(name string) int {
+	if len(name) == 0 {
+		return -1
+	}
+	c := name[0] | 0x20
+	if c < 'a' || c > 'z' {
+		return -1
+	}
+	for _, i := range byFirstLetter[c-'a'] {
+		k := builtinSchemes[i].Name
+		if len(k) != len(name) {
+			continue
+		}
+		j := 1
+		for j < len(k) && (name[j] == k[j] || name[j]|0x20 == k[j] && 'a' <= k[j] && k[j] <= 'z') {
+			j++
+		}
+		if j == len(k) {
+			return int(i)
+		}
+	}
+	return -1
 }

@@ -79,6 +79,8 @@ var parseTests = []struct {
 	{"mailto:timbl@info.cern.ch", parts{"mailto", absent, absent, "", absent, "timbl@info.cern.ch", absent, absent}, "RFC 1630 author address"},
 	{"gopher://a.b/1a%09b", parts{"gopher", absent, absent, "a.b", absent, "1a%09b", absent, absent}, "RFC 1738 3.4"},
 	{"ftp://a/b@h/", parts{"ftp", absent, absent, "a", absent, "b@h/", absent, absent}, "RFC 1738 3.1: the first / ends the login"},
+	{"URL:", parts{"url", absent, absent, "", absent, "", absent, absent}, "RFC 1738 appendix: a prefix needs a URL after it"},
+	{"URL:URL:x", parts{"url", absent, absent, "", absent, "URL:x", absent, absent}, "one prefix at most"},
 	{"a:", parts{"a", absent, absent, "", absent, "", absent, absent}, "RFC 1738 5: schemepart = *xchar may be empty"},
 }
 
@@ -92,11 +94,14 @@ func TestParse(t *testing.T) {
 		if g := got(u); g != tt.want {
 			t.Errorf("%s: Parse(%q)\n got %+q\nwant %+q", tt.src, tt.in, g, tt.want)
 		}
-		want := strings.TrimPrefix(tt.in, "URL:")
+		want := tt.in
+		if u.Prefixed() {
+			want = tt.in[4:]
+		}
 		if u.String() != want {
 			t.Errorf("%s: Parse(%q).String() = %q, want %q", tt.src, tt.in, u.String(), want)
 		}
-		if u.Prefixed() != strings.HasPrefix(tt.in, "URL:") {
+		if u.Prefixed() != (strings.HasPrefix(tt.in, "URL:") && u.Scheme() != "url") {
 			t.Errorf("Parse(%q).Prefixed() = %v", tt.in, u.Prefixed())
 		}
 		if u.RawScheme() != tt.in[len(tt.in)-len(want):][:len(u.RawScheme())] {
@@ -160,7 +165,6 @@ var parseErrorTests = []struct {
 	{"x-w://not a host", 9, ComponentHost, ErrBadHost, "RFC 1738 5: neither ip-schemepart nor *xchar"},
 	// Scheme and structure.
 	{"", 0, ComponentNone, ErrEmpty, "empty"},
-	{"URL:", 4, ComponentNone, ErrEmpty, "RFC 1738 appendix: prefix alone"},
 	{":x", 0, ComponentScheme, ErrBadScheme, "RFC 1738 5: scheme = 1*[...]"},
 	{"ht tp://h/", 2, ComponentScheme, ErrBadScheme, "RFC 1738 5: scheme chars"},
 	{"www.example.com", 15, ComponentScheme, ErrMissingScheme, "RFC 1738 2.1"},

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 func init() {
@@ -37,6 +39,31 @@ type parseResult struct {
 	Fragment *string       `json:"fragment,omitempty"`
 	Warnings []jsonWarning `json:"warnings,omitempty"`
 	Error    *jsonError    `json:"error,omitempty"`
+	// View is the scheme's typed view (package scheme), written under a
+	// key named after the scheme, e.g. "ftp". A URL that breaks its
+	// scheme's own grammar gets "scheme_error" instead.
+	View        scheme.View `json:"-"`
+	SchemeError *jsonError  `json:"scheme_error,omitempty"`
+	schemeErr   error
+}
+
+// MarshalJSON writes the result with the scheme-specific key.
+func (r parseResult) MarshalJSON() ([]byte, error) {
+	type plain parseResult
+	b, err := json.Marshal(plain(r))
+	if err != nil || r.View == nil || r.Scheme == nil {
+		return b, err
+	}
+	vb, err := json.Marshal(r.View)
+	if err != nil {
+		return nil, err
+	}
+	key, _ := json.Marshal(*r.Scheme)
+	out := append(b[:len(b)-1:len(b)-1], ',')
+	out = append(out, key...)
+	out = append(out, ':')
+	out = append(out, vb...)
+	return append(out, '}'), nil
 }
 
 type jsonError struct {
@@ -62,6 +89,13 @@ func newParseResult(input string, u urlkit.URL) parseResult {
 	r := parseResult{Input: input, Valid: true, URL: u.String()}
 	if u.IsAbsolute() {
 		r.Scheme = opt(u.Scheme(), true)
+		if v, err := scheme.ViewOf(u); err != nil {
+			r.SchemeError = errorJSON(err)
+			r.Valid = false
+			r.schemeErr = err
+		} else {
+			r.View = v
+		}
 	}
 	r.User = opt(u.User())
 	r.Password = opt(u.Password())
@@ -108,6 +142,12 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 			return true
 		}
 		r := newParseResult(in, u)
+		if r.schemeErr != nil {
+			// The generic syntax holds but the scheme's grammar (RFC
+			// 1738 section 5) does not: the URL is not valid.
+			status = exitInvalid
+			fmt.Fprintf(e.stderr, "urlkit: %q: %s URL: %v\n", in, u.Scheme(), r.schemeErr)
+		}
 		for _, w := range warns {
 			r.Warnings = append(r.Warnings, jsonWarning{w.Offset, w.Component.String(), w.Reason})
 		}

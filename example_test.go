@@ -1,0 +1,226 @@
+package urlkit_test
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/urlkit/urlkit"
+)
+
+func ExampleParse() {
+	u, err := urlkit.Parse("ftp://myname@host.dom/%2Fetc/motd;type=a")
+	if err != nil {
+		panic(err)
+	}
+	user, _ := u.User()
+	path, _ := u.Path()
+	fmt.Println(u.Scheme(), user, u.Host(), path)
+	// Output: ftp myname host.dom %2Fetc/motd;type=a
+}
+
+func ExampleParse_error() {
+	_, err := urlkit.Parse("http://info.cern.ch/RDB/EMP?*%20where%20name%%3Ddobbins")
+	fmt.Println(err)
+	var se *urlkit.SyntaxError
+	if errors.As(err, &se) {
+		fmt.Println(se.Offset, se.Component, errors.Is(err, urlkit.ErrBadEscape))
+	}
+	// Output:
+	// offset 44 in search: "%%3" is not a valid escape (RFC 1630: % must be followed by two hex digits)
+	// 44 search true
+}
+
+func ExampleParse_absentAndEmpty() {
+	// RFC 1738 3.1: an empty user name is different from no user name.
+	for _, s := range []string{"ftp://@host.com/", "ftp://host.com/", "ftp://foo:@host.com/"} {
+		u := urlkit.MustParse(s)
+		user, hasUser := u.User()
+		pass, hasPass := u.Password()
+		fmt.Printf("%-22s user %q %v, password %q %v\n", s, user, hasUser, pass, hasPass)
+	}
+	// Output:
+	// ftp://@host.com/       user "" true, password "" false
+	// ftp://host.com/        user "" false, password "" false
+	// ftp://foo:@host.com/   user "foo" true, password "" true
+}
+
+func ExampleParseRef() {
+	for _, s := range []string{"../g", "//g", "g:h", "#s"} {
+		u, _ := urlkit.ParseRef(s)
+		fmt.Println(s, u.IsAbsolute(), u.HasAuthority())
+	}
+	// Output:
+	// ../g false false
+	// //g false true
+	// g:h true false
+	// #s false false
+}
+
+func ExampleMustParse() {
+	u := urlkit.MustParse("URL:http://info.cern.ch:8000/imaginary/test")
+	port, _ := u.Port()
+	fmt.Println(u, u.Prefixed(), port)
+	// Output: http://info.cern.ch:8000/imaginary/test true 8000
+}
+
+func ExampleParseLenient() {
+	u, warnings, err := urlkit.ParseLenient("http://example.com/~joe/a file.html")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(u)
+	for _, w := range warnings {
+		fmt.Println(w)
+	}
+	// Output:
+	// http://example.com/%7Ejoe/a%20file.html
+	// offset 19 in path: unsafe character 0x7E encoded as %7E
+	// offset 25 in path: space 0x20 encoded as %20
+}
+
+func ExampleURL_Path() {
+	// RFC 1738 3.1: the "/" between the host and the url-path is not part
+	// of the url-path; the search part is not part of the path either.
+	u := urlkit.MustParse("http://info.my.org/AboutUs/Index/Phonebook?dobbins#top")
+	path, _ := u.Path()
+	search, _ := u.Search()
+	frag, _ := u.Fragment()
+	fmt.Println(path, search, frag)
+	fmt.Println(u.RawPath(), u.URLPath())
+	fmt.Println(u.WithoutFragment())
+	// Output:
+	// AboutUs/Index/Phonebook dobbins top
+	// /AboutUs/Index/Phonebook AboutUs/Index/Phonebook?dobbins
+	// http://info.my.org/AboutUs/Index/Phonebook?dobbins
+}
+
+func ExampleURL_Opaque() {
+	u := urlkit.MustParse("news:comp.infosystems.www")
+	fmt.Println(u.Opaque(), u.HasAuthority(), u.Authority() == "")
+	v := urlkit.MustParse("telnet://guest:secret@host.dom:2323/")
+	fmt.Println(v.Authority(), v.RawScheme())
+	// Output:
+	// comp.infosystems.www false true
+	// guest:secret@host.dom:2323 telnet
+}
+
+func ExampleURL_NetURL() {
+	u := urlkit.MustParse("http://info.cern.ch/albert/bertram%2Fmarie-claude")
+	nu, err := u.NetURL()
+	fmt.Println(nu.Host, nu.EscapedPath(), err)
+	// Output: info.cern.ch /albert/bertram%2Fmarie-claude <nil>
+}
+
+func ExampleFromNetURL() {
+	nu, _ := url.Parse("gopher://gopher.micro.umn.edu/1")
+	u, err := urlkit.FromNetURL(nu)
+	fmt.Println(u.Scheme(), u.Host(), err)
+	// Output: gopher gopher.micro.umn.edu <nil>
+}
+
+func ExampleURL_UnmarshalText() {
+	var u urlkit.URL
+	err := u.UnmarshalText([]byte("mailto:timbl@info.cern.ch"))
+	text, _ := u.MarshalText()
+	fmt.Println(string(text), err)
+	// Output: mailto:timbl@info.cern.ch <nil>
+}
+
+func ExampleEscape() {
+	// RFC 1738 3.2.2: a "/" inside an ftp CWD argument must be encoded.
+	fmt.Println(urlkit.Escape("/etc", urlkit.EscapeSegment))
+	fmt.Println(urlkit.Escape("a b;c", urlkit.EscapePath))
+	fmt.Println(urlkit.Escape("1+1=2", urlkit.EscapeSearchWord))
+	// Output:
+	// %2Fetc
+	// a%20b;c
+	// 1%2B1%3D2
+}
+
+func ExampleNewEscapeSet() {
+	digitsOnly := urlkit.NewEscapeSet("digits", urlkit.Digit, "")
+	fmt.Println(urlkit.Escape("a1b2", digitsOnly), digitsOnly.Keeps('1'))
+	// Output: %611%622 true
+}
+
+func ExampleLookupEscapeSet() {
+	set, ok := urlkit.LookupEscapeSet("login")
+	fmt.Println(ok, urlkit.Escape("me@home:x", set))
+	// Output: true me%40home%3Ax
+}
+
+func ExampleUnescape() {
+	s, err := urlkit.Unescape("marie%2Dclaude")
+	fmt.Println(s, err)
+	_, err = urlkit.Unescape("asdf%*.fred")
+	fmt.Println(err)
+	// Output:
+	// marie-claude <nil>
+	// offset 4 in input: "%*." is not a valid escape (RFC 1630: % must be followed by two hex digits)
+}
+
+func ExampleUnescapeSearch() {
+	s, _ := urlkit.UnescapeSearch("where+name%3Ddobbins+%2B1")
+	fmt.Println(s)
+	// Output: where name=dobbins +1
+}
+
+func ExampleIs() {
+	fmt.Println(urlkit.Is('~', urlkit.Unsafe), urlkit.Is(';', urlkit.Reserved), urlkit.Is('+', urlkit.Xpalpha), urlkit.Is('+', urlkit.Xalpha))
+	// Output: true true true false
+}
+
+func ExampleCanonical() {
+	u := urlkit.MustParse("HTTP://Info.CERN.ch:80/albert/bertram/marie%2dclaude")
+	fmt.Println(urlkit.Canonical(u))
+	// Output: http://info.cern.ch/albert/bertram/marie-claude
+}
+
+func ExampleEqual() {
+	// RFC 1630, "Encoding reserved characters", Examples 1 and 2.
+	a := urlkit.MustParse("http://info.cern.ch/albert/bertram/marie-claude")
+	b := urlkit.MustParse("http://info.cern.ch/albert/bertram/marie%2Dclaude")
+	c := urlkit.MustParse("http://info.cern.ch/albert/bertram%2Fmarie-claude")
+	fmt.Println(urlkit.Equal(a, b), urlkit.Equal(a, c))
+	// Output: true false
+}
+
+func ExampleLookupScheme() {
+	info, ok := urlkit.LookupScheme("GOPHER")
+	fmt.Println(info.Name, info.DefaultPort, info.Syntax == urlkit.SyntaxIP, ok)
+	// Output: gopher 70 true true
+}
+
+func ExampleRegisterScheme() {
+	if _, known := urlkit.LookupScheme("x-finger"); !known {
+		urlkit.RegisterScheme(urlkit.SchemeInfo{Name: "x-finger", Syntax: urlkit.SyntaxIP, DefaultPort: 79, Source: "example"})
+	}
+	_, err := urlkit.Parse("x-finger:user")
+	fmt.Println(err)
+	fmt.Println(urlkit.DefaultPort("x-finger"))
+	// Output:
+	// offset 9 in scheme-specific part: x-finger URLs use the common Internet scheme syntax x-finger://<host>/<url-path> (RFC 1738 3.1)
+	// 79
+}
+
+func ExampleDefaultPort() {
+	fmt.Println(urlkit.DefaultPort("http"), urlkit.DefaultPort("wais"), urlkit.DefaultPort("prospero"), urlkit.DefaultPort("mailto"))
+	// Output: 80 210 1525 0
+}
+
+func ExampleIsExperimental() {
+	fmt.Println(urlkit.IsExperimental("x-mine"), urlkit.IsExperimental("xmine"))
+	// Output: true false
+}
+
+func ExampleSchemes() {
+	n := 0
+	for _, s := range urlkit.Schemes() {
+		if s.Syntax == urlkit.SyntaxOpaque {
+			n++
+		}
+	}
+	fmt.Println(n, "schemes never use //")
+	// Output: 6 schemes never use //
+}

@@ -1,0 +1,72 @@
+package scheme_test
+
+import (
+	"fmt"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// The three ftp examples of RFC 1738 section 3.2.2.
+func ExampleFTP_Plan() {
+	for _, s := range []string{
+		"ftp://myname@host.dom/%2Fetc/motd",
+		"ftp://myname@host.dom/etc/motd",
+		"ftp://myname@host.dom//etc/motd",
+	} {
+		v, err := scheme.Parse(s)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		p, _ := v.Plan(scheme.Config{})
+		fmt.Printf("%q\n", p.(*scheme.FTPPlan).Commands[2:])
+	}
+	// Output:
+	// ["CWD /etc" "RETR motd"]
+	// ["CWD etc" "RETR motd"]
+	// ["CWD " "CWD etc" "RETR motd"]
+}
+
+// A gopher search (RFC 1738 3.4.2): the selector, a TAB and the search words.
+func ExampleGopher_Plan() {
+	v, _ := scheme.Parse("gopher://gopher.dom/7/srch%09gopher%20url")
+	p, _ := v.Plan(scheme.Config{})
+	g := p.(*scheme.GopherPlan)
+	fmt.Printf("%s %q %s\n", g.Addr, g.Line, g.Reply)
+	// Output: gopher.dom:70 "/srch\tgopher url\r\n" menu
+}
+
+// Plans refuse to decode an encoded CR or LF into a command (RFC 1738 6).
+func ExampleView_Plan_control() {
+	v, _ := scheme.Parse("ftp://host.dom/a%0D%0ADELE%20x")
+	_, err := v.Plan(scheme.Config{})
+	fmt.Println(err)
+	// Output: offset 16 in path: %0D decodes to control character 0x0D in the file name: it would be sent on the wire and could inject a command (RFC 1738 6)
+}
+
+// A news URL names no host: the plan reads it from the configured server.
+func ExampleNews_Plan() {
+	v, _ := scheme.Parse("news:comp.infosystems.www.misc")
+	p, _ := v.Plan(scheme.Config{NewsServer: "news.my.dom"})
+	fmt.Println(p.Steps())
+	// Output: [connect to news.my.dom:119 (NNTP) GROUP comp.infosystems.www.misc]
+}
+
+// The security findings of RFC 1738 section 6.
+func ExampleCheck() {
+	for _, f := range scheme.Check(urlkit.MustParse("gopher://mail.dom:25/0HELO%0D%0A")) {
+		fmt.Println(f)
+	}
+	// Output:
+	// danger: offset 18 in port: port 25 is the SMTP port, not the gopher default 70: a client could be made to speak gopher to a SMTP server (RFC 1738 6)
+	// error: offset 26 in path: %0D decodes to control character 0x0D in the gopher selector, which a client would send on the wire (RFC 1738 6)
+	// error: offset 29 in path: %0A decodes to control character 0x0A in the gopher selector, which a client would send on the wire (RFC 1738 6)
+}
+
+// A file URL and the local file name it stands for (RFC 1738 3.10).
+func ExampleFromLocalPath() {
+	u, _ := scheme.FromLocalPath("/tmp/a b.txt")
+	fmt.Println(u)
+	// Output: file:///tmp/a%20b.txt
+}

@@ -1,0 +1,179 @@
+package scheme
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// FILES (RFC 1738 3.10; RFC 1630, file): file://<host>/<path>
+
+func init() { registerBuiltin("file", func(u urlkit.URL) (View, error) { return ParseFile(u) }) }
+
+// File is the view of a file URL.
+type File struct {
+	u    urlkit.URL
+	Host string `json:"host"` // as written; "" and "localhost" mean this machine
+	// Local reports whether the host is "" or "localhost" (in any case):
+	// "the machine from which the URL is being interpreted".
+	Local bool `json:"local"`
+	// Segments are the path's segments, decoded: directories, then the
+	// name.
+	Segments []string `json:"segments"`
+	segs     []part
+}
+
+// ParseFile checks u against RFC 1738's fileurl = "file://" [ host |
+// "localhost" ] "/" fpath: the "/" after the host is required, and a
+// segment is an fsegment, in which ";" is reserved. File URLs have no
+// login, port or search part ("?" belongs to the segment).
+func ParseFile(u urlkit.URL) (*File, error) {
+	l := locOf(u)
+	if err := noLogin(l, `RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath`); err != nil {
+		return nil, err
+	}
+	if _, ok := u.Port(); ok {
+		return nil, l.err(l.port()-1, urlkit.ComponentPort, ErrNotAllowed, `a file URL has no port (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)`)
+	}
+	if _, ok := u.Path(); !ok {
+		return nil, l.err(l.end(), urlkit.ComponentPath, ErrMissing, `a file URL has a "/" and a path after the host (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)`)
+	}
+	v := &File{u: u, Host: u.Host()}
+	v.Local = v.Host == "" || strings.EqualFold(v.Host, "localhost")
+	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	v.segs = p.split('/')
+	for _, s := range v.segs {
+		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
+			return nil, reservedErr(l, s, i, "RFC 1738 5: fsegment = *[ uchar | \"?\" | \":\" | \"@\" | \"&\" | \"=\" ]")
+		}
+		v.Segments = append(v.Segments, s.decode())
+	}
+	return v, nil
+}
+
+// URL returns the URL the view was made from.
+func (v *File) URL() urlkit.URL { return v.u }
+
+// FilePlan is the local file name a file URL stands for on this machine.
+type FilePlan struct {
+	Path string `json:"path"`
+}
+
+// Scheme returns "file".
+func (p *FilePlan) Scheme() string { return "file" }
+
+// Steps describes the plan.
+func (p *FilePlan) Steps() []string { return []string{"open the local file " + quoteVisible(p.Path)} }
+
+// Plan returns the local file name for the running system; see
+// [File.LocalPath].
+func (v *File) Plan(Config) (Plan, error) {
+	path, err := v.LocalPath()
+	if err != nil {
+		return nil, err
+	}
+	return &FilePlan{Path: path}, nil
+}
+
+// LocalPath converts the URL to a file name in the conventions of the
+// running system (RFC 1630, file: the client converts the URL into a local
+// file name). It refuses a URL naming another host (an error wrapping
+// [ErrNotLocal]), a segment that decodes to a control character or NUL,
+// and a segment holding an encoded "/" (or "\" on Windows), which would
+// change the hierarchy.
+func (v *File) LocalPath() (string, error) { return v.localPath(runtime.GOOS) }
+
+func (v *File) localPath(goos string) (string, error) {
+	l := locOf(v.u)
+	if !v.Local {
+		return "", l.err(l.host(), urlkit.ComponentHost, ErrNotLocal,
+			"file URL names host %q, not this machine: only \"\" and \"localhost\" are local (RFC 1738 3.10)", v.Host)
+	}
+	seps := "/"
+	if goos == "windows" {
+		seps = `/\`
+	}
+	names := make([]string, len(v.segs))
+	for i, s := range v.segs {
+		d, err := s.wire(l, "file name")
+		if err != nil {
+			return "", err
+		}
+		if k := strings.IndexAny(d, seps); k >= 0 {
+			return "", l.err(s.off+rawIndexOfDecoded(s.raw, k), s.comp, ErrBadPath,
+				"segment %q decodes to a path separator, which would change the directory hierarchy", s.raw)
+		}
+		names[i] = d
+	}
+	if goos == "windows" {
+		// file:///C:/dir/x or the older file:///C|/dir/x.
+		if len(names) > 0 && len(names[0]) == 2 && urlkit.Is(names[0][0], urlkit.Alpha) && (names[0][1] == ':' || names[0][1] == '|') {
+			names[0] = names[0][:1] + ":"
+			if len(names) == 1 {
+				return names[0] + `\`, nil
+			}
+			return strings.Join(names, `\`), nil
+		}
+		return `\` + strings.Join(names, `\`), nil
+	}
+	return "/" + strings.Join(names, "/"), nil
+}
+
+// rawIndexOfDecoded maps index k of the decoded raw back to raw.
+func rawIndexOfDecoded(raw string, k int) int {
+	i := 0
+	for n := 0; i < len(raw) && n < k; n++ {
+		if raw[i] == '%' {
+			i += 3
+		} else {
+			i++
+		}
+	}
+	return i
+}
+
+// ErrRelativePath: FromLocalPath was given a path that is not absolute.
+var ErrRelativePath = errors.New("file name is not absolute")
+
+// FromLocalPath returns the file URL (with an empty host, meaning this
+// machine) for an absolute file name of the running system, each segment
+// encoded with [urlkit.EscapeSegment].
+func FromLocalPath(name string) (urlkit.URL, error) { return fromLocalPath(name, runtime.GOOS) }
+
+func fromLocalPath(name, goos string) (urlkit.URL, error) {
+	var segs []string
+	if goos == "windows" {
+		name = strings.ReplaceAll(name, `\`, "/")
+		if len(name) >= 3 && urlkit.Is(name[0], urlkit.Alpha) && name[1] == ':' && name[2] == '/' {
+			segs = strings.Split(name, "/")
+		} else if strings.HasPrefix(name, "/") {
+			segs = strings.Split(name[1:], "/")
+		}
+	} else if strings.HasPrefix(name, "/") {
+		segs = strings.Split(name[1:], "/")
+	}
+	if segs == nil {
+		return urlkit.URL{}, errors.Join(ErrRelativePath, errors.New("file URLs name absolute paths: "+name))
+	}
+	var b strings.Builder
+	b.WriteString("file://")
+	for i, s := range segs {
+		b.WriteByte('/')
+		if goos == "windows" && i == 0 && len(s) == 2 && s[1] == ':' {
+			b.WriteString(s)
+			continue
+		}
+		b.WriteString(urlkit.Escape(s, urlkit.EscapeSegment))
+	}
+	return urlkit.Parse(b.String())
+}
+
+func (v *File) wireParts() []wirePart {
+	out := make([]wirePart, len(v.segs))
+	for i, s := range v.segs {
+		out[i] = wirePart{s, "file name"}
+	}
+	return out
+}

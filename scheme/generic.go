@@ -1,0 +1,43 @@
+package scheme
+
+import (
+	"fmt"
+
+	"github.com/urlkit/urlkit"
+)
+
+// Unknown schemes follow the generic syntax of RFC 1738 section 5
+// (otherurl = genericurl); names starting with "x-" are experimental (RFC
+// 1738 section 4, RFC 1630 "Registration of naming schemes").
+
+// generic is the Scheme of every unregistered name.
+type generic struct{}
+
+func (generic) Info() urlkit.SchemeInfo {
+	return urlkit.SchemeInfo{Syntax: urlkit.SyntaxGeneric, Source: "RFC 1738 5 (otherurl)"}
+}
+
+func (generic) View(u urlkit.URL) (View, error) {
+	return &Generic{u: u, Scheme: u.Scheme(), Experimental: urlkit.IsExperimental(u.Scheme()), Opaque: u.Opaque()}, nil
+}
+
+// Generic is the view of a URL of a scheme the registry does not know.
+type Generic struct {
+	u            urlkit.URL
+	Scheme       string `json:"scheme"`
+	Experimental bool   `json:"experimental"` // the name starts with "x-"
+	Opaque       string `json:"opaque"`
+}
+
+// URL returns the URL the view was made from.
+func (v *Generic) URL() urlkit.URL { return v.u }
+
+// Plan fails with an error wrapping [ErrNoAccess]: the access algorithm of
+// an unknown scheme is not known.
+func (v *Generic) Plan(Config) (Plan, error) {
+	kind := "unknown"
+	if v.Experimental {
+		kind = "experimental (x-)"
+	}
+	return nil, fmt.Errorf("%s: %s scheme, its access algorithm is not known: %w", v.Scheme, kind, ErrNoAccess)
+}

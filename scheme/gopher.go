@@ -1,0 +1,276 @@
+package scheme
+
+import (
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// Gopher (RFC 1738 3.4; RFC 1630, Gopher; RFC 1436):
+// gopher://<host>:<port>/<gophertype><selector>%09<search>%09<gopher+_string>
+
+func init() { registerBuiltin("gopher", func(u urlkit.URL) (View, error) { return ParseGopher(u) }) }
+
+// Gopher is the view of a gopher URL. Selector, Search and PlusString are
+// decoded.
+type Gopher struct {
+	u    urlkit.URL
+	Host string `json:"host"`
+	Port int    `json:"port"` // 70 when the URL names none
+	// Type is the gopher type character: how to read the reply, never
+	// sent to the server. It is '1' when the gopher-path is empty (RFC
+	// 1738 3.4.1).
+	Type       byte   `json:"-"`
+	Selector   string `json:"selector"`
+	Search     string `json:"search,omitempty"`
+	PlusString string `json:"plus,omitempty"`
+	HasSearch  bool   `json:"has_search"`
+	HasPlus    bool   `json:"has_plus"`
+	// Plus is the parsed Gopher+ string, nil without one.
+	Plus *GopherPlus `json:"plus_parsed,omitempty"`
+
+	sel, search, plus part
+}
+
+// Kinds of Gopher+ string (RFC 1738 3.4.4-3.4.9).
+const (
+	PlusDefaultView   = "default-view"         // "+": the item's default view (3.4.4)
+	PlusAlternateView = "alternate-view"       // "+<view>%20<language>" (3.4.8)
+	PlusAsk           = "ask"                  // "?": an item with an electronic form (3.4.4, 3.4.5)
+	PlusItemAttrs     = "item-attributes"      // "!" or "!<attr>%20<attr>" (3.4.6, 3.4.7)
+	PlusDirAttrs      = "directory-attributes" // "$" or "$<attr>..." (3.4.6, 3.4.7)
+	PlusForm          = "form"                 // a filled-in ASK block (3.4.9)
+	PlusOther         = "other"                // any other Gopher+ command
+)
+
+// GopherPlus is a parsed Gopher+ string.
+type GopherPlus struct {
+	Kind       string   `json:"kind"`                 // one of the Plus* constants
+	View       string   `json:"view,omitempty"`       // alternate view, e.g. "application/postscript"
+	Language   string   `json:"language,omitempty"`   // its language, e.g. "Es_ES"
+	Attributes []string `json:"attributes,omitempty"` // named attributes, e.g. "+ABSTRACT"
+	Values     []string `json:"values,omitempty"`     // the answers of a filled-in form
+}
+
+// ParseGopher checks u against RFC 1738's gopherurl and splits the
+// gopher-path: the first character is the type (an escape counts as one
+// character), the selector runs to the first %09, the search to the next,
+// and the Gopher+ string is the rest. Within the gopher-path no characters
+// are reserved (RFC 1738 3.4.1), so "?" belongs to the selector.
+func ParseGopher(u urlkit.URL) (*Gopher, error) {
+	l := locOf(u)
+	if err := noLogin(l, "RFC 1738 5: gopherurl = \"gopher://\" hostport ..."); err != nil {
+		return nil, err
+	}
+	v := &Gopher{u: u, Host: u.Host(), Type: '1'}
+	v.Port, _ = portOf(u, 70)
+	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	v.sel = part{"", p.off, urlkit.ComponentPath}
+	if p.raw == "" {
+		return v, nil
+	}
+	n := 1
+	if p.raw[0] == '%' {
+		n = 3
+	}
+	v.Type = part{p.raw[:n], p.off, p.comp}.decode()[0]
+	p = part{p.raw[n:], p.off + n, p.comp}
+	fields := p.splitEscape("%09", 2)
+	v.sel = fields[0]
+	v.Selector = v.sel.decode()
+	if len(fields) > 1 {
+		v.search, v.HasSearch = fields[1], true
+		v.Search = v.search.decode()
+	}
+	if len(fields) > 2 {
+		v.plus, v.HasPlus = fields[2], true
+		v.PlusString = v.plus.decode()
+		v.Plus = parsePlus(v.PlusString)
+	}
+	return v, nil
+}
+
+// parsePlus reads a decoded Gopher+ string.
+func parsePlus(s string) *GopherPlus {
+	g := &GopherPlus{}
+	switch {
+	case s == "+":
+		g.Kind = PlusDefaultView
+	case s == "?":
+		g.Kind = PlusAsk
+	case strings.HasPrefix(s, "!") || strings.HasPrefix(s, "$"):
+		g.Kind = PlusItemAttrs
+		if s[0] == '$' {
+			g.Kind = PlusDirAttrs
+		}
+		if f := strings.Fields(s[1:]); len(f) > 0 {
+			g.Attributes = f
+		}
+	case strings.HasPrefix(s, "+\t1\r\n"):
+		if vals, ok := formValues(s); ok {
+			g.Kind, g.Values = PlusForm, vals
+		} else {
+			g.Kind = PlusOther
+		}
+	case strings.HasPrefix(s, "+") && !strings.ContainsAny(s, "\t\r\n"):
+		g.Kind = PlusAlternateView
+		g.View, g.Language, _ = strings.Cut(s[1:], " ")
+	default:
+		g.Kind = PlusOther
+	}
+	return g
+}
+
+// formValues reads the filled-in ASK block of RFC 1738 3.4.9:
+// "+" TAB "1" CRLF "+-1" CRLF *(value CRLF) "." CRLF.
+func formValues(s string) ([]string, bool) {
+	rest, ok := strings.CutPrefix(s, "+\t1\r\n+-1\r\n")
+	if !ok || !strings.HasSuffix(rest, ".\r\n") {
+		return nil, false
+	}
+	body := strings.TrimSuffix(rest, ".\r\n")
+	vals := []string{}
+	for body != "" {
+		line, after, found := strings.Cut(body, "\r\n")
+		if !found || strings.ContainsAny(line, "\r\n") {
+			return nil, false
+		}
+		vals = append(vals, line)
+		body = after
+	}
+	return vals, true
+}
+
+// URL returns the URL the view was made from.
+func (v *Gopher) URL() urlkit.URL { return v.u }
+
+// GopherPlan is what a gopher client sends and how it reads the reply
+// (RFC 1738 3.4.2, 3.4.3; RFC 1436).
+type GopherPlan struct {
+	Addr       string `json:"addr"`
+	Type       byte   `json:"-"`
+	Selector   string `json:"selector"`
+	Search     string `json:"search,omitempty"`
+	PlusString string `json:"plus,omitempty"`
+	HasSearch  bool   `json:"has_search"`
+	HasPlus    bool   `json:"has_plus"`
+	// Line is the exact request: selector [TAB search [TAB gopher+]]
+	// CRLF. A filled-in form already ends with CRLF and gets no other.
+	Line string `json:"line"`
+	// Reply says how the reply is read, from the type: "menu", "text",
+	// "binary", "cso", "error", or "session" (a telnet or tn3270 item:
+	// nothing to fetch). With a Gopher+ string the reply starts with a
+	// Gopher+ length line.
+	Reply string `json:"reply"`
+}
+
+// Scheme returns "gopher".
+func (p *GopherPlan) Scheme() string { return "gopher" }
+
+// Steps describes the plan.
+func (p *GopherPlan) Steps() []string {
+	out := []string{"connect to " + p.Addr, "send: " + visible(p.Line)}
+	r := "read the reply as " + p.Reply + " (gopher type " + string(rune(p.Type)) + ")"
+	if p.HasPlus {
+		r += ", after a Gopher+ header line (+<length>, -1 or -2)"
+	}
+	return append(out, r)
+}
+
+// visible shows TAB, CR and LF as \t, \r, \n.
+func visible(s string) string {
+	return strings.NewReplacer("\t", `\t`, "\r", `\r`, "\n", `\n`).Replace(s)
+}
+
+// GopherReply returns how the reply to an item of gopher type t is read
+// (RFC 1436 3.8 item types, plus the common "g", "I" and "h").
+func GopherReply(t byte) string {
+	switch t {
+	case '1', '7':
+		return "menu"
+	case '0', '4', '6', 'h':
+		return "text"
+	case '2':
+		return "cso"
+	case '3':
+		return "error"
+	case '8', 'T':
+		return "session"
+	default: // '5', '9', 'g', 'I', 's' and unknown types
+		return "binary"
+	}
+}
+
+// Plan returns the request line. The selector and search are decoded and
+// may not contain control characters: an encoded TAB, CR or LF there would
+// change the request (RFC 1738 3.4.1, 6). The Gopher+ string may carry CR
+// LF only as the structure of a filled-in form (RFC 1738 3.4.9).
+func (v *Gopher) Plan(Config) (Plan, error) {
+	l := locOf(v.u)
+	p := &GopherPlan{Addr: hostPort(v.Host, v.Port), Type: v.Type, HasSearch: v.HasSearch, HasPlus: v.HasPlus, Reply: GopherReply(v.Type)}
+	var err error
+	if p.Selector, err = v.sel.wire(l, "gopher selector"); err != nil {
+		return nil, err
+	}
+	line := p.Selector
+	if v.HasSearch {
+		if p.Search, err = v.search.wire(l, "gopher search"); err != nil {
+			return nil, err
+		}
+		line += "\t" + p.Search
+	}
+	if v.HasPlus {
+		p.PlusString = v.PlusString
+		if v.Plus.Kind == PlusForm {
+			for _, val := range v.Plus.Values {
+				if i := strings.IndexFunc(val, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+					return nil, v.plusControlErr(l)
+				}
+			}
+		} else if i, _ := firstControl(v.plus.raw); i >= 0 {
+			return nil, v.plusControlErr(l)
+		}
+		line += "\t" + p.PlusString
+	}
+	if !(v.HasPlus && v.Plus.Kind == PlusForm) {
+		line += "\r\n"
+	}
+	p.Line = line
+	return p, nil
+}
+
+// plusControlErr reports the first control escape of the Gopher+ string
+// that is not part of a form's structure.
+func (v *Gopher) plusControlErr(l loc) error {
+	raw := v.plus.raw
+	// Skip the escapes the form structure allows: the TAB after the
+	// leading "+" and every CR LF pair.
+	for i := 0; i+2 < len(raw); i++ {
+		if raw[i] != '%' {
+			continue
+		}
+		b := part{raw[i : i+3], 0, 0}.decode()[0]
+		if isControl(b) {
+			pair := (b == '\r' && i+5 < len(raw)+0 && strings.EqualFold(raw[i+3:min(i+6, len(raw))], "%0A")) ||
+				(b == '\n' && i >= 3 && strings.EqualFold(raw[i-3:i], "%0D"))
+			if !pair && !(b == '\t' && i == 1) {
+				return l.err(v.plus.off+i, v.plus.comp, ErrControl,
+					"%%%02X decodes to control character 0x%02X in the Gopher+ string outside a form's line structure (RFC 1738 3.4.9, 6)", b, b)
+			}
+		}
+		i += 2
+	}
+	i, b := firstControl(raw)
+	return l.err(v.plus.off+max(i, 0), v.plus.comp, ErrControl,
+		"%%%02X decodes to control character 0x%02X in the Gopher+ string, which is not a well-formed form (RFC 1738 3.4.9, 6)", b, b)
+}
+
+// wireParts lists the selector and search; the Gopher+ string, which may
+// hold CR LF as a form's structure, is checked by Plan.
+func (v *Gopher) wireParts() []wirePart {
+	out := []wirePart{{v.sel, "gopher selector"}}
+	if v.HasSearch {
+		out = append(out, wirePart{v.search, "gopher search"})
+	}
+	return out
+}

@@ -1,0 +1,66 @@
+package scheme
+
+import (
+	"github.com/urlkit/urlkit"
+)
+
+// Message-Id and Content-Id (RFC 1630): mid:<msg-id> and cid:<content-id>,
+// without the "<" ">" wrapper. RFC 1738 section 4 reserves both names.
+
+func init() {
+	registerBuiltin("mid", func(u urlkit.URL) (View, error) { return ParseMID(u) })
+	registerBuiltin("cid", func(u urlkit.URL) (View, error) { return ParseMID(u) })
+}
+
+// MID is the view of a mid or cid URL: an RFC 822 msg-id (or MIME
+// content-id) without its angle brackets, which has the shape of an
+// addr-spec (RFC 1630, Message-Id).
+type MID struct {
+	u  urlkit.URL
+	ID string `json:"id"` // decoded, without "<" ">"
+	// Header is "Message-ID" for mid and "Content-ID" for cid.
+	Header string `json:"header"`
+}
+
+// ParseMID checks that the scheme-specific part decodes to an addr-spec.
+func ParseMID(u urlkit.URL) (*MID, error) {
+	l := locOf(u)
+	p := part{u.Opaque(), l.opaque(), urlkit.ComponentOpaque}
+	id, err := addrSpec(l, p, "RFC 1630: the msg-id with the constant <> wrapper removed has addr-spec format")
+	if err != nil {
+		return nil, err
+	}
+	v := &MID{u: u, ID: id, Header: "Message-ID"}
+	if u.Scheme() == "cid" {
+		v.Header = "Content-ID"
+	}
+	return v, nil
+}
+
+// URL returns the URL the view was made from.
+func (v *MID) URL() urlkit.URL { return v.u }
+
+// LookupPlan finds a message (mid) or MIME body part (cid) by its header in
+// mail already received: there is no network access (RFC 1630).
+type LookupPlan struct {
+	Header string `json:"header"` // "Message-ID" or "Content-ID"
+	Value  string `json:"value"`  // "<" id ">"
+	scheme string
+}
+
+// Scheme returns "mid" or "cid".
+func (p *LookupPlan) Scheme() string { return p.scheme }
+
+// Steps describes the plan.
+func (p *LookupPlan) Steps() []string {
+	where := "in mail already received"
+	if p.scheme == "cid" {
+		where = "among the body parts of the same MIME message"
+	}
+	return []string{"find the item whose " + p.Header + " is " + p.Value + " " + where}
+}
+
+// Plan returns the lookup.
+func (v *MID) Plan(Config) (Plan, error) {
+	return &LookupPlan{Header: v.Header, Value: "<" + v.ID + ">", scheme: v.u.Scheme()}, nil
+}

@@ -1,0 +1,183 @@
+package scheme
+
+import (
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// NEWS (RFC 1738 3.6; RFC 1630, News): news:<newsgroup-name> | news:<message-id> | news:*
+
+func init() { registerBuiltin("news", func(u urlkit.URL) (View, error) { return ParseNews(u) }) }
+
+// News is the view of a news URL: all groups ("*"), one group, or one
+// article by message-id. News URLs name no host (RFC 1630, News, note 1).
+type News struct {
+	u         urlkit.URL
+	All       bool   `json:"all"`                  // news:*
+	Group     string `json:"group,omitempty"`      // a newsgroup name
+	MessageID string `json:"message_id,omitempty"` // without "<" ">", decoded
+	id        part
+}
+
+// ParseNews checks u against RFC 1738's newsurl: grouppart = "*" | group |
+// article, with group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
+// and article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host.
+// An "@" tells a message-id from a group name (RFC 1738 3.6).
+func ParseNews(u urlkit.URL) (*News, error) {
+	l := locOf(u)
+	p := part{u.Opaque(), l.opaque(), urlkit.ComponentOpaque}
+	v := &News{u: u}
+	switch {
+	case p.raw == "*":
+		v.All = true
+	case strings.IndexByte(p.raw, '@') >= 0:
+		if err := checkArticle(l, p); err != nil {
+			return nil, err
+		}
+		v.MessageID, v.id = p.decode(), p
+	default:
+		if err := checkGroup(l, p, "RFC 1738 5: group = alpha *[ alpha | digit | \"-\" | \".\" | \"+\" | \"_\" ]"); err != nil {
+			return nil, err
+		}
+		v.Group = p.raw
+	}
+	return v, nil
+}
+
+func checkGroup(l loc, p part, rule string) error {
+	if p.raw == "" {
+		return l.err(p.off, p.comp, ErrBadGroup, "empty newsgroup name (%s)", rule)
+	}
+	for i := 0; i < len(p.raw); i++ {
+		c := p.raw[i]
+		ok := urlkit.Is(c, urlkit.Alpha) || (i > 0 && (urlkit.Is(c, urlkit.Digit) || strings.IndexByte("-.+_", c) >= 0))
+		if !ok {
+			return l.err(p.off+i, p.comp, ErrBadGroup, "%q is not allowed here in a newsgroup name, which starts with a letter (%s)", string(rune(c)), rule)
+		}
+	}
+	return nil
+}
+
+func checkArticle(l loc, p part) error {
+	at := strings.IndexByte(p.raw, '@')
+	const rule = `RFC 1738 5: article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host`
+	if at == 0 {
+		return l.err(p.off, p.comp, ErrBadArticle, "empty unique part before \"@\" in message-id (%s)", rule)
+	}
+	left := part{p.raw[:at], p.off, p.comp}
+	if i := left.firstNot(ucharOr(";/?:&=")); i >= 0 {
+		return l.err(p.off+i, p.comp, ErrBadArticle, "%q is not allowed in a message-id before \"@\" (%s)", left.raw[i:i+1], rule)
+	}
+	if off, why := checkHost(p.raw[at+1:]); off >= 0 {
+		return l.err(p.off+at+1+off, p.comp, ErrBadArticle, "message-id domain: %s (%s)", why, rule)
+	}
+	return nil
+}
+
+// checkHost checks s against RFC 1738's host = hostname | hostnumber and
+// returns the offset of the first offending byte and why, or -1.
+func checkHost(s string) (int, string) {
+	if s == "" {
+		return 0, "empty host"
+	}
+	labels := strings.Split(s, ".")
+	off := 0
+	numeric := true
+	for k, lab := range labels {
+		if lab == "" {
+			return off, `empty label: labels are separated by single "."`
+		}
+		for i := 0; i < len(lab); i++ {
+			c := lab[i]
+			if !urlkit.Is(c, urlkit.AlphaDigit) && c != '-' {
+				return off + i, "character " + strquote(c) + " not allowed in a host name"
+			}
+			if !urlkit.Is(c, urlkit.Digit) {
+				numeric = false
+			}
+		}
+		if lab[0] == '-' || lab[len(lab)-1] == '-' {
+			return off, `a label must start and end with a letter or digit`
+		}
+		if k < len(labels)-1 {
+			off += len(lab) + 1
+		}
+	}
+	if numeric {
+		if len(labels) == 4 {
+			return -1, ""
+		}
+		return 0, "a host number has four decimal parts"
+	}
+	if !urlkit.Is(labels[len(labels)-1][0], urlkit.Alpha) {
+		return off, "the last label of a host name starts with a letter"
+	}
+	return -1, ""
+}
+
+func strquote(c byte) string { return `"` + string(rune(c)) + `"` }
+
+// URL returns the URL the view was made from.
+func (v *News) URL() urlkit.URL { return v.u }
+
+// NNTPPlan is the NNTP dialogue (RFC 977) for a news or nntp URL.
+type NNTPPlan struct {
+	// Addr is the server: the URL's host for nntp, the configured news
+	// server for news (empty when none is configured).
+	Addr       string   `json:"addr"`
+	Group      string   `json:"group,omitempty"`
+	Article    string   `json:"article,omitempty"`    // article number within Group
+	MessageID  string   `json:"message_id,omitempty"` // with "<" and ">", as NNTP wants it
+	ListGroups bool     `json:"list_groups"`          // news:*: LIST all groups
+	Commands   []string `json:"commands"`
+	scheme     string
+}
+
+// Scheme returns "news" or "nntp".
+func (p *NNTPPlan) Scheme() string { return p.scheme }
+
+// Steps describes the plan.
+func (p *NNTPPlan) Steps() []string {
+	addr := p.Addr
+	if addr == "" {
+		addr = "the local news server (set NNTPSERVER; news URLs name no host, RFC 1630)"
+	}
+	return append([]string{"connect to " + addr + " (NNTP)"}, p.Commands...)
+}
+
+// Plan returns the NNTP commands against cfg.NewsServer (default port
+// 119): LIST for news:*, GROUP for a group, ARTICLE <message-id> for an
+// article (RFC 1630, News).
+func (v *News) Plan(cfg Config) (Plan, error) {
+	p := &NNTPPlan{scheme: "news", Addr: cfg.NewsServer}
+	if p.Addr != "" && !strings.Contains(p.Addr, ":") {
+		p.Addr += ":119"
+	}
+	switch {
+	case v.All:
+		p.ListGroups = true
+		p.Commands = []string{"LIST"}
+	case v.Group != "":
+		p.Group = v.Group
+		p.Commands = []string{"GROUP " + v.Group}
+	default:
+		id, err := v.id.wire(locOf(v.u), "message-id")
+		if err != nil {
+			return nil, err
+		}
+		if strings.ContainsAny(id, " <>") {
+			return nil, locOf(v.u).err(v.id.off, v.id.comp, ErrBadArticle, "message-id %q decodes to a space or angle bracket, which an NNTP argument cannot hold (RFC 977)", id)
+		}
+		p.MessageID = "<" + id + ">"
+		p.Commands = []string{"ARTICLE " + p.MessageID}
+	}
+	return p, nil
+}
+
+func (v *News) wireParts() []wirePart {
+	if v.MessageID == "" {
+		return nil
+	}
+	return []wirePart{{v.id, "message-id"}}
+}

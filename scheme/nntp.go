@@ -1,0 +1,70 @@
+package scheme
+
+import (
+	"github.com/urlkit/urlkit"
+)
+
+// NNTP (RFC 1738 3.7; RFC 1630, NNTP): nntp://<host>:<port>/<newsgroup-name>/<article-number>
+
+func init() { registerBuiltin("nntp", func(u urlkit.URL) (View, error) { return ParseNNTP(u) }) }
+
+// NNTP is the view of an nntp URL.
+type NNTP struct {
+	u       urlkit.URL
+	Host    string `json:"host"`
+	Port    int    `json:"port"` // 119 when the URL names none
+	Group   string `json:"group"`
+	Article string `json:"article,omitempty"` // decimal article number; "" when absent
+}
+
+// ParseNNTP checks u against RFC 1738's nntpurl = "nntp://" hostport "/"
+// group [ "/" digits ]: no login, a group name, an optional article number.
+func ParseNNTP(u urlkit.URL) (*NNTP, error) {
+	l := locOf(u)
+	if err := noLogin(l, `RFC 1738 5: nntpurl = "nntp://" hostport "/" group [ "/" digits ]`); err != nil {
+		return nil, err
+	}
+	if err := noSearch(l, "RFC 1738 3.7"); err != nil {
+		return nil, err
+	}
+	v := &NNTP{u: u, Host: u.Host()}
+	v.Port, _ = portOf(u, 119)
+	path, ok := u.Path()
+	if !ok {
+		return nil, l.err(l.end(), urlkit.ComponentPath, ErrMissing, "an nntp URL names a newsgroup: nntp://<host>:<port>/<newsgroup-name>/<article-number> (RFC 1738 3.7)")
+	}
+	segs := part{path, l.urlPath(), urlkit.ComponentPath}.split('/')
+	if err := checkGroup(l, segs[0], `RFC 1738 5: group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]`); err != nil {
+		return nil, err
+	}
+	v.Group = segs[0].raw
+	if len(segs) > 2 {
+		return nil, l.err(segs[2].off-1, urlkit.ComponentPath, ErrBadPath, `an nntp URL has at most two path segments: <newsgroup-name>/<article-number> (RFC 1738 3.7)`)
+	}
+	if len(segs) == 2 {
+		a := segs[1]
+		if a.raw == "" {
+			return nil, l.err(a.off, a.comp, ErrBadArticle, `empty article number after "/" (RFC 1738 5: digits = 1*digit)`)
+		}
+		for i := 0; i < len(a.raw); i++ {
+			if !urlkit.Is(a.raw[i], urlkit.Digit) {
+				return nil, l.err(a.off+i, a.comp, ErrBadArticle, "%q in article number: it is decimal digits (RFC 1738 5)", a.raw[i:i+1])
+			}
+		}
+		v.Article = a.raw
+	}
+	return v, nil
+}
+
+// URL returns the URL the view was made from.
+func (v *NNTP) URL() urlkit.URL { return v.u }
+
+// Plan returns GROUP and, with an article number, ARTICLE n (RFC 977).
+func (v *NNTP) Plan(Config) (Plan, error) {
+	p := &NNTPPlan{scheme: "nntp", Addr: hostPort(v.Host, v.Port), Group: v.Group, Article: v.Article,
+		Commands: []string{"GROUP " + v.Group}}
+	if v.Article != "" {
+		p.Commands = append(p.Commands, "ARTICLE "+v.Article)
+	}
+	return p, nil
+}

@@ -1,0 +1,144 @@
+package scheme
+
+import (
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// PROSPERO (RFC 1738 3.11; RFC 1630, Prospero; 1993 URL draft):
+//   prospero://<host>:<port>/<hsoname>;<field>=<value>
+//   prospero://<host>:<port>/<hsoname>%00<version>[%00<attribute>...]   (older form)
+
+func init() {
+	registerBuiltin("prospero", func(u urlkit.URL) (View, error) { return ParseProspero(u) })
+}
+
+// Prospero is the view of a prospero URL. Strings are decoded.
+type Prospero struct {
+	u    urlkit.URL
+	Host string `json:"host"`
+	Port int    `json:"port"` // 1525 when the URL names none
+	// HSOName is the host-specific object name; "/" in it has no
+	// significance the client may assume (RFC 1738 3.11).
+	HSOName string          `json:"hsoname"`
+	Fields  []ProsperoField `json:"fields,omitempty"`
+	// Version and Attributes come from the older form of RFC 1630 and
+	// the 1993 draft, where "%00" separates them from the name.
+	Version    string   `json:"version,omitempty"`
+	HasVersion bool     `json:"has_version"`
+	Attributes []string `json:"attributes,omitempty"`
+	name       part
+}
+
+// ProsperoField is one ";field=value" pair of a Prospero link.
+type ProsperoField struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// ParseProspero checks u against RFC 1738's prosperourl = "prospero://"
+// hostport "/" ppath *[ fieldspec ], fieldspec = ";" fieldname "="
+// fieldvalue. The older form, hsoname "%00" version ["%00" attribute...]
+// (RFC 1630; the 1993 draft allows several attributes), is read too:
+// version is digits, possibly empty when attributes follow, and an
+// attribute is alphanumeric.
+func ParseProspero(u urlkit.URL) (*Prospero, error) {
+	l := locOf(u)
+	if err := noLogin(l, "RFC 1738 3.11: no username or password is allowed"); err != nil {
+		return nil, err
+	}
+	v := &Prospero{u: u, Host: u.Host()}
+	v.Port, _ = portOf(u, 1525)
+	if _, ok := u.Path(); !ok {
+		return nil, l.err(l.end(), urlkit.ComponentPath, ErrMissing, "a prospero URL names an object: prospero://<host>:<port>/<hsoname> (RFC 1738 3.11)")
+	}
+	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	specs := p.split(';')
+	name := specs[0]
+	for _, f := range specs[1:] {
+		eq := strings.IndexByte(f.raw, '=')
+		if eq < 0 {
+			return nil, l.err(f.off, f.comp, ErrBadPath, `field %q has no "=": fieldspec = ";" fieldname "=" fieldvalue (RFC 1738 3.11)`, f.raw)
+		}
+		n, val := part{f.raw[:eq], f.off, f.comp}, part{f.raw[eq+1:], f.off + eq + 1, f.comp}
+		for _, x := range []part{n, val} {
+			if i := x.firstNot(ucharOr("?:@&")); i >= 0 {
+				return nil, reservedErr(l, x, i, `RFC 1738 5: fieldname and fieldvalue are *[ uchar | "?" | ":" | "@" | "&" ]`)
+			}
+		}
+		v.Fields = append(v.Fields, ProsperoField{n.decode(), val.decode()})
+	}
+	old := name.splitEscape("%00", 1<<20)
+	name = old[0]
+	for _, s := range name.split('/') {
+		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
+			return nil, reservedErr(l, s, i, `RFC 1738 5: psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]`)
+		}
+	}
+	v.name = name
+	v.HSOName = name.decode()
+	if len(old) > 1 {
+		v.HasVersion, v.Version = true, old[1].raw
+		for i := 0; i < len(old[1].raw); i++ {
+			if !urlkit.Is(old[1].raw[i], urlkit.Digit) {
+				return nil, l.err(old[1].off+i, old[1].comp, ErrBadPath, "%q in a Prospero version: it is digits (RFC 1630: hsoname %%00 version)", old[1].raw[i:i+1])
+			}
+		}
+		if old[1].raw == "" && len(old) == 2 {
+			return nil, l.err(old[1].off, old[1].comp, ErrBadPath, `empty Prospero version after "%%00" (RFC 1630: version = digits)`)
+		}
+		for _, a := range old[2:] {
+			if a.raw == "" {
+				return nil, l.err(a.off, a.comp, ErrBadPath, "empty Prospero attribute (RFC 1630: attribute = alphanums)")
+			}
+			for i := 0; i < len(a.raw); i++ {
+				if !urlkit.Is(a.raw[i], urlkit.AlphaDigit) {
+					return nil, l.err(a.off+i, a.comp, ErrBadPath, "%q in a Prospero attribute: it is letters and digits (RFC 1630: attribute = alphanums)", a.raw[i:i+1])
+				}
+			}
+			v.Attributes = append(v.Attributes, a.raw)
+		}
+	}
+	return v, nil
+}
+
+// URL returns the URL the view was made from.
+func (v *Prospero) URL() urlkit.URL { return v.u }
+
+// ProsperoPlan asks a Prospero directory server for the access methods of
+// an object; the answer is itself a set of URLs (RFC 1738 3.11).
+type ProsperoPlan struct {
+	Addr       string          `json:"addr"` // host:port (UDP)
+	HSOName    string          `json:"hsoname"`
+	Fields     []ProsperoField `json:"fields,omitempty"`
+	Version    string          `json:"version,omitempty"`
+	Attributes []string        `json:"attributes,omitempty"`
+}
+
+// Scheme returns "prospero".
+func (p *ProsperoPlan) Scheme() string { return "prospero" }
+
+// Steps describes the plan.
+func (p *ProsperoPlan) Steps() []string {
+	out := []string{"ask the Prospero directory server at " + p.Addr + " for the access methods of " + quoteVisible(p.HSOName)}
+	for _, f := range p.Fields {
+		out = append(out, "  identifying the target by "+f.Name+"="+f.Value)
+	}
+	if p.Version != "" {
+		out = append(out, "  version "+p.Version)
+	}
+	return append(out, "then access the resource by the URL the server returns")
+}
+
+// Plan returns the directory query. The name is sent decoded, so control
+// characters in it are refused (RFC 1738 6).
+func (v *Prospero) Plan(Config) (Plan, error) {
+	name, err := v.name.wire(locOf(v.u), "hsoname")
+	if err != nil {
+		return nil, err
+	}
+	return &ProsperoPlan{Addr: hostPort(v.Host, v.Port), HSOName: name, Fields: v.Fields, Version: v.Version, Attributes: v.Attributes}, nil
+}
+
+func (v *Prospero) wireParts() []wirePart { return []wirePart{{v.name, "hsoname"}} }

@@ -1,0 +1,459 @@
+// Package scheme knows what the parts of each URL scheme of RFC 1738 and
+// RFC 1630 mean: the typed view of a URL (an ftp URL's CWD segments and
+// transfer type, a gopher URL's selector and search), the scheme-specific
+// grammar of RFC 1738 section 5 checked with byte offsets, the default
+// port, the access plan (the exact commands a client sends), and the
+// security findings of RFC 1738 section 6.
+//
+// The package sits on the core parser: [urlkit.Parse] gives the generic
+// syntax, [ViewOf] gives the scheme's reading of it, and [View.Plan] gives
+// what a client would do. Carrying a plan out over the network is the
+// business of the access package.
+//
+// Schemes live in a registry that programs may extend, as RFC 1738 section
+// 4 lets new schemes be defined and as [database/sql.Register] lets drivers
+// be added: see [Register].
+package scheme
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/urlkit/urlkit"
+)
+
+// A Scheme is what the package knows about one URL scheme: its name, its
+// syntax and default port, and how to read a parsed URL of that scheme.
+type Scheme interface {
+	// Info returns the scheme's name (lower case), syntax, default port
+	// and the document that defines it.
+	Info() urlkit.SchemeInfo
+	// View checks u, an absolute URL of this scheme, against the
+	// scheme-specific grammar and returns its typed view. Errors are
+	// *urlkit.SyntaxError values with offsets in the original input.
+	View(u urlkit.URL) (View, error)
+}
+
+// A View is a scheme's typed reading of one URL. Each scheme has its own
+// concrete type ([*FTP], [*HTTP], [*Gopher]...); type-switch on it to reach
+// the scheme's fields.
+type View interface {
+	// URL returns the URL the view was made from.
+	URL() urlkit.URL
+	// Plan returns how a client accesses the resource. It fails with a
+	// *urlkit.SyntaxError wrapping [ErrControl] when a part it would send
+	// on the wire decodes to a control character, and with an error
+	// wrapping [ErrNoAccess] when the scheme defines no access method.
+	Plan(cfg Config) (Plan, error)
+}
+
+// A Plan is the access algorithm of RFC 1738 section 3 applied to one URL:
+// what to connect to and what to send, decoded and typed. Each scheme has
+// its own concrete type ([*FTPPlan], [*GopherPlan]...).
+type Plan interface {
+	// Scheme returns the lower-case name of the scheme the plan is for.
+	Scheme() string
+	// Steps describes the plan for a person, one action per line.
+	Steps() []string
+}
+
+// Config holds what a plan needs that a URL does not say.
+type Config struct {
+	// NewsServer is the host[:port] of the news server that news URLs are
+	// read from; news URLs name no host (RFC 1630, News, note 1).
+	NewsServer string
+	// Email is the end user's Internet e-mail address, sent as the
+	// password of anonymous FTP (RFC 1738 3.2.1).
+	Email string
+}
+
+// ConfigFromEnv returns a Config read from environment variables through
+// getenv (os.Getenv when nil): NNTPSERVER for the news server, EMAIL for the
+// user's address, falling back to USER@localhost.
+func ConfigFromEnv(getenv func(string) string) Config {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c := Config{NewsServer: getenv("NNTPSERVER"), Email: getenv("EMAIL")}
+	if c.Email == "" {
+		user := getenv("USER")
+		if user == "" {
+			user = "anonymous"
+		}
+		c.Email = user + "@localhost"
+	}
+	return c
+}
+
+// Errors of the scheme-specific grammars and of plans. Positioned errors
+// are *urlkit.SyntaxError values that wrap one of these (or one of
+// urlkit's sentinels), so errors.Is tells the kind of problem.
+var (
+	// ErrControl: a part that a plan would send on the wire decodes to a
+	// control character such as CR, LF or NUL (RFC 1738 section 6).
+	ErrControl = errors.New("encoded control character would be sent on the wire")
+	// ErrNoAccess: the scheme defines no access method (reserved and
+	// unknown schemes).
+	ErrNoAccess = errors.New("no access method defined for this scheme")
+	// ErrNotAllowed: the scheme does not allow this component, such as a
+	// user name in an http URL (RFC 1738 3.3).
+	ErrNotAllowed = errors.New("component not allowed by the scheme")
+	// ErrMissing: the scheme requires a component that is absent.
+	ErrMissing = errors.New("required component missing")
+	// ErrBadType: an ftp ";type=" code other than a, i or d.
+	ErrBadType = errors.New("invalid ftp type code")
+	// ErrBadGroup: a newsgroup name that does not follow RFC 1738 5.
+	ErrBadGroup = errors.New("invalid newsgroup name")
+	// ErrBadArticle: an article number or message-id that does not
+	// follow RFC 1738 5.
+	ErrBadArticle = errors.New("invalid article")
+	// ErrBadAddress: a mailto, mid or cid value that is not an RFC 822
+	// addr-spec.
+	ErrBadAddress = errors.New("invalid RFC 822 address")
+	// ErrBadPath: a url-path that does not have the scheme's shape.
+	ErrBadPath = errors.New("invalid path for the scheme")
+	// ErrNotLocal: a file URL naming a host other than this machine.
+	ErrNotLocal = errors.New("file URL names another host")
+)
+
+var (
+	regMu sync.RWMutex
+	reg   = map[string]Scheme{}
+)
+
+// Register makes a scheme known to [Lookup] and [ViewOf]. It is meant to be
+// called from an init function, as database/sql.Register is. When the core
+// parser does not know the scheme's syntax yet, Register tells it with
+// [urlkit.RegisterScheme]. Registering a name twice panics.
+//
+// Scheme names starting with "x-" are experimental (RFC 1738 section 4) and
+// may be registered like any other.
+func Register(s Scheme) {
+	info := s.Info()
+	name := strings.ToLower(info.Name)
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := reg[name]; dup {
+		panic("scheme: Register called twice for " + name)
+	}
+	if _, known := urlkit.LookupScheme(name); !known {
+		urlkit.RegisterScheme(info)
+	}
+	reg[name] = s
+}
+
+// Lookup returns the registered scheme with the given name, in any case.
+func Lookup(name string) (Scheme, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	s, ok := reg[strings.ToLower(name)]
+	return s, ok
+}
+
+// Names returns the names of the registered schemes, sorted.
+func Names() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]string, 0, len(reg))
+	for k := range reg {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// For returns the scheme that reads u: the registered one, or the generic
+// scheme for an unknown or experimental name.
+func For(u urlkit.URL) Scheme {
+	if s, ok := Lookup(u.Scheme()); ok {
+		return s
+	}
+	return generic{}
+}
+
+// ViewOf returns the typed view of u by the scheme that reads it (see
+// [For]). A partial URL has no scheme and is an error.
+func ViewOf(u urlkit.URL) (View, error) {
+	if !u.IsAbsolute() {
+		return nil, &urlkit.SyntaxError{Input: u.String(), Offset: 0, Component: urlkit.ComponentScheme,
+			Err: urlkit.ErrMissingScheme, Detail: "a partial URL has no scheme: resolve it against a base first"}
+	}
+	return For(u).View(u)
+}
+
+// Parse parses s strictly with [urlkit.Parse] and returns its typed view.
+func Parse(s string) (View, error) {
+	u, err := urlkit.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	return ViewOf(u)
+}
+
+// PlanOf returns the access plan of u: ViewOf(u) followed by Plan(cfg).
+func PlanOf(u urlkit.URL, cfg Config) (Plan, error) {
+	v, err := ViewOf(u)
+	if err != nil {
+		return nil, err
+	}
+	return v.Plan(cfg)
+}
+
+// builtin is the Scheme of a built-in scheme: its info comes from the core
+// table, its view from a function.
+type builtin struct {
+	name string
+	view func(u urlkit.URL) (View, error)
+}
+
+func (b builtin) Info() urlkit.SchemeInfo {
+	info, _ := urlkit.LookupScheme(b.name)
+	return info
+}
+
+func (b builtin) View(u urlkit.URL) (View, error) { return b.view(u) }
+
+func registerBuiltin(name string, view func(u urlkit.URL) (View, error)) {
+	Register(builtin{name, view})
+}
+
+// ---- positions -------------------------------------------------------------
+
+// loc computes the offsets of a URL's components in the original input.
+// The components of a URL are substrings of u.String(); the input had a
+// 4-byte "URL:" prefix more when u.Prefixed().
+type loc struct {
+	u    urlkit.URL
+	base int
+}
+
+func locOf(u urlkit.URL) loc {
+	l := loc{u: u}
+	if u.Prefixed() {
+		l.base = 4
+	}
+	return l
+}
+
+// input returns the original input, as far as it can be rebuilt.
+func (l loc) input() string {
+	if l.base != 0 {
+		return "URL:" + l.u.String()
+	}
+	return l.u.String()
+}
+
+// end is the offset in String() where the fragment's "#" is, or its length.
+func (l loc) end() int {
+	s := l.u.String()
+	if f, ok := l.u.Fragment(); ok {
+		return len(s) - len(f) - 1
+	}
+	return len(s)
+}
+
+// urlPath is the offset in String() of URLPath().
+func (l loc) urlPath() int { return l.end() - len(l.u.URLPath()) }
+
+// opaque is the offset in String() of Opaque().
+func (l loc) opaque() int { return l.end() - len(l.u.Opaque()) }
+
+// search is the offset in String() of Search().
+func (l loc) search() int {
+	s, _ := l.u.Search()
+	return l.end() - len(s)
+}
+
+// authority is the offset in String() of Authority().
+func (l loc) authority() int { return len(l.u.RawScheme()) + 3 }
+
+func (l loc) user() int { return l.authority() }
+
+func (l loc) password() int {
+	u, _ := l.u.User()
+	return l.authority() + len(u) + 1
+}
+
+func (l loc) host() int {
+	a := l.authority()
+	if u, ok := l.u.User(); ok {
+		a += len(u) + 1
+		if p, ok := l.u.Password(); ok {
+			a += len(p) + 1
+		}
+	}
+	return a
+}
+
+func (l loc) port() int { return l.host() + len(l.u.Host()) + 1 }
+
+// err builds a positioned error; off is an offset in String().
+func (l loc) err(off int, c urlkit.Component, sentinel error, format string, args ...any) *urlkit.SyntaxError {
+	return &urlkit.SyntaxError{Input: l.input(), Offset: l.base + off, Component: c, Err: sentinel, Detail: fmt.Sprintf(format, args...)}
+}
+
+// ---- parts -----------------------------------------------------------------
+
+// part is one scheme-specific piece of a URL: its raw text and where it is.
+type part struct {
+	raw  string
+	off  int // offset in String()
+	comp urlkit.Component
+}
+
+// decode returns the part with its escapes decoded. The core parser has
+// checked every escape, so decoding cannot fail; should it, the raw text is
+// returned.
+func (p part) decode() string {
+	s, err := urlkit.Unescape(p.raw)
+	if err != nil {
+		return p.raw
+	}
+	return s
+}
+
+// isControl reports whether b is a control character: 00-1F or 7F.
+func isControl(b byte) bool { return b < 0x20 || b == 0x7f }
+
+// wire decodes p for sending on a command line, refusing any escape that
+// decodes to a control character (RFC 1738 section 6). what names the part
+// in the message, e.g. "CWD argument".
+func (p part) wire(l loc, what string) (string, error) {
+	if i, b := firstControl(p.raw); i >= 0 {
+		return "", l.err(p.off+i, p.comp, ErrControl,
+			"%%%02X decodes to control character 0x%02X in the %s: it would be sent on the wire and could inject a command (RFC 1738 6)", b, b, what)
+	}
+	return p.decode(), nil
+}
+
+// firstControl returns the index in raw of the first escape that decodes to
+// a control character, and that byte, or -1.
+func firstControl(raw string) (int, byte) {
+	for i := 0; i+2 < len(raw); i++ {
+		if raw[i] == '%' && urlkit.Is(raw[i+1], urlkit.HexDigit) && urlkit.Is(raw[i+2], urlkit.HexDigit) {
+			b := unhex(raw[i+1])<<4 | unhex(raw[i+2])
+			if isControl(b) {
+				return i, b
+			}
+			i += 2
+		}
+	}
+	return -1, 0
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	default:
+		return c - 'A' + 10
+	}
+}
+
+// split splits p at every unencoded sep, keeping offsets.
+func (p part) split(sep byte) []part {
+	var out []part
+	start := 0
+	for i := 0; i < len(p.raw); i++ {
+		if p.raw[i] == sep {
+			out = append(out, part{p.raw[start:i], p.off + start, p.comp})
+			start = i + 1
+		}
+	}
+	return append(out, part{p.raw[start:], p.off + start, p.comp})
+}
+
+// splitEscape splits p at the first n occurrences of the escape esc (such as
+// "%09"), in any case of its hex digits.
+func (p part) splitEscape(esc string, n int) []part {
+	var out []part
+	start := 0
+	for i := 0; i+len(esc) <= len(p.raw) && len(out) < n; {
+		if p.raw[i] == '%' && strings.EqualFold(p.raw[i:i+len(esc)], esc) {
+			out = append(out, part{p.raw[start:i], p.off + start, p.comp})
+			i += len(esc)
+			start = i
+			continue
+		}
+		i++
+	}
+	return append(out, part{p.raw[start:], p.off + start, p.comp})
+}
+
+// onlyBytes returns the index of the first byte of p that is neither
+// allowed by ok nor part of an escape, or -1.
+func (p part) firstNot(ok func(b byte) bool) int {
+	for i := 0; i < len(p.raw); i++ {
+		c := p.raw[i]
+		if c == '%' {
+			i += 2
+			continue
+		}
+		if !ok(c) {
+			return i
+		}
+	}
+	return -1
+}
+
+// uchar reports whether b is an unreserved character (escapes are handled
+// by firstNot).
+func uchar(b byte) bool { return urlkit.Is(b, urlkit.Unreserved) }
+
+// ucharOr returns a predicate for uchar plus the bytes of extra.
+func ucharOr(extra string) func(byte) bool {
+	return func(b byte) bool { return uchar(b) || strings.IndexByte(extra, b) >= 0 }
+}
+
+// reservedErr is the error for a reserved byte found where the scheme's
+// grammar does not allow it.
+func reservedErr(l loc, p part, i int, rule string) error {
+	b := p.raw[i]
+	return l.err(p.off+i, p.comp, urlkit.ErrReservedChar,
+		"%q is reserved here and must be encoded as %%%02X (%s)", string(rune(b)), b, rule)
+}
+
+// portOf returns the URL's port as a number, or def when it has none. The
+// core parser has checked that a port is digits; a number too large for an
+// int saturates.
+func portOf(u urlkit.URL, def int) (int, bool) {
+	p, ok := u.Port()
+	if !ok {
+		return def, false
+	}
+	n := 0
+	for i := 0; i < len(p); i++ {
+		n = n*10 + int(p[i]-'0')
+		if n > 1<<30 {
+			n = 1 << 30
+		}
+	}
+	return n, true
+}
+
+// hostPort joins a host and port for dialling.
+func hostPort(host string, port int) string { return fmt.Sprintf("%s:%d", host, port) }
+
+// noLogin returns an error when u has a user or password, which the scheme
+// does not allow.
+func noLogin(l loc, rule string) error {
+	if _, ok := l.u.User(); ok {
+		return l.err(l.user(), urlkit.ComponentUser, ErrNotAllowed, "no user name or password is allowed in a %s URL (%s)", l.u.Scheme(), rule)
+	}
+	return nil
+}
+
+// noSearch returns an error when u has a "?" search part the scheme has no
+// place for.
+func noSearch(l loc, rule string) error {
+	if _, ok := l.u.Search(); ok {
+		return l.err(l.search()-1, urlkit.ComponentSearch, ErrNotAllowed, "a %s URL has no search part (%s)", l.u.Scheme(), rule)
+	}
+	return nil
+}

@@ -1,0 +1,410 @@
+package scheme
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+)
+
+func TestHTTPRFC1630Examples(t *testing.T) {
+	tests := []struct {
+		cite, in, addr, uri string
+	}{
+		// RFC 1630, HTTP, EXAMPLES: the welcome page, typical paths, another port,
+		// a fragment (not sent), searches.
+		{"RFC 1630 HTTP welcome", "http://www.my.work.com/", "www.my.work.com:80", "/"},
+		{"RFC 1630 HTTP typical", "http://www.my.uni.edu/info/matriculation/enroling.html", "www.my.uni.edu:80", "/info/matriculation/enroling.html"},
+		{"RFC 1630 HTTP typical", "http://info.my.org/AboutUs/Phonebook", "info.my.org:80", "/AboutUs/Phonebook"},
+		{"RFC 1630 HTTP typical", "http://www.library.my.town.va.us/Catalogue/76523471236%2Fwen44--4.98", "www.library.my.town.va.us:80", "/Catalogue/76523471236%2Fwen44--4.98"},
+		{"RFC 1630 HTTP typical", "http://www.my.org/462F4F2D4241522A314159265358979323846", "www.my.org:80", "/462F4F2D4241522A314159265358979323846"},
+		{"RFC 1630 HTTP port", "http://info.cern.ch:8000/imaginary/test", "info.cern.ch:8000", "/imaginary/test"},
+		{"RFC 1630 HTTP fragment not sent", "http://www.myu.edu/org/admin/people#andy", "www.myu.edu:80", "/org/admin/people"},
+		{"RFC 1630 HTTP search", "http://info.my.org/AboutUs/Index/Phonebook?dobbins", "info.my.org:80", "/AboutUs/Index/Phonebook?dobbins"},
+		// RFC 1738 3.3: with neither path nor search, the "/" may be omitted.
+		{"RFC 1738 3.3 no path", "http://h.dom", "h.dom:80", "/"},
+	}
+	for _, tt := range tests {
+		p := mustPlan(t, tt.in, Config{}).(*HTTPPlan)
+		if p.Addr != tt.addr || p.RequestURI != tt.uri || p.RequestLine != "GET "+tt.uri+" HTTP/1.0" {
+			t.Errorf("%s %s: addr %q uri %q line %q", tt.cite, tt.in, p.Addr, p.RequestURI, p.RequestLine)
+		}
+		// RFC 1630: through a proxy the entire URI is passed, without the fragment.
+		whole := urlkit.MustParse(tt.in).WithoutFragment().String()
+		if p.ProxyRequestLine != "GET "+whole+" HTTP/1.0" {
+			t.Errorf("%s: proxy line %q", tt.in, p.ProxyRequestLine)
+		}
+	}
+	// RFC 1630's last HTTP example, http://info.cern.ch/RDB/EMP?*%20where%20name%%3Ddobbins,
+	// holds "%%3D", which is not an escape: the core parser rejects it.
+	if _, err := Parse("http://info.cern.ch/RDB/EMP?*%20where%20name%%3Ddobbins"); !errors.Is(err, urlkit.ErrBadEscape) {
+		t.Errorf("RFC 1630 %%%%3D example: got %v, want ErrBadEscape", err)
+	}
+}
+
+func TestHTTPErrors(t *testing.T) {
+	// RFC 1738 3.3: "No user name or password is allowed."
+	_, err := Parse("http://joe:pw@h.dom/")
+	wantOffset(t, "http://joe:pw@h.dom/", err, ErrNotAllowed, 7)
+	// RFC 1738 5: search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]: no "/".
+	_, err = Parse("http://h.dom/p?a/b")
+	wantOffset(t, "http://h.dom/p?a/b", err, urlkit.ErrReservedChar, 16)
+	v := mustView(t, "https://h.dom/").(*HTTP)
+	if v.Port != 443 {
+		t.Errorf("https default port %d", v.Port)
+	}
+}
+
+func TestMailto(t *testing.T) {
+	// RFC 1738 3.5 and RFC 1630 Mailto: "%" is written %25.
+	v := mustView(t, "mailto:user%25gateway@relay.dom").(*Mailto)
+	if v.Address != "user%gateway@relay.dom" {
+		t.Errorf("address %q", v.Address)
+	}
+	// RFC 1738 3.5: within mailto URLs there are no reserved characters, so
+	// "?subject=x" is part of the addr-spec (its domain), not RFC 2368's headers.
+	if v := mustView(t, "mailto:a@b.dom?subject=x").(*Mailto); v.Address != "a@b.dom?subject=x" {
+		t.Errorf("address %q", v.Address)
+	}
+	p := mustPlan(t, "mailto:a.b@c.dom", Config{}).(*MailPlan)
+	if p.To != "a.b@c.dom" {
+		t.Errorf("to %q", p.To)
+	}
+	for _, tt := range []struct {
+		in  string
+		err error
+		off int
+	}{
+		{"mailto:no-at-sign", ErrBadAddress, 7},
+		{"mailto:", ErrMissing, 7},
+		{"mailto:Joe%20%3Ca@b.dom%3E", ErrBadAddress, 7},
+		{"mailto:a%0D%0ABcc:x@b.dom", ErrControl, 8},
+	} {
+		_, err := Parse(tt.in)
+		wantOffset(t, tt.in, err, tt.err, tt.off)
+	}
+}
+
+func TestNews(t *testing.T) {
+	cfg := Config{NewsServer: "news.my.dom"}
+	// RFC 1738 3.6: news:*, a group like comp.infosystems.www.misc, and a message-id.
+	p := mustPlan(t, "news:*", cfg).(*NNTPPlan)
+	if !p.ListGroups || !reflect.DeepEqual(p.Commands, []string{"LIST"}) || p.Addr != "news.my.dom:119" {
+		t.Errorf("news:* plan %+v", p)
+	}
+	p = mustPlan(t, "news:comp.infosystems.www.misc", cfg).(*NNTPPlan)
+	if p.Group != "comp.infosystems.www.misc" || !reflect.DeepEqual(p.Commands, []string{"GROUP comp.infosystems.www.misc"}) {
+		t.Errorf("group plan %+v", p)
+	}
+	// RFC 1630 News: "ARTICLE by message-id", with the <> of RFC 1036 restored.
+	p = mustPlan(t, "news:12345@host.my.dom", cfg).(*NNTPPlan)
+	if p.MessageID != "<12345@host.my.dom>" || !reflect.DeepEqual(p.Commands, []string{"ARTICLE <12345@host.my.dom>"}) {
+		t.Errorf("article plan %+v", p)
+	}
+	// No configured server: the plan says so.
+	if p := mustPlan(t, "news:comp.lang.go", Config{}).(*NNTPPlan); p.Addr != "" {
+		t.Errorf("addr %q without a news server", p.Addr)
+	}
+	for _, tt := range []struct {
+		in  string
+		err error
+		off int
+	}{
+		{"news:1comp", ErrBadGroup, 5},
+		{"news:comp/lang", ErrBadGroup, 9},
+		{"news:@host.dom", ErrBadArticle, 5},
+		{"news:a@-bad.dom", ErrBadArticle, 7},
+	} {
+		_, err := Parse(tt.in)
+		wantOffset(t, tt.in, err, tt.err, tt.off)
+	}
+	_, err := mustView(t, "news:a%0Db@h.dom").Plan(cfg)
+	wantOffset(t, "news:a%0Db@h.dom", err, ErrControl, 6)
+}
+
+func TestNNTP(t *testing.T) {
+	// RFC 1738 3.7: nntp://<host>:<port>/<newsgroup-name>/<article-number>, port 119.
+	p := mustPlan(t, "nntp://news.com/comp.lang.perl/42", Config{}).(*NNTPPlan)
+	if p.Addr != "news.com:119" || p.Group != "comp.lang.perl" || p.Article != "42" ||
+		!reflect.DeepEqual(p.Commands, []string{"GROUP comp.lang.perl", "ARTICLE 42"}) {
+		t.Errorf("plan %+v", p)
+	}
+	// RFC 1738 5: the article number is optional.
+	p = mustPlan(t, "nntp://news.com:8119/alt.test", Config{}).(*NNTPPlan)
+	if p.Addr != "news.com:8119" || !reflect.DeepEqual(p.Commands, []string{"GROUP alt.test"}) {
+		t.Errorf("plan %+v", p)
+	}
+	for _, tt := range []struct {
+		in  string
+		err error
+		off int
+	}{
+		{"nntp://news.com/alt.test/4x2", ErrBadArticle, 26},
+		{"nntp://news.com/alt.test/", ErrBadArticle, 25},
+		{"nntp://news.com/alt.test/1/2", ErrBadPath, 26},
+		{"nntp://news.com", ErrMissing, 15},
+		{"nntp://u@news.com/a", ErrNotAllowed, 7},
+	} {
+		_, err := Parse(tt.in)
+		wantOffset(t, tt.in, err, tt.err, tt.off)
+	}
+}
+
+func TestTelnet(t *testing.T) {
+	// RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/, final "/" optional, port 23.
+	for _, in := range []string{"telnet://usr:pswd@web.dom:12345/", "telnet://usr:pswd@web.dom:12345"} {
+		s := mustPlan(t, in, Config{}).(*Session)
+		want := &Session{Program: "telnet", Host: "web.dom", Port: 12345, User: "usr", Password: "pswd", HasUser: true, HasPassword: true}
+		if !reflect.DeepEqual(s, want) {
+			t.Errorf("%s: %+v", in, s)
+		}
+	}
+	// RFC 1630: rlogin and tn3270.
+	s := mustPlan(t, "rlogin://aas@a.sn.no", Config{}).(*Session)
+	if s.Program != "rlogin" || s.User != "aas" || s.Port != 513 {
+		t.Errorf("rlogin %+v", s)
+	}
+	s = mustPlan(t, "tn3270://ibm.host.dom", Config{}).(*Session)
+	if s.Program != "tn3270" || s.Port != 23 || s.HasUser {
+		t.Errorf("tn3270 %+v", s)
+	}
+	_, err := Parse("telnet://h.dom/x")
+	wantOffset(t, "telnet://h.dom/x", err, ErrBadPath, 15)
+	_, err = mustView(t, "rlogin://a%0A@h.dom").Plan(Config{})
+	wantOffset(t, "rlogin://a%0A@h.dom", err, ErrControl, 10)
+}
+
+func TestWAIS(t *testing.T) {
+	// RFC 1738 3.9: the three forms, port 210.
+	v := mustView(t, "wais://wais.ceic.com/base").(*WAIS)
+	if v.Form != WAISDatabase || v.Database != "base" || v.Port != 210 {
+		t.Errorf("database form %+v", v)
+	}
+	// RFC 1630 references: <wais://quake.think.com/wais-discussion-archives?lynch>.
+	v = mustView(t, "wais://quake.think.com/wais-discussion-archives?lynch").(*WAIS)
+	if v.Form != WAISSearch || v.Database != "wais-discussion-archives" || v.Search != "lynch" {
+		t.Errorf("search form %+v", v)
+	}
+	v = mustView(t, "wais://h.dom:2100/db/TEXT/0=abc%3B;1=x;").(*WAIS)
+	if v.Form != WAISDocument || v.WType != "TEXT" || v.WPath != "0=abc;;1=x;" || v.Port != 2100 {
+		t.Errorf("document form %+v", v)
+	}
+	// RFC 1630 WAIS: "For each field, the identifier field number is the digits
+	// before the equals sign, and the field contents follow, encoded in the
+	// conventional encoding, terminated by ";"."
+	if want := []WAISField{{"0", "abc;"}, {"1", "x"}}; !reflect.DeepEqual(v.DocIDFields, want) {
+		t.Errorf("RFC 1630 WAIS wpath fields %+v", v.DocIDFields)
+	}
+	p := mustPlan(t, "wais://h.dom/db?two+words", Config{}).(*WAISPlan)
+	if !reflect.DeepEqual(p.Operations, []string{"Init", `Search database "db" for "two words"`}) {
+		t.Errorf("ops %q", p.Operations)
+	}
+	for _, tt := range []struct {
+		in  string
+		err error
+		off int
+	}{
+		{"wais://h.dom/a/b", ErrBadPath, 14},
+		{"wais://h.dom//a/b/c", ErrBadPath, 13},
+		{"wais://h.dom/a/b/c?q", ErrNotAllowed, 18},
+		{"wais://h.dom/a;b", urlkit.ErrReservedChar, 14},
+		{"wais://h.dom", ErrMissing, 12},
+	} {
+		_, err := Parse(tt.in)
+		wantOffset(t, tt.in, err, tt.err, tt.off)
+	}
+}
+
+func TestFile(t *testing.T) {
+	// RFC 1738 3.10: the VMS example names another host.
+	v := mustView(t, "file://vms.host.edu/disk$user/my/notes/note12345.txt").(*File)
+	if v.Local || !reflect.DeepEqual(v.Segments, []string{"disk$user", "my", "notes", "note12345.txt"}) {
+		t.Errorf("VMS example %+v", v)
+	}
+	_, err := v.Plan(Config{})
+	wantOffset(t, "file://vms.host.edu/...", err, ErrNotLocal, 7)
+	// RFC 1738 3.10: "localhost" or the empty string is this machine.
+	for _, in := range []string{"file:///etc/motd", "file://localhost/etc/motd", "file://LocalHost/etc/motd"} {
+		v := mustView(t, in).(*File)
+		got, err := v.localPath("linux")
+		if err != nil || got != "/etc/motd" {
+			t.Errorf("%s: %q %v", in, got, err)
+		}
+	}
+	v = mustView(t, "file:///C:/Program%20Files/x.txt").(*File)
+	if got, err := v.localPath("windows"); err != nil || got != `C:\Program Files\x.txt` {
+		t.Errorf("windows: %q %v", got, err)
+	}
+	v = mustView(t, "file:///C%7C/x.txt").(*File)
+	if got, err := v.localPath("windows"); err != nil || got != `C:\x.txt` {
+		t.Errorf("windows C|: %q %v", got, err)
+	}
+	v = mustView(t, "file:///a%2Fb/c").(*File)
+	_, err = v.localPath("linux")
+	wantOffset(t, "file:///a%2Fb/c", err, ErrBadPath, 9)
+	v = mustView(t, "file:///a%00b").(*File)
+	_, err = v.localPath("linux")
+	wantOffset(t, "file:///a%00b", err, ErrControl, 9)
+	_, err = Parse("file://h.dom")
+	wantOffset(t, "file://h.dom", err, ErrMissing, 12)
+	_, err = Parse("file:///a;b")
+	wantOffset(t, "file:///a;b", err, urlkit.ErrReservedChar, 9)
+}
+
+func TestFileRoundTrip(t *testing.T) {
+	for _, tt := range []struct{ goos, path, url string }{
+		{"linux", "/etc/motd", "file:///etc/motd"},
+		{"linux", "/tmp/a b/100%", "file:///tmp/a%20b/100%25"},
+		{"linux", "/", "file:///"},
+		{"windows", `C:\Users\x y.txt`, "file:///C:/Users/x%20y.txt"},
+	} {
+		u, err := fromLocalPath(tt.path, tt.goos)
+		if err != nil || u.String() != tt.url {
+			t.Errorf("fromLocalPath(%q, %s) = %q, %v; want %q", tt.path, tt.goos, u.String(), err, tt.url)
+			continue
+		}
+		v, err := ParseFile(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := v.localPath(tt.goos)
+		if err != nil || back != tt.path {
+			t.Errorf("round trip %q -> %q -> %q, %v", tt.path, tt.url, back, err)
+		}
+	}
+	if _, err := fromLocalPath("rel/x", "linux"); !errors.Is(err, ErrRelativePath) {
+		t.Errorf("relative path: %v", err)
+	}
+}
+
+func TestProspero(t *testing.T) {
+	// RFC 1738 3.11: <URL:prospero://host.dom//pros/name> designates the hsoname "/pros/name".
+	v := mustView(t, "prospero://host.dom//pros/name").(*Prospero)
+	if v.HSOName != "/pros/name" || v.Port != 1525 {
+		t.Errorf("RFC 1738 3.11 example %+v", v)
+	}
+	// RFC 1738 3.11: ";field=value" pairs, e.g. OBJECT-VERSION.
+	v = mustView(t, "prospero://host.dom:1526/a/b;OBJECT-VERSION=3;x=y").(*Prospero)
+	if v.HSOName != "a/b" || !reflect.DeepEqual(v.Fields, []ProsperoField{{"OBJECT-VERSION", "3"}, {"x", "y"}}) || v.Port != 1526 {
+		t.Errorf("fields %+v", v)
+	}
+	// RFC 1630 Prospero: hsoname %00 version; 1993 draft: %00 attributes, version may be empty.
+	v = mustView(t, "prospero://host.dom/a/b%0012").(*Prospero)
+	if v.HSOName != "a/b" || !v.HasVersion || v.Version != "12" {
+		t.Errorf("RFC 1630 version %+v", v)
+	}
+	v = mustView(t, "prospero://host.dom/a%00%00ATTR1%00x2").(*Prospero)
+	if v.Version != "" || !v.HasVersion || !reflect.DeepEqual(v.Attributes, []string{"ATTR1", "x2"}) {
+		t.Errorf("1993 draft attributes %+v", v)
+	}
+	p := mustPlan(t, "prospero://host.dom//pros/name", Config{}).(*ProsperoPlan)
+	if p.Addr != "host.dom:1525" || p.HSOName != "/pros/name" {
+		t.Errorf("plan %+v", p)
+	}
+	for _, tt := range []struct {
+		in  string
+		err error
+		off int
+	}{
+		{"prospero://u@host.dom/a", ErrNotAllowed, 11},
+		{"prospero://host.dom/a;novalue", ErrBadPath, 22},
+		{"prospero://host.dom/a;f=v=w", urlkit.ErrReservedChar, 25},
+		{"prospero://host.dom/a%00x", ErrBadPath, 24},
+		{"prospero://host.dom/a%00", ErrBadPath, 24},
+	} {
+		_, err := Parse(tt.in)
+		wantOffset(t, tt.in, err, tt.err, tt.off)
+	}
+}
+
+func TestMIDCID(t *testing.T) {
+	// RFC 1630 Message-Id: the msg-id with its <> wrapper removed.
+	p := mustPlan(t, "mid:9401011200.AA01@info.cern.ch", Config{}).(*LookupPlan)
+	if p.Header != "Message-ID" || p.Value != "<9401011200.AA01@info.cern.ch>" {
+		t.Errorf("mid %+v", p)
+	}
+	p = mustPlan(t, "cid:part1.abc@host.dom", Config{}).(*LookupPlan)
+	if p.Header != "Content-ID" || p.Scheme() != "cid" {
+		t.Errorf("cid %+v", p)
+	}
+	_, err := Parse("mid:%3Cx@y.dom%3E")
+	wantOffset(t, "mid:%3Cx@y.dom%3E", err, ErrBadAddress, 4)
+}
+
+func TestReservedAndGeneric(t *testing.T) {
+	// RFC 1738 4: afs, mid, cid, nfs, tn3270, mailserver, z39.50 reserved;
+	// RFC 1630: urn reserved. urn:/iana/dns/ch/cern/cn/techdoc/94/1642-3 is RFC 1630's example.
+	for _, in := range []string{"urn:/iana/dns/ch/cern/cn/techdoc/94/1642-3", "afs://cell.dom/x", "nfs://h.dom/x", "mailserver:a@b.dom", "z39.50:x"} {
+		v := mustView(t, in)
+		r, ok := v.(*Reserved)
+		if !ok || !r.Reserved {
+			t.Errorf("%s: view %T", in, v)
+			continue
+		}
+		if _, err := v.Plan(Config{}); !errors.Is(err, ErrNoAccess) {
+			t.Errorf("%s: plan error %v", in, err)
+		}
+	}
+	// RFC 1738 4: x- names are experimental.
+	g := mustView(t, "x-mine:thing").(*Generic)
+	if !g.Experimental {
+		t.Errorf("x-mine not experimental")
+	}
+	g = mustView(t, "whois://h.dom/x").(*Generic)
+	if g.Experimental || g.Scheme != "whois" {
+		t.Errorf("whois %+v", g)
+	}
+	if _, err := g.Plan(Config{}); !errors.Is(err, ErrNoAccess) {
+		t.Errorf("generic plan %v", err)
+	}
+}
+
+// testScheme is a scheme a program adds (RFC 1738 4: new schemes).
+type testScheme struct{}
+
+func (testScheme) Info() urlkit.SchemeInfo {
+	return urlkit.SchemeInfo{Name: "x-test-reg", Syntax: urlkit.SyntaxIP, DefaultPort: 9999, Source: "test"}
+}
+func (testScheme) View(u urlkit.URL) (View, error) { return &Generic{u: u, Scheme: "x-test-reg"}, nil }
+
+func TestRegister(t *testing.T) {
+	Register(testScheme{})
+	if _, ok := Lookup("X-TEST-REG"); !ok {
+		t.Fatal("Lookup after Register failed")
+	}
+	// The core parser now knows the syntax: "//" is required.
+	if _, err := urlkit.Parse("x-test-reg:opaque"); !errors.Is(err, urlkit.ErrMissingSlashes) {
+		t.Errorf("core syntax not registered: %v", err)
+	}
+	if urlkit.DefaultPort("x-test-reg") != 9999 {
+		t.Errorf("default port not registered")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("second Register did not panic")
+		}
+	}()
+	Register(testScheme{})
+}
+
+func TestViewOfPartial(t *testing.T) {
+	u, err := urlkit.ParseRef("/a/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ViewOf(u); !errors.Is(err, urlkit.ErrMissingScheme) {
+		t.Errorf("partial: %v", err)
+	}
+}
+
+func TestEveryBuiltinRegistered(t *testing.T) {
+	for _, info := range urlkit.Schemes() {
+		if info.Source == "test" {
+			continue
+		}
+		if _, ok := Lookup(info.Name); !ok {
+			t.Errorf("built-in scheme %q has no view", info.Name)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package scheme
+
+import (
+	"github.com/urlkit/urlkit"
+)
+
+// TELNET (RFC 1738 3.8): telnet://<user>:<password>@<host>:<port>/
+// rlogin and tn3270 (RFC 1630, "Telnet, rlogin, tn3270") are read alike.
+
+func init() {
+	for _, name := range []string{"telnet", "tn3270", "rlogin"} {
+		registerBuiltin(name, func(u urlkit.URL) (View, error) { return ParseTelnet(u) })
+	}
+}
+
+// Telnet is the view of a telnet, tn3270 or rlogin URL: an interactive
+// service, not a data object. The user and password are advice only (RFC
+// 1738 3.8).
+type Telnet struct {
+	u           urlkit.URL
+	Program     string `json:"program"` // "telnet", "tn3270" or "rlogin"
+	Host        string `json:"host"`
+	Port        int    `json:"port"` // 23 (rlogin: 513) when the URL names none
+	User        string `json:"user,omitempty"`
+	Password    string `json:"password,omitempty"`
+	HasUser     bool   `json:"has_user"`
+	HasPassword bool   `json:"has_password"`
+	user, pass  part
+}
+
+// ParseTelnet checks u against RFC 1738's telneturl = "telnet://" login
+// [ "/" ]: nothing may follow the optional final "/".
+func ParseTelnet(u urlkit.URL) (*Telnet, error) {
+	l := locOf(u)
+	if p := u.URLPath(); p != "" {
+		return nil, l.err(l.urlPath(), urlkit.ComponentPath, ErrBadPath,
+			`a %s URL ends after the login and an optional "/" (RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/)`, u.Scheme())
+	}
+	v := &Telnet{u: u, Program: u.Scheme(), Host: u.Host()}
+	v.Port, _ = portOf(u, urlkit.DefaultPort(u.Scheme()))
+	if s, ok := u.User(); ok {
+		v.user, v.HasUser = part{s, l.user(), urlkit.ComponentUser}, true
+		v.User = v.user.decode()
+	}
+	if s, ok := u.Password(); ok {
+		v.pass, v.HasPassword = part{s, l.password(), urlkit.ComponentPassword}, true
+		v.Password = v.pass.decode()
+	}
+	return v, nil
+}
+
+// URL returns the URL the view was made from.
+func (v *Telnet) URL() urlkit.URL { return v.u }
+
+// Session is the plan of a telnet, tn3270 or rlogin URL: start an
+// interactive session and advise the user of the suggested user name and
+// password; a client does not type them in by itself (RFC 1738 3.8).
+type Session struct {
+	Program     string `json:"program"`
+	Host        string `json:"host"`
+	Port        int    `json:"port"`
+	User        string `json:"user,omitempty"`
+	Password    string `json:"password,omitempty"`
+	HasUser     bool   `json:"has_user"`
+	HasPassword bool   `json:"has_password"`
+}
+
+// Scheme returns the program name, which is the scheme name.
+func (s *Session) Scheme() string { return s.Program }
+
+// Steps describes the plan.
+func (s *Session) Steps() []string {
+	out := []string{"start an interactive " + s.Program + " session with " + hostPort(s.Host, s.Port)}
+	if s.HasUser {
+		out = append(out, "advise the user to log in as "+quoteVisible(s.User)+" (advice only, RFC 1738 3.8)")
+	}
+	if s.HasPassword {
+		out = append(out, "advise the user of the suggested password (given in the URL; advice only)")
+	}
+	return out
+}
+
+func quoteVisible(s string) string { return `"` + s + `"` }
+
+// Plan returns the session. The user name and password may end up on a
+// command line (rlogin -l user) or a terminal, so control characters are
+// refused (RFC 1738 6).
+func (v *Telnet) Plan(Config) (Plan, error) {
+	l := locOf(v.u)
+	s := &Session{Program: v.Program, Host: v.Host, Port: v.Port, HasUser: v.HasUser, HasPassword: v.HasPassword}
+	var err error
+	if v.HasUser {
+		if s.User, err = v.user.wire(l, "suggested user name"); err != nil {
+			return nil, err
+		}
+	}
+	if v.HasPassword {
+		if s.Password, err = v.pass.wire(l, "suggested password"); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (v *Telnet) wireParts() []wirePart {
+	var out []wirePart
+	if v.HasUser {
+		out = append(out, wirePart{v.user, "suggested user name"})
+	}
+	if v.HasPassword {
+		out = append(out, wirePart{v.pass, "suggested password"})
+	}
+	return out
+}
