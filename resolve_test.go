@@ -170,6 +170,7 @@ var corpusPlan = []struct {
 			{"http://a/b/c/d;p?q#f", "//", "http://a/b/c/d;p?q#f", "error", whyEmptyAuth},
 			{"http://a/b/c/d;p?q#f", "//#z", "http://a/b/c/d;p?q#z", "error", whyEmptyAuth},
 			{"http://a/b/c/d;p?q#f", "///w", "http://a/w", "error", whyEmptyAuth},
+			{"http://a/b/c/d;p?q#f", "//?y", "http://a/b/c/d;p?y", "error", whyEmptyAuth},
 			{"http://a", "//", "http://a", "error", whyEmptyAuth},
 			{"http://a", "///w", "http://a/w", "error", whyEmptyAuth},
 			{"//a", "//", "//a", "//", "RFC 3986 5.2.2: a reference with an (empty) authority replaces the base's; Python treats an empty authority as absent"},
