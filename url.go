@@ -12,6 +12,19 @@
 // Parsing does not copy: the components of a URL are substrings of the
 // input, and a successful Parse allocates nothing.
 //
+// [Resolve] expands a partial (relative) URL in the context of a base URL,
+// and [Relative] does the reverse, in one of four modes: RFC 1630's rule
+// as written (the default), libwww's practice, RFC 3986 and RFC 1808. RFC
+// 1630's own table of examples conflicts with its rule on one row: in the
+// context magic://a/b/c//d/e/f it prints /g as magic://a/g, while the rule
+// (keep the context up to the first run of exactly as many slashes as the
+// reference starts with that has no longer run to its right) gives
+// magic://a/b/c//d/g. The author of RFC 1630 later wrote that the examples
+// contain an error and that the rule gives runs like "///" their own
+// level. [ModeRFC1630] follows the rule; [ModeLibwww] gives the printed
+// table. See [Mode] for what each mode does with "?y", "#s" and the empty
+// reference.
+//
 // The package depends on the standard library only. What each scheme's
 // parts mean (an ftp URL's CWD commands, a gopher URL's selector) is the
 // business of the scheme package; fetching a resource is the business of

@@ -1,0 +1,856 @@
+package urlkit
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Mode says which reading of partial-form resolution [Resolve], [Relative]
+// and [RemoveDotSegments] follow. The zero Mode is [ModeRFC1630].
+//
+// The readings differ on three points: what a reference starting with
+// slashes keeps of the context, how "." and ".." are simplified, and what
+// "?y", ";x" and an empty reference mean. The table of
+// examples in RFC 1630 itself disagrees with the rule printed above it on
+// one row: in the context magic://a/b/c//d/e/f it gives /g as
+// magic://a/g, while the rule (keep everything up to the first run of
+// exactly one slash that has no longer run to its right) gives
+// magic://a/b/c//d/g. [ModeRFC1630] follows the rule, [ModeLibwww] follows
+// the examples.
+type Mode uint8
+
+const (
+	// ModeRFC1630 is the rule of RFC 1630 "Partial (relative) form" as
+	// written:
+	//
+	//   - A reference is absolute when it has a colon before any slash; it
+	//     is used as it is.
+	//   - A reference that starts with n slashes keeps everything of the
+	//     context (without its search part and fragment) up to, not
+	//     including, the first run of exactly n slashes that has no longer
+	//     run anywhere to its right, and is appended. When the context has
+	//     no such run, the whole context is kept: the reference is taken
+	//     to name a part below the last section of the context (so
+	//     magic://a/b//c + /g gives magic://a/b//c/g, and news:a@b + /g
+	//     gives news:a@b/g).
+	//   - Any other reference replaces the last part of the context's path
+	//     (after its rightmost slash; a trailing slash means a void last
+	//     part; a context without a slash after its scheme loses its whole
+	//     scheme-specific part, so news:a@b + c@d gives news:c@d). The
+	//     context http://a is taken as http://a/, since RFC 1738 3.1 lets
+	//     an empty url-path be written without its "/". Then "xxx/../" and
+	//     "/." are removed recursively (see [RemoveDotSegments]). "?y" is
+	//     such a reference: it keeps the context's directory, giving
+	//     http://a/b/c/?y in the context http://a/b/c/d.
+	//   - A reference that is empty or only a fragment ("#s") names the
+	//     context document: the result is the context without its
+	//     fragment, followed by the reference's fragment. RFC 1630 does
+	//     not say this; its rule applied to an empty string would give the
+	//     context's directory, which no reader of "#s" means.
+	//
+	// In this mode, of RFC 1630's ten printed examples, /g gives
+	// magic://a/b/c//d/g instead of the printed magic://a/g, for both
+	// contexts; the RFC's author later wrote that the examples contain an
+	// error and that the rule gives runs like "///" their own level.
+	ModeRFC1630 Mode = iota
+	// ModeLibwww is the practice of the reference implementation of
+	// 1993-94 (CERN libwww's HTParse) and of the browsers after it: "//"
+	// only marks the host, "/path" keeps the scheme and host, any other
+	// path (and "?y" and ";x") replaces the last segment of the context's
+	// path, and dot segments of such a merged path are simplified as RFC
+	// 1808 step 6 says (a ".." that would climb above the root stays). A
+	// reference "#s" keeps the whole context with its fragment replaced;
+	// an empty reference is the whole context, fragment included. A
+	// reference with the context's own scheme and no "//" is read as
+	// partial (http:g is http://a/b/c/g), as RFC 3986 section 5.2.2 allows
+	// "for backward compatibility". This mode gives all ten printed RFC
+	// 1630 examples and the results of RFC 2396 appendix C.
+	ModeLibwww
+	// ModeRFC3986 is RFC 3986 section 5.2 exactly, with a strict parser
+	// (http:g is absolute): "?y" keeps the context's path, dot segments
+	// are removed from every result path, "." and ".." never climb above
+	// the root, and an empty reference is the context without its
+	// fragment.
+	ModeRFC3986
+	// ModeRFC1808 is RFC 1808 section 4 (June 1995): like ModeRFC3986 for
+	// "?y" and ";x" (which keep the context's path, ";x" replacing its
+	// parameters) but dot segments are simplified only in a merged
+	// relative path, a ".." that would climb above the root stays, and an
+	// empty reference is the whole context, fragment included.
+	ModeRFC1808
+)
+
+var modeNames = [...]string{"rfc1630", "libwww", "rfc3986", "rfc1808"}
+
+// ErrUnknownMode is wrapped by the errors about a [Mode] that does not exist.
+var ErrUnknownMode = errors.New("unknown resolution mode")
+
+// ErrUnreachable is wrapped by the error [Relative] returns when no
+// reference resolves to the target in the context of the base under the
+// given mode (for example a target whose dot segments RFC 3986 would
+// remove).
+var ErrUnreachable = errors.New("no reference resolves to the target")
+
+// Modes returns every resolution mode, the default first.
+func Modes() []Mode { return []Mode{ModeRFC1630, ModeLibwww, ModeRFC3986, ModeRFC1808} }
+
+// String returns the mode's name as used by the command line: "rfc1630",
+// "libwww", "rfc3986" or "rfc1808".
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
+// ParseMode returns the mode with the given name, in any case.
+func ParseMode(name string) (Mode, error) {
+	for i, n := range modeNames {
+		if strings.EqualFold(n, name) {
+			return Mode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("urlkit: %w %q (want one of %s)", ErrUnknownMode, name, strings.Join(modeNames[:], ", "))
+}
+
+// Set implements flag.Value, so that a Mode can be a command-line flag.
+func (m *Mode) Set(name string) error {
+	v, err := ParseMode(name)
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (m Mode) MarshalText() ([]byte, error) {
+	if int(m) >= len(modeNames) {
+		return nil, fmt.Errorf("urlkit: %w %d", ErrUnknownMode, uint8(m))
+	}
+	return []byte(m.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with [ParseMode].
+func (m *Mode) UnmarshalText(text []byte) error { return m.Set(string(text)) }
+
+func (m Mode) valid() bool { return int(m) < len(modeNames) }
+
+// A ResolveError reports why [Resolve], [ResolveString] or [Relative]
+// failed. Err is a *[SyntaxError] about the input or result named by Part,
+// whose Offset is a byte offset in that text, or wraps [ErrUnknownMode] or
+// [ErrUnreachable].
+type ResolveError struct {
+	Op     string // "resolve" or "relative"
+	Mode   Mode
+	Base   string // the context URL
+	Ref    string // the reference (for Op "relative", the target)
+	Part   string // what Err is about: "base", "reference", "target", "result" or "" for the call as a whole
+	Result string // for Part "result", the text that is not a URL
+	Err    error
+}
+
+// Error returns a message that names the operation, the inputs and the
+// part at fault, followed by the underlying error, such as
+//
+//	resolve "//" against "http://a/b" (rfc3986): result "http://": offset 7 in host: missing host: ...
+func (e *ResolveError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Op)
+	if e.Op == "relative" {
+		fmt.Fprintf(&b, " %q to %q (%s): ", e.Ref, e.Base, e.Mode)
+	} else {
+		fmt.Fprintf(&b, " %q against %q (%s): ", e.Ref, e.Base, e.Mode)
+	}
+	switch e.Part {
+	case "":
+	case "result":
+		fmt.Fprintf(&b, "result %q: ", e.Result)
+	default:
+		b.WriteString(e.Part)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *ResolveError) Unwrap() error { return e.Err }
+
+// ResolveString parses base and ref with [ParseRef] and resolves ref in the
+// context of base with [Resolve]. A syntax error in either input is
+// reported as a *[ResolveError] whose Part says which input it is in, and
+// which wraps the *[SyntaxError] with the byte offset in that input.
+//
+// In [ModeLibwww] a reference that repeats base's scheme without "//"
+// (http:g) is read as the partial form after the scheme even when RFC 1738
+// would reject it as an absolute URL, as libwww did.
+func ResolveString(base, ref string, mode Mode) (URL, error) {
+	b, err := ParseRef(base)
+	if err != nil {
+		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base, Ref: ref, Part: "base", Err: err}
+	}
+	r, err := ParseRef(ref)
+	if err != nil {
+		if mode == ModeLibwww && b.IsAbsolute() {
+			// libwww reads "http:g" in an http context as the partial
+			// form "g", even where RFC 1738 would not accept "http:g".
+			if n := len(b.RawScheme()) + 1; len(ref) >= n && strings.EqualFold(ref[:n], b.s[:n]) && !strings.HasPrefix(ref[n:], "//") {
+				if r, err2 := ParseRef(ref[n:]); err2 == nil {
+					return Resolve(b, r, mode)
+				}
+			}
+		}
+		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base, Ref: ref, Part: "reference", Err: err}
+	}
+	return Resolve(b, r, mode)
+}
+
+// Resolve expands the partial (relative) URL ref in the context of base,
+// by the rules of mode (see [Mode]), and returns the full URL. An absolute
+// ref is returned as it is, except that [ModeRFC3986] removes its dot
+// segments and [ModeLibwww] reads it as partial when its scheme is base's
+// and it has no "//". The base may itself be partial; the result then is
+// too.
+//
+// The result is parsed with [ParseRef]'s strict rules. When the text the
+// rules build is not a URL (http://a/b with the reference "//" gives
+// "http://", which has no host), the error is a *[ResolveError] with Part
+// "result", wrapping the *[SyntaxError] positioned in that text.
+//
+// Resolve allocates once, for the result's text, and not at all when the
+// result is base or ref.
+func Resolve(base, ref URL, mode Mode) (URL, error) {
+	var arr [192]byte
+	b, direct, ok := resolveInto(arr[:0], &base, &ref, mode)
+	if !ok {
+		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s,
+			Err: fmt.Errorf("urlkit: %w %d", ErrUnknownMode, uint8(mode))}
+	}
+	switch direct {
+	case isBase:
+		base.prefix = 0
+		return base, nil
+	case isRef:
+		ref.prefix = 0
+		return ref, nil
+	}
+	if string(b) == ref.s {
+		ref.prefix = 0
+		return ref, nil
+	}
+	if string(b) == base.s {
+		base.prefix = 0
+		return base, nil
+	}
+	if u, ok := withBaseAuthority(b, &base); ok {
+		return u, nil
+	}
+	s := string(b)
+	u, err := ParseRef(s)
+	if err != nil {
+		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s, Part: "result", Result: s, Err: err}
+	}
+	return u, nil
+}
+
+// Which input a resolution returns unchanged.
+const (
+	isBase = 1 + iota
+	isRef
+)
+
+// withBaseAuthority builds the URL for the text b without parsing it again
+// when b starts with base's scheme and authority, which base's parse has
+// already checked, followed by what ParseRef would accept after a login:
+// nothing, or "/" or "#" and characters that come from already-checked
+// paths, search parts and fragments. It returns false when that is not
+// so, and the caller parses b.
+func withBaseAuthority(b []byte, base *URL) (URL, bool) {
+	const need = hasScheme | hasAuthority
+	if base.flags&need != need {
+		return URL{}, false
+	}
+	ae := base.host.end
+	if base.flags&hasPort != 0 {
+		ae = base.port.end
+	}
+	a := int(ae)
+	if len(b) < a || string(b[:a]) != base.s[:a] || (len(b) > a && b[a] != '/' && b[a] != '#') || hasURLPrefix(base.s) {
+		return URL{}, false
+	}
+	s := string(b)
+	u := URL{s: s, flags: base.flags & (hasScheme | hasAuthority | hasUser | hasPassword | hasPort),
+		scheme: base.scheme, user: base.user, pass: base.pass, host: base.host, port: base.port}
+	end, q := len(s), -1
+	for i := a; i < len(s); i++ {
+		if c := s[i]; c == '#' {
+			end = i
+			break
+		} else if c == '?' && q < 0 {
+			q = i
+		}
+	}
+	if end < len(s) {
+		u.flags |= hasFragment
+		u.frag = span{int32(end + 1), int32(len(s))}
+	} else {
+		u.frag = span{int32(len(s)), int32(len(s))}
+	}
+	if a == end {
+		u.path = span{int32(end), int32(end)}
+		u.search = u.path
+		return u, true
+	}
+	u.flags |= hasPath
+	if q >= 0 {
+		u.flags |= hasSearch
+		u.search = span{int32(q + 1), int32(end)}
+	} else {
+		q = end
+		u.search = span{int32(end), int32(end)}
+	}
+	u.path = span{ae, int32(q)}
+	return u, true
+}
+
+// resolveInto appends the resolved text to b. When the result is base or
+// ref unchanged, it says which instead. ok is false for an
+// unknown mode.
+func resolveInto(b []byte, base, ref *URL, mode Mode) (out []byte, direct int, ok bool) {
+	B, R := splitRef(base), splitRef(ref)
+	switch mode {
+	case ModeRFC1630:
+		b, direct = resolve1630(b, base.s, ref.s, &B, &R)
+	case ModeLibwww:
+		b, direct = resolveLibwww(b, base.s, &B, &R)
+	case ModeRFC3986:
+		b = resolve3986(b, &B, &R)
+	case ModeRFC1808:
+		b, direct = resolve1808(b, base.s, ref.s, &B, &R)
+	default:
+		return b, 0, false
+	}
+	return b, direct, true
+}
+
+// refParts is a URL split the generic way of RFC 3986 appendix B: scheme,
+// authority (after "//", up to the next "/"), path, query and fragment. All
+// fields are substrings of the URL's text.
+type refParts struct {
+	scheme, auth, path, query, frag       string
+	hasScheme, hasAuth, hasQuery, hasFrag bool
+	schemeEnd                             int // index just after "scheme:", or 0
+	hierEnd                               int // index of the "?" or "#" ending the path, or len
+}
+
+func splitRef(u *URL) refParts {
+	var p refParts
+	s := u.s
+	if u.flags&hasScheme != 0 {
+		p.hasScheme = true
+		p.scheme = s[:u.scheme.end]
+		p.schemeEnd = int(u.scheme.end) + 1
+	}
+	end := len(s)
+	if u.flags&hasFragment != 0 {
+		p.hasFrag = true
+		p.frag = s[u.frag.start:]
+		end = int(u.frag.start) - 1
+	}
+	if u.flags&hasAuthority != 0 {
+		// The parser found the login: use its spans.
+		p.hasAuth = true
+		p.auth = s[p.schemeEnd+2 : u.path.start]
+		p.path = u.path.of(s)
+		p.hierEnd = int(u.path.end)
+		if u.flags&hasSearch != 0 {
+			p.hasQuery = true
+			p.query = u.search.of(s)
+		}
+		return p
+	}
+	h := s[p.schemeEnd:end]
+	if i := strings.IndexByte(h, '?'); i >= 0 {
+		p.hasQuery = true
+		p.query = h[i+1:]
+		h = h[:i]
+	}
+	p.hierEnd = p.schemeEnd + len(h)
+	if len(h) >= 2 && h[0] == '/' && h[1] == '/' {
+		p.hasAuth = true
+		h = h[2:]
+		i := strings.IndexByte(h, '/')
+		if i < 0 {
+			i = len(h)
+		}
+		p.auth = h[:i]
+		h = h[i:]
+	}
+	p.path = h
+	return p
+}
+
+func appendScheme(b []byte, p *refParts) []byte {
+	if p.hasScheme {
+		b = append(b, p.scheme...)
+		b = append(b, ':')
+	}
+	return b
+}
+
+func appendAuth(b []byte, p *refParts) []byte {
+	if p.hasAuth {
+		b = append(b, '/', '/')
+		b = append(b, p.auth...)
+	}
+	return b
+}
+
+func appendQueryFrag(b []byte, p *refParts) []byte {
+	if p.hasQuery {
+		b = append(b, '?')
+		b = append(b, p.query...)
+	}
+	if p.hasFrag {
+		b = append(b, '#')
+		b = append(b, p.frag...)
+	}
+	return b
+}
+
+// dirOf returns the path with its last segment removed: up to and
+// including the rightmost "/", or "" when there is none.
+func dirOf(path string) string {
+	return path[:strings.LastIndexByte(path, '/')+1]
+}
+
+// resolve3986 is RFC 3986 section 5.2.2 (strict) with 5.2.3 merge and
+// 5.3 recomposition.
+func resolve3986(b []byte, B, R *refParts) []byte {
+	var ps int
+	switch {
+	case R.hasScheme:
+		b = appendScheme(b, R)
+		b = appendAuth(b, R)
+		ps = len(b)
+		b = append(b, R.path...)
+		b = b[:ps+removeDots3986(b[ps:])]
+		return appendQueryFrag(b, R)
+	case R.hasAuth:
+		b = appendScheme(b, B)
+		b = appendAuth(b, R)
+		ps = len(b)
+		b = append(b, R.path...)
+		b = b[:ps+removeDots3986(b[ps:])]
+		return appendQueryFrag(b, R)
+	}
+	b = appendScheme(b, B)
+	b = appendAuth(b, B)
+	switch {
+	case R.path == "":
+		b = append(b, B.path...)
+		if R.hasQuery {
+			b = append(b, '?')
+			b = append(b, R.query...)
+		} else if B.hasQuery {
+			b = append(b, '?')
+			b = append(b, B.query...)
+		}
+		if R.hasFrag {
+			b = append(b, '#')
+			b = append(b, R.frag...)
+		}
+		return b
+	case R.path[0] == '/':
+		ps = len(b)
+		b = append(b, R.path...)
+	default:
+		ps = len(b)
+		if B.hasAuth && B.path == "" {
+			b = append(b, '/')
+		} else {
+			b = append(b, dirOf(B.path)...)
+		}
+		b = append(b, R.path...)
+	}
+	b = b[:ps+removeDots3986(b[ps:])]
+	return appendQueryFrag(b, R)
+}
+
+// resolveLibwww follows libwww's practice; see ModeLibwww.
+func resolveLibwww(b []byte, base string, B, R *refParts) ([]byte, int) {
+	if R.hasScheme {
+		if !B.hasScheme || !strings.EqualFold(R.scheme, B.scheme) || R.hasAuth {
+			return b, isRef
+		}
+		// Same scheme, no "//": read the rest as a partial form.
+	}
+	switch {
+	case R.hasAuth:
+		b = appendScheme(b, B)
+		b = appendAuth(b, R)
+		b = append(b, R.path...)
+		return appendQueryFrag(b, R), 0
+	case R.path != "" && R.path[0] == '/':
+		b = appendScheme(b, B)
+		b = appendAuth(b, B)
+		b = append(b, R.path...)
+		return appendQueryFrag(b, R), 0
+	case R.path == "" && !R.hasQuery:
+		if !R.hasFrag {
+			return b, isBase
+		}
+		b = append(b, base[:B.hierEnd]...)
+		if B.hasQuery {
+			b = append(b, '?')
+			b = append(b, B.query...)
+		}
+		b = append(b, '#')
+		b = append(b, R.frag...)
+		return b, 0
+	}
+	b = appendScheme(b, B)
+	b = appendAuth(b, B)
+	ps := len(b)
+	if B.hasAuth && B.path == "" {
+		b = append(b, '/')
+	} else {
+		b = append(b, dirOf(B.path)...)
+	}
+	b = append(b, R.path...)
+	b = b[:ps+removeDotsKeep(b[ps:])]
+	return appendQueryFrag(b, R), 0
+}
+
+// cutParams splits an RFC 1808 path at its first ";" into path and params.
+func cutParams(p string) (path, params string, has bool) {
+	if i := strings.IndexByte(p, ';'); i >= 0 {
+		return p[:i], p[i+1:], true
+	}
+	return p, "", false
+}
+
+// resolve1808 is RFC 1808 section 4, steps 1 to 7.
+func resolve1808(b []byte, base, ref string, B, R *refParts) ([]byte, int) {
+	if len(ref) == 0 { // step 2a
+		return b, isBase
+	}
+	if R.hasScheme { // step 2b
+		return b, isRef
+	}
+	b = appendScheme(b, B) // step 2c
+	if R.hasAuth {         // step 3
+		b = append(b, ref...)
+		return b, 0
+	}
+	b = appendAuth(b, B)
+	if R.path != "" && R.path[0] == '/' { // step 4
+		b = append(b, ref...)
+		return b, 0
+	}
+	rp, rparams, rhas := cutParams(R.path)
+	bp, bparams, bhas := cutParams(B.path)
+	if rp == "" { // step 5
+		b = append(b, bp...)
+		if rhas && rparams != "" {
+			b = append(b, ';')
+			b = append(b, rparams...)
+			return appendQueryFrag(b, R), 0
+		}
+		if bhas {
+			b = append(b, ';')
+			b = append(b, bparams...)
+		}
+		if R.hasQuery && R.query != "" {
+			b = append(b, '?')
+			b = append(b, R.query...)
+		} else if B.hasQuery {
+			b = append(b, '?')
+			b = append(b, B.query...)
+		}
+		if R.hasFrag {
+			b = append(b, '#')
+			b = append(b, R.frag...)
+		}
+		return b, 0
+	}
+	ps := len(b) // step 6
+	if B.hasAuth && bp == "" {
+		b = append(b, '/')
+	} else {
+		b = append(b, dirOf(bp)...)
+	}
+	b = append(b, rp...)
+	b = b[:ps+removeDotsKeep(b[ps:])]
+	if rhas {
+		b = append(b, ';')
+		b = append(b, rparams...)
+	}
+	return appendQueryFrag(b, R), 0 // step 7
+}
+
+// resolve1630 is the rule of RFC 1630 as written; see ModeRFC1630.
+func resolve1630(b []byte, base, ref string, B, R *refParts) ([]byte, int) {
+	if R.hasScheme {
+		return b, isRef
+	}
+	if R.path == "" && !R.hasQuery && !R.hasAuth { // "" or "#s"
+		if !R.hasFrag && !B.hasFrag {
+			return b, isBase
+		}
+		b = append(b, base[:len(base)-len(B.frag)-boolInt(B.hasFrag)]...)
+		if R.hasFrag {
+			b = append(b, '#')
+			b = append(b, R.frag...)
+		}
+		return b, 0
+	}
+	ctx := base[:B.hierEnd]
+	se := B.schemeEnd
+	s := ref
+	if n := leadingSlashes(s); n > 0 {
+		cut := findRun(ctx, se, n)
+		if cut < 0 {
+			cut = len(ctx)
+		}
+		b = append(b, ctx[:cut]...)
+		return append(b, s...), 0
+	}
+	sp := ctx[se:]
+	if len(sp) >= 2 && sp[0] == '/' && sp[1] == '/' && strings.IndexByte(sp[2:], '/') < 0 {
+		b = append(b, ctx...)
+		b = append(b, '/')
+	} else {
+		b = append(b, ctx[:se+strings.LastIndexByte(sp, '/')+1]...)
+	}
+	b = append(b, R.path...)
+	b = b[:se+removeDots1630(b[se:])]
+	return appendQueryFrag(b, R), 0
+}
+
+func leadingSlashes(s string) int {
+	n := 0
+	for n < len(s) && s[n] == '/' {
+		n++
+	}
+	return n
+}
+
+// findRun returns the index in ctx (searching from from) of the first run
+// of exactly n slashes that has no longer run of slashes to its right, or
+// -1.
+func findRun(ctx string, from, n int) int {
+	cand := -1
+	for i := from; i < len(ctx); {
+		if ctx[i] != '/' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(ctx) && ctx[j] == '/' {
+			j++
+		}
+		switch l := j - i; {
+		case l > n:
+			cand = -1
+		case l == n && cand < 0:
+			cand = i
+		}
+		i = j
+	}
+	return cand
+}
+
+// RemoveDotSegments simplifies the "." and ".." segments of a path the way
+// mode does when it resolves a partial form:
+//
+//   - [ModeRFC3986]: the remove_dot_segments algorithm of RFC 3986 section
+//     5.2.4; "." and ".." never remain, and ".." at the root is dropped
+//     ("/../g" gives "/g").
+//   - [ModeRFC1808] and [ModeLibwww]: RFC 1808 section 4 step 6: "."
+//     segments are removed, a trailing "." leaves the directory ("a/."
+//     gives "a/"), "seg/.." pairs are removed leftmost first, and a ".."
+//     with nothing left to cancel stays ("/../g" gives "/../g").
+//   - [ModeRFC1630]: RFC 1630's words, applied until nothing changes,
+//     leftmost first: "xxx/../" is removed where xxx and ".." are complete
+//     path elements (xxx neither "." nor ".."), a "xxx/.." at the end
+//     likewise (leaving the "/" before xxx), and "/." is removed where "."
+//     is a complete element, so "a/." gives "a" and "a/./b" gives "a/b".
+//     An element that directly follows a run of two or more slashes
+//     starts a section (like the host after "//") and is never removed:
+//     "//s//a/../g" stays as it is.
+//
+// The search part and fragment are not paths; pass only the path. An
+// unknown mode leaves the path as it is.
+func RemoveDotSegments(path string, mode Mode) string {
+	var n int
+	b := []byte(path)
+	switch mode {
+	case ModeRFC1630:
+		n = removeDots1630(b)
+	case ModeLibwww, ModeRFC1808:
+		n = removeDotsKeep(b)
+	case ModeRFC3986:
+		n = removeDots3986(b)
+	default:
+		return path
+	}
+	if n == len(path) {
+		return path
+	}
+	return string(b[:n])
+}
+
+// removeDots3986 runs RFC 3986 5.2.4 on p in place and returns the length
+// of the output. The output never outgrows the input, so the output
+// buffer is p[:w] with w <= r, the start of the remaining input.
+func removeDots3986(p []byte) int {
+	r, w, n := 0, 0, len(p)
+	for r < n {
+		in := p[r:]
+		switch {
+		case len(in) >= 3 && in[0] == '.' && in[1] == '.' && in[2] == '/': // A
+			r += 3
+		case len(in) >= 2 && in[0] == '.' && in[1] == '/': // A
+			r += 2
+		case len(in) >= 3 && in[0] == '/' && in[1] == '.' && in[2] == '/': // B
+			r += 2
+		case len(in) == 2 && in[0] == '/' && in[1] == '.': // B: "/." becomes "/"
+			r++
+			p[r] = '/'
+		case len(in) >= 4 && in[0] == '/' && in[1] == '.' && in[2] == '.' && in[3] == '/': // C
+			r += 3
+			w = popSegment(p, w)
+		case len(in) == 3 && in[0] == '/' && in[1] == '.' && in[2] == '.': // C: "/.." becomes "/"
+			r += 2
+			p[r] = '/'
+			w = popSegment(p, w)
+		case len(in) == 1 && in[0] == '.', len(in) == 2 && in[0] == '.' && in[1] == '.': // D
+			r = n
+		default: // E
+			e := r + 1
+			for e < n && p[e] != '/' {
+				e++
+			}
+			w += copy(p[w:], p[r:e])
+			r = e
+		}
+	}
+	return w
+}
+
+// popSegment removes the last segment and its preceding "/" from the
+// output p[:w].
+func popSegment(p []byte, w int) int {
+	for i := w - 1; i >= 0; i-- {
+		if p[i] == '/' {
+			return i
+		}
+	}
+	return 0
+}
+
+// removeDotsKeep is RFC 1808 section 4 step 6 (b to e) in place.
+func removeDotsKeep(p []byte) int {
+	n := len(p)
+	lead := 0
+	if n > 0 && p[0] == '/' {
+		lead = 1
+	}
+	// The output p[lead:w] is a sequence of segments each followed by "/";
+	// only the last segment of the input, if kept, has no "/" after it.
+	r, w := lead, lead
+	for {
+		e := r
+		for e < n && p[e] != '/' {
+			e++
+		}
+		last := e == n
+		switch seg := p[r:e]; {
+		case len(seg) == 1 && seg[0] == '.':
+			// Removed; a trailing "." leaves the directory.
+		case len(seg) == 2 && seg[0] == '.' && seg[1] == '.' && w > lead && !topIsDotDot(p, lead, w):
+			w = topStart(p, lead, w)
+		default:
+			w += copy(p[w:], seg)
+			if !last {
+				p[w] = '/'
+				w++
+			}
+		}
+		if last {
+			return w
+		}
+		r = e + 1
+	}
+}
+
+// topStart returns where the last segment of the output p[lead:w] starts;
+// the output ends with "/".
+func topStart(p []byte, lead, w int) int {
+	for i := w - 2; i >= lead; i-- {
+		if p[i] == '/' {
+			return i + 1
+		}
+	}
+	return lead
+}
+
+func topIsDotDot(p []byte, lead, w int) bool {
+	t := topStart(p, lead, w)
+	return w-1-t == 2 && p[t] == '.' && p[t+1] == '.'
+}
+
+// removeDots1630 applies RFC 1630's simplification to p in place, leftmost
+// first, until nothing changes, and returns the new length.
+func removeDots1630(p []byte) int {
+	n := len(p)
+	for i := 0; i < n; {
+		// "/." where "." is a complete element and the "/" is not part of a
+		// longer run (an element after "//" starts a section).
+		if p[i] == '/' && i+1 < n && p[i+1] == '.' && (i+2 == n || p[i+2] == '/') && (i == 0 || p[i-1] != '/') {
+			copy(p[i:], p[i+2:n])
+			n -= 2
+			i = prevElement(p, i)
+			continue
+		}
+		// "xxx/../" or a final "xxx/..", xxx an element that does not start
+		// a section.
+		if p[i] != '/' && (i == 0 || p[i-1] == '/') && !(i >= 2 && p[i-2] == '/') {
+			e := i
+			for e < n && p[e] != '/' {
+				e++
+			}
+			xxx := p[i:e]
+			if e+2 < n && p[e+1] == '.' && p[e+2] == '.' && (e+3 == n || p[e+3] == '/') &&
+				!(len(xxx) == 1 && xxx[0] == '.') && !(len(xxx) == 2 && xxx[0] == '.' && xxx[1] == '.') {
+				cut := e + 4
+				if e+3 == n {
+					cut = n
+				}
+				copy(p[i:], p[cut:n])
+				n -= cut - i
+				i = prevElement(p, i)
+				continue
+			}
+			i = e
+			continue
+		}
+		i++
+	}
+	return n
+}
+
+// prevElement returns the start of the element before index i (the place
+// from which a new match may begin after a removal at i).
+func prevElement(p []byte, i int) int {
+	for i > 0 && p[i-1] == '/' {
+		i--
+	}
+	for i > 0 && p[i-1] != '/' {
+		i--
+	}
+	return i
+}
