@@ -1,0 +1,43 @@
+// Command conformance runs urlkit against the external test suites and
+// other URL parsers and writes CONFORMANCE.md.
+//
+// Usage, from the module root:
+//
+//	go run ./internal/conformance/cmd/conformance [-o CONFORMANCE.md] [-corpora dir]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/urlkit/urlkit/internal/conformance"
+)
+
+const command = "go run ./internal/conformance/cmd/conformance -o CONFORMANCE.md"
+
+func main() {
+	out := flag.String("o", "", "write the report to this file instead of standard output")
+	dir := flag.String("corpora", conformance.DefaultDir(), "the corpora folder (../shared/corpora)")
+	flag.Parse()
+	suites, err := conformance.All(*dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		os.Exit(1)
+	}
+	md := conformance.Markdown(suites, command)
+	if *out == "" {
+		fmt.Print(md)
+	} else if err := os.WriteFile(*out, []byte(md), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		os.Exit(1)
+	}
+	wrong := 0
+	for _, s := range suites {
+		fmt.Fprintf(os.Stderr, "%-45s considered %6d agreed %6d different %5d wrong %d\n", s.Name, s.Considered, s.Agreed, s.DifferentCount(), len(s.Wrong))
+		wrong += len(s.Wrong)
+	}
+	if wrong > 0 {
+		os.Exit(1)
+	}
+}
