@@ -16,5 +16,19 @@ func All(dir string) ([]*Suite, error) {
 		}
 		suites = append(suites, s)
 	}
+	for _, run := range extraSuites {
+		s, err := run(dir)
+		if err != nil {
+			return nil, err
+		}
+		suites = append(suites, s)
+	}
 	return suites, nil
+}
+
+// extraSuites run after the WPT suites, in order.
+var extraSuites []func(dir string) (*Suite, error)
+
+func init() {
+	extraSuites = append(extraSuites, NetURL)
 }
