@@ -1,0 +1,9 @@
+module github.com/urlkit/urlkit/bench/xurls
+
+go 1.24
+
+replace github.com/urlkit/urlkit => ../..
+
+require github.com/urlkit/urlkit v0.0.0-00010101000000-000000000000
+
+require mvdan.cc/xurls/v2 v2.6.0
