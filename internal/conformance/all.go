@@ -30,5 +30,5 @@ func All(dir string) ([]*Suite, error) {
 var extraSuites []func(dir string) (*Suite, error)
 
 func init() {
-	extraSuites = append(extraSuites, NetURL)
+	extraSuites = append(extraSuites, NetURL, PythonSplit)
 }

@@ -36,6 +36,9 @@ type Suite struct {
 	Name   string // title in the report
 	Source string // the corpus file(s) and what the other side is
 	Notes  string // how the suite is run, in a sentence or two
+	// Unavailable says why the suite could not run (a missing external
+	// program); it is empty when the suite ran.
+	Unavailable string
 
 	Total       int // cases the suite offers
 	Considered  int // cases compared
@@ -122,6 +125,10 @@ func Markdown(suites []*Suite, command string) string {
 		fmt.Fprintf(&b, "Source: %s\n\n", s.Source)
 		if s.Notes != "" {
 			fmt.Fprintf(&b, "%s\n\n", s.Notes)
+		}
+		if s.Unavailable != "" {
+			fmt.Fprintf(&b, "Not run: %s.\n", s.Unavailable)
+			continue
 		}
 		fmt.Fprintf(&b, "Cases %d, considered %d, agreed %d (%d exactly), deliberately different %d, wrong %d.\n",
 			s.Total, s.Considered, s.Agreed, s.AgreedExact, s.DifferentCount(), len(s.Wrong))

@@ -35,13 +35,9 @@ var whatwgSpecial = map[string]string{"http": "80", "https": "443", "ftp": "21",
 // is relative to the corpora folder dir) and compares every ASCII absolute
 // URL that urlkit accepts with the WHATWG expectation.
 func WPT(dir, rel string) (*Suite, error) {
-	data, err := os.ReadFile(filepath.Join(dir, rel))
+	cases, err := readWPT(dir, rel)
 	if err != nil {
-		return nil, fmt.Errorf("conformance: %w", err)
-	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("conformance: %s: %w", rel, err)
+		return nil, err
 	}
 	s := &Suite{
 		Name:   "WHATWG URL (WPT " + filepath.Base(rel) + ")",
@@ -51,15 +47,32 @@ func WPT(dir, rel string) (*Suite, error) {
 			"if they differ, the translations below are applied in turn and the case counts as agreed when they then match. " +
 			"WHATWG `failure` cases that urlkit accepts are counted as deliberately different when a class explains them, and as wrong otherwise.",
 	}
-	for _, r := range raw {
-		var c wptCase
-		if json.Unmarshal(r, &c) != nil {
-			continue // a comment string
-		}
+	for _, c := range cases {
 		s.Total++
 		runWPTCase(s, c)
 	}
 	return s, nil
+}
+
+// readWPT reads the test objects of a file in urltestdata.json's format,
+// leaving out its comment strings.
+func readWPT(dir, rel string) ([]wptCase, error) {
+	data, err := os.ReadFile(filepath.Join(dir, rel))
+	if err != nil {
+		return nil, fmt.Errorf("conformance: %w", err)
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("conformance: %s: %w", rel, err)
+	}
+	var cases []wptCase
+	for _, r := range raw {
+		var c wptCase
+		if json.Unmarshal(r, &c) == nil {
+			cases = append(cases, c)
+		}
+	}
+	return cases, nil
 }
 
 func isASCII(s string) bool {
