@@ -299,8 +299,8 @@ func decodeFields(f wptFields) wptFields {
 }
 
 const (
-	reasonOpaqueScheme  = "urlkit knows this scheme as opaque (mailto RFC 1738 3.5, urn/mid/cid): its scheme-specific part is never a \"//\" login, so urlkit has no host; WHATWG parses \"//host\" in any non-special scheme"
-	reasonLoginFallback = "a scheme urlkit does not know: RFC 1738 2.1 leaves the scheme-specific part to the scheme, and urlkit reads \"//\" as a login only when it is a valid RFC 1738 3.1 login (host a hostname or hostnumber, port digits); otherwise the whole part is opaque. WHATWG reads an (opaque) host whatever it is, or fails"
+	reasonOpaqueScheme  = "urlkit knows this scheme as opaque (mailto RFC 1738 3.5, urn/mid/cid): its scheme-specific part is never a \"//\" login, so urlkit has no host; the other parser (WHATWG for non-special schemes, urlsplit for every scheme) reads \"//host\""
+	reasonLoginFallback = "a scheme urlkit does not know: RFC 1738 2.1 leaves the scheme-specific part to the scheme, and urlkit reads \"//\" as a login only when it is a valid RFC 1738 3.1 login (host a hostname or hostnumber, port digits); otherwise the whole part is opaque. The other parser reads a host (possibly empty) whatever it is, or fails (WHATWG)"
 	reasonWebSocket     = "ws and wss are WHATWG special schemes (RFC 6455, 2011) that WHATWG forces into host form; to RFC 1738 2.1 they are unknown schemes and a part without \"//\" is opaque"
 )
 
