@@ -1,0 +1,57 @@
+// Command conformance runs urlkit against the external test suites and
+// other URL parsers and writes CONFORMANCE.md.
+//
+// Usage, from the module root:
+//
+//	go run ./internal/conformance/cmd/conformance [-o CONFORMANCE.md] [-corpora dir]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/urlkit/urlkit/internal/conformance"
+)
+
+const command = "go run ./internal/conformance/cmd/conformance -o CONFORMANCE.md"
+
+func main() {
+	out := flag.String("o", "", "write the report to this file instead of standard output")
+	dir := flag.String("corpora", conformance.DefaultDir(), "the corpora folder (../shared/corpora)")
+	schemes := flag.Bool("schemes", true, "also run the scheme package's corpus tests (go test ./scheme/) and summarise them; run from the module root")
+	flag.Parse()
+	suites, err := conformance.All(*dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		os.Exit(1)
+	}
+	md := conformance.Markdown(suites, command)
+	failed := false
+	if *schemes {
+		tests, err := conformance.RunSchemeTests(".")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "conformance:", err)
+			os.Exit(1)
+		}
+		md += conformance.MarkdownSchemeTests(tests)
+		for _, t := range tests {
+			fmt.Fprintf(os.Stderr, "%-45s %s\n", t.Name, t.Result)
+			failed = failed || t.Result == "fail"
+		}
+	}
+	if *out == "" {
+		fmt.Print(md)
+	} else if err := os.WriteFile(*out, []byte(md), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		os.Exit(1)
+	}
+	wrong := 0
+	for _, s := range suites {
+		fmt.Fprintf(os.Stderr, "%-45s considered %6d agreed %6d different %5d wrong %d\n", s.Name, s.Considered, s.Agreed, s.DifferentCount(), len(s.Wrong))
+		wrong += len(s.Wrong)
+	}
+	if wrong > 0 || failed {
+		os.Exit(1)
+	}
+}

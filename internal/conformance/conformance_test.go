@@ -1,0 +1,89 @@
+package conformance
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/urlkit/urlkit/internal/corpus"
+)
+
+// corporaDir returns the corpora folder, skipping the test with a clear
+// message when it is absent.
+func corporaDir(t *testing.T) string {
+	t.Helper()
+	dir := corpus.Dir()
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("corpora folder %s is absent (it sits beside the repository as ../shared/corpora, or set URLKIT_CORPORA): %v", dir, err)
+	}
+	return dir
+}
+
+// TestNoWrong runs every suite and fails on any case that is neither
+// agreed nor explained by a class of deliberate differences: each such case
+// is a urlkit bug or a missing classification.
+func TestNoWrong(t *testing.T) {
+	suites, err := All(corporaDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range suites {
+		t.Run(strings.ReplaceAll(s.Name, " ", "_"), func(t *testing.T) {
+			if s.Unavailable != "" {
+				t.Skip(s.Unavailable)
+			}
+			if s.Considered == 0 {
+				t.Fatalf("no case considered out of %d: the runner or the corpus is broken", s.Total)
+			}
+			skipped := 0
+			for _, c := range s.Skipped {
+				skipped += c.Count
+			}
+			if got := s.Agreed + s.DifferentCount() + len(s.Wrong); got != s.Considered {
+				t.Errorf("agreed %d + different %d + wrong %d = %d, considered %d", s.Agreed, s.DifferentCount(), len(s.Wrong), got, s.Considered)
+			}
+			if s.Considered+skipped != s.Total {
+				t.Errorf("considered %d + not considered %d != cases %d", s.Considered, skipped, s.Total)
+			}
+			for _, w := range s.Wrong {
+				t.Errorf("wrong: %q: %s", w.Input, w.Detail)
+			}
+			t.Logf("cases %d, considered %d, agreed %d (%d exactly), different %d, wrong %d",
+				s.Total, s.Considered, s.Agreed, s.AgreedExact, s.DifferentCount(), len(s.Wrong))
+		})
+	}
+}
+
+// TestRemoveDotSegments checks the dot-segment translation on the WHATWG
+// URL test data's own examples (wpt-url/urltestdata.json) and on RFC 3986
+// 5.2.4's worked example.
+func TestRemoveDotSegments(t *testing.T) {
+	tests := []struct{ in, want, source string }{
+		{"/a/b/c/./../../g", "/a/g", "RFC 3986 5.2.4"},
+		{"/././foo", "/foo", "urltestdata.json http://example.com/././foo"},
+		{"/foo/.", "/foo/", "urltestdata.json http://example.com/foo/."},
+		{"/foo/bar/..", "/foo/", "urltestdata.json http://example.com/foo/bar/.."},
+		{"/foo/../../..", "/", "urltestdata.json http://example.com/foo/../../.."},
+		{"/foo/%2e./%2e%2e/.%2e/%2e.bar", "/%2e.bar", "urltestdata.json http://example.com/foo/%2e./%2e%2e/.%2e/%2e.bar"},
+		{"////../..", "//", "urltestdata.json http://example.com////../.."},
+		{"/foo/bar//..", "/foo/bar/", "urltestdata.json http://example.com/foo/bar//.."},
+		{"/foo/..bar", "/foo/..bar", "urltestdata.json http://example.com/foo/..bar"},
+	}
+	for _, tt := range tests {
+		if got := removeDotSegments(tt.in, true); got != tt.want {
+			t.Errorf("%s: removeDotSegments(%q) = %q, want %q", tt.source, tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestMarkdown checks that the report carries each suite's figures.
+func TestMarkdown(t *testing.T) {
+	s := &Suite{Name: "demo", Source: "src", Total: 3, Considered: 2, Agreed: 1, AgreedExact: 1}
+	s.different("cls", "RFC 1738 2.1", "a|b")
+	md := Markdown([]*Suite{s}, "cmd")
+	for _, want := range []string{"| demo | 3 | 3 | 1 (1) | 1 | 0 |", "`a\\|b`", "RFC 1738 2.1", "`cmd`"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package conformance
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// pySplit is the script that runs Python's urllib.parse.urlsplit over
+// standard input, one URL a line, writing one JSON array a line.
+const pySplit = `
+import sys, json
+from urllib.parse import urlsplit
+for line in sys.stdin.read().split("\n")[:-1]:
+    try:
+        p = urlsplit(line)
+        try:
+            port = p.port
+            port = "" if port is None else str(port)
+        except ValueError:
+            port = "ERR"
+        print(json.dumps([p.scheme, p.netloc, p.path, p.query, p.fragment,
+            p.username or "", p.password or "", p.hostname or "", port]))
+    except Exception as e:
+        print(json.dumps(["ERROR", str(e)]))
+`
+
+// PythonSplit compares urlkit.Parse with Python's urllib.parse.urlsplit
+// (run with python3) on every line of the ada-url datasets and every WPT
+// input that urlkit accepts. When python3 is absent the suite reports that
+// it was not run.
+func PythonSplit(dir string) (*Suite, error) {
+	s := &Suite{
+		Name:   "Oracle: Python urllib.parse.urlsplit",
+		Source: "every URL `urlkit.Parse` accepts among `ada-url-datasets/*.txt` and the inputs of `wpt-url/urltestdata.json`; the other side is Python's `urllib.parse.urlsplit` (python3, run as a subprocess).",
+		Notes:  "Components are compared as written (urlsplit decodes nothing): scheme, netloc against urlkit's login part, user, password, host, port, path (with its leading \"/\"), query and fragment.",
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		s.Unavailable = "python3 is not installed, so this suite was not run"
+		return s, nil
+	}
+	var inputs []string
+	seen := map[string]bool{}
+	add := func(line string) {
+		if !seen[line] && !strings.ContainsAny(line, "\r\n") {
+			if _, err := urlkit.Parse(line); err == nil {
+				seen[line] = true
+				inputs = append(inputs, line)
+			}
+		}
+	}
+	for _, rel := range AdaDatasets {
+		lines, err := readLines(filepath.Join(dir, rel))
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range lines {
+			add(l)
+		}
+	}
+	cases, err := readWPT(dir, "wpt-url/urltestdata.json")
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cases {
+		if isASCII(c.Input) {
+			add(c.Input)
+		}
+	}
+	cmd := exec.Command(py, "-c", pySplit)
+	cmd.Stdin = strings.NewReader(strings.Join(inputs, "\n") + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("conformance: python3 urlsplit: %w: %s", err, stderr.String())
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	i := 0
+	for sc.Scan() {
+		if i >= len(inputs) {
+			return nil, fmt.Errorf("conformance: python3 urlsplit wrote more lines than it was given")
+		}
+		var row []string
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			return nil, fmt.Errorf("conformance: python3 urlsplit output line %d: %w", i+1, err)
+		}
+		s.Total++
+		comparePySplit(s, inputs[i], row)
+		i++
+	}
+	if i != len(inputs) {
+		return nil, fmt.Errorf("conformance: python3 urlsplit answered %d of %d inputs", i, len(inputs))
+	}
+	return s, nil
+}
+
+type pyFields struct {
+	Scheme, Netloc, Path, Query, Fragment, User, Password, Host, Port string
+}
+
+func comparePySplit(s *Suite, in string, row []string) {
+	u, _ := urlkit.Parse(in)
+	if len(row) != 9 {
+		s.wrong(in, "urlsplit raised: "+strings.Join(row, " "))
+		return
+	}
+	want := pyFields{row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8]}
+	got := pyFields{Scheme: u.Scheme()}
+	if u.HasAuthority() {
+		got.Netloc = u.Authority()
+		got.User, _ = u.User()
+		got.Password, _ = u.Password()
+		got.Host = u.Host()
+		got.Port, _ = u.Port()
+		got.Path = u.RawPath()
+	} else {
+		got.Path, _ = u.Path()
+	}
+	got.Query, _ = u.Search()
+	got.Fragment, _ = u.Fragment()
+	if got == want {
+		s.agree(in, nil)
+		return
+	}
+	var used []reasoned
+	if h := strings.ToLower(got.Host); h != got.Host {
+		got.Host = h
+		used = append(used, reasoned{"host case", "urlsplit's hostname is lower-cased; host names are case-insensitive (RFC 1738 3.1, RFC 1034 3.1)"})
+	}
+	if p := strings.TrimLeft(got.Port, "0"); p != got.Port && want.Port != "ERR" {
+		if p == "" {
+			p = "0"
+		}
+		got.Port = p
+		used = append(used, reasoned{"port as number", "urlsplit's port is an integer (\"0080\" is 80); RFC 1738 3.1: the port is a decimal number"})
+	}
+	if got.Port != "" && want.Port == "ERR" {
+		s.different("port above 65535", "RFC 1738 3.1: port = 1*digit with no upper bound; urlsplit's port raises ValueError above 65535", in)
+		return
+	}
+	if got == want {
+		s.agree(in, used)
+		return
+	}
+	if !urlkit.Is(u.Scheme()[0], urlkit.Alpha) && want.Scheme == "" {
+		s.different("scheme starts with a digit", "RFC 1738 2.1 and 5 allow a scheme to start with a digit; urlsplit (like RFC 3986 3.1) requires a letter, so it finds no scheme", in)
+		return
+	}
+	if !u.HasAuthority() && strings.HasPrefix(u.Opaque(), "//") && got.Path == "//"+want.Netloc+want.Path {
+		if info, ok := urlkit.LookupScheme(u.Scheme()); ok && info.Syntax == urlkit.SyntaxOpaque {
+			s.different("opaque scheme with //", reasonOpaqueScheme, in)
+		} else {
+			s.different("\"//\" not a login", reasonLoginFallback, in)
+		}
+		return
+	}
+	s.wrong(in, fmt.Sprintf("urlkit %+v, urlsplit %+v", got, want))
+}
