@@ -23,6 +23,11 @@ func All(dir string) ([]*Suite, error) {
 		}
 		suites = append(suites, s)
 	}
+	res, err := Resolution(dir)
+	if err != nil {
+		return nil, err
+	}
+	suites = append(suites, res...)
 	return suites, nil
 }
 
