@@ -28,6 +28,11 @@ func All(dir string) ([]*Suite, error) {
 		return nil, err
 	}
 	suites = append(suites, res...)
+	join, err := PythonJoin(dir)
+	if err != nil {
+		return nil, err
+	}
+	suites = append(suites, join)
 	return suites, nil
 }
 
