@@ -23,6 +23,16 @@ func All(dir string) ([]*Suite, error) {
 		}
 		suites = append(suites, s)
 	}
+	res, err := Resolution(dir)
+	if err != nil {
+		return nil, err
+	}
+	suites = append(suites, res...)
+	join, err := PythonJoin(dir)
+	if err != nil {
+		return nil, err
+	}
+	suites = append(suites, join)
 	return suites, nil
 }
 

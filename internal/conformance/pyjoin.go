@@ -1,0 +1,249 @@
+package conformance
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// pyJoin is the script that runs Python's urllib.parse.urljoin over
+// standard input, one "base<TAB>reference" pair a line, writing one JSON
+// array a line: the result, and whether the base's scheme is in
+// urllib.parse.uses_relative and uses_netloc (the schemes urljoin
+// resolves against, and those whose "//" it keeps).
+const pyJoin = `
+import sys, json
+from urllib.parse import urljoin, urlsplit, uses_relative, uses_netloc
+for line in sys.stdin.read().split("\n")[:-1]:
+    base, ref = line.split("\t")
+    try:
+        s = urlsplit(base).scheme
+        print(json.dumps([urljoin(base, ref), s in uses_relative, s in uses_netloc]))
+    except Exception as e:
+        print(json.dumps(["ERROR: " + str(e), False, False]))
+`
+
+// joinSampleBases is how many corpus URLs are drawn as bases.
+const joinSampleBases = 120
+
+// PythonJoin compares urlkit.Resolve in ModeRFC3986 with Python's
+// urllib.parse.urljoin (python3 subprocess) on every pair of the tables in
+// relative/ and on a sample of corpus URLs as bases for every reference of
+// those tables. When python3 is absent the suite reports that it was not
+// run.
+func PythonJoin(dir string) (*Suite, error) {
+	s := &Suite{
+		Name: "Oracle: Python urllib.parse.urljoin (rfc3986 mode)",
+		Source: fmt.Sprintf("every base/reference pair of `relative/*.tsv`, and %d URLs drawn evenly from `ada-url-datasets/*.txt` as bases for every distinct reference of those tables; "+
+			"the other side is Python's `urllib.parse.urljoin` (python3, run as a subprocess).", joinSampleBases),
+		Notes: "Each pair goes to `urlkit.ResolveString(base, ref, urlkit.ModeRFC3986)` and to `urljoin(base, ref)`; the result texts are compared. " +
+			"Pairs whose base or reference `urlkit.ParseRef` rejects are not considered.",
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		s.Unavailable = "python3 is not installed, so this suite was not run"
+		return s, nil
+	}
+	type pair struct{ base, ref string }
+	var pairs []pair
+	seen := map[pair]bool{}
+	add := func(p pair) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		s.Total++
+		if strings.ContainsAny(p.base+p.ref, "\t\r\n") {
+			s.skip("control character", "a tab or line break, which RFC 1738 2.2 excludes and the line protocol to python3 cannot carry", p.base+" + "+p.ref)
+			return
+		}
+		if _, err := urlkit.ParseRef(p.base); err != nil {
+			s.skip("RFC 1738 rejects the base", "the base is not an RFC 1738 URL or partial form (positioned error from urlkit.ParseRef)", p.base+" + "+p.ref)
+			return
+		}
+		if _, err := urlkit.ParseRef(p.ref); err != nil {
+			s.skip("RFC 1738 rejects the reference", "the reference is not an RFC 1738 URL or partial form, e.g. \"http:g\" (RFC 1738 3.3 needs \"//\" and a host)", p.base+" + "+p.ref)
+			return
+		}
+		pairs = append(pairs, p)
+	}
+	var refs []string
+	refSeen := map[string]bool{}
+	okRef := func(ref string) bool { _, err := urlkit.ParseRef(ref); return err == nil }
+	for _, f := range []string{"rfc1630_partial_examples.tsv", "rfc1808_sec5_examples.tsv", "rfc2396_appC_examples.tsv", "rfc3986_sec5.4_examples.tsv", "python_test_urlparse_urljoin.tsv"} {
+		rows, err := readRelTable(dir, f)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			add(pair{r.base, r.ref})
+			if !refSeen[r.ref] && okRef(r.ref) {
+				refSeen[r.ref] = true
+				refs = append(refs, r.ref)
+			}
+		}
+	}
+	var corpus []string
+	for _, rel := range AdaDatasets {
+		lines, err := readLines(filepath.Join(dir, rel))
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range lines {
+			if u, err := urlkit.Parse(l); err == nil && u.HasAuthority() && isASCII(l) {
+				corpus = append(corpus, l)
+			}
+		}
+	}
+	if len(corpus) > 0 {
+		step := max(1, len(corpus)/joinSampleBases)
+		for i := 0; i < len(corpus) && i/step < joinSampleBases; i += step {
+			for _, ref := range refs {
+				add(pair{corpus[i], ref})
+			}
+		}
+	}
+	var in strings.Builder
+	for _, p := range pairs {
+		in.WriteString(p.base + "\t" + p.ref + "\n")
+	}
+	cmd := exec.Command(py, "-c", pyJoin)
+	cmd.Stdin = strings.NewReader(in.String())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("conformance: python3 urljoin: %w: %s", err, stderr.String())
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	i := 0
+	for sc.Scan() {
+		if i >= len(pairs) {
+			return nil, fmt.Errorf("conformance: python3 urljoin wrote more lines than it was given")
+		}
+		var row [3]any
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			return nil, fmt.Errorf("conformance: python3 urljoin output line %d: %w", i+1, err)
+		}
+		res, _ := row[0].(string)
+		rel, _ := row[1].(bool)
+		compareJoin(s, pairs[i].base, pairs[i].ref, res, rel)
+		i++
+	}
+	if i != len(pairs) {
+		return nil, fmt.Errorf("conformance: python3 urljoin answered %d of %d pairs", i, len(pairs))
+	}
+	return s, nil
+}
+
+const (
+	whyPyNotRelative   = "Python's urljoin resolves only against the schemes in its uses_relative list and returns the reference unchanged for any other base; RFC 1630 (partial form) and RFC 3986 5.2 resolve against any base"
+	whyPyAbsDots       = "RFC 3986 5.2.2 removes dot segments from the path of a reference with a scheme or an authority; Python's urljoin keeps such a path as written"
+	whyPyResultNotURL  = "RFC 3986 5.3 puts a query right after the host (\"http://h?y\"); RFC 1738 3.1 requires the url-path, and so any search part, to start with \"/\", so urlkit reports the result as an error with its offset"
+	whyPyEmptyQuery    = "RFC 3986 5.2.2: a reference with a query, even an empty one (\"?\"), replaces the base's; Python's urlsplit cannot tell an empty query from none and keeps the base's"
+	whyPyEmptyBaseAuth = "the base has an empty authority (\"//\", \"///b/c\"); RFC 3986 5.2.2 keeps the base's authority, empty or not, and CPython's own test_urljoins_relative_base expects that (\"///b/c\" + \"/w\" = \"///w\"); the python3 run here (before that change) treats an empty authority as absent"
+	whyPyParams        = "Python's urljoin splits \";params\" off the last segment (the RFC 1808 2.1 model) and reads \";\" with nothing after it as an empty path, keeping the base's; RFC 3986 5.2.2 (and RFC 1738 3.3, where \";\" is an ordinary path character) reads it as a segment that replaces the base's last one"
+	whyPyEmptyDelim    = "RFC 3986 5.3 writes \"?\" and \"#\" whenever the component is defined, even empty (RFC 1738 keeps a URL as written); Python's urlunsplit drops an empty query or fragment with its delimiter"
+)
+
+func compareJoin(s *Suite, base, ref, py string, pyRelative bool) {
+	in := base + " + " + ref
+	u, err := urlkit.ResolveString(base, ref, urlkit.ModeRFC3986)
+	got := u.String()
+	if err == nil && got == py {
+		s.agree(in, nil)
+		return
+	}
+	r, _ := urlkit.ParseRef(ref)
+	b, _ := urlkit.ParseRef(base)
+	if emptyAuthority(ref) {
+		s.different(classEmptyAuth, whyEmptyAuth, in)
+		return
+	}
+	if emptyAuthority(base) {
+		s.different("empty authority in the base", whyPyEmptyBaseAuth, in)
+		return
+	}
+	if err != nil {
+		var re *urlkit.ResolveError
+		if errors.As(err, &re) && re.Part == "result" && (re.Result == py || dropEmptyDelims(re.Result) == py) {
+			s.different("result not an RFC 1738 URL", whyPyResultNotURL, in)
+			return
+		}
+		s.wrong(in, fmt.Sprintf("urlkit error %v, urljoin %q", err, py))
+		return
+	}
+	if ref == "" && py == base && got == b.WithoutFragment().String() {
+		s.different(classEmptyRefFrag, whyEmptyRefFrag, in)
+		return
+	}
+	if r.IsAbsolute() || r.HasAuthority() {
+		if v, err := urlkit.ResolveString("", py, urlkit.ModeRFC3986); err == nil && v.String() == got {
+			s.different(classAbsDots, whyPyAbsDots, in)
+			return
+		}
+	}
+	if rest, ok := strings.CutPrefix(ref, "?"); ok && (rest == "" || rest[0] == '#') {
+		if v, err := urlkit.ResolveString(base, rest, urlkit.ModeRFC3986); err == nil && dropEmptyDelims(v.String()) == py {
+			s.different("empty query in the reference", whyPyEmptyQuery, in)
+			return
+		}
+	}
+	if rest, ok := strings.CutPrefix(ref, ";"); ok && (rest == "" || rest[0] == '?' || rest[0] == '#') {
+		if resultText(base, rest) == py {
+			s.different("\";\" as an empty path", whyPyParams, in)
+			return
+		}
+	}
+	if !pyRelative && py == ref {
+		s.different("scheme Python does not resolve", whyPyNotRelative, in)
+		return
+	}
+	if dropEmptyDelims(got) == py {
+		s.different("empty ? or # dropped", whyPyEmptyDelim, in)
+		return
+	}
+	s.wrong(in, fmt.Sprintf("urlkit %q, urljoin %q", got, py))
+}
+
+// resultText resolves ref against base in ModeRFC3986 and returns the
+// result's text, also when the result is not an RFC 1738 URL, or "" on any
+// other error.
+func resultText(base, ref string) string {
+	u, err := urlkit.ResolveString(base, ref, urlkit.ModeRFC3986)
+	if err == nil {
+		return u.String()
+	}
+	var re *urlkit.ResolveError
+	if errors.As(err, &re) && re.Part == "result" {
+		return re.Result
+	}
+	return ""
+}
+
+// emptyAuthority reports whether ref starts with "//" and an empty
+// authority.
+func emptyAuthority(ref string) bool {
+	if !strings.HasPrefix(ref, "//") {
+		return false
+	}
+	return len(ref) == 2 || strings.ContainsRune("/?#", rune(ref[2]))
+}
+
+// dropEmptyDelims removes a "?" or "#" that introduces an empty component,
+// as Python's urlunsplit does.
+func dropEmptyDelims(s string) string {
+	s = strings.TrimSuffix(s, "#")
+	if i := strings.Index(s, "?#"); i >= 0 {
+		s = s[:i] + s[i+1:]
+	}
+	return strings.TrimSuffix(s, "?")
+}

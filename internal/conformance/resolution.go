@@ -1,0 +1,286 @@
+package conformance
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// relRow is one row of a table in relative/: base, reference, expected
+// result and the table's fourth column (section, note or test method).
+type relRow struct {
+	file            string
+	line            int
+	base, ref, want string
+	note            string
+	// currentDoc marks RFC 2396's "(current document)": the base without
+	// its fragment.
+	currentDoc bool
+}
+
+// input is how a row is named in the report.
+func (r relRow) input() string { return r.base + " + " + r.ref }
+
+// expected returns the row's expected result, with RFC 2396's "(current
+// document)" replaced by the base without fragment.
+func (r relRow) expected() string {
+	if r.currentDoc {
+		doc, _, _ := strings.Cut(r.base, "#")
+		return strings.Replace(r.want, "(current document)", doc, 1)
+	}
+	return r.want
+}
+
+// readRelTable reads relative/<name>: "#" comment lines naming the source,
+// one header line, then base, reference, expected and an optional note
+// separated by tabs.
+func readRelTable(dir, name string) ([]relRow, error) {
+	path := filepath.Join(dir, "relative", name)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("conformance: %w", err)
+	}
+	defer f.Close()
+	var rows []relRow
+	sc := bufio.NewScanner(f)
+	header := false
+	for n := 1; sc.Scan(); n++ {
+		text := sc.Text()
+		if strings.HasPrefix(text, "#") {
+			continue
+		}
+		if !header {
+			header = true
+			continue
+		}
+		col := strings.Split(text, "\t")
+		if len(col) < 3 {
+			return nil, fmt.Errorf("conformance: %s:%d: %d columns, want at least 3", path, n, len(col))
+		}
+		r := relRow{file: name, line: n, base: col[0], ref: col[1], want: col[2]}
+		if len(col) > 3 {
+			r.note = col[3]
+		}
+		if name == "rfc2396_appC_examples.tsv" {
+			// The table's extractor cut expected values at ";": RFC 2396
+			// C.1 prints ";x = <URL:http://a/b/c/;x>", which the table
+			// holds as "http://a/b/c/" with a note ending in ";x". The
+			// last note word, when it starts with ";", is put back.
+			if w := strings.Fields(r.note); len(w) > 0 {
+				if last := w[len(w)-1]; len(last) > 1 && last[0] == ';' {
+					r.want += last
+				}
+			}
+			r.currentDoc = strings.HasPrefix(r.want, "(current document)")
+		}
+		rows = append(rows, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("conformance: %s: %w", path, err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("conformance: %s: no rows", path)
+	}
+	return rows, nil
+}
+
+// relDivergence is a row on which a mode deliberately gives another result
+// than the table: got is the mode's result ("error" when the input or the
+// result is not an RFC 1738 URL), class and why say why. They are the
+// divergences documented in the root package's resolve_test.go.
+type relDivergence struct {
+	base, ref, want string // identify the row
+	got             string
+	class, why      string
+}
+
+const (
+	whyHTTPNoSlashes = `"http:g" and "http:" are not RFC 1738 URLs: RFC 1738 3.3 http URLs need "//" and a host, so urlkit rejects them with a positioned error`
+	whyEmptyAuth     = `the reference has an empty authority ("//"); RFC 3986 keeps it, giving a URL with no host that RFC 1738 3.1 rejects (Python treats an empty authority as absent)`
+	whyEmptyAuthKept = "RFC 3986 5.2.2: a reference with an (empty) authority replaces the base's; Python treats an empty authority as absent"
+	whyEmptyRefFrag  = "RFC 3986 5.2.2: an empty reference takes its fragment from the reference (none); Python keeps the base's"
+	whyAbsDots       = "RFC 3986 5.2.2 removes dot segments from an absolute reference's path; Python does not when the base is empty"
+	whyRFC1630Rule   = `RFC 1630 rule as written: the first run of exactly one "/" with no longer run to its right is the one after d (the RFC's author later called the printed example an error)`
+
+	classHTTPNoSlashes = "http without //"
+	classEmptyAuth     = "empty authority"
+	classEmptyRefFrag  = "empty reference keeps no fragment"
+	classAbsDots       = "dot segments of an absolute reference"
+)
+
+// relPlan is one table run in one mode.
+type relPlan struct {
+	file string
+	mode urlkit.Mode
+	// skip, when set, names the class and reason of a row that does not
+	// apply to the mode, or returns "" when it does.
+	skip func(r relRow) (class, reason string)
+	div  []relDivergence
+}
+
+// skipOtherReading and friends say why a row is not for the mode.
+func notValidating(r relRow) (string, string) {
+	if strings.Contains(r.note, "for validating parsers") {
+		return "strict reading", "RFC 2396 C.2 gives this row for validating parsers; libwww practice is the other row for the same reference"
+	}
+	return "", ""
+}
+
+func notBackwardCompat(r relRow) (string, string) {
+	if strings.Contains(r.note, "backward compatibility") {
+		return "backward-compatible reading", "RFC 3986 5.4.2 gives this row for parsers that keep the RFC 1630 loophole; it is checked in libwww mode"
+	}
+	return "", ""
+}
+
+func onlyBackwardCompat(r relRow) (string, string) {
+	if !strings.Contains(r.note, "backward compatibility") {
+		return "not the backward-compatible row", "only RFC 3986 5.4.2's backward-compatibility row describes libwww; the table's other rows are checked in rfc3986 mode"
+	}
+	return "", ""
+}
+
+// pythonRFC3986 keeps the rows of CPython's test_RFC3986 and test_urljoins*
+// whose base and reference RFC 1738 accepts.
+func pythonRFC3986(r relRow) (string, string) {
+	switch r.note {
+	case "test_RFC3986", "test_urljoins", "test_urljoins_relative_base":
+	default:
+		return "other RFC's table", "CPython's test_RFC1808 / test_RFC2396 rows: those RFCs' own tables are run in their modes, and the Python urljoin oracle suite covers these pairs"
+	}
+	if _, err := urlkit.ParseRef(r.base); err != nil {
+		return "RFC 1738 rejects the base", "the base is not an RFC 1738 URL or partial form (positioned error from urlkit.ParseRef)"
+	}
+	if _, err := urlkit.ParseRef(r.ref); err != nil {
+		return "RFC 1738 rejects the reference", "the reference is not an RFC 1738 URL or partial form, e.g. \"http:g\" (RFC 1738 3.3 needs \"//\" and a host)"
+	}
+	return "", ""
+}
+
+// relPlans are the tables of relative/ and the modes they are run in, with
+// the documented divergences of resolve_test.go.
+var relPlans = []relPlan{
+	{file: "rfc1630_partial_examples.tsv", mode: urlkit.ModeRFC1630, div: []relDivergence{
+		{"magic://a/b/c//d/e/f", "/g", "magic://a/g", "magic://a/b/c//d/g", "RFC 1630 rule as written", whyRFC1630Rule},
+		{"magic://a/b/c//d/e/", "/g", "magic://a/g", "magic://a/b/c//d/g", "RFC 1630 rule as written", whyRFC1630Rule},
+	}},
+	{file: "rfc1630_partial_examples.tsv", mode: urlkit.ModeLibwww},
+	{file: "rfc1808_sec5_examples.tsv", mode: urlkit.ModeRFC1808, div: []relDivergence{
+		{"http://a/b/c/d;p?q#f", "http:g", "http:g", "error", classHTTPNoSlashes, whyHTTPNoSlashes},
+		{"http://a/b/c/d;p?q#f", "http:", "http:", "error", classHTTPNoSlashes, whyHTTPNoSlashes},
+	}},
+	{file: "rfc2396_appC_examples.tsv", mode: urlkit.ModeLibwww, skip: notValidating},
+	{file: "rfc3986_sec5.4_examples.tsv", mode: urlkit.ModeRFC3986, skip: notBackwardCompat, div: []relDivergence{
+		{"http://a/b/c/d;p?q", "http:g", "http:g", "error", classHTTPNoSlashes, whyHTTPNoSlashes},
+	}},
+	{file: "rfc3986_sec5.4_examples.tsv", mode: urlkit.ModeLibwww, skip: onlyBackwardCompat},
+	{file: "python_test_urlparse_urljoin.tsv", mode: urlkit.ModeRFC3986, skip: pythonRFC3986, div: []relDivergence{
+		{"http://a/b/c/d;p?q#f", "", "http://a/b/c/d;p?q#f", "http://a/b/c/d;p?q", classEmptyRefFrag, whyEmptyRefFrag},
+		{"", "http://a/./g", "http://a/./g", "http://a/g", classAbsDots, whyAbsDots},
+		{"http://a/b/c/d;p?q#f", "//", "http://a/b/c/d;p?q#f", "error", classEmptyAuth, whyEmptyAuth},
+		{"http://a/b/c/d;p?q#f", "//#z", "http://a/b/c/d;p?q#z", "error", classEmptyAuth, whyEmptyAuth},
+		{"http://a/b/c/d;p?q#f", "///w", "http://a/w", "error", classEmptyAuth, whyEmptyAuth},
+		{"http://a/b/c/d;p?q#f", "//?y", "http://a/b/c/d;p?y", "error", classEmptyAuth, whyEmptyAuth},
+		{"http://a", "//", "http://a", "error", classEmptyAuth, whyEmptyAuth},
+		{"http://a", "///w", "http://a/w", "error", classEmptyAuth, whyEmptyAuth},
+		{"//a", "//", "//a", "//", classEmptyAuth, whyEmptyAuthKept},
+		{"//a", "///w", "//a/w", "///w", classEmptyAuth, whyEmptyAuthKept},
+		{"/b/c", "//", "/b/c", "//", classEmptyAuth, whyEmptyAuthKept},
+		{"/b/c", "///w", "/w", "///w", classEmptyAuth, whyEmptyAuthKept},
+		{"///b/c", "//", "///b/c", "//", classEmptyAuth, whyEmptyAuthKept},
+	}},
+}
+
+// Resolution runs every table of relative/ in the modes it belongs to: one
+// suite per table and mode.
+func Resolution(dir string) ([]*Suite, error) {
+	var out []*Suite
+	for _, p := range relPlans {
+		rows, err := readRelTable(dir, p.file)
+		if err != nil {
+			return nil, err
+		}
+		s := &Suite{
+			Name:   fmt.Sprintf("Resolution: %s in %s", strings.TrimSuffix(p.file, ".tsv"), p.mode),
+			Source: fmt.Sprintf("`relative/%s`; the other side is the table's expected result.", p.file),
+			Notes:  fmt.Sprintf("Each row's base and reference go to `urlkit.ResolveString(base, ref, urlkit.%s)`; the result text must equal the table's (an error counts as the result \"error\").", modeConst(p.mode)),
+		}
+		if err := runRelPlan(s, p, rows); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func modeConst(m urlkit.Mode) string {
+	switch m {
+	case urlkit.ModeRFC1630:
+		return "ModeRFC1630"
+	case urlkit.ModeLibwww:
+		return "ModeLibwww"
+	case urlkit.ModeRFC3986:
+		return "ModeRFC3986"
+	case urlkit.ModeRFC1808:
+		return "ModeRFC1808"
+	}
+	return m.String()
+}
+
+// runRelPlan checks every row; it fails when a documented divergence
+// names no considered row (the plan is out of date with the table).
+func runRelPlan(s *Suite, p relPlan, rows []relRow) error {
+	used := make([]bool, len(p.div))
+	for _, r := range rows {
+		s.Total++
+		if p.skip != nil {
+			if class, reason := p.skip(r); class != "" {
+				s.skip(class, reason, r.input())
+				continue
+			}
+		}
+		want, class, why := r.expected(), "", ""
+		for i, d := range p.div {
+			if d.base == r.base && d.ref == r.ref && d.want == r.want {
+				used[i] = true
+				want, class, why = d.got, d.class, d.why
+			}
+		}
+		u, err := urlkit.ResolveString(r.base, r.ref, p.mode)
+		got := u.String()
+		if err != nil {
+			got = "error"
+			var se *urlkit.SyntaxError
+			if !errors.As(err, &se) {
+				s.wrong(r.input(), fmt.Sprintf("%s:%d: error %v is not a *urlkit.SyntaxError", r.file, r.line, err))
+				continue
+			}
+		}
+		switch {
+		case got != want && why != "":
+			s.wrong(r.input(), fmt.Sprintf("%s:%d: got %q, documented divergence says %q (%s)", r.file, r.line, got, want, why))
+		case got != want:
+			detail := fmt.Sprintf("%s:%d: got %q, table says %q", r.file, r.line, got, want)
+			if err != nil {
+				detail += " (" + err.Error() + ")"
+			}
+			s.wrong(r.input(), detail)
+		case why != "":
+			s.different(class, why, r.input())
+		default:
+			s.agree(r.input(), nil)
+		}
+	}
+	for i, ok := range used {
+		if !ok {
+			d := p.div[i]
+			return fmt.Errorf("conformance: %s in %s: documented divergence %q + %q matches no considered row", p.file, p.mode, d.base, d.ref)
+		}
+	}
+	return nil
+}
