@@ -838,13 +838,13 @@ func removeDotSegmentsRef(in string) string {
 // the RFC's own examples in 5.2.4 and on edge cases.
 func TestRemoveDots3986Ref(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"/a/b/c/./../../g", "/a/g"},      // RFC 3986 5.2.4
-		{"mid/content=5/../6", "mid/6"},   // RFC 3986 5.2.4
-		{"/b/c/../../../g", "/g"},         // RFC 3986 5.4.2 "../../../g"
-		{"/b/c/.g", "/b/c/.g"},            // RFC 3986 5.4.2 ".g"
-		{"/b/c/g..", "/b/c/g.."},          // RFC 3986 5.4.2 "g.."
-		{"/b/c/./../g", "/b/g"},           // RFC 3986 5.4.2 "./../g"
-		{"/b/c/g/./h", "/b/c/g/h"},        // RFC 3986 5.4.2 "g/./h"
+		{"/a/b/c/./../../g", "/a/g"},    // RFC 3986 5.2.4
+		{"mid/content=5/../6", "mid/6"}, // RFC 3986 5.2.4
+		{"/b/c/../../../g", "/g"},       // RFC 3986 5.4.2 "../../../g"
+		{"/b/c/.g", "/b/c/.g"},          // RFC 3986 5.4.2 ".g"
+		{"/b/c/g..", "/b/c/g.."},        // RFC 3986 5.4.2 "g.."
+		{"/b/c/./../g", "/b/g"},         // RFC 3986 5.4.2 "./../g"
+		{"/b/c/g/./h", "/b/c/g/h"},      // RFC 3986 5.4.2 "g/./h"
 		{"/b/c/...", "/b/c/..."},
 		{"a/..", "/"},
 		{"", ""},
