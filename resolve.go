@@ -1,6 +1,7 @@
 package urlkit
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -223,35 +224,30 @@ func ResolveString(base, ref string, mode Mode) (URL, error) {
 // result is base or ref.
 func Resolve(base, ref URL, mode Mode) (URL, error) {
 	var arr [192]byte
+	var u URL
 	b, direct, ok := resolveInto(arr[:0], &base, &ref, mode)
 	if !ok {
 		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s,
 			Err: fmt.Errorf("urlkit: %w %d", ErrUnknownMode, uint8(mode))}
 	}
-	switch direct {
-	case isBase:
-		base.prefix = 0
-		return base, nil
-	case isRef:
-		ref.prefix = 0
-		return ref, nil
+	switch {
+	case direct == isBase:
+		u = base
+	case direct == isRef:
+		u = ref
+	case string(b) == ref.s:
+		u = ref
+	case string(b) == base.s:
+		u = base
+	case !withBaseAuthority(&u, b, &base):
+		s := string(b)
+		v, err := ParseRef(s)
+		if err != nil {
+			return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s, Part: "result", Result: s, Err: err}
+		}
+		return v, nil
 	}
-	if string(b) == ref.s {
-		ref.prefix = 0
-		return ref, nil
-	}
-	if string(b) == base.s {
-		base.prefix = 0
-		return base, nil
-	}
-	if u, ok := withBaseAuthority(b, &base); ok {
-		return u, nil
-	}
-	s := string(b)
-	u, err := ParseRef(s)
-	if err != nil {
-		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s, Part: "result", Result: s, Err: err}
-	}
+	u.prefix = 0
 	return u, nil
 }
 
@@ -261,65 +257,71 @@ const (
 	isRef
 )
 
-// withBaseAuthority builds the URL for the text b without parsing it again
-// when b starts with base's scheme and authority, which base's parse has
-// already checked, followed by what ParseRef would accept after a login:
-// nothing, or "/" or "#" and characters that come from already-checked
-// paths, search parts and fragments. It returns false when that is not
-// so, and the caller parses b.
-func withBaseAuthority(b []byte, base *URL) (URL, bool) {
+// withBaseAuthority sets *u to the URL for the text b without parsing it
+// again when b starts with base's scheme and authority, which base's parse
+// has already checked, followed by what ParseRef would accept after a
+// login: nothing, or "/" or "#" and characters that come from
+// already-checked paths, search parts and fragments (dot-segment removal
+// removes whole segments, so an escape is never split). It returns false
+// when that is not so, and the caller parses b. TestResolveFastPath and
+// FuzzResolve check that the URL equals what ParseRef gives for its text.
+func withBaseAuthority(u *URL, b []byte, base *URL) bool {
 	const need = hasScheme | hasAuthority
 	if base.flags&need != need {
-		return URL{}, false
+		return false
 	}
 	ae := base.host.end
 	if base.flags&hasPort != 0 {
 		ae = base.port.end
 	}
 	a := int(ae)
-	if len(b) < a || string(b[:a]) != base.s[:a] || (len(b) > a && b[a] != '/' && b[a] != '#') || hasURLPrefix(base.s) {
-		return URL{}, false
+	if len(b) < a || (len(b) > a && b[a] != '/' && b[a] != '#') || string(b[:a]) != base.s[:a] || hasURLPrefix(base.s) {
+		return false
 	}
-	s := string(b)
-	u := URL{s: s, flags: base.flags & (hasScheme | hasAuthority | hasUser | hasPassword | hasPort),
-		scheme: base.scheme, user: base.user, pass: base.pass, host: base.host, port: base.port}
-	end, q := len(s), -1
-	for i := a; i < len(s); i++ {
-		if c := s[i]; c == '#' {
+	// "#" is not an xchar: the first one ends the path or search part;
+	// the first "?" before it starts the search part.
+	end, q := len(b), -1
+	for i := a; i < len(b); i++ {
+		if c := b[i]; c == '#' {
 			end = i
 			break
 		} else if c == '?' && q < 0 {
 			q = i
 		}
 	}
-	if end < len(s) {
+	n := int32(len(b))
+	*u = URL{s: string(b), flags: base.flags & (hasScheme | hasAuthority | hasUser | hasPassword | hasPort),
+		scheme: base.scheme, user: base.user, pass: base.pass, host: base.host, port: base.port,
+		frag: span{n, n}}
+	if end < len(b) {
 		u.flags |= hasFragment
-		u.frag = span{int32(end + 1), int32(len(s))}
-	} else {
-		u.frag = span{int32(len(s)), int32(len(s))}
+		u.frag.start = int32(end + 1)
 	}
+	e := int32(end)
 	if a == end {
-		u.path = span{int32(end), int32(end)}
+		u.path = span{e, e}
 		u.search = u.path
-		return u, true
+		return true
 	}
 	u.flags |= hasPath
 	if q >= 0 {
 		u.flags |= hasSearch
-		u.search = span{int32(q + 1), int32(end)}
+		u.search = span{int32(q + 1), e}
 	} else {
 		q = end
-		u.search = span{int32(end), int32(end)}
+		u.search = span{e, e}
 	}
 	u.path = span{ae, int32(q)}
-	return u, true
+	return true
 }
 
 // resolveInto appends the resolved text to b. When the result is base or
 // ref unchanged, it says which instead. ok is false for an
 // unknown mode.
 func resolveInto(b []byte, base, ref *URL, mode Mode) (out []byte, direct int, ok bool) {
-	B, R := splitRef(base), splitRef(ref)
+	var B, R refParts
+	splitRefInto(base, &B)
+	splitRefInto(ref, &R)
 	switch mode {
 	case ModeRFC1630:
 		b, direct = resolve1630(b, base.s, ref.s, &B, &R)
@@ -347,6 +349,12 @@ type refParts struct {
 
 func splitRef(u *URL) refParts {
 	var p refParts
+	splitRefInto(u, &p)
+	return p
+}
+
+// splitRefInto fills the zero refParts p with the parts of u.
+func splitRefInto(u *URL, p *refParts) {
 	s := u.s
 	if u.flags&hasScheme != 0 {
 		p.hasScheme = true
@@ -369,7 +377,7 @@ func splitRef(u *URL) refParts {
 			p.hasQuery = true
 			p.query = u.search.of(s)
 		}
-		return p
+		return
 	}
 	h := s[p.schemeEnd:end]
 	if i := strings.IndexByte(h, '?'); i >= 0 {
@@ -389,7 +397,6 @@ func splitRef(u *URL) refParts {
 		h = h[i:]
 	}
 	p.path = h
-	return p
 }
 
 func appendScheme(b []byte, p *refParts) []byte {
@@ -707,7 +714,12 @@ func RemoveDotSegments(path string, mode Mode) string {
 // of the output. The output never outgrows the input, so the output
 // buffer is p[:w] with w <= r, the start of the remaining input.
 func removeDots3986(p []byte) int {
-	r, w, n := 0, 0, len(p)
+	r := firstDotSegment(p)
+	if r < 0 {
+		return len(p)
+	}
+	// Before r the algorithm only moves segments to the output unchanged.
+	w, n := r, len(p)
 	for r < n {
 		in := p[r:]
 		switch {
@@ -734,11 +746,42 @@ func removeDots3986(p []byte) int {
 			for e < n && p[e] != '/' {
 				e++
 			}
-			w += copy(p[w:], p[r:e])
+			if w != r {
+				copy(p[w:], p[r:e])
+			}
+			w += e - r
 			r = e
 		}
 	}
 	return w
+}
+
+// firstDotSegment returns where the first "." or ".." segment of p starts
+// (the index of the "/" before it, or 0 for a first segment), or -1 when
+// p has none. Most paths have none, and then no dot-segment algorithm
+// changes them.
+func firstDotSegment(p []byte) int {
+	for i := 0; i < len(p); {
+		j := bytes.IndexByte(p[i:], '.')
+		if j < 0 {
+			return -1
+		}
+		j += i
+		if j == 0 || p[j-1] == '/' {
+			e := j + 1
+			if e < len(p) && p[e] == '.' {
+				e++
+			}
+			if e == len(p) || p[e] == '/' {
+				if j == 0 {
+					return 0
+				}
+				return j - 1
+			}
+		}
+		i = j + 1
+	}
+	return -1
 }
 
 // popSegment removes the last segment and its preceding "/" from the

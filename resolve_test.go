@@ -744,3 +744,139 @@ func netURLComparable(b, r URL, nb, nr *url.URL) bool {
 	}
 	return true
 }
+
+// TestResolveFastPath checks that the URL Resolve builds without parsing
+// its text again (withBaseAuthority) is exactly the URL ParseRef gives for
+// that text, for every base and reference of the corpus tables (RFC 3986
+// 5.4, RFC 1808 5, RFC 1630 "Partial (relative) form", Python's urljoin
+// tests) in every mode, and that the fast path is taken at all.
+func TestResolveFastPath(t *testing.T) {
+	fast := 0
+	for _, f := range []string{"rfc3986_sec5.4_examples.tsv", "rfc1808_sec5_examples.tsv", "python_test_urlparse_urljoin.tsv", "rfc1630_partial_examples.tsv"} {
+		for _, row := range loadResolveCorpus(t, f) {
+			b, err1 := ParseRef(row.base)
+			r, err2 := ParseRef(row.ref)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			for _, m := range Modes() {
+				var arr [192]byte
+				text, direct, _ := resolveInto(arr[:0], &b, &r, m)
+				var u URL
+				if direct != 0 || !withBaseAuthority(&u, text, &b) {
+					continue
+				}
+				fast++
+				v, err := ParseRef(string(text))
+				if err != nil || v != u {
+					t.Errorf("%v (%s): built %#v, ParseRef(%q) gives %#v, %v", row, m, u, text, v, err)
+				}
+				if got, err := Resolve(b, r, m); err != nil || got != v {
+					t.Errorf("%v (%s): Resolve gives %#v, %v; want %#v", row, m, got, err, v)
+				}
+			}
+		}
+	}
+	if fast < 100 {
+		t.Errorf("the fast path built only %d results", fast)
+	}
+	t.Logf("%d results built without a second parse", fast)
+}
+
+// TestResolveAllocs: the budget is at most one allocation per
+// result, and none when the result is the base or the reference itself.
+func TestResolveAllocs(t *testing.T) {
+	base := MustParse("http://a/b/c/d;p?q")
+	for _, tc := range []struct {
+		ref  string
+		mode Mode
+		max  float64
+	}{
+		{"../g", ModeRFC3986, 1}, {"g;x?y#s", ModeRFC1630, 1}, {"//g", ModeLibwww, 1}, {"?y", ModeRFC1808, 1},
+		{"", ModeRFC1808, 0}, {"ftp://x/y", ModeRFC1630, 0}, {"ftp://x/y", ModeRFC3986, 0},
+	} {
+		r := mustParseRef(t, tc.ref)
+		if n := testing.AllocsPerRun(100, func() { _, _ = Resolve(base, r, tc.mode) }); n > tc.max {
+			t.Errorf("%s: Resolve(%q, %q) allocates %v times, want at most %v", tc.mode, base, tc.ref, n, tc.max)
+		}
+	}
+}
+
+// mustParseRef is ParseRef for test tables.
+func mustParseRef(t *testing.T, s string) URL {
+	t.Helper()
+	u, err := ParseRef(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// removeDotSegmentsRef is RFC 3986 section 5.2.4 written as the RFC
+// states it, on strings, as the reference for FuzzRemoveDots3986.
+func removeDotSegmentsRef(in string) string {
+	out := ""
+	for in != "" {
+		switch {
+		case strings.HasPrefix(in, "../"):
+			in = in[3:]
+		case strings.HasPrefix(in, "./"):
+			in = in[2:]
+		case strings.HasPrefix(in, "/./"):
+			in = in[2:]
+		case in == "/.":
+			in = "/"
+		case strings.HasPrefix(in, "/../"):
+			in = in[3:]
+			out = out[:max(strings.LastIndexByte(out, '/'), 0)]
+		case in == "/..":
+			in = "/"
+			out = out[:max(strings.LastIndexByte(out, '/'), 0)]
+		case in == "." || in == "..":
+			in = ""
+		default:
+			e := strings.IndexByte(in[1:], '/') + 1
+			if e == 0 {
+				e = len(in)
+			}
+			out += in[:e]
+			in = in[e:]
+		}
+	}
+	return out
+}
+
+// TestRemoveDots3986Ref: the in-place removal (with its skip of the part
+// before the first dot segment) agrees with RFC 3986 5.2.4 as written, on
+// the RFC's own examples in 5.2.4 and on edge cases.
+func TestRemoveDots3986Ref(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"/a/b/c/./../../g", "/a/g"},    // RFC 3986 5.2.4
+		{"mid/content=5/../6", "mid/6"}, // RFC 3986 5.2.4
+		{"/b/c/../../../g", "/g"},       // RFC 3986 5.4.2 "../../../g"
+		{"/b/c/.g", "/b/c/.g"},          // RFC 3986 5.4.2 ".g"
+		{"/b/c/g..", "/b/c/g.."},        // RFC 3986 5.4.2 "g.."
+		{"/b/c/./../g", "/b/g"},         // RFC 3986 5.4.2 "./../g"
+		{"/b/c/g/./h", "/b/c/g/h"},      // RFC 3986 5.4.2 "g/./h"
+		{"/b/c/...", "/b/c/..."},
+		{"a/..", "/"},
+		{"", ""},
+	} {
+		if got := RemoveDotSegments(tc.in, ModeRFC3986); got != tc.want || got != removeDotSegmentsRef(tc.in) {
+			t.Errorf("RemoveDotSegments(%q, rfc3986) = %q, want %q (reference %q)", tc.in, got, tc.want, removeDotSegmentsRef(tc.in))
+		}
+	}
+}
+
+// FuzzRemoveDots3986: the in-place removal agrees with RFC 3986 5.2.4 as
+// written (removeDotSegmentsRef) on every input.
+func FuzzRemoveDots3986(f *testing.F) {
+	for _, s := range []string{"/a/b/c/./../../g", "mid/content=5/../6", "a/..", "./.././/.", "/x/.y/..z/../.", "..", "x.y/./"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if got, want := RemoveDotSegments(p, ModeRFC3986), removeDotSegmentsRef(p); got != want {
+			t.Fatalf("RemoveDotSegments(%q, rfc3986) = %q, RFC 3986 5.2.4 gives %q", p, got, want)
+		}
+	})
+}
