@@ -168,6 +168,8 @@ printf 'inner document\n' >"$GROOT/docs/inner.txt"
 	printf '1Elsewhere\t/x\texample.invalid\t70\n'
 } >"$GROOT/gophermap"
 printf 'spaced\n' >"$GROOT/a b.txt"
+# Plain text without lines starting with "." (gophernicus does not dot-stuff).
+printf 'Gopher plain text.\nSecond line\tafter a tab.\nThird line.\n' >"$GROOT/plain.txt"
 chmod -R a+rX,go-w "$GROOT"
 setsid socat "TCP-LISTEN:$GOPHER_PORT,bind=127.0.0.1,reuseaddr,fork" \
 	"EXEC:/usr/sbin/gophernicus -h 127.0.0.1 -p $GOPHER_PORT -r $GROOT -nv -nf -nh -l $BASE/log/gophernicus.log,su=nobody" \
