@@ -238,4 +238,3 @@ func TestParseMenu(t *testing.T) {
 		t.Errorf("URL %q", u)
 	}
 }
-
