@@ -62,10 +62,11 @@ stop_pidfile() {
 	local f=$1 pid
 	[ -f "$f" ] || return 0
 	pid=$(tr -dc 0-9 <"$f" | head -c 12)
+	# These are throw-away test daemons whose state is deleted next, so
+	# SIGKILL is enough (innd takes many seconds over a SIGTERM shutdown).
 	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-		kill "$pid" 2>/dev/null || true
-		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 		kill -9 "$pid" 2>/dev/null || true
+		for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 	fi
 	rm -f "$f"
 }
@@ -98,7 +99,12 @@ BIN="$BASE/content/all256.bin"
 mkdir -p "$BASE/content"
 printf 'Hello from urlkit.\r\nSecond line.\n.\n..leading dots\nlast line\n' >"$TEXT"
 # every byte value 0..255 once, in order
-for i in $(seq 0 255); do printf "\\$(printf %03o "$i")"; done >"$BIN"
+fmt=''
+for i in {0..255}; do
+	printf -v oct '\\%03o' "$i"
+	fmt+=$oct
+done
+printf "$fmt" >"$BIN"
 [ "$(stat -c %s "$BIN")" = 256 ] || { log "binary fixture is not 256 bytes"; exit 1; }
 
 # --- vsftpd --------------------------------------------------------------------
