@@ -238,3 +238,24 @@ func TestParseMenu(t *testing.T) {
 		t.Errorf("URL %q", u)
 	}
 }
+
+// Cancelling the context during a transfer closes the connection; the read
+// reports the cancellation.
+func TestCancelDuringTransfer(t *testing.T) {
+	addr := silentListener(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	rc, err := FetchGopher(ctx, &GopherRequest{Addr: addr, Type: '9', Selector: "/"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err = io.ReadAll(rc)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("cancellation took %v", d)
+	}
+}
