@@ -112,6 +112,7 @@ type UnsafeArgumentError struct {
 	Value    string
 }
 
+// Error formats the failure for a person.
 func (e *UnsafeArgumentError) Error() string {
 	return fmt.Sprintf("%s: %s %q contains CR, LF or NUL; refusing to send it", e.Protocol, e.Field, e.Value)
 }
@@ -130,6 +131,7 @@ type SizeLimitError struct {
 	Limit int64
 }
 
+// Error formats the failure for a person.
 func (e *SizeLimitError) Error() string {
 	return fmt.Sprintf("access: resource exceeds the size limit of %d bytes", e.Limit)
 }
@@ -141,6 +143,7 @@ type ConnectError struct {
 	Err      error
 }
 
+// Error formats the failure for a person.
 func (e *ConnectError) Error() string {
 	return fmt.Sprintf("%s: connect to %s: %v", e.Protocol, e.Addr, e.Err)
 }
@@ -158,6 +161,7 @@ type ReplyError struct {
 	Text     string
 }
 
+// Error formats the failure for a person.
 func (e *ReplyError) Error() string {
 	if e.Code == 0 {
 		return fmt.Sprintf("%s: %s: %s", e.Protocol, e.Step, e.Text)
@@ -173,6 +177,7 @@ type StepError struct {
 	Err      error
 }
 
+// Error formats the failure for a person.
 func (e *StepError) Error() string {
 	return fmt.Sprintf("%s: %s: %v", e.Protocol, e.Step, e.Err)
 }

@@ -27,6 +27,7 @@ type NonLocalHostError struct {
 	Host string
 }
 
+// Error formats the failure for a person.
 func (e *NonLocalHostError) Error() string {
 	return fmt.Sprintf("file: host %q is not this machine (only \"\" and \"localhost\" are)", e.Host)
 }

@@ -42,6 +42,7 @@ type GopherSessionError struct {
 	Type byte
 }
 
+// Error formats the failure for a person.
 func (e *GopherSessionError) Error() string {
 	return fmt.Sprintf("gopher: item type %q is a session, not a document to fetch", e.Type)
 }

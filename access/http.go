@@ -39,6 +39,7 @@ type HTTPStatusError struct {
 	Status string // e.g. "404 Not Found"
 }
 
+// Error formats the failure for a person.
 func (e *HTTPStatusError) Error() string {
 	return fmt.Sprintf("http: GET %s: %s", e.URL, e.Status)
 }
@@ -48,6 +49,7 @@ type TooManyRedirectsError struct {
 	Limit int
 }
 
+// Error formats the failure for a person.
 func (e *TooManyRedirectsError) Error() string {
 	return fmt.Sprintf("http: stopped after %d redirects", e.Limit)
 }
