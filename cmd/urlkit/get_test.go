@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/urlkit/urlkit/internal/testservers"
+)
+
+// runGetEnv runs urlkit with an environment for scheme.ConfigFromEnv.
+func runGetEnv(t *testing.T, vars map[string]string, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return vars[k] }}
+	code := run(e, args)
+	return out.String(), errOut.String(), code
+}
+
+func TestGetFile(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "note.txt")
+	if err := os.WriteFile(name, []byte("file content\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "", "get", "file://"+filepath.ToSlash(name))
+	if code != exitOK || out != "file content\n" {
+		t.Errorf("file get: %d %q %q", code, out, errOut)
+	}
+	// RFC 1738 3.10: a file URL naming another host is refused.
+	_, errOut, code = runCLI(t, "", "get", "file://elsewhere.dom/etc/motd")
+	if code != exitInvalid || !strings.Contains(errOut, "elsewhere.dom") {
+		t.Errorf("remote file: %d %q", code, errOut)
+	}
+}
+
+func TestGetHTTP(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "new?x=1", http.StatusFound)
+			return
+		}
+		w.Header().Set("X-Test", "yes")
+		w.Write([]byte("path " + r.URL.Path + " query " + r.URL.RawQuery))
+	}))
+	defer srv.Close()
+	base := strings.Replace(srv.URL, "http://127.0.0.1", "http://localhost", 1)
+	out, errOut, code := runCLI(t, "", "get", base+"/old")
+	if code != exitOK || out != "path /new query x=1" {
+		t.Errorf("redirect: %d %q %q", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "warning: port") {
+		t.Errorf("no warning about the non-default port: %q", errOut)
+	}
+	out, _, code = runCLI(t, "", "get", "-i", base+"/h")
+	if code != exitOK || !strings.Contains(out, "200") || !strings.Contains(out, "X-Test: yes") {
+		t.Errorf("-i: %d %q", code, out)
+	}
+	file := filepath.Join(t.TempDir(), "out")
+	if _, _, code := runCLI(t, "", "get", "-o", file, base+"/f"); code != exitOK {
+		t.Fatalf("-o: %d", code)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "path /f query " {
+		t.Errorf("-o wrote %q", b)
+	}
+}
+
+// RFC 1738 6: an encoded CR LF is never decoded into a command line; the
+// plan refuses before any connection (nothing listens on port 9).
+func TestGetRefusesControls(t *testing.T) {
+	for _, u := range []string{"gopher://127.0.0.1:9/0a%0d%0aRCPT", "ftp://127.0.0.1:9/a%0Db", "news:a%0D%0Ab@host.dom"} {
+		_, errOut, code := runGetEnv(t, map[string]string{"NNTPSERVER": "127.0.0.1:9"}, "", "get", u)
+		if code != exitInvalid || !strings.Contains(errOut, "control character") {
+			t.Errorf("%s: %d %q", u, code, errOut)
+		}
+	}
+}
+
+func TestGetNotRetrievable(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "get", "wais://quake.think.com/wais-discussion-archives?lynch")
+	if code != exitNotSupported || !strings.Contains(out, `Search database "wais-discussion-archives"`) || !strings.Contains(errOut, "protocol not supported for retrieval") {
+		t.Errorf("wais: %d %q %q", code, out, errOut)
+	}
+}
+
+// The telnet session is advice only, and the password is never printed.
+func TestGetTelnet(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "get", "telnet://guest:s3cret@localhost:2323/")
+	if code != exitOK || !strings.Contains(out, `"guest"`) || strings.Contains(out+errOut, "s3cret") {
+		t.Errorf("telnet: %d %q %q", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "guest:****@") {
+		t.Errorf("the URL in messages is not redacted: %q", errOut)
+	}
+}
+
+func TestGetMailto(t *testing.T) {
+	out, _, code := runGetEnv(t, map[string]string{"EMAIL": "me@here.dom"}, "Hello.\n", "get", "--subject", "Hi", "mailto:timbl@info.cern.ch")
+	for _, want := range []string{"To: timbl@info.cern.ch", "From: me@here.dom", "Subject: Hi", "Hello."} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("mailto: %d, output lacks %q:\n%s", code, want, out)
+		}
+	}
+}
+
+func TestGetUsage(t *testing.T) {
+	if _, _, code := runCLI(t, "", "get"); code != exitUsage {
+		t.Errorf("get without URL: %d", code)
+	}
+	if _, errOut, code := runCLI(t, "", "get", "http://h/%zz"); code != exitInvalid || !strings.Contains(errOut, "offset 9") {
+		t.Errorf("bad URL: %d %q", code, errOut)
+	}
+}
+
+// Against the real daemons that .ci/servers.sh starts.
+
+func TestGetFTPReal(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_FTP_ADDR")
+	want, err := os.ReadFile(filepath.Join(env["URLKIT_FTP_ROOT"], "pub", "all256.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "", "get", "ftp://"+env["URLKIT_FTP_ADDR"]+"/pub/all256.bin;type=i")
+	if code != exitOK || out != string(want) {
+		t.Errorf("ftp binary: %d, %d bytes, %q", code, len(out), errOut)
+	}
+	out, _, code = runCLI(t, "", "get", "ftp://"+env["URLKIT_FTP_ADDR"]+"/pub/;type=d")
+	if code != exitOK || !strings.Contains(out, "hello.txt") {
+		t.Errorf("ftp listing: %d %q", code, out)
+	}
+	_, errOut, code = runCLI(t, "", "get", "ftp://"+env["URLKIT_FTP_ADDR"]+"/pub/no-such-file")
+	if code != exitInvalid || !strings.Contains(errOut, "RETR") || !strings.Contains(errOut, "550") {
+		t.Errorf("ftp missing file: %d %q", code, errOut)
+	}
+}
+
+func TestGetGopherReal(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_GOPHER_ADDR")
+	addr := env["URLKIT_GOPHER_ADDR"]
+	out, errOut, code := runCLI(t, "", "get", "gopher://"+addr+"/")
+	if code != exitOK || !strings.Contains(out, "gopher://"+addr+"/0/hello.txt") {
+		t.Errorf("gopher menu: %d %q %q", code, out, errOut)
+	}
+	want, err := os.ReadFile(filepath.Join(env["URLKIT_GOPHER_ROOT"], "all256.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = runCLI(t, "", "get", "gopher://"+addr+"/9/all256.bin")
+	if code != exitOK || out != string(want) {
+		t.Errorf("gopher binary: %d, %d bytes", code, len(out))
+	}
+}
+
+func TestGetNewsReal(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_NNTP_ADDR")
+	vars := map[string]string{"NNTPSERVER": env["URLKIT_NNTP_ADDR"]}
+	group := env["URLKIT_NNTP_GROUP"]
+	out, errOut, code := runGetEnv(t, vars, "", "get", "news:*")
+	if code != exitOK || !strings.Contains(out, group) {
+		t.Errorf("news:*: %d %q %q", code, out, errOut)
+	}
+	out, errOut, code = runGetEnv(t, nil, "", "get", "nntp://"+env["URLKIT_NNTP_ADDR"]+"/"+group+"/1")
+	if code != exitOK || !strings.Contains(out, "Newsgroups: "+group) {
+		t.Errorf("nntp article: %d %q %q", code, out, errOut)
+	}
+	_, errOut, code = runGetEnv(t, nil, "", "get", "nntp://"+env["URLKIT_NNTP_ADDR"]+"/"+group+"/999")
+	if code != exitInvalid || !strings.Contains(errOut, "423") {
+		t.Errorf("missing article: %d %q", code, errOut)
+	}
+}
