@@ -1,15 +1,14 @@
 package conformance
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/corpus"
 )
 
 // AdaDatasets are the ada-url URL lists the net/url differential runs on.
@@ -23,23 +22,9 @@ var AdaDatasets = []string{
 // readLines returns the non-empty lines of a file, without line endings or
 // a UTF-8 byte-order mark.
 func readLines(path string) ([]string, error) {
-	f, err := os.Open(path)
+	out, err := corpus.ReadLines(path)
 	if err != nil {
 		return nil, fmt.Errorf("conformance: %w", err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		line = strings.TrimPrefix(line, "\ufeff")
-		if line != "" {
-			out = append(out, line)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("conformance: %s: %w", path, err)
 	}
 	return out, nil
 }

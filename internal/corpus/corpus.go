@@ -4,6 +4,7 @@ package corpus
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -37,9 +38,19 @@ func Path(tb testing.TB, rel string) string {
 // or a UTF-8 byte-order mark.
 func Lines(tb testing.TB, rel string) []string {
 	tb.Helper()
-	f, err := os.Open(Path(tb, rel))
+	out, err := ReadLines(Path(tb, rel))
 	if err != nil {
 		tb.Fatal(err)
+	}
+	return out
+}
+
+// ReadLines returns the non-empty lines of the file at path, without line
+// endings or a UTF-8 byte-order mark.
+func ReadLines(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	var out []string
@@ -53,7 +64,7 @@ func Lines(tb testing.TB, rel string) []string {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return out
+	return out, nil
 }
