@@ -1,6 +1,6 @@
 module github.com/urlkit/urlkit/bench/xurls
 
-go 1.24
+go 1.26.0
 
 replace github.com/urlkit/urlkit => ../..
 
