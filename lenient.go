@@ -3,6 +3,7 @@ package urlkit
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -146,11 +147,11 @@ func fixComponents(u URL, warns []Warning, orig []int) []Warning {
 		if warns[i].Component != ComponentNone {
 			continue
 		}
-		for j, o := range orig {
-			if o == warns[i].Offset {
-				warns[i].Component = u.componentAt(j + int(u.prefix))
-				break
-			}
+		// orig never decreases, so the first output byte that came from
+		// the warning's offset is found by binary search.
+		j := sort.SearchInts(orig, warns[i].Offset)
+		if j < len(orig) && orig[j] == warns[i].Offset {
+			warns[i].Component = u.componentAt(j + int(u.prefix))
 		}
 	}
 	return warns

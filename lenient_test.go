@@ -2,7 +2,9 @@ package urlkit
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseLenient(t *testing.T) {
@@ -71,5 +73,23 @@ func TestParseLenientErrors(t *testing.T) {
 		if !errors.As(err, &se) || se.Offset != tt.off || !errors.Is(err, tt.kind) || se.Input != tt.in {
 			t.Errorf("ParseLenient(%q) = %v, want %v at %d", tt.in, err, tt.kind, tt.off)
 		}
+	}
+}
+
+// A long input with a repair at every byte stays linear: this took minutes
+// when each warning's component was looked up by a scan of the whole input
+// (found by FuzzParseLenient stalling).
+func TestParseLenientLong(t *testing.T) {
+	s := "http://h/" + strings.Repeat("~", 200000)
+	start := time.Now()
+	u, warns, err := ParseLenient(s)
+	if err != nil || len(warns) != 200000 || len(u.String()) != 9+3*200000 {
+		t.Fatalf("err %v, %d warnings, %d bytes", err, len(warns), len(u.String()))
+	}
+	if warns[199999].Component != ComponentPath {
+		t.Errorf("last warning in %v", warns[199999].Component)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
 	}
 }
