@@ -1,11 +1,10 @@
 package urlkit
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
+	"github.com/urlkit/urlkit/internal/corpus"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,12 +13,11 @@ import (
 // resRow is one row of a relative-resolution table in
 // ../shared/corpora/relative: base, reference, expected result, note.
 type resRow struct {
-	file              string
-	line              int
-	base, ref, want   string
-	note              string
-	currentDocument   bool // RFC 2396 "(current document)"
-	currentDocWithRef bool
+	file            string
+	line            int
+	base, ref, want string
+	note            string
+	currentDocument bool // RFC 2396 "(current document)"
 }
 
 func (r resRow) String() string {
@@ -31,56 +29,13 @@ func (r resRow) String() string {
 // line (see SOURCES.md there).
 func loadResolveCorpus(t testing.TB, name string) []resRow {
 	t.Helper()
-	dir := filepath.Join("..", "shared", "corpora", "relative")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus folder %s is absent (it lives beside the repository in /work/shared/corpora): %v", dir, err)
-	}
-	f, err := os.Open(filepath.Join(dir, name))
+	in, err := corpus.ReadRelative(corpus.Path(t, filepath.Join("relative", name)))
 	if err != nil {
 		t.Fatalf("corpus %s: %v", name, err)
 	}
-	defer f.Close()
-	var rows []resRow
-	sc := bufio.NewScanner(f)
-	header := false
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if strings.HasPrefix(text, "#") {
-			continue
-		}
-		if !header {
-			header = true
-			continue
-		}
-		col := strings.Split(text, "\t")
-		if len(col) < 3 {
-			t.Fatalf("%s:%d: %d columns", name, line, len(col))
-		}
-		r := resRow{file: name, line: line, base: col[0], ref: col[1], want: col[2]}
-		if len(col) > 3 {
-			r.note = col[3]
-		}
-		// In the RFC 2396 table the extractor split expected values at
-		// ";" ("http://a/b/c/;x" became "http://a/b/c/" and a note ending
-		// in ";x"). RFC 2396 appendix C.1 prints ";x = <URL:http://a/b/c/;x>",
-		// so the last note word, when it starts with ";", is put back.
-		if name == "rfc2396_appC_examples.tsv" {
-			if f := strings.Fields(r.note); len(f) > 0 {
-				if w := f[len(f)-1]; len(w) > 1 && w[0] == ';' {
-					r.want += w
-				}
-			}
-			if strings.HasPrefix(r.want, "(current document)") {
-				r.currentDocument = true
-			}
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) == 0 {
-		t.Fatalf("corpus %s: no rows", name)
+	rows := make([]resRow, len(in))
+	for i, r := range in {
+		rows[i] = resRow{file: r.File, line: r.Line, base: r.Base, ref: r.Ref, want: r.Want, note: r.Note, currentDocument: r.CurrentDocument}
 	}
 	return rows
 }

@@ -1,14 +1,13 @@
 package conformance
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/corpus"
 )
 
 // relRow is one row of a table in relative/: base, reference, expected
@@ -36,55 +35,15 @@ func (r relRow) expected() string {
 	return r.want
 }
 
-// readRelTable reads relative/<name>: "#" comment lines naming the source,
-// one header line, then base, reference, expected and an optional note
-// separated by tabs.
+// readRelTable reads relative/<name> (see corpus.ReadRelative).
 func readRelTable(dir, name string) ([]relRow, error) {
-	path := filepath.Join(dir, "relative", name)
-	f, err := os.Open(path)
+	in, err := corpus.ReadRelative(filepath.Join(dir, "relative", name))
 	if err != nil {
 		return nil, fmt.Errorf("conformance: %w", err)
 	}
-	defer f.Close()
-	var rows []relRow
-	sc := bufio.NewScanner(f)
-	header := false
-	for n := 1; sc.Scan(); n++ {
-		text := sc.Text()
-		if strings.HasPrefix(text, "#") {
-			continue
-		}
-		if !header {
-			header = true
-			continue
-		}
-		col := strings.Split(text, "\t")
-		if len(col) < 3 {
-			return nil, fmt.Errorf("conformance: %s:%d: %d columns, want at least 3", path, n, len(col))
-		}
-		r := relRow{file: name, line: n, base: col[0], ref: col[1], want: col[2]}
-		if len(col) > 3 {
-			r.note = col[3]
-		}
-		if name == "rfc2396_appC_examples.tsv" {
-			// The table's extractor cut expected values at ";": RFC 2396
-			// C.1 prints ";x = <URL:http://a/b/c/;x>", which the table
-			// holds as "http://a/b/c/" with a note ending in ";x". The
-			// last note word, when it starts with ";", is put back.
-			if w := strings.Fields(r.note); len(w) > 0 {
-				if last := w[len(w)-1]; len(last) > 1 && last[0] == ';' {
-					r.want += last
-				}
-			}
-			r.currentDoc = strings.HasPrefix(r.want, "(current document)")
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("conformance: %s: %w", path, err)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("conformance: %s: no rows", path)
+	rows := make([]relRow, len(in))
+	for i, r := range in {
+		rows[i] = relRow{file: r.File, line: r.Line, base: r.Base, ref: r.Ref, want: r.Want, note: r.Note, currentDoc: r.CurrentDocument}
 	}
 	return rows, nil
 }

@@ -68,3 +68,70 @@ func ReadLines(path string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// A RelRow is one row of a resolution table in relative/: a base, a
+// reference, the expected result and the table's fourth column (the
+// section, a note or the test method it came from).
+type RelRow struct {
+	File            string // the table's file name
+	Line            int    // the row's line number in the file
+	Base, Ref, Want string
+	Note            string
+	// CurrentDocument marks RFC 2396's "(current document)" as the
+	// expected result: the base without its fragment.
+	CurrentDocument bool
+}
+
+// ReadRelative reads a resolution table: "#" comment lines naming the
+// source, one header line, then base, reference, expected result and an
+// optional note separated by tabs.
+//
+// In the RFC 2396 table the extractor cut expected values at ";" (RFC 2396
+// C.1 prints ";x = <URL:http://a/b/c/;x>", which the table holds as
+// "http://a/b/c/" with a note ending in ";x"); the last note word, when it
+// starts with ";", is put back.
+func ReadRelative(path string) ([]RelRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	name := filepath.Base(path)
+	var rows []RelRow
+	sc := bufio.NewScanner(f)
+	header := false
+	for n := 1; sc.Scan(); n++ {
+		text := sc.Text()
+		if strings.HasPrefix(text, "#") {
+			continue
+		}
+		if !header {
+			header = true
+			continue
+		}
+		col := strings.Split(text, "\t")
+		if len(col) < 3 {
+			return nil, fmt.Errorf("%s:%d: %d columns, want at least 3", path, n, len(col))
+		}
+		r := RelRow{File: name, Line: n, Base: col[0], Ref: col[1], Want: col[2]}
+		if len(col) > 3 {
+			r.Note = col[3]
+		}
+		if name == "rfc2396_appC_examples.tsv" {
+			if w := strings.Fields(r.Note); len(w) > 0 {
+				if last := w[len(w)-1]; len(last) > 1 && last[0] == ';' {
+					r.Want += last
+				}
+			}
+			r.CurrentDocument = strings.HasPrefix(r.Want, "(current document)")
+		}
+		rows = append(rows, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: no rows", path)
+	}
+	return rows, nil
+}
