@@ -46,9 +46,7 @@ func Canonical(u URL) URL {
 	if !needsCanon(u) {
 		return u
 	}
-	// An unknown scheme's "//..." that is not a login keeps its escapes
-	// (but for hex case): decoding could turn it into a login.
-	decode := u.flags&hasAuthority != 0 || !strings.HasPrefix(u.Opaque(), "//")
+	decode := mayDecode(u)
 	v, err := ParseRef(canonString(u, decode))
 	if decode && (err != nil || v.IsAbsolute() != u.IsAbsolute() || v.HasAuthority() != u.HasAuthority()) {
 		// Decoding made a different structure (in a partial URL, "%41:"
@@ -115,6 +113,13 @@ func Equal(a, b URL) bool {
 	return Canonical(a).s == Canonical(b).s
 }
 
+// mayDecode reports whether Canonical may decode u's unreserved escapes. An
+// unknown scheme's "//..." that is not a login keeps its escapes (but for
+// hex case): decoding could turn it into a login.
+func mayDecode(u URL) bool {
+	return u.flags&hasAuthority != 0 || !strings.HasPrefix(u.Opaque(), "//")
+}
+
 func ipScheme(u URL) bool {
 	s := schemeSyntax(u.RawScheme())
 	return u.flags&hasScheme != 0 && (s == SyntaxIP || s == SyntaxIPOptionalHost)
@@ -161,7 +166,7 @@ func needsCanon(u URL) bool {
 	if u.flags&hasAuthority != 0 && u.flags&hasPath == 0 && ipScheme(u) {
 		return true
 	}
-	decode := u.flags&hasAuthority != 0 || !strings.HasPrefix(u.Opaque(), "//")
+	decode := mayDecode(u)
 	for i := 0; i < len(u.s); i++ {
 		if u.s[i] == '%' && i+2 < len(u.s) {
 			c := unhex(u.s[i+1])<<4 | unhex(u.s[i+2])
