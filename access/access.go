@@ -52,6 +52,12 @@ type Options struct {
 	// Progress, when set, is called after each read of the resource with the
 	// total number of bytes delivered so far.
 	Progress func(n int64)
+	// Size, when set, is called once, before the resource's first byte,
+	// with its size in bytes when the protocol announces it: the HTTP
+	// Content-Length, or the "(N bytes)" an FTP server puts in its 150
+	// reply to RETR (RFC 959 leaves that text free; vsftpd, wu-ftpd and
+	// most others state the size there). It is not called otherwise.
+	Size func(n int64)
 	// Trace, when set, receives a log of the protocol exchange, one line per
 	// command ("C: ...") or reply line ("S: ..."). Passwords are masked.
 	Trace io.Writer

@@ -253,6 +253,9 @@ func FetchFTP(ctx context.Context, req *FTPRequest, opts *Options) (io.ReadClose
 		data.Close()
 		return fail(err)
 	}
+	if n, ok := sizeIn150(code, msg); ok && opts != nil && opts.Size != nil {
+		opts.Size(n)
+	}
 	finished := code/100 == 2 // some servers complete before we read
 	atEOF := func() error {
 		data.Close()
@@ -415,4 +418,25 @@ func parsePASV(msg string) (int, error) {
 		return 0, errors.New("PASV reply gives port 0")
 	}
 	return p, nil
+}
+
+// sizeIn150 reads the size a server states in its 150 reply to RETR, as in
+// "150 Opening BINARY mode data connection for motd (59 bytes)."
+func sizeIn150(code int, msg string) (int64, bool) {
+	if code != 150 {
+		return 0, false
+	}
+	end := strings.LastIndex(msg, " bytes)")
+	if end < 0 {
+		return 0, false
+	}
+	start := strings.LastIndexByte(msg[:end], '(')
+	if start < 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(msg[start+1:end], 10, 64)
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return n, true
 }

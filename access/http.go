@@ -116,6 +116,9 @@ func FetchHTTP(ctx context.Context, req *HTTPRequest, opts *Options) (io.ReadClo
 		return nil, &HTTPStatusError{URL: resp.Request.URL.String(), Code: resp.StatusCode, Status: resp.Status}
 	}
 	var r io.Reader = resp.Body
+	if opts != nil && opts.Size != nil && resp.ContentLength >= 0 && !req.IncludeHeaders {
+		opts.Size(resp.ContentLength)
+	}
 	if req.IncludeHeaders {
 		var h bytes.Buffer
 		fmt.Fprintf(&h, "%s %s\r\n", resp.Proto, resp.Status)

@@ -24,16 +24,23 @@ func init() {
 
 // extractResult is the JSON form of one URL found in a text.
 type extractResult struct {
-	File         string        `json:"file,omitempty"`
-	URL          string        `json:"url"`
-	Text         string        `json:"text,omitempty"` // as written, when it had to be repaired
-	Start        int           `json:"start"`
-	End          int           `json:"end"`
-	Wrapped      bool          `json:"wrapped"`
-	Prefixed     bool          `json:"prefixed"`
-	Ambiguous    bool          `json:"ambiguous"`
-	Alternatives []string      `json:"alternatives,omitempty"`
-	Warnings     []jsonWarning `json:"warnings,omitempty"`
+	File         string   `json:"file,omitempty"`
+	URL          string   `json:"url"`
+	Text         string   `json:"text,omitempty"` // as written, when it had to be repaired
+	Start        int      `json:"start"`
+	End          int      `json:"end"`
+	Wrapped      bool     `json:"wrapped"`
+	Prefixed     bool     `json:"prefixed"`
+	Ambiguous    bool     `json:"ambiguous"`
+	Alternatives []string `json:"alternatives,omitempty"`
+	Warnings     []jsonWarning
+}
+
+// jsonWarning is one repair in extract's JSON.
+type jsonWarning struct {
+	Offset    int    `json:"offset"`
+	Component string `json:"component"`
+	Message   string `json:"message"`
 }
 
 // runExtract reads each FILE ("-" or none: standard input) as a stream and
@@ -62,7 +69,9 @@ func runExtract(e *env, fs *flag.FlagSet, args []string) int {
 			for _, w := range m.Warnings {
 				res.Warnings = append(res.Warnings, jsonWarning{w.Offset, w.Component.String(), w.Reason})
 			}
-			writeJSON(out, res)
+			w := jw{}
+			res.writeJSON(&w)
+			out.Write(w.b)
 		}
 		if err := sc.Err(); err != nil {
 			out.Flush()
@@ -96,4 +105,34 @@ func displayName(name string) string {
 		return "standard input"
 	}
 	return name
+}
+
+// writeJSON writes the result as one line of JSON.
+func (r *extractResult) writeJSON(w *jw) {
+	w.open()
+	w.knonempty("file", r.File)
+	w.kstr("url", r.URL)
+	w.knonempty("text", r.Text)
+	w.knum("start", r.Start)
+	w.knum("end", r.End)
+	w.kbool("wrapped", r.Wrapped)
+	w.kbool("prefixed", r.Prefixed)
+	w.kbool("ambiguous", r.Ambiguous)
+	if len(r.Alternatives) > 0 {
+		w.kstrs("alternatives", r.Alternatives)
+	}
+	if len(r.Warnings) > 0 {
+		w.key("warnings")
+		w.openArray()
+		for _, x := range r.Warnings {
+			w.open()
+			w.knum("offset", x.Offset)
+			w.kstr("component", x.Component)
+			w.kstr("message", x.Message)
+			w.close()
+		}
+		w.closeArray()
+	}
+	w.close()
+	w.end()
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/urlkit/urlkit"
@@ -27,6 +26,9 @@ func init() {
 		name:    "get",
 		summary: "fetch the resource over its real protocol (ftp, gopher, news/nntp, http, file); describe telnet sessions, compose mail",
 		usage:   "[flags] URL...",
+		lines:   true,
+		single:  true,
+		aliases: map[string]string{"s": "silent"},
 		flags: func(fs *flag.FlagSet) {
 			fs.String("o", "", "write the resource to this file instead of standard output")
 			fs.Bool("i", false, "http: include the response status line and headers")
@@ -41,7 +43,9 @@ func init() {
 			fs.String("subject", "", "mailto: the Subject of the message")
 			fs.String("from", "", "mailto: the From address; default the --email address")
 			fs.String("send", "", "mailto: send through the SMTP server at host:port instead of printing the message")
-			fs.Bool("progress", true, "draw a progress bar on standard error when it is a terminal")
+			fs.Bool("progress", true, "draw a progress meter on standard error when it is a terminal and the resource does not go to that same terminal")
+			silent := fs.Bool("silent", false, "print no warnings and no progress meter, only errors")
+			fs.BoolVar(silent, "s", false, "")
 		},
 		run: runGet,
 	})
@@ -51,6 +55,7 @@ func init() {
 type getFlags struct {
 	out, email, nntp, subject, from, send string
 	include, verbose, raw, exec, progress bool
+	silent                                bool
 	opts                                  access.Options
 }
 
@@ -62,6 +67,7 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 		subject: str("subject"), from: str("from"), send: str("send"),
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
 		exec: get("exec").(bool), progress: get("progress").(bool),
+		silent: get("silent").(bool),
 	}
 	g.opts.ConnectTimeout = get("connect-timeout").(time.Duration)
 	g.opts.ReadTimeout = get("timeout").(time.Duration)
@@ -73,10 +79,6 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 }
 
 func runGet(e *env, fs *flag.FlagSet, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(e.stderr, "urlkit get: no URL given")
-		return exitUsage
-	}
 	g := readGetFlags(e, fs)
 	cfg := scheme.ConfigFromEnv(e.getenv)
 	if g.email != "" {
@@ -89,7 +91,7 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 	if g.out != "" {
 		f, err := os.Create(g.out)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "urlkit get: %v\n", err)
+			e.stderr.Write([]byte("urlkit get: " + plainError(err) + "\n"))
 			return exitInvalid
 		}
 		defer f.Close()
@@ -97,29 +99,28 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	status := exitOK
-	for _, arg := range args {
-		if s := getOne(ctx, e, g, cfg, arg, out); s > status {
-			status = s
-		}
-	}
-	return status
+	quietPipe()
+	return engineFor(e, "get", fs).each(args, func(in *input) int {
+		return getOne(ctx, e, g, cfg, in, out)
+	})
 }
 
 // getOne fetches one URL and returns the exit status for it.
-func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in string, out io.Writer) int {
+func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *input, out io.Writer) int {
+	in := line.text
 	fail := func(err error) int {
-		fmt.Fprintf(e.stderr, "urlkit get: %s: %v\n", redact(in), err)
+		e.stderr.Write(getMessage(line, redact(in), plainError(err)))
 		return exitInvalid
 	}
 	u, err := urlkit.Parse(in)
 	if err != nil {
-		return fail(err)
+		e.stderr.Write(getMessage(line, "", string(describeInputError(nil, redact(in), err))))
+		return exitInvalid
 	}
 	// RFC 1738 6: warn of a port other than the scheme's before connecting.
 	for _, f := range scheme.Check(u) {
-		if f.Code == "port" {
-			fmt.Fprintf(e.stderr, "urlkit get: %s: warning: %s\n", redact(in), f.Message)
+		if f.Code == "port" && !g.silent {
+			e.stderr.Write(getMessage(line, redact(in), "warning: "+f.Message))
 		}
 	}
 	plan, err := scheme.PlanOf(u, cfg)
@@ -171,7 +172,7 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in strin
 		for _, step := range plan.Steps() {
 			fmt.Fprintln(out, "  "+step)
 		}
-		fmt.Fprintf(e.stderr, "urlkit get: %s: %s: %v\n", redact(in), u.Scheme(), access.ErrNotRetrievable)
+		e.stderr.Write(getMessage(line, redact(in), u.Scheme()+": "+access.ErrNotRetrievable.Error()))
 		return exitNotSupported
 	}
 	return copyOut(e, g, out, fail, func(o *access.Options) (io.ReadCloser, error) {
@@ -179,29 +180,21 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in strin
 	})
 }
 
-// copyOut opens the resource with open and copies it to out, drawing a
-// progress bar when standard error is a terminal.
+// copyOut opens the resource with open and copies it to out, with a
+// progress meter (progress.go) when one is due.
 func copyOut(e *env, g getFlags, out io.Writer, fail func(error) int, open func(*access.Options) (io.ReadCloser, error)) int {
 	opts := g.opts
-	var bar *progressbar.ProgressBar
-	if g.progress && isTerminal(e.stderr) {
-		bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(e.stderr), progressbar.OptionShowBytes(true),
-			progressbar.OptionSetDescription("fetching"), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
-		opts.Progress = func(n int64) { bar.Set64(n) }
+	m := newMeter(e, g, out)
+	if m != nil {
+		opts.Progress, opts.Size = m.progress, m.size
+		defer m.done()
 	}
 	rc, err := open(&opts)
 	if err != nil {
 		return fail(err)
 	}
 	defer rc.Close()
-	_, err = io.Copy(out, rc)
-	if bar != nil {
-		bar.Finish()
-	}
-	if err != nil {
-		return fail(err)
-	}
-	return exitOK
+	return copyBody(out, rc, fail)
 }
 
 func sendMail(ctx context.Context, e *env, g getFlags, cfg scheme.Config, p *scheme.MailPlan, out io.Writer, fail func(error) int) int {
@@ -240,7 +233,7 @@ func passwordPrompt(e *env) func(context.Context) (string, error) {
 	}
 }
 
-func isTerminal(w io.Writer) bool {
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

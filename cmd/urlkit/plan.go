@@ -1,8 +1,8 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
-	"fmt"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
@@ -13,6 +13,7 @@ func init() {
 		name:    "plan",
 		summary: "print how a client accesses each URL: the commands it sends (RFC 1738 section 3)",
 		usage:   "[--json] [URL...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, `print one JSON object per input, the plan under a key named after the scheme (e.g. "ftp")`)
 		},
@@ -21,36 +22,46 @@ func init() {
 }
 
 func runPlan(e *env, fs *flag.FlagSet, args []string) int {
-	asJSON := fs.Lookup("json").Value.(flag.Getter).Get().(bool)
+	asJSON := flagBool(fs, "json")
 	cfg := scheme.ConfigFromEnv(e.getenv)
-	status := exitOK
-	err := eachInput(e, args, func(in string) bool {
+	return engineFor(e, "plan", fs).run(args, func(o *output, in *input) {
 		var p scheme.Plan
-		u, err := urlkit.Parse(in)
+		u, err := urlkit.Parse(in.text)
 		if err == nil {
 			p, err = scheme.PlanOf(u, cfg)
 		}
+		var pj []byte
+		if err == nil && asJSON {
+			// The plan types belong to package scheme and carry their
+			// own JSON form.
+			pj, err = json.Marshal(p)
+		}
 		if err != nil {
-			status = exitInvalid
-			fmt.Fprintf(e.stderr, "urlkit: %q: %v\n", in, err)
-			if asJSON {
-				writeJSON(e.stdout, map[string]any{"input": in, "valid": false, "error": errorJSON(err)})
-			}
-			return true
+			o.fail(in, err)
 		}
 		if asJSON {
-			writeJSON(e.stdout, map[string]any{"input": in, "valid": true, "scheme": p.Scheme(), p.Scheme(): p})
-			return true
+			w := jw{b: o.buf}
+			w.open()
+			w.inputJSON(in)
+			w.kbool("valid", err == nil)
+			if err != nil {
+				w.errorJSON(in.text, err)
+			} else {
+				w.kstr("scheme", p.Scheme())
+				w.key(p.Scheme())
+				w.raw(pj)
+			}
+			w.close()
+			w.end()
+			o.buf = w.b
+			return
 		}
-		fmt.Fprintln(e.stdout, u.String())
+		if err != nil {
+			return
+		}
+		o.buf = append(append(o.buf, u.String()...), '\n')
 		for _, s := range p.Steps() {
-			fmt.Fprintf(e.stdout, "  %s\n", s)
+			o.buf = append(append(append(o.buf, "  "...), s...), '\n')
 		}
-		return true
 	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit: reading input: %v\n", err)
-		return exitInvalid
-	}
-	return status
 }

@@ -2,7 +2,7 @@ package main
 
 import (
 	"flag"
-	"fmt"
+	"strings"
 
 	"github.com/urlkit/urlkit"
 )
@@ -12,9 +12,9 @@ func init() {
 		name:    "resolve",
 		summary: "expand partial (relative) URLs in the context of a base URL (RFC 1630, libwww, RFC 3986 or RFC 1808)",
 		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] BASE [REF...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
-			m := urlkit.ModeRFC1630
-			fs.Var(&m, "mode", "resolution rules: rfc1630 (the RFC's rule as written), libwww (1994 practice, the RFC's printed examples), rfc3986, rfc1808")
+			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution `rules`: rfc1630 (the RFC's rule as written), libwww (1994 practice, the RFC's printed examples), rfc3986, rfc1808")
 			fs.Bool("json", false, "print one JSON object per reference")
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) int {
@@ -25,9 +25,9 @@ func init() {
 		name:    "relative",
 		summary: "write URLs as the shortest partial form that resolves back to them from a base URL",
 		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] BASE [TARGET...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
-			m := urlkit.ModeRFC1630
-			fs.Var(&m, "mode", "resolution rules the partial form must work under: rfc1630, libwww, rfc3986, rfc1808")
+			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution `rules` the partial form must work under: rfc1630, libwww, rfc3986, rfc1808")
 			fs.Bool("json", false, "print one JSON object per target")
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) int {
@@ -49,37 +49,40 @@ func relativeString(base, target string, m urlkit.Mode) (urlkit.URL, error) {
 }
 
 // runPair runs resolve or relative: the first argument is the base, the
-// others (or the lines of standard input) are the second operand.
+// others (or the lines of the --url-file files or standard input) are the
+// second operand.
 func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base, s string, m urlkit.Mode) (urlkit.URL, error)) int {
 	if len(args) == 0 {
-		fmt.Fprintf(e.stderr, "urlkit %s: missing BASE\n", name)
-		fs.Usage()
+		e.stderr.Write([]byte("urlkit " + name + ": missing BASE\nusage: urlkit " + name + " " + commands[name].usage + "\n"))
 		return exitUsage
 	}
-	mode := *fs.Lookup("mode").Value.(*urlkit.Mode)
-	asJSON := fs.Lookup("json").Value.String() == "true"
-	base := args[0]
-	status := exitOK
-	err := eachInput(e, args[1:], func(in string) bool {
-		u, err := op(base, in, mode)
+	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
+	asJSON := flagBool(fs, "json")
+	base := strings.TrimSpace(args[0])
+	return engineFor(e, name, fs).run(args[1:], func(o *output, in *input) {
+		u, err := op(base, in.text, mode)
 		if err != nil {
-			status = exitInvalid
-			fmt.Fprintf(e.stderr, "urlkit %s: %v\n", name, err)
-			if asJSON {
-				writeJSON(e.stdout, map[string]any{"base": base, "input": in, "mode": mode.String(), "valid": false, "error": errorJSON(err)})
+			o.fail(in, err)
+		}
+		if !asJSON {
+			if err == nil {
+				o.buf = append(append(o.buf, u.String()...), '\n')
 			}
-			return true
+			return
 		}
-		if asJSON {
-			writeJSON(e.stdout, map[string]any{"base": base, "input": in, "mode": mode.String(), "valid": true, "result": u.String()})
-			return true
+		w := jw{b: o.buf}
+		w.open()
+		w.inputJSON(in)
+		w.kbool("valid", err == nil)
+		w.kstr("base", base)
+		w.kstr("mode", mode.String())
+		if err != nil {
+			w.errorJSON(in.text, err)
+		} else {
+			w.kstr("result", u.String())
 		}
-		fmt.Fprintln(e.stdout, u)
-		return true
+		w.close()
+		w.end()
+		o.buf = w.b
 	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit %s: reading input: %v\n", name, err)
-		return exitInvalid
-	}
-	return status
 }

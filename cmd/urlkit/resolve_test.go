@@ -31,10 +31,10 @@ func TestResolveCommand(t *testing.T) {
 			out: "http://a/b/c/d;p?y\nhttp://a/g\nhttp://a/b/c/;x\n"},
 		{args: []string{"resolve", "--mode", "rfc1808", "http://a/b/c/d;p?q#f", ";x"}, out: "http://a/b/c/d;x\n"},
 		{args: []string{"resolve", "--json", "--mode", "rfc3986", "http://a/b", "g"},
-			out: `{"base":"http://a/b","input":"g","mode":"rfc3986","result":"http://a/g","valid":true}` + "\n"},
+			out: `{"input":"g","valid":true,"base":"http://a/b","mode":"rfc3986","result":"http://a/g"}` + "\n"},
 		// Errors: positioned, non-zero exit, the other references still done.
-		{args: []string{"resolve", "http://a/b/c", "g h", "x"}, out: "http://a/b/x\n", errHas: "reference: offset 1 in path", code: exitInvalid},
-		{args: []string{"resolve", "http://a b/", "x"}, errHas: "base: offset 8 in host", code: exitInvalid},
+		{args: []string{"resolve", "http://a/b/c", "g h", "x"}, out: "http://a/b/x\n", errHas: `reference "g h": offset 1 in path`, code: exitInvalid},
+		{args: []string{"resolve", "http://a b/", "x"}, errHas: `base "http://a b/": offset 8 in host`, code: exitInvalid},
 		{args: []string{"resolve", "--mode", "rfc2396", "http://a/", "x"}, errHas: "unknown resolution mode", code: exitUsage},
 		{args: []string{"resolve"}, errHas: "missing BASE", code: exitUsage},
 		// relative: the inverse.
@@ -42,7 +42,7 @@ func TestResolveCommand(t *testing.T) {
 			out: "../g\n?y\nftp://x/\n"},
 		{args: []string{"relative", "magic://a/b/c//d/e/f", "magic://a/b/c//d/g"}, out: "/g\n"},
 		{args: []string{"relative", "--mode", "rfc3986", "http://a/b/c", "http://a/./g"}, errHas: "no reference resolves to the target", code: exitInvalid},
-		{args: []string{"relative", "http://a/b/c", "http://a/%zz"}, errHas: "target: offset 9 in path", code: exitInvalid},
+		{args: []string{"relative", "http://a/b/c", "http://a/%zz"}, errHas: `target "http://a/%zz": offset 9 in path`, code: exitInvalid},
 	}
 	for _, tt := range tests {
 		out, errOut, code := runResolveCLI(t, tt.stdin, tt.args...)
