@@ -30,19 +30,19 @@ func init() {
 		single:  true,
 		aliases: map[string]string{"s": "silent"},
 		flags: func(fs *flag.FlagSet) {
-			fs.String("o", "", "write the resource to this file instead of standard output")
+			fs.String("o", "", "write the resource to `FILE` instead of standard output")
 			fs.Bool("i", false, "http: include the response status line and headers")
 			fs.Bool("v", false, "show the protocol exchange on standard error (passwords masked)")
 			fs.Bool("raw", false, "gopher: write a menu as the server sent it instead of a listing of gopher URLs")
 			fs.Duration("connect-timeout", access.DefaultConnectTimeout, "time allowed to connect")
 			fs.Duration("timeout", access.DefaultReadTimeout, "time allowed between reads")
-			fs.Int64("max-size", 0, "stop a transfer larger than this many bytes (0: no limit)")
-			fs.String("email", "", "your e-mail address, the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
-			fs.String("nntp-server", "", "news server host[:port] for news: URLs; default $NNTPSERVER")
+			fs.Int64("max-size", 0, "stop a transfer larger than this many `BYTES` (0: no limit)")
+			fs.String("email", "", "your e-mail `ADDRESS`, the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
+			fs.String("nntp-server", "", "news server `HOST[:PORT]` for news: URLs; default $NNTPSERVER")
 			fs.Bool("exec", false, "telnet, tn3270, rlogin: start the system's client (the URL's user is passed, never the password)")
-			fs.String("subject", "", "mailto: the Subject of the message")
-			fs.String("from", "", "mailto: the From address; default the --email address")
-			fs.String("send", "", "mailto: send through the SMTP server at host:port instead of printing the message")
+			fs.String("subject", "", "mailto: the Subject of the message, as `TEXT`")
+			fs.String("from", "", "mailto: the From `ADDRESS`; default the --email address")
+			fs.String("send", "", "mailto: send through the SMTP server at `HOST:PORT` instead of printing the message")
 			fs.Bool("progress", true, "draw a progress meter on standard error when it is a terminal and the resource does not go to that same terminal")
 			silent := fs.Bool("silent", false, "print no warnings and no progress meter, only errors")
 			fs.BoolVar(silent, "s", false, "")
@@ -156,6 +156,10 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 				return fail(err)
 			}
 			return exitOK
+		}
+	case *scheme.NNTPPlan:
+		if p.Addr == "" {
+			return fail(errNoNewsServer)
 		}
 	case *scheme.HTTPPlan:
 		if g.include {

@@ -24,6 +24,10 @@ func getMessage(in *input, url, msg string) []byte {
 	return append(b, '\n')
 }
 
+// errNoNewsServer: a news URL names no host (RFC 1738 3.6), so the server
+// comes from the user, as plan explains.
+var errNoNewsServer = errors.New("no news server to ask: set NNTPSERVER or use --nntp-server (a news URL names no host, RFC 1738 3.6)")
+
 // outError marks a failure to write the output, as opposed to reading the
 // resource.
 type outError struct{ err error }

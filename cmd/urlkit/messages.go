@@ -27,7 +27,7 @@ const quoteWindow = 80
 // with "..." outside the quotes where bytes were left out.
 func appendQuoted(dst []byte, s string, off int) []byte {
 	if len(s) <= quoteWindow {
-		return strconv.AppendQuote(dst, s)
+		return appendGoQuote(dst, s)
 	}
 	if off < 0 || off > len(s) {
 		off = 0
@@ -45,7 +45,7 @@ func appendQuoted(dst []byte, s string, off int) []byte {
 	if start > 0 {
 		dst = append(dst, "..."...)
 	}
-	dst = strconv.AppendQuote(dst, s[start:end])
+	dst = appendGoQuote(dst, s[start:end])
 	if end < len(s) {
 		dst = append(dst, "..."...)
 	}
@@ -103,6 +103,9 @@ func describeError(err error, step string) []byte {
 // wrote (a net.OpError, a DNS or path error, a timeout) replaced by plain
 // words. The outer layers, which name the protocol step, are kept.
 func plainError(err error) string {
+	if _, ok := err.(*urlkit.SyntaxError); ok {
+		return err.Error() // the parser's own words, never the runtime's
+	}
 	full := err.Error()
 	for e := err; e != nil; e = errors.Unwrap(e) {
 		plain, ok := plainRuntime(e)
@@ -136,6 +139,9 @@ func plainRuntime(err error) (string, bool) {
 	case errors.As(err, &op):
 		if op.Err != nil && errors.As(op.Err, &addr) {
 			return plainAddr(addr), true
+		}
+		if op.Err != nil && op.Err.Error() == "missing address" {
+			return "no server address to connect to", true
 		}
 		where := ""
 		if op.Addr != nil {
@@ -228,4 +234,17 @@ func errorParts(text string, err error) (off int, comp, msg string) {
 		return se.Offset, se.Component.String(), se.Reason()
 	}
 	return -1, "", plainError(err)
+}
+
+// appendGoQuote is strconv.AppendQuote with a fast path for the common
+// case, printable ASCII without '"' or '\': the output is the same.
+func appendGoQuote(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"strconv"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
@@ -131,7 +130,7 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 		for i := range componentNames {
 			if ok[i] {
 				b = append(b, textLabels[i]...)
-				b = strconv.AppendQuote(b, v[i])
+				b = appendGoQuote(b, v[i])
 				b = append(b, '\n')
 			}
 		}
