@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"net/url"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/urlkit/urlkit"
 )
 
 // cpuTime is the process's CPU time (user + system) in nanoseconds: on a
@@ -34,6 +38,35 @@ func BenchmarkCLI(b *testing.B) {
 		in = append(in, d...)
 	}
 	lines := bytes.Count(in, []byte{'\n'})
+	urls := strings.Split(strings.TrimSuffix(string(in), "\n"), "\n")
+	// The floor: the library alone doing canon's work, and net/url parsing
+	// and printing, on the same lines, into a buffer.
+	b.Run("floor-canon-library", func(b *testing.B) {
+		var out []byte
+		cpu0 := cpuTime()
+		for b.Loop() {
+			for _, s := range urls {
+				out = out[:0]
+				if u, err := parseChecked(s); err == nil {
+					out = append(out, urlkit.Canonical(u).String()...)
+				}
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N*lines), "cpu-ns/url")
+	})
+	b.Run("floor-neturl", func(b *testing.B) {
+		var out []byte
+		cpu0 := cpuTime()
+		for b.Loop() {
+			for _, s := range urls {
+				out = out[:0]
+				if u, err := url.Parse(s); err == nil {
+					out = append(out, u.String()...)
+				}
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N*lines), "cpu-ns/url")
+	})
 	for _, c := range [][]string{{"canon"}, {"parse"}, {"parse", "--json"}} {
 		b.Run(c[0]+map[bool]string{true: "-json"}[len(c) > 1], func(b *testing.B) {
 			b.SetBytes(int64(len(in)))

@@ -200,8 +200,7 @@ func (g *engine) run(args []string, h handler) int {
 			f, err := os.Open(name)
 			if err != nil {
 				w.flush()
-				g.e.stderr.Write(append([]byte(g.cmd+": "), describeError(err, "opening the URL file")...))
-				g.e.stderr.Write([]byte{'\n'})
+				g.e.stderr.Write(append(append([]byte(g.cmd+": "), describeError(err, "opening the URL file")...), '\n'))
 				status = max(status, exitInvalid)
 				continue
 			}
@@ -391,24 +390,56 @@ func (lr *lineReader) mayBlock() bool {
 	return bytes.IndexByte(p, '\n') < 0
 }
 
-// writer is buffered standard output plus unbuffered standard error.
+// writer is buffered standard output and standard error. When the two
+// reach the same file or terminal, output is flushed before each message,
+// so that they interleave as a sequential program's would; otherwise
+// messages are buffered too, and both are flushed whenever the input might
+// block (a write per message would cost two system calls per bad line).
 type writer struct {
-	out *bufio.Writer
-	err io.Writer
+	out        *bufio.Writer
+	err        *bufio.Writer
+	interleave bool
 }
 
 func newWriter(e *env) *writer {
-	return &writer{out: bufio.NewWriterSize(e.stdout, 64<<10), err: e.stderr}
+	return &writer{
+		out:        bufio.NewWriterSize(e.stdout, 64<<10),
+		err:        bufio.NewWriterSize(e.stderr, 8<<10),
+		interleave: sameDestination(e.stdout, e.stderr),
+	}
 }
 
-// write writes what o collected, interleaving the messages.
+// sameDestination reports whether writes to a and b end up in one place.
+func sameDestination(a, b io.Writer) bool {
+	if a == b {
+		return true
+	}
+	fa, ok1 := a.(*os.File)
+	fb, ok2 := b.(*os.File)
+	if !ok1 || !ok2 {
+		return false
+	}
+	sa, err1 := fa.Stat()
+	sb, err2 := fb.Stat()
+	return err1 != nil || err2 != nil || os.SameFile(sa, sb)
+}
+
+// write writes what o collected.
 func (w *writer) write(o *output) {
+	if !w.interleave {
+		w.out.Write(o.buf)
+		for _, r := range o.errs {
+			w.err.Write(r.msg)
+		}
+		return
+	}
 	last := 0
 	for _, r := range o.errs {
 		w.out.Write(o.buf[last:r.pos])
 		last = r.pos
 		w.out.Flush()
 		w.err.Write(r.msg)
+		w.err.Flush()
 	}
 	w.out.Write(o.buf[last:])
 }
@@ -421,7 +452,10 @@ func (w *writer) writeBatch(b *batch) int {
 	return b.out.status
 }
 
-func (w *writer) flush() { w.out.Flush() }
+func (w *writer) flush() {
+	w.out.Flush()
+	w.err.Flush()
+}
 
 // trimSpaceBytes is bytes.TrimSpace with an ASCII fast path for the
 // common case of nothing to trim.

@@ -56,6 +56,12 @@ func appendQuoted(dst []byte, s string, off int) []byte {
 // text: the input quoted around the error's offset, then what was wrong and
 // where.
 func describeInputError(dst []byte, text string, err error) []byte {
+	if se, ok := err.(*urlkit.SyntaxError); ok && se.Input == text {
+		// The common case, without errors.As.
+		dst = appendQuoted(dst, text, se.Offset)
+		dst = append(dst, ": "...)
+		return append(dst, se.Error()...)
+	}
 	var re *urlkit.ResolveError
 	if errors.As(err, &re) {
 		return describeResolveError(dst, re)
