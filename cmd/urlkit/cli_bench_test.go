@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"io"
-	"os"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
