@@ -58,18 +58,11 @@ func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 			}
 			return
 		}
-		w := jw{b: o.buf}
-		w.open()
-		w.inputJSON(in)
-		w.kbool("valid", err == nil)
-		if err != nil {
-			w.errorJSON(in.text, err)
-		} else {
-			w.kstr("canonical", urlkit.Canonical(u).String())
-		}
-		w.close()
-		w.end()
-		o.buf = w.b
+		o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
+			if err == nil {
+				w.kstr("canonical", urlkit.Canonical(u).String())
+			}
+		})
 	})
 }
 
@@ -88,18 +81,13 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 					o.setStatus(exitInvalid)
 				}
 				if asJSON {
-					w := jw{b: o.buf}
-					w.open()
-					w.inputJSON(in)
-					w.kbool("valid", true)
-					w.kstr("a", a)
-					w.kstr("b", b)
-					w.kbool("equal", eq)
-					w.kstr("canonical_a", urlkit.Canonical(ua).String())
-					w.kstr("canonical_b", urlkit.Canonical(ub).String())
-					w.close()
-					w.end()
-					o.buf = w.b
+					o.writeJSON(in, true, "", nil, func(w *jw) {
+						w.kstr("a", a)
+						w.kstr("b", b)
+						w.kbool("equal", eq)
+						w.kstr("canonical_a", urlkit.Canonical(ua).String())
+						w.kstr("canonical_b", urlkit.Canonical(ub).String())
+					})
 					return
 				}
 				if eq {
@@ -114,16 +102,10 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 		o.setStatus(exitInvalid)
 		o.message(in, describeInputError(nil, text, err))
 		if asJSON {
-			w := jw{b: o.buf}
-			w.open()
-			w.inputJSON(in)
-			w.kbool("valid", false)
-			w.kstr("a", a)
-			w.kstr("b", b)
-			w.errorJSON(text, err)
-			w.close()
-			w.end()
-			o.buf = w.b
+			o.writeJSON(in, false, text, err, func(w *jw) {
+				w.kstr("a", a)
+				w.kstr("b", b)
+			})
 		}
 	}
 	if len(args) == 1 {

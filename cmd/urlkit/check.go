@@ -34,28 +34,20 @@ func runCheck(e *env, fs *flag.FlagSet, args []string) int {
 			}
 		}
 		if asJSON {
-			w := jw{b: o.buf}
-			w.open()
-			w.inputJSON(in)
-			w.kbool("valid", err == nil && !scheme.HasErrors(findings))
-			w.key("findings")
-			w.openArray()
-			for _, f := range findings {
-				w.open()
-				w.kstr("severity", f.Severity.String())
-				w.kstr("code", f.Code)
-				w.knum("offset", f.Offset)
-				w.kstr("component", componentName(f.Offset, f.Component))
-				w.kstr("message", f.Message)
-				w.close()
-			}
-			w.closeArray()
-			if err != nil {
-				w.errorJSON(in.text, err)
-			}
-			w.close()
-			w.end()
-			o.buf = w.b
+			o.writeJSON(in, err == nil && !scheme.HasErrors(findings), in.text, err, func(w *jw) {
+				w.key("findings")
+				w.openArray()
+				for _, f := range findings {
+					w.open()
+					w.kstr("severity", f.Severity.String())
+					w.kstr("code", f.Code)
+					w.knum("offset", f.Offset)
+					w.kstr("component", componentName(f.Offset, f.Component))
+					w.kstr("message", f.Message)
+					w.close()
+				}
+				w.closeArray()
+			})
 			return
 		}
 		if err != nil {

@@ -78,18 +78,11 @@ func stringResult(o *output, in *input, asJSON bool, out string, err error) {
 		}
 		return
 	}
-	w := jw{b: o.buf}
-	w.open()
-	w.inputJSON(in)
-	w.kbool("valid", err == nil)
-	if err != nil {
-		w.errorJSON(in.text, err)
-	} else {
-		w.kstr("result", out)
-	}
-	w.close()
-	w.end()
-	o.buf = w.b
+	o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
+		if err == nil {
+			w.kstr("result", out)
+		}
+	})
 }
 
 func quote(s string) string { return string(appendQuoted(nil, s, -1)) }

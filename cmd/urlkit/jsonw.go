@@ -187,3 +187,22 @@ func (w *jw) errorJSON(text string, err error) {
 	w.kstr("message", msg)
 	w.close()
 }
+
+// writeJSON writes one result line: {"input", "line", "valid", the
+// command's keys (written by body, which may be nil), "error" when err is
+// not nil}. errText is the text err's offsets refer to.
+func (o *output) writeJSON(in *input, valid bool, errText string, err error, body func(w *jw)) {
+	w := jw{b: o.buf}
+	w.open()
+	w.inputJSON(in)
+	w.kbool("valid", valid)
+	if body != nil {
+		body(&w)
+	}
+	if err != nil {
+		w.errorJSON(errText, err)
+	}
+	w.close()
+	w.end()
+	o.buf = w.b
+}

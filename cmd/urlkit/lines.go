@@ -186,30 +186,37 @@ func (g *engine) run(args []string, h handler) int {
 		w.write(o)
 		status = o.status
 	}
+	return max(status, g.sources(len(args) > 0, w.flush, func(r io.Reader, src string) int {
+		return g.stream(w, r, src, h)
+	}))
+}
+
+// sources calls read for each stream to take inputs from: the --url-file
+// files in order, or standard input when there are neither arguments nor
+// files. A file that cannot be opened is reported (after calling before,
+// which flushes what was written so far) and skipped. It returns the
+// highest status.
+func (g *engine) sources(haveArgs bool, before func(), read func(r io.Reader, src string) int) int {
 	files := g.opts.urlFiles
-	if len(args) == 0 && len(files) == 0 {
+	if !haveArgs && len(files) == 0 {
 		files = []string{"-"}
 	}
+	status := exitOK
 	for _, name := range files {
-		var r io.Reader
-		src := name
 		if name == "-" {
-			r, src = g.e.stdin, stdinName
 			g.hintIfTerminal()
-		} else {
-			f, err := os.Open(name)
-			if err != nil {
-				w.flush()
-				g.e.stderr.Write(append(append([]byte(g.cmd+": "), describeError(err, "opening the URL file")...), '\n'))
-				status = max(status, exitInvalid)
-				continue
-			}
-			r = f
-			defer f.Close()
+			status = max(status, read(g.e.stdin, stdinName))
+			continue
 		}
-		if s := g.stream(w, r, src, h); s > status {
-			status = s
+		f, err := os.Open(name)
+		if err != nil {
+			before()
+			g.e.stderr.Write(append(append([]byte(g.cmd+": "), describeError(err, "opening the URL file")...), '\n'))
+			status = max(status, exitInvalid)
+			continue
 		}
+		status = max(status, read(f, name))
+		f.Close()
 	}
 	return status
 }
@@ -317,15 +324,17 @@ func (g *engine) process(b *batch, h handler) {
 		in := input{text: all[it.start:it.end], line: it.line, src: it.src, tooLong: it.tooLong}
 		if it.tooLong {
 			b.out.setStatus(exitInvalid)
-			msg := []byte("longer than the limit of ")
-			msg = strconv.AppendInt(msg, int64(g.opts.maxLine), 10)
-			msg = append(msg, " bytes; skipped (--max-line sets the limit)"...)
-			b.out.message(&in, msg)
+			b.out.message(&in, g.tooLong())
 			continue
 		}
 		h(&b.out, &in)
 	}
 	g.readError(b)
+}
+
+// tooLong is the message for a line over the limit.
+func (g *engine) tooLong() []byte {
+	return []byte("longer than the limit of " + strconv.Itoa(g.opts.maxLine) + " bytes; skipped (--max-line sets the limit)")
 }
 
 func (g *engine) readError(b *batch) {
@@ -479,26 +488,8 @@ func (g *engine) each(args []string, f func(in *input) int) int {
 		in := input{text: strings.TrimSpace(a)}
 		status = max(status, f(&in))
 	}
-	files := g.opts.urlFiles
-	if len(args) == 0 && len(files) == 0 {
-		files = []string{"-"}
-	}
-	for _, name := range files {
-		var r io.Reader
-		src := name
-		if name == "-" {
-			r, src = g.e.stdin, stdinName
-			g.hintIfTerminal()
-		} else {
-			fl, err := os.Open(name)
-			if err != nil {
-				g.e.stderr.Write(append(append([]byte(g.cmd+": "), describeError(err, "opening the URL file")...), '\n'))
-				status = max(status, exitInvalid)
-				continue
-			}
-			r = fl
-			defer fl.Close()
-		}
+	return max(status, g.sources(len(args) > 0, func() {}, func(r io.Reader, src string) int {
+		status := exitOK
 		lr := newLineReader(r, g.opts.maxLine, src, g.opts.raw)
 		for {
 			line, n, tooLong, err := lr.next()
@@ -512,7 +503,7 @@ func (g *engine) each(args []string, f func(in *input) int) int {
 			in := input{text: string(line), line: n, src: src}
 			if tooLong {
 				o := output{cmd: g.cmd}
-				o.message(&in, []byte("longer than the limit of "+strconv.Itoa(g.opts.maxLine)+" bytes; skipped (--max-line sets the limit)"))
+				o.message(&in, g.tooLong())
 				g.e.stderr.Write(o.errs[0].msg)
 				status = max(status, exitInvalid)
 				continue
@@ -522,6 +513,6 @@ func (g *engine) each(args []string, f func(in *input) int) int {
 			}
 			status = max(status, f(&in))
 		}
-	}
-	return status
+		return status
+	}))
 }

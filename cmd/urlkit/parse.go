@@ -84,41 +84,34 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 			o.message(in, describeInputError(nil, errText, err))
 		}
 		if asJSON {
-			w := jw{b: o.buf}
-			w.open()
-			w.inputJSON(in)
-			w.kbool("valid", err == nil)
-			if parsed {
-				w.kstr("url", u.String())
-				v, ok := components(&u)
-				for i, n := range componentNames {
-					w.kopt(n, v[i], ok[i])
+			o.writeJSON(in, err == nil, errText, err, func(w *jw) {
+				if parsed {
+					w.kstr("url", u.String())
+					v, ok := components(&u)
+					for i, n := range componentNames {
+						w.kopt(n, v[i], ok[i])
+					}
 				}
-			}
-			if len(warns) > 0 {
-				w.key("warnings")
-				w.openArray()
-				for _, x := range warns {
-					w.open()
-					w.knum("offset", x.Offset)
-					w.kstr("component", x.Component.String())
-					w.kstr("message", x.Reason)
-					w.close()
+				if len(warns) > 0 {
+					w.key("warnings")
+					w.openArray()
+					for _, x := range warns {
+						w.open()
+						w.knum("offset", x.Offset)
+						w.kstr("component", x.Component.String())
+						w.kstr("message", x.Reason)
+						w.close()
+					}
+					w.closeArray()
 				}
-				w.closeArray()
-			}
-			if err != nil {
-				w.errorJSON(errText, err)
-			} else if view != nil {
-				w.key(u.Scheme())
-				if !w.viewJSON(view) {
-					w.open()
-					w.close()
+				if err == nil && view != nil {
+					w.key(u.Scheme())
+					if !w.viewJSON(view) {
+						w.open()
+						w.close()
+					}
 				}
-			}
-			w.close()
-			w.end()
-			o.buf = w.b
+			})
 			return
 		}
 		if err != nil {

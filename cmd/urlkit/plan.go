@@ -40,20 +40,13 @@ func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 			o.fail(in, err)
 		}
 		if asJSON {
-			w := jw{b: o.buf}
-			w.open()
-			w.inputJSON(in)
-			w.kbool("valid", err == nil)
-			if err != nil {
-				w.errorJSON(in.text, err)
-			} else {
-				w.kstr("scheme", p.Scheme())
-				w.key(p.Scheme())
-				w.raw(pj)
-			}
-			w.close()
-			w.end()
-			o.buf = w.b
+			o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
+				if err == nil {
+					w.kstr("scheme", p.Scheme())
+					w.key(p.Scheme())
+					w.raw(pj)
+				}
+			})
 			return
 		}
 		if err != nil {

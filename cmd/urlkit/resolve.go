@@ -70,19 +70,12 @@ func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base,
 			}
 			return
 		}
-		w := jw{b: o.buf}
-		w.open()
-		w.inputJSON(in)
-		w.kbool("valid", err == nil)
-		w.kstr("base", base)
-		w.kstr("mode", mode.String())
-		if err != nil {
-			w.errorJSON(in.text, err)
-		} else {
-			w.kstr("result", u.String())
-		}
-		w.close()
-		w.end()
-		o.buf = w.b
+		o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
+			w.kstr("base", base)
+			w.kstr("mode", mode.String())
+			if err == nil {
+				w.kstr("result", u.String())
+			}
+		})
 	})
 }
