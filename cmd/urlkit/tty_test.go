@@ -114,3 +114,22 @@ func TestGetMeterShowsTotal(t *testing.T) {
 		t.Errorf("meter not cleared: %q", screen)
 	}
 }
+
+// A reader that stops early (get ... | head) ends get quietly: no message,
+// no meter left behind.
+func TestGetClosedPipeIsQuiet(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "big")
+	os.WriteFile(src, bytes.Repeat([]byte("line\n"), 200000), 0o644)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	defer w.Close()
+	var errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: w, stderr: &errOut, getenv: func(string) string { return "" }}
+	code := run(e, []string{"get", "file://" + src})
+	if code != exitInvalid || errOut.Len() != 0 {
+		t.Errorf("status %d, stderr %q", code, errOut.String())
+	}
+}
