@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/urlkit/urlkit/internal/testservers"
 )
 
 // openPTY returns the two ends of a new pseudo-terminal.
@@ -112,6 +114,24 @@ func TestGetMeterShowsTotal(t *testing.T) {
 	}
 	if !strings.HasSuffix(strings.TrimRight(screen, " "), "\r") {
 		t.Errorf("meter not cleared: %q", screen)
+	}
+}
+
+// Against the real vsftpd of .ci/servers.sh: the size in its 150 reply
+// gives the meter its total.
+func TestGetMeterFTPReal(t *testing.T) {
+	srv := testservers.Require(t, "URLKIT_FTP_ADDR")
+	master, slave := openPTY(t)
+	dst := filepath.Join(t.TempDir(), "out")
+	e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: slave, getenv: func(string) string { return "" }}
+	if code := run(e, []string{"get", "-s=false", "-o", dst, "ftp://" + srv["URLKIT_FTP_ADDR"] + "/pub/all256.bin;type=i"}); code != exitOK {
+		t.Fatalf("status %d", code)
+	}
+	master.SetReadDeadline(time.Now().Add(time.Second))
+	buf := make([]byte, 8192)
+	n, _ := master.Read(buf)
+	if screen := string(buf[:n]); !strings.Contains(screen, "256 B of 256 B  100%") {
+		t.Errorf("meter %q lacks the total from the 150 reply", screen)
 	}
 }
 
