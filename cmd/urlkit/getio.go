@@ -16,7 +16,10 @@ import (
 func getMessage(in *input, url, msg string) []byte {
 	b := append([]byte(nil), "urlkit get: "...)
 	b = in.where(b)
-	if url != "" {
+	if len(url) > quoteWindow {
+		b = appendQuoted(b, url, -1)
+		b = append(b, ": "...)
+	} else if url != "" {
 		b = append(b, url...)
 		b = append(b, ": "...)
 	}
