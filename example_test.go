@@ -128,26 +128,25 @@ func ExampleURL_UnmarshalText() {
 }
 
 func ExampleEscape() {
-	// RFC 1738 3.2.2: a "/" inside an ftp CWD argument must be encoded.
-	fmt.Println(urlkit.Escape("/etc", urlkit.EscapeSegment))
-	fmt.Println(urlkit.Escape("a b;c", urlkit.EscapePath))
-	fmt.Println(urlkit.Escape("1+1=2", urlkit.EscapeSearchWord))
+	// RFC 1738 3.1: within a user name or password, ":", "@" and "/"
+	// must be encoded.
+	fmt.Println(urlkit.Escape("me@home:x", urlkit.ComponentPassword))
+	fmt.Println(urlkit.Escape("a b;c", urlkit.ComponentPath))
 	// Output:
-	// %2Fetc
+	// me%40home%3Ax
 	// a%20b;c
-	// 1%2B1%3D2
 }
 
-func ExampleNewEscapeSet() {
-	digitsOnly := urlkit.NewEscapeSet("digits", urlkit.Digit, "")
-	fmt.Println(urlkit.Escape("a1b2", digitsOnly), digitsOnly.Keeps('1'))
-	// Output: %611%622 true
+func ExampleEscapeSegment() {
+	// RFC 1738 3.2.2: a "/" inside an ftp CWD argument must be encoded.
+	fmt.Println(urlkit.EscapeSegment("/etc"))
+	// Output: %2Fetc
 }
 
-func ExampleLookupEscapeSet() {
-	set, ok := urlkit.LookupEscapeSet("login")
-	fmt.Println(ok, urlkit.Escape("me@home:x", set))
-	// Output: true me%40home%3Ax
+func ExampleEscapeSearchWord() {
+	// RFC 1630: real plus signs are encoded, a space becomes "+".
+	fmt.Println(urlkit.EscapeSearchWord("1+1 = 2"))
+	// Output: 1%2B1+%3D+2
 }
 
 func ExampleUnescape() {
@@ -164,11 +163,6 @@ func ExampleUnescapeSearch() {
 	s, _ := urlkit.UnescapeSearch("where+name%3Ddobbins+%2B1")
 	fmt.Println(s)
 	// Output: where name=dobbins +1
-}
-
-func ExampleIs() {
-	fmt.Println(urlkit.Is('~', urlkit.Unsafe), urlkit.Is(';', urlkit.Reserved), urlkit.Is('+', urlkit.Xpalpha), urlkit.Is('+', urlkit.Xalpha))
-	// Output: true true true false
 }
 
 func ExampleCanonical() {

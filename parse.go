@@ -3,6 +3,8 @@ package urlkit
 import (
 	"fmt"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // okX marks the bytes of RFC 1738's xchar (unreserved | reserved), which may
@@ -20,10 +22,10 @@ var okX, okLogin, okPath, loginStop [256]bool
 
 func init() {
 	for b := 0; b < 256; b++ {
-		okX[b] = table[b]&Xchar != 0
+		okX[b] = chars.Table[b]&chars.Xchar != 0
 		okPath[b] = okX[b] && b != '?'
 		loginStop[b] = strings.IndexByte("/#?@:", byte(b)) >= 0
-		okLogin[b] = table[b]&Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0
+		okLogin[b] = chars.Table[b]&chars.Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0
 	}
 }
 
@@ -36,7 +38,7 @@ func scan(s string, i, end int, ok *[256]bool) int {
 			i++
 			continue
 		}
-		if c == '%' && isEscape(s, i) && i+2 < end {
+		if c == '%' && chars.IsEscape(s, i) && i+2 < end {
 			i += 3
 			continue
 		}
@@ -91,7 +93,7 @@ func hasURLPrefix(s string) bool {
 		return false
 	}
 	i := 4
-	for i < len(s) && table[s[i]]&SchemeChar != 0 {
+	for i < len(s) && chars.Table[s[i]]&chars.SchemeChar != 0 {
 		i++
 	}
 	return i > 4 && i < len(s) && s[i] == ':' && !(i == 7 && s[4]|0x20 == 'u' && s[5]|0x20 == 'r' && s[6]|0x20 == 'l')
@@ -116,7 +118,7 @@ func parse(input string, partialOK bool) (URL, error) {
 
 	// The scheme: scheme chars up to ":" (RFC 1738 section 5).
 	i := 0
-	for i < n && table[s[i]]&SchemeChar != 0 {
+	for i < n && chars.Table[s[i]]&chars.SchemeChar != 0 {
 		i++
 	}
 	p := 0 // start of the scheme-specific part
@@ -186,7 +188,7 @@ func (u *URL) parseTail(input string, base, i int, pc Component) error {
 			i++
 			continue
 		}
-		if c == '%' && isEscape(s, i) {
+		if c == '%' && chars.IsEscape(s, i) {
 			i += 3
 			continue
 		}
@@ -232,7 +234,7 @@ func scanUntilHash(s string, i int) int {
 			i++
 			continue
 		}
-		if c == '%' && isEscape(s, i) {
+		if c == '%' && chars.IsEscape(s, i) {
 			i += 3
 			continue
 		}
@@ -313,7 +315,7 @@ done:
 			return &SyntaxError{Input: input, Offset: base + hostEnd, Component: ComponentPort, Err: ErrEmptyPort, why: whyEmptyPort}
 		}
 		for j := hostEnd + 1; j < authEnd; j++ {
-			if table[s[j]]&Digit == 0 {
+			if chars.Table[s[j]]&chars.Digit == 0 {
 				if c := s[j]; c == ':' || c == '@' {
 					return charErrorAt(input, base, j, ComponentPort)
 				}
@@ -407,9 +409,9 @@ const (
 var hostTab = func() (t [256]uint8) {
 	for b := 0; b < 256; b++ {
 		switch c := byte(b); {
-		case table[c]&Alpha != 0:
+		case chars.Table[c]&chars.Alpha != 0:
 			t[b] = hostLetter
-		case table[c]&Digit != 0:
+		case chars.Table[c]&chars.Digit != 0:
 			t[b] = hostDigit
 		case c == '-':
 			t[b] = hostHyphen

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // Syntax says which of RFC 1738's two forms of scheme-specific part a
@@ -135,7 +137,7 @@ func IsExperimental(scheme string) bool {
 
 func validSchemeName(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if table[s[i]]&SchemeChar == 0 {
+		if chars.Table[s[i]]&chars.SchemeChar == 0 {
 			return false
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // MaxSpan bounds the text one URL may take in free text, in bytes of
@@ -106,7 +108,7 @@ func Extract(s string) []Match {
 // reported with the repair that encodes it.
 var bareOK = func() (t [256]bool) {
 	for b := 0; b < 256; b++ {
-		t[b] = table[b]&Xchar != 0
+		t[b] = chars.Table[b]&chars.Xchar != 0
 	}
 	t['%'], t['#'], t['~'] = true, true, true
 	return t
@@ -276,10 +278,10 @@ func (x *extractor) wrapped(i int) int {
 		// A plain "<" must be followed by a scheme that urlkit knows, or
 		// by any scheme and "//" (after whitespace, if any).
 		j := a
-		for j < len(t) && j-a <= maxSchemeLen && table[t[j]]&SchemeChar != 0 {
+		for j < len(t) && j-a <= maxSchemeLen && chars.Table[t[j]]&chars.SchemeChar != 0 {
 			j++
 		}
-		if j == a || j >= len(t) || t[j] != ':' || table[t[a]]&Alpha == 0 {
+		if j == a || j >= len(t) || t[j] != ':' || chars.Table[t[a]]&chars.Alpha == 0 {
 			return i + 1
 		}
 		if _, known := LookupScheme(t[a:j]); !known {
@@ -339,13 +341,13 @@ func (x *extractor) bare(i int) int {
 	}
 	// The scheme name before the ":".
 	s := i
-	for s > x.floor && i-s <= maxSchemeLen && table[t[s-1]]&SchemeChar != 0 {
+	for s > x.floor && i-s <= maxSchemeLen && chars.Table[t[s-1]]&chars.SchemeChar != 0 {
 		s--
 	}
 	if i-s > maxSchemeLen {
 		return i + 1
 	}
-	for s < i && table[t[s]]&Alpha == 0 {
+	for s < i && chars.Table[t[s]]&chars.Alpha == 0 {
 		s++
 	}
 	if s == i {
@@ -430,14 +432,14 @@ func isURLTag(s string) bool {
 // "<host>" or "<url-path>", as the RFCs write URL templates: "<", a letter,
 // letters, digits and "-", and ">".
 func isTemplate(t string, e int) bool {
-	if e+2 >= len(t) || t[e] != '<' || table[t[e+1]]&Alpha == 0 {
+	if e+2 >= len(t) || t[e] != '<' || chars.Table[t[e+1]]&chars.Alpha == 0 {
 		return false
 	}
 	for k := e + 2; k < len(t) && k < e+64; k++ {
 		switch c := t[k]; {
 		case c == '>':
 			return true
-		case table[c]&AlphaDigit == 0 && c != '-':
+		case chars.Table[c]&chars.AlphaDigit == 0 && c != '-':
 			return false
 		}
 	}

@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // A Scheme is what the package knows about one URL scheme: its name, its
@@ -334,7 +335,7 @@ func (p part) wire(l loc, what string) (string, error) {
 // a control character, and that byte, or -1.
 func firstControl(raw string) (int, byte) {
 	for i := 0; i+2 < len(raw); i++ {
-		if raw[i] == '%' && urlkit.Is(raw[i+1], urlkit.HexDigit) && urlkit.Is(raw[i+2], urlkit.HexDigit) {
+		if raw[i] == '%' && chars.Is(raw[i+1], chars.HexDigit) && chars.Is(raw[i+2], chars.HexDigit) {
 			b := unhex(raw[i+1])<<4 | unhex(raw[i+2])
 			if isControl(b) {
 				return i, b
@@ -404,7 +405,7 @@ func (p part) firstNot(ok func(b byte) bool) int {
 
 // uchar reports whether b is an unreserved character (escapes are handled
 // by firstNot).
-func uchar(b byte) bool { return urlkit.Is(b, urlkit.Unreserved) }
+func uchar(b byte) bool { return chars.Is(b, chars.Unreserved) }
 
 // ucharOr returns a predicate for uchar plus the bytes of extra.
 func ucharOr(extra string) func(byte) bool {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -106,7 +107,7 @@ func runWPTCase(s *Suite, c wptCase) {
 			return
 		}
 	}
-	if !urlkit.Is(sch[0], urlkit.Alpha) {
+	if !chars.Is(sch[0], chars.Alpha) {
 		s.different("scheme starts with a digit", "RFC 1738 2.1 and 5 (scheme = 1*[ lowalpha | digit | \"+\" | \"-\" | \".\" ]) allow a scheme to start with a digit, so \"10.0.0.7:8080/foo.html\" is an absolute URL with scheme \"10.0.0.7\"; WHATWG (like RFC 3986 3.1) requires a letter first and resolves it as a relative reference", in)
 		return
 	}
