@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // canonDecode marks the bytes whose escapes Canonical decodes: characters
@@ -124,7 +125,7 @@ func mayDecode(u URL) bool {
 
 func ipScheme(u URL) bool {
 	s := schemeSyntax(u.RawScheme())
-	return u.flags&hasScheme != 0 && (s == SyntaxIP || s == SyntaxIPOptionalHost)
+	return u.flags&hasScheme != 0 && (s == schemes.IP || s == schemes.IPOptionalHost)
 }
 
 // canonPort returns the port as Canonical writes it, and whether to write
@@ -138,7 +139,7 @@ func canonPort(u URL) (string, bool) {
 	if p == "" {
 		p = "0"
 	}
-	if d := DefaultPort(u.RawScheme()); d != 0 && p == strconv.Itoa(d) {
+	if d := defaultPort(u.RawScheme()); d != 0 && p == strconv.Itoa(d) {
 		return "", false
 	}
 	return p, true

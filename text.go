@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // MaxSpan bounds the text one URL may take in free text, in bytes of
@@ -284,7 +285,7 @@ func (x *extractor) wrapped(i int) int {
 		if j == a || j >= len(t) || t[j] != ':' || chars.Table[t[a]]&chars.Alpha == 0 {
 			return i + 1
 		}
-		if _, known := LookupScheme(t[a:j]); !known {
+		if _, known := schemes.Lookup(t[a:j]); !known {
 			k := j + 1
 			for k < len(t) && k-i < MaxSpan && isSpace(t[k]) {
 				k++
@@ -353,12 +354,12 @@ func (x *extractor) bare(i int) int {
 	if s == i {
 		return i + 1
 	}
-	info, known := LookupScheme(t[s:i])
+	info, known := schemes.Lookup(t[s:i])
 	if !known {
 		return i + 1
 	}
 	switch info.Syntax {
-	case SyntaxIP, SyntaxIPOptionalHost:
+	case schemes.IP, schemes.IPOptionalHost:
 		if !strings.HasPrefix(t[i+1:], "//") {
 			return i + 1
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // pySplit is the script that runs Python's urllib.parse.urlsplit over
@@ -157,7 +158,7 @@ func comparePySplit(s *Suite, in string, row []string) {
 		return
 	}
 	if !u.HasAuthority() && strings.HasPrefix(u.Opaque(), "//") && got.Path == "//"+want.Netloc+want.Path {
-		if info, ok := urlkit.LookupScheme(u.Scheme()); ok && info.Syntax == urlkit.SyntaxOpaque {
+		if info, ok := schemes.Lookup(u.Scheme()); ok && info.Syntax == schemes.Opaque {
 			s.different("opaque scheme with //", reasonOpaqueScheme, in)
 		} else {
 			s.different("\"//\" not a login", reasonLoginFallback, in)

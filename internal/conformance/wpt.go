@@ -10,6 +10,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -308,7 +309,7 @@ const (
 // wptFailureClass explains why urlkit accepts an input WHATWG rejects.
 func wptFailureClass(u urlkit.URL) (name, reason string, ok bool) {
 	if !u.HasAuthority() && strings.HasPrefix(u.Opaque(), "//") {
-		if info, ok := urlkit.LookupScheme(u.Scheme()); ok && info.Syntax == urlkit.SyntaxOpaque {
+		if info, ok := schemes.Lookup(u.Scheme()); ok && info.Syntax == schemes.Opaque {
 			return "opaque scheme with //", reasonOpaqueScheme, true
 		}
 		return "\"//\" not a login", reasonLoginFallback, true
@@ -332,7 +333,7 @@ func wptDifferentClass(u urlkit.URL, want wptFields) (name, reason string, ok bo
 			return "ws/wss without \"//\"", reasonWebSocket, true
 		}
 		if strings.HasPrefix(u.Opaque(), "//") {
-			if info, ok := urlkit.LookupScheme(sch); ok && info.Syntax == urlkit.SyntaxOpaque {
+			if info, ok := schemes.Lookup(sch); ok && info.Syntax == schemes.Opaque {
 				return "opaque scheme with //", reasonOpaqueScheme, true
 			}
 			return "\"//\" not a login", reasonLoginFallback, true
