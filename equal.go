@@ -131,7 +131,7 @@ func ipScheme(u URL) bool {
 // canonPort returns the port as Canonical writes it, and whether to write
 // one.
 func canonPort(u URL) (string, bool) {
-	p, ok := u.Port()
+	p, ok := u.RawPort()
 	if !ok {
 		return "", false
 	}
@@ -161,7 +161,7 @@ func needsCanon(u URL) bool {
 			return true
 		}
 	}
-	if p, ok := u.Port(); ok {
+	if p, ok := u.RawPort(); ok {
 		if q, keep := canonPort(u); !keep || q != p {
 			return true
 		}

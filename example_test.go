@@ -87,7 +87,7 @@ func ExampleURL_Path() {
 	search, _ := u.Search()
 	frag, _ := u.Fragment()
 	fmt.Println(path, search, frag)
-	fmt.Println(u.RawPath(), u.URLPath())
+	fmt.Println(u.PathWithSlash(), u.PathAndSearch())
 	fmt.Println(u.WithoutFragment())
 	// Output:
 	// AboutUs/Index/Phonebook dobbins top

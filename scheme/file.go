@@ -35,7 +35,7 @@ func ParseFile(u urlkit.URL) (*File, error) {
 	if err := noLogin(l, `RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath`); err != nil {
 		return nil, err
 	}
-	if _, ok := u.Port(); ok {
+	if _, ok := u.RawPort(); ok {
 		return nil, l.err(l.port()-1, urlkit.ComponentPort, ErrNotAllowed, `a file URL has no port (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)`)
 	}
 	if _, ok := u.Path(); !ok {
@@ -43,7 +43,7 @@ func ParseFile(u urlkit.URL) (*File, error) {
 	}
 	v := &File{u: u, Host: u.Host()}
 	v.Local = v.Host == "" || strings.EqualFold(v.Host, "localhost")
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	v.segs = p.split('/')
 	for _, s := range v.segs {
 		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {

@@ -55,7 +55,7 @@ func ParseFTP(u urlkit.URL) (*FTP, error) {
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
 	}
 	// The url-path includes any "?": fsegment allows it.
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
 		code := p.raw[k+6:]
 		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {

@@ -64,7 +64,7 @@ func ParseGopher(u urlkit.URL) (*Gopher, error) {
 	}
 	v := &Gopher{u: u, Host: u.Host(), Type: '1'}
 	v.Port, _ = portOf(u, 70)
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	v.sel = part{"", p.off, urlkit.ComponentPath}
 	if p.raw == "" {
 		return v, nil

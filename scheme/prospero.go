@@ -54,7 +54,7 @@ func ParseProspero(u urlkit.URL) (*Prospero, error) {
 	if _, ok := u.Path(); !ok {
 		return nil, l.err(l.end(), urlkit.ComponentPath, ErrMissing, "a prospero URL names an object: prospero://<host>:<port>/<hsoname> (RFC 1738 3.11)")
 	}
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	specs := p.split(';')
 	name := specs[0]
 	for _, f := range specs[1:] {

@@ -315,7 +315,7 @@ func (l loc) end() int {
 }
 
 // urlPath is the offset in String() of URLPath().
-func (l loc) urlPath() int { return l.end() - len(l.u.URLPath()) }
+func (l loc) urlPath() int { return l.end() - len(l.u.PathAndSearch()) }
 
 // opaque is the offset in String() of Opaque().
 func (l loc) opaque() int { return l.end() - len(l.u.Opaque()) }
@@ -481,7 +481,7 @@ func reservedErr(l loc, p part, i int, rule string) error {
 // core parser has checked that a port is digits; a number too large for an
 // int saturates.
 func portOf(u urlkit.URL, def int) (int, bool) {
-	p, ok := u.Port()
+	p, ok := u.RawPort()
 	if !ok {
 		return def, false
 	}

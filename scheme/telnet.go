@@ -32,7 +32,7 @@ type Telnet struct {
 // [ "/" ]: nothing may follow the optional final "/".
 func ParseTelnet(u urlkit.URL) (*Telnet, error) {
 	l := locOf(u)
-	if p := u.URLPath(); p != "" {
+	if p := u.PathAndSearch(); p != "" {
 		return nil, l.err(l.urlPath(), urlkit.ComponentPath, ErrBadPath,
 			`a %s URL ends after the login and an optional "/" (RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/)`, u.Scheme())
 	}

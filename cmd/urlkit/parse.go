@@ -102,7 +102,7 @@ func newParseResult(input string, u urlkit.URL) parseResult {
 	if u.HasAuthority() {
 		r.Host = opt(u.Host(), true)
 	}
-	r.Port = opt(u.Port())
+	r.Port = opt(u.RawPort())
 	r.Path = opt(u.Path())
 	r.Search = opt(u.Search())
 	r.Fragment = opt(u.Fragment())
