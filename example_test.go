@@ -179,3 +179,11 @@ func ExampleEqual() {
 	fmt.Println(urlkit.Equal(a, b), urlkit.Equal(a, c))
 	// Output: true false
 }
+
+func ExampleCanonical_file() {
+	// RFC 1630: "A void host field is equivalent to localhost"; RFC 1738
+	// 3.10 gives both the same meaning.
+	u := urlkit.MustParse("file://LOCALHOST/etc/motd")
+	fmt.Println(urlkit.Canonical(u), urlkit.Equal(u, urlkit.MustParse("file:///etc/motd")))
+	// Output: file:///etc/motd true
+}
