@@ -11,7 +11,7 @@ import (
 
 // FILES (RFC 1738 3.10; RFC 1630, file): file://<host>/<path>
 
-func init() { registerBuiltin("file", func(u urlkit.URL) (View, error) { return ParseFile(u) }) }
+func init() { registerBuiltin("file", func(u urlkit.URL) (View, error) { return FileOf(u) }) }
 
 // File is the view of a file URL.
 type File struct {
@@ -26,11 +26,11 @@ type File struct {
 	segs     []part
 }
 
-// ParseFile checks u against RFC 1738's fileurl = "file://" [ host |
+// FileOf checks u against RFC 1738's fileurl = "file://" [ host |
 // "localhost" ] "/" fpath: the "/" after the host is required, and a
 // segment is an fsegment, in which ";" is reserved. File URLs have no
 // login, port or search part ("?" belongs to the segment).
-func ParseFile(u urlkit.URL) (*File, error) {
+func FileOf(u urlkit.URL) (*File, error) {
 	l := locOf(u)
 	if err := noLogin(l, `RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath`); err != nil {
 		return nil, err
