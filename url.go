@@ -12,6 +12,15 @@
 // Parsing does not copy: the components of a URL are substrings of the
 // input, and a successful Parse allocates nothing.
 //
+// A URL is a value; editing returns a new one. [Build] makes a URL from
+// [Parts], and [URL.Set], [URL.Clear], [URL.JoinPath] and [URL.AddSearch]
+// change one part, keeping the others byte for byte. Setters take encoded
+// text, as the accessors return it, and check it against RFC 1738's rule
+// for the part: a character the part does not allow is an error at its
+// offset in the text given, never encoded silently ([URL.SetUnescaped]
+// encodes data first). [URL.Redacted] hides a password. README's "Coming
+// from net/url" lists the net/url call for each operation.
+//
 // [Resolve] expands a partial (relative) URL in the context of a base URL,
 // and [Relative] does the reverse, in one of four modes: RFC 1630's rule
 // as written (the default), libwww's practice, RFC 3986 and RFC 1808. RFC
