@@ -392,8 +392,8 @@ func (p part) wire(l loc, what string) (string, error) {
 // a control character, and that byte, or -1.
 func firstControl(raw string) (int, byte) {
 	for i := 0; i+2 < len(raw); i++ {
-		if raw[i] == '%' && chars.Is(raw[i+1], chars.HexDigit) && chars.Is(raw[i+2], chars.HexDigit) {
-			b := unhex(raw[i+1])<<4 | unhex(raw[i+2])
+		if chars.IsEscape(raw, i) {
+			b := chars.Unhex(raw[i+1])<<4 | chars.Unhex(raw[i+2])
 			if isControl(b) {
 				return i, b
 			}
@@ -401,17 +401,6 @@ func firstControl(raw string) (int, byte) {
 		}
 	}
 	return -1, 0
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
 }
 
 // split splits p at every unencoded sep, keeping offsets.
