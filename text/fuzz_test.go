@@ -1,9 +1,11 @@
-package urlkit
+package text
 
 import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/urlkit/urlkit"
 )
 
 // FuzzExtract checks that no text makes Extract panic, that every match
@@ -32,14 +34,14 @@ func FuzzExtract(f *testing.F) {
 				t.Fatalf("match %q spans [%d,%d), after %d, in %d bytes", m.URL.String(), m.Start, m.End, prev, len(s))
 			}
 			prev = m.End
-			if _, err := Parse(m.URL.String()); err != nil {
+			if _, err := urlkit.Parse(m.URL.String()); err != nil {
 				t.Fatalf("match %q from %q does not parse: %v", m.URL.String(), s[m.Start:m.End], err)
 			}
 			if m.Ambiguous != (m.Alternatives != nil) || (m.Ambiguous && len(m.Alternatives) != 2) {
 				t.Fatalf("match %q: ambiguous=%v alternatives=%v", m.URL.String(), m.Ambiguous, m.Alternatives)
 			}
 			for _, a := range m.Alternatives {
-				if _, err := Parse(a.String()); err != nil {
+				if _, err := urlkit.Parse(a.String()); err != nil {
 					t.Fatalf("alternative %q does not parse: %v", a.String(), err)
 				}
 			}
