@@ -1,6 +1,7 @@
 package text
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -23,6 +24,8 @@ func FuzzExtract(f *testing.F) {
 		"http://<host>:<port>/<path> http://a.b/~me/ http://a.b/%zz",
 		"<URL:http://a-\n.b/> http://x.y/a-\n\n b",
 		"\x00<URL:\xff:>:::<<<>>>://",
+		"https://bücher.de/ “http://a.b/c” <URL:http://a.b/x\u00a0y> ähttp://a.b/ http://[::1]/ news:a%zz",
+		"<URL:ftp://info.cern.ch./x>\n<URL: >\n<URL:http://a.b/c\n\nd",
 	} {
 		f.Add(s)
 	}
@@ -51,18 +54,46 @@ func FuzzExtract(f *testing.F) {
 				}
 			}
 		}
-		sc := NewScanner(iotest.HalfReader(strings.NewReader(s)))
-		sc.chunk = 512
-		i := 0
-		for sc.Scan() {
-			m := sc.Match()
-			if i >= len(got) || m.Start != got[i].Start || m.End != got[i].End || m.URL.String() != got[i].URL.String() {
-				t.Fatalf("Scanner match %d %q [%d,%d) differs from Extract's", i, m.URL.String(), m.Start, m.End)
+		// The Scanner finds the same, and rejects the same, whether the
+		// text comes in pieces or one byte at a time, with and without
+		// Lenient.
+		for _, lenient := range []bool{false, true} {
+			var want []Rejection
+			x := Extractor{Lenient: lenient, Rejected: func(r Rejection) { want = append(want, r) }}
+			if lenient {
+				got = x.Extract(s)
+			} else {
+				x.Extract(s)
 			}
-			i++
-		}
-		if i != len(got) || sc.Err() != nil {
-			t.Fatalf("Scanner found %d URLs, Extract %d (err %v)", i, len(got), sc.Err())
+			for _, r := range want {
+				if r.Start > r.Offset || r.Offset > r.End || r.End > len(s) || r.Err == nil || r.Line < 1 {
+					t.Fatalf("rejection %+v of %q", r, s)
+				}
+			}
+			for _, r := range []io.Reader{iotest.HalfReader(strings.NewReader(s)), iotest.OneByteReader(strings.NewReader(s))} {
+				var rej []Rejection
+				sc := Extractor{Lenient: lenient, Rejected: func(r Rejection) { rej = append(rej, r) }}.NewScanner(r)
+				sc.chunk = 512
+				i := 0
+				for sc.Scan() {
+					m := sc.Match()
+					if i >= len(got) || m.Start != got[i].Start || m.End != got[i].End || m.Line != got[i].Line || m.URL.String() != got[i].URL.String() {
+						t.Fatalf("Scanner match %d %q [%d,%d) differs from Extract's", i, m.URL.String(), m.Start, m.End)
+					}
+					i++
+				}
+				if i != len(got) || sc.Err() != nil {
+					t.Fatalf("Scanner found %d URLs, Extract %d (err %v)", i, len(got), sc.Err())
+				}
+				if len(rej) != len(want) {
+					t.Fatalf("Scanner rejected %d, Extract %d", len(rej), len(want))
+				}
+				for k := range rej {
+					if rej[k].Start != want[k].Start || rej[k].Offset != want[k].Offset || rej[k].Text != want[k].Text || rej[k].Line != want[k].Line {
+						t.Fatalf("Scanner rejection %v, Extract's %v", rej[k], want[k])
+					}
+				}
+			}
 		}
 	})
 }

@@ -603,6 +603,7 @@ func (x *extractor) wrapped(i int) int {
 		c := t[k]
 		switch {
 		case c == '>':
+			p.b = k
 			if lastSolid < 0 {
 				if prefixed {
 					x.reject(p, i, k+1, k, true, true, ErrEmpty)
@@ -625,7 +626,7 @@ func (x *extractor) wrapped(i int) int {
 			if lastNL >= 0 && lastSolid < lastNL {
 				// A blank line ends the paragraph.
 				p.b = lastNL
-				x.reject(p, i, lastNL, k, true, prefixed, ErrUnclosed)
+				x.reject(p, i, lastNL, lastNL, true, prefixed, ErrUnclosed)
 				return i + 1
 			}
 			if lastSolid >= 0 && t[lastSolid] == '-' {
@@ -661,7 +662,7 @@ func (x *extractor) wrapped(i int) int {
 		return i
 	}
 	p.b = min(eol(a), limit)
-	x.reject(p, i, p.b, limit, true, prefixed, ErrUnclosed)
+	x.reject(p, i, p.b, p.b, true, prefixed, ErrUnclosed)
 	return i + 1
 }
 
