@@ -27,6 +27,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // MaxSpan bounds the text one URL may take in free text, in bytes of
@@ -220,34 +222,34 @@ const (
 	cAlnum              // a letter or a digit
 )
 
-// class holds the classes above for every byte. A bare URL runs over RFC
+// class holds the classes above for every byte, from the core's table. A bare URL runs over RFC
 // 1738's xchar, "%" (for escapes), "#" (for the fragment) and "~", which
 // RFC 1738 calls unsafe but which is common in the URLs people write; a
 // URL holding one is reported with the repair that encodes it.
 var class = func() (t [256]uint8) {
 	for b := 0; b < 256; b++ {
 		c := byte(b)
-		if urlkit.Is(c, urlkit.Xchar) || c == '%' || c == '#' || c == '~' {
+		if chars.Is(c, chars.Xchar) || c == '%' || c == '#' || c == '~' {
 			t[b] |= cBare
 		}
-		if urlkit.Is(c, urlkit.SchemeChar) {
+		if chars.Is(c, chars.SchemeChar) {
 			t[b] |= cScheme
 		}
-		if urlkit.Is(c, urlkit.Alpha) {
+		if chars.Is(c, chars.Alpha) {
 			t[b] |= cAlpha
 		}
-		if urlkit.Is(c, urlkit.AlphaDigit) {
+		if chars.Is(c, chars.AlphaDigit) {
 			t[b] |= cAlnum
 		}
 	}
 	return t
 }()
 
-// ipSyntax reports whether name is a scheme urlkit knows, and whether it
+// lookupScheme reports whether name is a scheme urlkit knows, and whether it
 // uses the common Internet scheme syntax ("//" after the ":").
 func lookupScheme(name string) (known, ip bool) {
-	info, ok := urlkit.LookupScheme(name)
-	return ok, info.Syntax == urlkit.SyntaxIP || info.Syntax == urlkit.SyntaxIPOptionalHost
+	info, ok := schemes.Lookup(name)
+	return ok, info.Syntax == schemes.IP || info.Syntax == schemes.IPOptionalHost
 }
 
 // isSpace reports whether c is ASCII white space that may break a URL
@@ -545,7 +547,7 @@ func parseCandidate(s string) (urlkit.URL, []urlkit.Warning, error) {
 // by two hex digits, or -1.
 func badEscape(s string) int {
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && (i+2 >= len(s) || !urlkit.Is(s[i+1], urlkit.HexDigit) || !urlkit.Is(s[i+2], urlkit.HexDigit)) {
+		if s[i] == '%' && !chars.IsEscape(s, i) {
 			return i
 		}
 	}
@@ -845,7 +847,7 @@ func (x *extractor) ipv6(e, limit int) bool {
 		switch c := t[k]; {
 		case c == ']':
 			return k > e+1
-		case c != ':' && c != '.' && !urlkit.Is(c, urlkit.HexDigit):
+		case c != ':' && c != '.' && !chars.Is(c, chars.HexDigit):
 			return false
 		}
 	}
