@@ -178,7 +178,7 @@ type Extractor struct {
 
 // Extract returns, in order, every URL in the free text s: URLs in RFC
 // 1738's "<URL:...>" wrapper, URLs in plain angle brackets, and bare URLs
-// of the schemes urlkit knows (see [urlkit.Schemes]).
+// of the schemes urlkit knows (those of package scheme's registry).
 //
 // Within a wrapper, white space and line breaks are ignored (RFC 1738,
 // appendix "Recommendations for URLs in Context"), Unicode white space
