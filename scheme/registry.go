@@ -314,7 +314,7 @@ func (l loc) end() int {
 	return len(s)
 }
 
-// urlPath is the offset in String() of URLPath().
+// urlPath is the offset in String() of PathAndSearch().
 func (l loc) urlPath() int { return l.end() - len(l.u.PathAndSearch()) }
 
 // opaque is the offset in String() of Opaque().
