@@ -23,7 +23,7 @@ func init() {
 			fs.Var(editFlag{ops, "delete"}, "delete", "remove `PART`, or search:KEY to remove the search pairs with that key")
 			fs.Var(editFlag{ops, "redirect"}, "redirect", "resolve `REF` against the URL first, as a redirect would (see --mode)")
 			fs.Var(editBoolFlag{ops, "sort-search"}, "sort-search", "sort the search part's pairs by key, then value (unchanged pairs keep their bytes)")
-			fs.String("mode", "rfc1630", "resolution mode of --redirect: rfc1630, libwww, rfc3986 or rfc1808")
+			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution mode of --redirect: rfc1630, libwww, rfc3986 or rfc1808")
 			fs.Bool("canonical", false, "write each result in canonical form (urlkit canon)")
 			fs.Bool("lenient", false, "read the input URLs leniently, repairing what browsers repair (warnings on stderr)")
 			fs.String("format", "", formatUsage)
@@ -160,11 +160,7 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 	ops := fs.Lookup("set").Value.(editFlag).ops
 	canonical := fs.Lookup("canonical").Value.String() == "true"
 	lenient := fs.Lookup("lenient").Value.String() == "true"
-	mode, err := urlkit.ParseMode(fs.Lookup("mode").Value.String())
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit edit: --mode: %v\n", err)
-		return exitUsage
-	}
+	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
 	tpl, err := formatFlag(fs)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "urlkit edit: --format: %v\n", err)
