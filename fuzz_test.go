@@ -216,6 +216,27 @@ func FuzzSet(f *testing.F) {
 			return
 		}
 		c := editComponents[int(which)%len(editComponents)]
+		if !clear && c != ComponentScheme && c != ComponentHost && c != ComponentPort {
+			// SetUnescaped encodes data so that the part always accepts
+			// it: only a structural error is possible, and the part
+			// decodes back to the data.
+			v, err := u.SetUnescaped(c, text)
+			if err != nil {
+				for _, kind := range []error{ErrBadChar, ErrUnsafeChar, ErrReservedChar, ErrBadEscape} {
+					if errors.Is(err, kind) {
+						t.Fatalf("%q: SetUnescaped(%s, %q): %v", s, c, text, err)
+					}
+				}
+			} else {
+				got := partText(v.Parts(), c)
+				if c == ComponentOpaque {
+					got = v.Opaque()
+				}
+				if d, err := Unescape(got); err != nil || d != text {
+					t.Fatalf("%q: SetUnescaped(%s, %q) = %q: the part decodes to %q, %v", s, c, text, v, d, err)
+				}
+			}
+		}
 		var v URL
 		if clear {
 			if c == ComponentOpaque {
