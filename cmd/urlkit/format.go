@@ -13,20 +13,24 @@ import (
 // replaced by parts of each URL.
 //
 // Fields: {scheme} {user} {password} {host} {port} {path} {search}
-// {fragment} {url}, {search:KEY} (the decoded value of the first pair with
-// that key, with control characters encoded again), {default:port} (the port, or the scheme's default when none is
-// given). Components print as written, still encoded; {path} is the path
-// with the "/" that follows the host. A component the URL does not have
-// prints as nothing. trurl's spellings are accepted too: {query} and
-// {query:KEY} for the search part, and {:name} or {url:name} for a
+// {fragment} {url}; {search:KEY}, the decoded value of the first pair with
+// that key (control characters encoded again), or as written with
+// {:search:KEY}; {search-all:KEY}, every such value separated by spaces;
+// {default:port}, the port or the scheme's default when none is given.
+// Components print as written, still encoded; {path} is the path with the
+// "/" that follows the host. A component the URL does not have prints as
+// nothing. trurl's spellings are accepted too: {query}, {query:KEY} and
+// {query-all:KEY} for the search part, and {:name} or {url:name} for a
 // component as written (which is what urlkit prints anyway). "{{" and "}}"
 // are literal braces; \n, \t and \\ are a newline, a tab and a backslash.
 type template []templatePiece
 
 type templatePiece struct {
-	text  string // literal text, when field is ""
-	field string // the field name, e.g. "host", "search:"
-	key   string // the key of {search:KEY}
+	text    string // literal text, when field is ""
+	field   string // the field name, e.g. "host", "search:"
+	key     string // the key of {search:KEY}
+	all     bool   // {search-all:KEY}: every value, not the first
+	encoded bool   // {:search:KEY}: the value as written, not decoded
 }
 
 // formatFields are the fields a template may name.
@@ -77,21 +81,22 @@ func parseTemplate(s string) (template, error) {
 }
 
 func templateField(name string) (templatePiece, error) {
+	encoded := false
 	if rest, ok := strings.CutPrefix(name, ":"); ok {
-		name = rest
+		name, encoded = rest, true
 	} else if rest, ok := strings.CutPrefix(name, "url:"); ok {
-		name = rest
+		name, encoded = rest, true
 	}
 	if name == "query" {
 		name = "search"
 	}
-	for _, k := range []string{"search:", "query:"} {
+	for _, k := range []string{"search:", "query:", "search-all:", "query-all:"} {
 		if key, ok := strings.CutPrefix(name, k); ok {
-			return templatePiece{field: "search:", key: key}, nil
+			return templatePiece{field: "search:", key: key, all: strings.Contains(k, "-all"), encoded: encoded}, nil
 		}
 	}
 	if !formatFields[name] {
-		return templatePiece{}, fmt.Errorf("unknown field {%s}: the fields are {scheme} {user} {password} {host} {port} {path} {search} {fragment} {url} {search:KEY} {default:port}", name)
+		return templatePiece{}, fmt.Errorf("unknown field {%s}: the fields are {scheme} {user} {password} {host} {port} {path} {search} {fragment} {url} {search:KEY} {search-all:KEY} {default:port}", name)
 	}
 	return templatePiece{field: name}, nil
 }
@@ -133,11 +138,35 @@ func (t template) apply(u urlkit.URL) string {
 		case "url":
 			b.WriteString(u.String())
 		case "search:":
-			v, _ := u.SearchValue(p.key)
-			writeVisible(&b, v)
+			p.writeSearchValues(&b, u)
 		}
 	}
 	return b.String()
+}
+
+// writeSearchValues writes the value of the first pair with the piece's
+// key, or of every such pair separated by spaces; decoded, or as written.
+func (p templatePiece) writeSearchValues(b *strings.Builder, u urlkit.URL) {
+	pairs, _ := u.SearchPairs()
+	n := 0
+	for _, pair := range pairs {
+		if pair.Key != p.key {
+			continue
+		}
+		if n > 0 {
+			b.WriteByte(' ')
+		}
+		n++
+		if p.encoded {
+			_, v, _ := strings.Cut(pair.String(), "=")
+			b.WriteString(v)
+		} else {
+			writeVisible(b, pair.Value)
+		}
+		if !p.all {
+			return
+		}
+	}
 }
 
 // writeVisible writes a decoded value with its control characters
@@ -154,7 +183,7 @@ func writeVisible(b *strings.Builder, v string) {
 }
 
 // formatUsage is the help text of the --format flag.
-const formatUsage = "print each URL through `TEMPLATE`: {scheme} {user} {password} {host} {port} {path} {search} {fragment} {url} {search:KEY} {default:port}"
+const formatUsage = "print each URL through `TEMPLATE`: {scheme} {user} {password} {host} {port} {path} {search} {fragment} {url} {search:KEY} {search-all:KEY} {default:port}"
 
 // formatFlag compiles the --format flag of fs: nil when the command has
 // none or it is not set.
