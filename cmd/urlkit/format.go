@@ -104,6 +104,7 @@ func templateField(name string) (templatePiece, error) {
 // apply writes u through the template.
 func (t template) apply(u urlkit.URL) string {
 	var b strings.Builder
+	parts := u.Parts()
 	for _, p := range t {
 		switch p.field {
 		case "":
@@ -111,30 +112,25 @@ func (t template) apply(u urlkit.URL) string {
 		case "scheme":
 			b.WriteString(u.Scheme())
 		case "user":
-			s, _ := u.User()
-			b.WriteString(s)
+			b.WriteString(parts.User)
 		case "password":
-			s, _ := u.Password()
-			b.WriteString(s)
+			b.WriteString(parts.Password)
 		case "host":
-			b.WriteString(u.Host())
+			b.WriteString(parts.Host)
 		case "port":
-			s, _ := u.RawPort()
-			b.WriteString(s)
+			b.WriteString(parts.Port)
 		case "default:port":
-			if s, ok := u.RawPort(); ok {
-				b.WriteString(s)
-			} else if n, _ := u.Port(); n != 0 {
+			if n, _ := u.Port(); parts.Port == "" && n != 0 {
 				b.WriteString(strconv.Itoa(n))
+			} else {
+				b.WriteString(parts.Port)
 			}
 		case "path":
 			b.WriteString(u.PathWithSlash())
 		case "search":
-			s, _ := u.Search()
-			b.WriteString(s)
+			b.WriteString(parts.Search)
 		case "fragment":
-			s, _ := u.Fragment()
-			b.WriteString(s)
+			b.WriteString(parts.Fragment)
 		case "url":
 			b.WriteString(u.String())
 		case "search:":
