@@ -393,6 +393,9 @@ func build(p Parts, edited Component) (URL, error) {
 	}
 	if q := v.Parts(); q != p {
 		c := firstDifference(p, q)
+		if (c == ComponentScheme && p.Scheme == "") || (c == ComponentHost && !p.Authority) {
+			c = ComponentPath // the path was read as a scheme or a login
+		}
 		if edited != ComponentNone {
 			c = edited
 		}

@@ -141,6 +141,13 @@ func TestSetErrors(t *testing.T) {
 	if _, err := MustParseRef("a").SetPath("//h/x"); !errors.Is(err, ErrConflict) {
 		t.Errorf("partial path //h: %v", err)
 	}
+	var se *SyntaxError
+	if _, err := Build(Parts{Path: "a:b"}); !errors.As(err, &se) || se.Component != ComponentPath || se.Input != "a:b" || !errors.Is(err, ErrConflict) {
+		t.Errorf("Build partial path a:b: %v", err)
+	}
+	if _, err := Build(Parts{Path: "//h/x"}); !errors.As(err, &se) || se.Component != ComponentPath || !errors.Is(err, ErrConflict) {
+		t.Errorf("Build partial path //h/x: %v", err)
+	}
 	if _, err := MustParse("mailto:a@b.com").SetHost("h.com"); !errors.Is(err, ErrConflict) {
 		t.Errorf("mailto host: %v", err)
 	}
