@@ -13,7 +13,8 @@ func init() {
 		summary: "expand partial (relative) URLs in the context of a base URL (RFC 1630, libwww, RFC 3986 or RFC 1808)",
 		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] BASE [REF...]",
 		flags: func(fs *flag.FlagSet) {
-			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution rules: rfc1630 (the RFC's rule as written), libwww (1994 practice, the RFC's printed examples), rfc3986, rfc1808")
+			m := urlkit.ModeRFC1630
+			fs.Var(&m, "mode", "resolution rules: rfc1630 (the RFC's rule as written), libwww (1994 practice, the RFC's printed examples), rfc3986, rfc1808")
 			fs.Bool("json", false, "print one JSON object per reference")
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) int {
@@ -25,7 +26,8 @@ func init() {
 		summary: "write URLs as the shortest partial form that resolves back to them from a base URL",
 		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] BASE [TARGET...]",
 		flags: func(fs *flag.FlagSet) {
-			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution rules the partial form must work under: rfc1630, libwww, rfc3986, rfc1808")
+			m := urlkit.ModeRFC1630
+			fs.Var(&m, "mode", "resolution rules the partial form must work under: rfc1630, libwww, rfc3986, rfc1808")
 			fs.Bool("json", false, "print one JSON object per target")
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) int {
@@ -54,7 +56,7 @@ func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base,
 		fs.Usage()
 		return exitUsage
 	}
-	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
+	mode := *fs.Lookup("mode").Value.(*urlkit.Mode)
 	asJSON := fs.Lookup("json").Value.String() == "true"
 	base := args[0]
 	status := exitOK
