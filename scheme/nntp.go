@@ -2,11 +2,12 @@ package scheme
 
 import (
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // NNTP (RFC 1738 3.7; RFC 1630, NNTP): nntp://<host>:<port>/<newsgroup-name>/<article-number>
 
-func init() { registerBuiltin("nntp", func(u urlkit.URL) (View, error) { return ParseNNTP(u) }) }
+func init() { registerBuiltin("nntp", func(u urlkit.URL) (View, error) { return NNTPOf(u) }) }
 
 // NNTP is the view of an nntp URL.
 type NNTP struct {
@@ -17,9 +18,9 @@ type NNTP struct {
 	Article string // decimal article number; "" when absent
 }
 
-// ParseNNTP checks u against RFC 1738's nntpurl = "nntp://" hostport "/"
+// NNTPOf checks u against RFC 1738's nntpurl = "nntp://" hostport "/"
 // group [ "/" digits ]: no login, a group name, an optional article number.
-func ParseNNTP(u urlkit.URL) (*NNTP, error) {
+func NNTPOf(u urlkit.URL) (*NNTP, error) {
 	l := locOf(u)
 	if err := noLogin(l, `RFC 1738 5: nntpurl = "nntp://" hostport "/" group [ "/" digits ]`); err != nil {
 		return nil, err
@@ -47,7 +48,7 @@ func ParseNNTP(u urlkit.URL) (*NNTP, error) {
 			return nil, l.err(a.off, a.comp, ErrBadArticle, `empty article number after "/" (RFC 1738 5: digits = 1*digit)`)
 		}
 		for i := 0; i < len(a.raw); i++ {
-			if !urlkit.Is(a.raw[i], urlkit.Digit) {
+			if !chars.Is(a.raw[i], chars.Digit) {
 				return nil, l.err(a.off+i, a.comp, ErrBadArticle, "%q in article number: it is decimal digits (RFC 1738 5)", a.raw[i:i+1])
 			}
 		}

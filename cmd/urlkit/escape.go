@@ -8,9 +8,9 @@ import (
 )
 
 func init() {
-	names := make([]string, len(urlkit.EscapeSets))
-	for i, s := range urlkit.EscapeSets {
-		names[i] = s.Name()
+	names := make([]string, len(escapeSets))
+	for i, s := range escapeSets {
+		names[i] = s.name
 	}
 	register(&command{
 		name:    "escape",
@@ -38,16 +38,37 @@ func init() {
 	})
 }
 
+// escapeSets are the choices of "escape --set": a component's rules, one
+// path segment, or one word of a search part.
+var escapeSets = []struct {
+	name   string
+	escape func(string) string
+}{
+	{"unreserved", func(s string) string { return urlkit.Escape(s, urlkit.ComponentNone) }},
+	{"login", func(s string) string { return urlkit.Escape(s, urlkit.ComponentUser) }},
+	{"segment", urlkit.EscapeSegment},
+	{"path", func(s string) string { return urlkit.Escape(s, urlkit.ComponentPath) }},
+	{"search", func(s string) string { return urlkit.Escape(s, urlkit.ComponentSearch) }},
+	{"searchword", urlkit.EscapeSearchWord},
+	{"fragment", func(s string) string { return urlkit.Escape(s, urlkit.ComponentFragment) }},
+	{"opaque", func(s string) string { return urlkit.Escape(s, urlkit.ComponentOpaque) }},
+}
+
 func runEscape(e *env, fs *flag.FlagSet, args []string) int {
 	name := fs.Lookup("set").Value.String()
-	set, ok := urlkit.LookupEscapeSet(name)
-	if !ok {
+	var escape func(string) string
+	for _, s := range escapeSets {
+		if s.name == name {
+			escape = s.escape
+		}
+	}
+	if escape == nil {
 		e.stderr.Write([]byte("urlkit escape: unknown escape set " + quote(name) + "\n"))
 		return exitUsage
 	}
 	asJSON := flagBool(fs, "json")
 	return engineFor(e, "escape", fs).run(args, func(o *output, in *input) {
-		stringResult(o, in, asJSON, urlkit.Escape(in.text, set), nil)
+		stringResult(o, in, asJSON, escape(in.text), nil)
 	})
 }
 

@@ -11,11 +11,12 @@ func init() {
 	register(&command{
 		name:    "parse",
 		summary: "split URLs into their components, strictly by RFC 1738 (or leniently, with repairs reported)",
-		usage:   "[--json] [--lenient] [URL...]",
+		usage:   "[--json] [--lenient] [--format TEMPLATE] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
 			fs.Bool("lenient", false, "accept what browsers accept, repairing by percent-encoding; each repair is a warning on stderr")
+			fs.String("format", "", formatUsage)
 		},
 		run: runParse,
 	})
@@ -36,7 +37,7 @@ func components(u *urlkit.URL) (v [len(componentNames)]string, ok [len(component
 	if u.HasAuthority() {
 		v[3], ok[3] = u.Host(), true
 	}
-	v[4], ok[4] = u.Port()
+	v[4], ok[4] = u.RawPort()
 	v[5], ok[5] = u.Path()
 	v[6], ok[6] = u.Search()
 	v[7], ok[7] = u.Fragment()
@@ -54,6 +55,11 @@ var textLabels = func() (l [len(componentNames)]string) {
 func runParse(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
 	lenient := flagBool(fs, "lenient")
+	tpl, err := formatFlag(fs)
+	if err != nil {
+		e.stderr.Write([]byte("urlkit parse: --format: " + err.Error() + "\n"))
+		return exitUsage
+	}
 	return engineFor(e, "parse", fs).run(args, func(o *output, in *input) {
 		var u urlkit.URL
 		var warns []urlkit.Warning
@@ -115,6 +121,10 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 			return
 		}
 		if err != nil {
+			return
+		}
+		if tpl != nil {
+			o.buf = append(append(o.buf, tpl.apply(u)...), '\n')
 			return
 		}
 		b := append(o.buf, u.String()...)

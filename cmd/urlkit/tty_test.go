@@ -21,10 +21,13 @@ import (
 // openPTY returns the two ends of a new pseudo-terminal.
 func openPTY(t *testing.T) (master, slave *os.File) {
 	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	// Non-blocking, so that the runtime poller serves it and read
+	// deadlines work.
+	fd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		t.Skip("no pseudo-terminal:", err)
 	}
+	m := os.NewFile(uintptr(fd), "/dev/ptmx")
 	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
 	if err == nil {
 		err = unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0)
@@ -40,6 +43,22 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 	}
 	t.Cleanup(func() { m.Close(); s.Close() })
 	return m, s
+}
+
+// readScreen returns what was written to the terminal so far.
+func readScreen(master *os.File) string {
+	var b []byte
+	buf := make([]byte, 8192)
+	for {
+		if err := master.SetReadDeadline(time.Now().Add(200 * time.Millisecond)); err != nil {
+			panic(err) // a blocking read would hang the test
+		}
+		n, err := master.Read(buf)
+		b = append(b, buf[:n]...)
+		if err != nil {
+			return string(b)
+		}
+	}
 }
 
 // A command that reads a terminal says so on standard error, and answers
@@ -62,10 +81,7 @@ func TestTerminalHint(t *testing.T) {
 	if out.String() != "http://a.example/-\n" {
 		t.Errorf("stdout %q", out.String())
 	}
-	master.SetReadDeadline(time.Now().Add(time.Second))
-	buf := make([]byte, 4096)
-	n, _ := master.Read(buf)
-	if got := string(buf[:n]); !strings.Contains(got, "urlkit canon: reading from the terminal, one per line; end with Ctrl-D") {
+	if got := readScreen(master); !strings.Contains(got, "urlkit canon: reading from the terminal, one per line; end with Ctrl-D") {
 		t.Errorf("terminal shows %q", got)
 	}
 }
@@ -105,10 +121,7 @@ func TestGetMeterShowsTotal(t *testing.T) {
 	if string(got) != body {
 		t.Fatalf("file has %d bytes", len(got))
 	}
-	master.SetReadDeadline(time.Now().Add(time.Second))
-	buf := make([]byte, 8192)
-	n, _ := master.Read(buf)
-	screen := string(buf[:n])
+	screen := readScreen(master)
 	if !strings.Contains(screen, " of 4.9 KiB  ") || !strings.Contains(screen, "%") {
 		t.Errorf("meter %q lacks the total and percentage", screen)
 	}
@@ -127,10 +140,7 @@ func TestGetMeterFTPReal(t *testing.T) {
 	if code := run(e, []string{"get", "-s=false", "-o", dst, "ftp://" + srv["URLKIT_FTP_ADDR"] + "/pub/all256.bin;type=i"}); code != exitOK {
 		t.Fatalf("status %d", code)
 	}
-	master.SetReadDeadline(time.Now().Add(time.Second))
-	buf := make([]byte, 8192)
-	n, _ := master.Read(buf)
-	if screen := string(buf[:n]); !strings.Contains(screen, "256 B of 256 B  100%") {
+	if screen := readScreen(master); !strings.Contains(screen, "256 B of 256 B  100%") {
 		t.Errorf("meter %q lacks the total from the 150 reply", screen)
 	}
 }
