@@ -14,7 +14,7 @@ func init() {
 	register(&command{
 		name:    "edit",
 		summary: "change parts of URLs (set, append, delete, sort the search, follow a redirect), strictly",
-		usage:   "[--set PART=VALUE] [--append path=SEGMENT] [--append search=KEY=VALUE] [--delete PART] [--sort-search] [--redirect REF] [--canonical] [--format TEMPLATE] [URL...]",
+		usage:   "[--set PART=VALUE] [--append path=SEGMENT] [--append search=KEY=VALUE] [--delete PART] [--sort-search] [--redirect REF] [--canonical] [--format TEMPLATE] [--json] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			ops := &editOps{}
@@ -28,6 +28,7 @@ func init() {
 			fs.Bool("canonical", false, "write each result in canonical form (urlkit canon)")
 			fs.Bool("lenient", false, "read the input URLs leniently, repairing what browsers repair (warnings on stderr)")
 			fs.String("format", "", formatUsage)
+			fs.Bool("json", false, "print one JSON object per input, the edited URL as \"result\"")
 		},
 		run: runEdit,
 	})
@@ -162,6 +163,7 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 	canonical := fs.Lookup("canonical").Value.String() == "true"
 	lenient := fs.Lookup("lenient").Value.String() == "true"
 	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
+	asJSON := flagBool(fs, "json")
 	tpl, err := formatFlag(fs)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "urlkit edit: --format: %v\n", err)
@@ -172,6 +174,16 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 		if err != nil {
 			o.setStatus(exitInvalid)
 			o.message(in, []byte(quote(urlkit.RedactString(in.text))+": "+plainError(err)))
+		}
+		if asJSON {
+			o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
+				if err == nil {
+					w.kstr("result", out.String())
+				}
+			})
+			return
+		}
+		if err != nil {
 			return
 		}
 		if tpl != nil {
