@@ -313,7 +313,7 @@ done:
 			return &SyntaxError{Input: input, Offset: base + hostEnd, Component: ComponentPort, Err: ErrEmptyPort, why: whyEmptyPort}
 		}
 		for j := hostEnd + 1; j < authEnd; j++ {
-			if table[s[j]]&Digit == 0 {
+			if table[s[j]]&Digit == 0 && (mutation != "port-letters" || table[s[j]]&Alpha == 0) {
 				if c := s[j]; c == ':' || c == '@' {
 					return charErrorAt(input, base, j, ComponentPort)
 				}
@@ -359,7 +359,7 @@ func checkHost(s string, start, end int) (int, why, int) {
 			if k == hostDot {
 				break
 			}
-			if k == 0 {
+			if k == 0 && (mutation != "host-underscore" || s[i] != '_') {
 				return i, whyHostChar, 0
 			}
 			seen |= k
