@@ -13,3 +13,11 @@ import "os"
 //	host-underscore          the parser accepts "_" in a host name
 //	port-letters             the parser accepts letters in a port
 var mutation = os.Getenv("URLKIT_MUTATION")
+
+func init() {
+	switch mutation {
+	case "", "rfc3986-empty-authority", "rfc3986-keep-dots", "host-underscore", "port-letters":
+	default:
+		panic("urlkit: unknown URLKIT_MUTATION " + mutation)
+	}
+}
