@@ -1,22 +1,18 @@
 package conformance
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/urlkit/urlkit/internal/corpus"
 )
 
-// corporaDir returns the corpora folder, skipping the test with a clear
-// message when it is absent.
+// corporaDir returns the corpora folder, skipping the test with one line
+// saying where they are expected when they are absent (failing under
+// URLKIT_REQUIRE_CORPORA=1, as in CI).
 func corporaDir(t *testing.T) string {
 	t.Helper()
-	dir := corpus.Dir()
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpora folder %s is absent (it sits beside the repository as ../shared/corpora, or set URLKIT_CORPORA): %v", dir, err)
-	}
-	return dir
+	return corpus.Require(t)
 }
 
 // TestNoWrong runs every suite and fails on any case that is neither
