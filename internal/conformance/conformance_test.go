@@ -83,3 +83,20 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestCorporaAccounted requires every corpus file to have an entry in
+// corpusUses, so CONFORMANCE.md says of each whether and where it is used.
+func TestCorporaAccounted(t *testing.T) {
+	files, err := corpusFiles(corporaDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no corpus files found")
+	}
+	for _, f := range files {
+		if _, ok := useOf(f); !ok {
+			t.Errorf("corpus %s has no entry in corpusUses (corpora.go): say what uses it or why nothing does", f)
+		}
+	}
+}

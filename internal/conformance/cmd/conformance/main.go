@@ -27,6 +27,11 @@ func main() {
 		os.Exit(1)
 	}
 	md := conformance.Markdown(suites, command)
+	corpora, err := conformance.MarkdownCorpora(*dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		os.Exit(1)
+	}
 	failed := false
 	if *schemes {
 		tests, err := conformance.RunSchemeTests(".")
@@ -40,6 +45,7 @@ func main() {
 			failed = failed || t.Result == "fail"
 		}
 	}
+	md += corpora
 	if *out == "" {
 		fmt.Print(md)
 	} else if err := os.WriteFile(*out, []byte(md), 0o644); err != nil {
