@@ -16,7 +16,8 @@ var mutation = os.Getenv("URLKIT_MUTATION")
 
 func init() {
 	switch mutation {
-	case "", "rfc3986-empty-authority", "rfc3986-keep-dots", "host-underscore", "port-letters":
+	case "", "rfc3986-empty-authority", "rfc3986-keep-dots", "host-underscore", "port-letters",
+		"ftp-skip-empty-cwd": // planted in the scheme package
 	default:
 		panic("urlkit: unknown URLKIT_MUTATION " + mutation)
 	}

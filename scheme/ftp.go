@@ -159,7 +159,7 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 		}
 		if i == len(v.segs)-1 {
 			p.Name = d
-		} else {
+		} else if mutation != "ftp-skip-empty-cwd" || d != "" {
 			p.CWD = append(p.CWD, d)
 		}
 	}

@@ -44,6 +44,9 @@ func TestNoWrong(t *testing.T) {
 			for _, w := range s.Wrong {
 				t.Errorf("wrong: %q: %s", w.Input, w.Detail)
 			}
+			for _, w := range s.Stale {
+				t.Errorf("stale pin: %q: %s", w.Input, w.Detail)
+			}
 			t.Logf("cases %d, considered %d, agreed %d (%d exactly), different %d, wrong %d",
 				s.Total, s.Considered, s.Agreed, s.AgreedExact, s.DifferentCount(), len(s.Wrong))
 		})

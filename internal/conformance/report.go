@@ -49,6 +49,9 @@ type Suite struct {
 	Translations []*Class // agreed after these translations
 	Different    []*Class // deliberately different, by class
 	Wrong        []Case   // urlkit bugs (or unexplained disagreements)
+	// Stale are pinned expectations (a divergence pinned case by case)
+	// that no case met: the pin or the code drifted.
+	Stale []Case
 }
 
 // DifferentCount returns the number of deliberately different cases.
@@ -135,6 +138,12 @@ func Markdown(suites []*Suite, command string) string {
 		table(&b, "Not considered", s.Skipped)
 		table(&b, "Agreed after translation (a case may need several)", s.Translations)
 		table(&b, "Deliberately different", s.Different)
+		if len(s.Stale) > 0 {
+			b.WriteString("\n### Stale pins\n\n")
+			for _, w := range s.Stale {
+				fmt.Fprintf(&b, "- `%s`: %s\n", mdEscape(short(w.Input)), mdEscape(w.Detail))
+			}
+		}
 		if len(s.Wrong) > 0 {
 			b.WriteString("\n### Wrong\n\n")
 			for _, w := range s.Wrong {

@@ -55,7 +55,7 @@ func main() {
 	wrong := 0
 	for _, s := range suites {
 		fmt.Fprintf(os.Stderr, "%-45s considered %6d agreed %6d different %5d wrong %d\n", s.Name, s.Considered, s.Agreed, s.DifferentCount(), len(s.Wrong))
-		wrong += len(s.Wrong)
+		wrong += len(s.Wrong) + len(s.Stale)
 	}
 	if wrong > 0 || failed {
 		os.Exit(1)
