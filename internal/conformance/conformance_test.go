@@ -1,7 +1,10 @@
 package conformance
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/urlkit/urlkit/internal/corpus"
@@ -15,14 +18,50 @@ func corporaDir(t *testing.T) string {
 	return corpus.Require(t)
 }
 
+var (
+	allOnce   sync.Once
+	allResult []*Suite
+	allErr    error
+)
+
+// allSuites runs every suite once per test binary.
+func allSuites(t *testing.T) []*Suite {
+	t.Helper()
+	dir := corporaDir(t)
+	allOnce.Do(func() { allResult, allErr = All(dir) })
+	if allErr != nil {
+		t.Fatal(allErr)
+	}
+	return allResult
+}
+
+// TestREADMESummary checks that README.md's conformance table is the one
+// the suites produce now (rewrite it with the command in its marker).
+func TestREADMESummary(t *testing.T) {
+	suites := allSuites(t)
+	for _, s := range suites {
+		if s.Unavailable != "" {
+			t.Skipf("suite %q not run here (%s), so the figures cannot match", s.Name, s.Unavailable)
+		}
+	}
+	text, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Summary(string(text))
+	if got == "" {
+		t.Fatal("README.md has no conformance summary between the markers")
+	}
+	if want := SummaryTable(suites); got != want {
+		t.Errorf("README.md's conformance figures are stale; rerun go run ./internal/conformance/cmd/conformance -o CONFORMANCE.md -readme README.md\nREADME:\n%s\nnow:\n%s", got, want)
+	}
+}
+
 // TestNoWrong runs every suite and fails on any case that is neither
 // agreed nor explained by a class of deliberate differences: each such case
 // is a urlkit bug or a missing classification.
 func TestNoWrong(t *testing.T) {
-	suites, err := All(corporaDir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	suites := allSuites(t)
 	for _, s := range suites {
 		t.Run(strings.ReplaceAll(s.Name, " ", "_"), func(t *testing.T) {
 			if s.Unavailable != "" {

@@ -25,7 +25,7 @@ var (
 	schemePrefixRE = regexp.MustCompile(`^[A-Za-z0-9+.-]+:`)
 	// RFC 1738 3.1: the login runs from "//" to the "/" before the url-path
 	// (or the end); "?" and "#" are not delimiters there.
-	loginRE = regexp.MustCompile(`^[A-Za-z0-9+.-]+://([^/]*)`)
+	loginRE = regexp.MustCompile(`^(?:[A-Za-z0-9+.-]+:)?//([^/]*)`)
 )
 
 // rfcLogin splits the "//" login of s the RFC 1738 3.1 way: the host is

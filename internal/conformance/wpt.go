@@ -44,10 +44,10 @@ func WPT(dir, rel string) (*Suite, error) {
 	s := &Suite{
 		Name:   "WHATWG URL (WPT " + filepath.Base(rel) + ")",
 		Source: "`wpt-url/" + filepath.Base(rel) + "` (web-platform-tests URL parsing expectations, as kept by ada-url/ada); the other side is the WHATWG URL Standard.",
-		Notes: "Considered: ASCII inputs that `urlkit.Parse` accepts as absolute URLs, where the base cannot matter. " +
-			"urlkit's components are presented the WHATWG way (`protocol` with \":\", `pathname` with its leading \"/\", `search`/`hash` with \"?\"/\"#\" and empty when empty) and compared field by field; " +
-			"if they differ, the translations below are applied in turn and the case counts as agreed when they then match. " +
-			"WHATWG `failure` cases that urlkit accepts are counted as deliberately different when a class explains them, and as wrong otherwise.",
+		Notes: "Considered: every ASCII input, where the base cannot matter. Both outcomes are taken first: `urlkit.Parse` of the input, and WHATWG's href (or its failure). " +
+			"A case is agreed when urlkit.Equal finds WHATWG's href equivalent to the input (exactly: the same text), or when both reject; the translations listed say how the two presentations differ in form. " +
+			"When they are not equivalent, the components (presence of password, query and fragment kept) are compared after the listed rewrites; a case whose difference is exactly those rewrites is deliberately different, named after them. " +
+			"Rejections are classed by urlkit's error kind, the kind's reason checked on the input; every host urlkit accepts is checked against RFC 1738 5's hostname | hostnumber, written out independently.",
 	}
 	for _, c := range cases {
 		s.Total++
