@@ -485,6 +485,10 @@ URLKIT_CONTENT_TEXT=$TEXT
 URLKIT_CONTENT_BINARY=$BIN
 ENV
 chmod 600 "$ENVFILE" # it holds the FTP password
+# Run by hand under sudo, the tests run as the invoking user: let them read it.
+if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+	chown "$SUDO_USER" "$ENVFILE"
+fi
 started=1
 trap - EXIT
 log "ftp 127.0.0.1:$FTP_PORT, gopher 127.0.0.1:$GOPHER_PORT, nntp 127.0.0.1:$NNTP_PORT; environment in $ENVFILE"
