@@ -3,8 +3,6 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -20,13 +18,9 @@ func WPTPercent(dir string) (*Suite, error) {
 		Source: "`" + rel + "` (web-platform-tests, as kept by ada-url/ada), its `utf-8` column; the other side is the WHATWG URL Standard's query percent-encoding.",
 		Notes:  "Each input's UTF-8 bytes go to `urlkit.Escape(input, urlkit.EscapeSearch)` and the result is compared with WPT's text; the other encodings' columns do not apply (RFC 1738 2.2 encodes octets, and a URL's octets here are UTF-8).",
 	}
-	data, err := os.ReadFile(filepath.Join(dir, rel))
+	raw, err := readJSONArray(dir, rel)
 	if err != nil {
-		return nil, fmt.Errorf("conformance: %w", err)
-	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("conformance: %s: %w", rel, err)
+		return nil, err
 	}
 	for _, r := range raw {
 		var c struct {

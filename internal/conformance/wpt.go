@@ -59,13 +59,9 @@ func WPT(dir, rel string) (*Suite, error) {
 // readWPT reads the test objects of a file in urltestdata.json's format,
 // leaving out its comment strings.
 func readWPT(dir, rel string) ([]wptCase, error) {
-	data, err := os.ReadFile(filepath.Join(dir, rel))
+	raw, err := readJSONArray(dir, rel)
 	if err != nil {
-		return nil, fmt.Errorf("conformance: %w", err)
-	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("conformance: %s: %w", rel, err)
+		return nil, err
 	}
 	var cases []wptCase
 	for _, r := range raw {
@@ -75,6 +71,20 @@ func readWPT(dir, rel string) ([]wptCase, error) {
 		}
 	}
 	return cases, nil
+}
+
+// readJSONArray reads a corpus file holding one JSON array (WPT's format:
+// test objects and comment strings) and returns its elements.
+func readJSONArray(dir, rel string) ([]json.RawMessage, error) {
+	data, err := os.ReadFile(filepath.Join(dir, rel))
+	if err != nil {
+		return nil, fmt.Errorf("conformance: %w", err)
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("conformance: %s: %w", rel, err)
+	}
+	return raw, nil
 }
 
 func isASCII(s string) bool {
