@@ -481,6 +481,9 @@ func (x *extractor) emit(p piece, start, end int, wrapped, prefixed bool) bool {
 		}
 	}
 	if err != nil {
+		if x.rejected == nil {
+			return false
+		}
 		at := p.b
 		var se *urlkit.SyntaxError
 		if errors.As(err, &se) {
@@ -807,6 +810,9 @@ func (x *extractor) bare(i int) int {
 			}
 			if k == len(t) && x.needMore() {
 				return i
+			}
+			if x.rejected == nil {
+				return k
 			}
 			p.b = k
 			_, _, err := parseCandidate(t[s:k])
