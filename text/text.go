@@ -425,14 +425,21 @@ func (x *extractor) assemble(p piece, drop bool, offs *[]int) string {
 // hyphenBreak reports whether t[i:end] starts with optional white space
 // other than a line feed, and a line feed: the hyphen before i ends a line.
 func hyphenBreak(t string, i, end int) bool {
-	for i < end && t[i] != '\n' {
-		w := spaceAt(t, i)
+	i = skipSpace(t, i, end, true)
+	return i < end && t[i] == '\n'
+}
+
+// skipSpace returns the index of the first byte of t[k:end] that is not
+// white space, or that is a line feed when stopNL is set; end if none.
+func skipSpace(t string, k, end int, stopNL bool) int {
+	for k < end && !(stopNL && t[k] == '\n') {
+		w := spaceAt(t, k)
 		if w == 0 {
-			return false
+			break
 		}
-		i += w
+		k += w
 	}
-	return i < end
+	return k
 }
 
 // reject reports a candidate given up, if anyone listens.
@@ -581,14 +588,7 @@ func (x *extractor) wrapped(i int) int {
 			return i + 1
 		}
 		if known, _ := lookupScheme(t[a:j]); !known {
-			k := j + 1
-			for k < len(t) && k-i < MaxSpan {
-				w := spaceAt(t, k)
-				if w == 0 {
-					break
-				}
-				k += w
-			}
+			k := skipSpace(t, j+1, min(len(t), i+MaxSpan), false)
 			if len(t) < k+2 && k-i < MaxSpan && x.needMore() {
 				return i
 			}
@@ -755,14 +755,7 @@ func (x *extractor) bare(i int) int {
 		if t[e-1] != '-' {
 			break
 		}
-		k := e
-		for k < limit && t[k] != '\n' {
-			w := spaceAt(t, k)
-			if w == 0 {
-				break
-			}
-			k += w
-		}
+		k := skipSpace(t, e, limit, true)
 		if k >= limit {
 			if limit == len(t) && x.needMore() {
 				return i
@@ -772,13 +765,7 @@ func (x *extractor) bare(i int) int {
 		if t[k] != '\n' {
 			break
 		}
-		for k < limit {
-			w := spaceAt(t, k)
-			if w == 0 {
-				break
-			}
-			k += w
-		}
+		k = skipSpace(t, k, limit, false)
 		if k >= limit {
 			if limit == len(t) && x.needMore() {
 				return i

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/urlkit/urlkit"
-	"testing/iotest"
 )
 
 // rfc1738Example is the example paragraph of RFC 1738's appendix,
