@@ -311,18 +311,21 @@ func endsURL(r rune, w int) bool {
 // extractor finds URLs in text. Positions are indices into text; base is
 // the offset of text[0] in the whole input.
 type extractor struct {
-	text     string
-	base     int
-	final    bool // text runs to the end of the input
-	more     bool // an examination needs more text than there is
-	floor    int  // no match may start before text[floor]
-	quiet    int  // no bare candidate before text[quiet] is reported
-	clone    bool // copy the URLs out of text (a Scanner's window is reused)
-	lenient  bool
-	rejected func(Rejection)
-	lineAt   int // text[lineAt] is on line number line
-	line     int
-	out      []Match
+	text  string
+	base  int
+	final bool // text runs to the end of the input
+	more  bool // an examination needs more text than there is
+	// inWrapper tells, with more, that the examination waits for the end
+	// of a wrapper: only a ">", a "<" or a line feed can decide it.
+	inWrapper bool
+	floor     int  // no match may start before text[floor]
+	quiet     int  // no bare candidate before text[quiet] is reported
+	clone     bool // copy the URLs out of text (a Scanner's window is reused)
+	lenient   bool
+	rejected  func(Rejection)
+	lineAt    int // text[lineAt] is on line number line
+	line      int
+	out       []Match
 }
 
 // needMore reports whether the text may go on beyond its end: if so, the
@@ -664,6 +667,7 @@ func (x *extractor) wrapped(i int) int {
 		}
 	}
 	if limit < i+MaxSpan && x.needMore() {
+		x.inWrapper = true
 		return i
 	}
 	p.b = min(eol(a), limit)
@@ -974,7 +978,7 @@ func (sc *Scanner) Scan() bool {
 		if avail, ok := sc.ready(); ok {
 			sc.x.text = string(sc.buf[:avail])
 			sc.x.final = sc.eof
-			sc.x.more = false
+			sc.x.more, sc.x.inWrapper = false, false
 			sc.x.out = sc.pending[:0]
 			sc.pos = sc.x.run(sc.pos)
 			sc.pending, sc.x.out = sc.x.out, nil
@@ -1020,12 +1024,19 @@ func (sc *Scanner) ready() (int, bool) {
 		return avail, true
 	}
 	// Only a byte that cannot continue a run of URL characters can end
-	// the examination waiting.
+	// the examination waiting, and within a wrapper only a ">", a "<" or
+	// a line feed: looking again on other bytes would make a slow reader
+	// cost MaxSpan work per byte.
 	for _, c := range sc.buf[min(sc.seen, avail):avail] {
-		if class[c]&cBare == 0 {
+		if sc.x.inWrapper {
+			if c == '>' || c == '<' || c == '\n' {
+				return avail, true
+			}
+		} else if class[c]&cBare == 0 {
 			return avail, true
 		}
 	}
+	sc.seen = avail
 	return avail, false
 }
 
