@@ -323,9 +323,20 @@ type extractor struct {
 	clone     bool // copy the URLs out of text (a Scanner's window is reused)
 	lenient   bool
 	rejected  func(Rejection)
-	lineAt    int // text[lineAt] is on line number line
+	resume    wrapState // where a wrapper's examination stopped for more text
+	lineAt    int       // text[lineAt] is on line number line
 	line      int
 	out       []Match
+}
+
+// wrapState is how far the examination of a wrapper got when the text
+// ran out, with positions as offsets in the whole input: the "<" (at), the
+// next byte to read (k), the last line feed and the last byte that is not
+// white space (-1 for none), and the piece found so far.
+type wrapState struct {
+	ok                       bool
+	at, k, lastNL, lastSolid int
+	p                        piece
 }
 
 // needMore reports whether the text may go on beyond its end: if so, the
@@ -603,11 +614,23 @@ func (x *extractor) wrapped(i int) int {
 	p := piece{a: a, nonASCII: -1}
 	lastNL := -1    // index of the last line feed
 	lastSolid := -1 // index of the last byte that is not whitespace
+	k := a
+	if r := &x.resume; r.ok && r.at == x.base+i {
+		// Go on where this wrapper's examination stopped for more text.
+		d := x.base
+		p = r.p
+		p.a -= d
+		if p.nonASCII >= 0 {
+			p.nonASCII -= d
+		}
+		k, lastNL, lastSolid = r.k-d, max(-1, r.lastNL-d), max(-1, r.lastSolid-d)
+	}
+	x.resume.ok = false
 	limit := min(len(t), i+MaxSpan)
 	eol := func(k int) int { // the end of the line of text[k], for a report
 		return min(indexFrom(t, k, '\n'), limit)
 	}
-	for k := a; k < limit; {
+	for k < limit {
 		c := t[k]
 		switch {
 		case c == '>':
@@ -668,6 +691,21 @@ func (x *extractor) wrapped(i int) int {
 	}
 	if limit < i+MaxSpan && x.needMore() {
 		x.inWrapper = true
+		// Remember how far the body was read, in offsets of the whole
+		// input, so that more text is not read again from the "<".
+		d := x.base
+		q := p
+		q.a += d
+		if q.nonASCII >= 0 {
+			q.nonASCII += d
+		}
+		keep := func(j int) int {
+			if j < 0 {
+				return -1
+			}
+			return j + d
+		}
+		x.resume = wrapState{ok: true, at: d + i, k: d + k, lastNL: keep(lastNL), lastSolid: keep(lastSolid), p: q}
 		return i
 	}
 	p.b = min(eol(a), limit)
