@@ -722,7 +722,7 @@ func (x *extractor) bare(i int) int {
 		}
 		return i + 1
 	}
-	if class[t[i+1]]&cBare == 0 {
+	if w, _ := wordAt(t, i+1); w == 0 {
 		return i + 1
 	}
 	// The scheme name before the ":".
