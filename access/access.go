@@ -69,11 +69,11 @@ type Options struct {
 	// SpeedLimit, when positive, is the lowest transfer rate in bytes per
 	// second accepted over SpeedTime (zero: DefaultSpeedTime) while the
 	// resource is read; a slower transfer is stopped.
-	SpeedLimit  int64
-	SpeedTime   time.Duration
-	MaxSize     int64 // when positive, the most bytes of the resource received
-	MaxReplyLine int  // zero: DefaultMaxReplyLine
-	MaxReply     int  // zero: DefaultMaxReply
+	SpeedLimit   int64
+	SpeedTime    time.Duration
+	MaxSize      int64 // when positive, the most bytes of the resource received
+	MaxReplyLine int   // zero: DefaultMaxReplyLine
+	MaxReply     int   // zero: DefaultMaxReply
 	// FollowRedirects makes an HTTP 3xx answer with a Location be followed,
 	// up to MaxRedirects hops (zero: DefaultMaxRedirects). Each hop is a
 	// new plan (see OnPlan); a hop to a scheme other than http or https, or
