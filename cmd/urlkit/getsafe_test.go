@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,15 +24,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func serveHostile(t *testing.T, h func(net.Conn)) *hostile.Server {
-	t.Helper()
-	s, err := hostile.Start(0, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
-}
+var serveHostile = hostile.Serve
 
 // entries lists a directory's names.
 func entries(t *testing.T, dir string) []string {
