@@ -152,7 +152,7 @@ func TestPlanAndGetAgree(t *testing.T) {
 func TestGetRedactsUnparsable(t *testing.T) {
 	for _, in := range []string{"ftp://user:s3cr3t@host/%zz", "ftp://user:s3cr3t@ho st/x", "telnet://u:s3cr3t@h:99999"} {
 		_, errOut, code := runCLI(t, "", "get", in)
-		if code != exitInvalid || strings.Contains(errOut, "s3cr3t") || !strings.Contains(errOut, "****") {
+		if code != exitInvalid || strings.Contains(errOut, "s3cr3t") || !strings.Contains(errOut, "xxxxx") {
 			t.Errorf("%s: %d %q", in, code, errOut)
 		}
 		_, errOut, _ = runCLI(t, "", "plan", in)
