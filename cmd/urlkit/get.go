@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -256,8 +257,13 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 	if g.include && r.Status != "" {
 		bw := bufio.NewWriter(w)
 		fmt.Fprintf(bw, "%s\r\n", r.Status)
-		for k, vs := range r.Header {
-			for _, v := range vs {
+		keys := make([]string, 0, len(r.Header))
+		for k := range r.Header {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			for _, v := range r.Header[k] {
 				fmt.Fprintf(bw, "%s: %s\r\n", k, v)
 			}
 		}

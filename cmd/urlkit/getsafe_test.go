@@ -162,6 +162,16 @@ func TestGetRedactsUnparsable(t *testing.T) {
 	}
 }
 
+// plan --json and plan never show a password from the URL.
+func TestPlanHidesPassword(t *testing.T) {
+	for _, args := range [][]string{{"plan", "--json", "ftp://u:s3cr3t@h.dom/f"}, {"plan", "ftp://u:s3cr3t@h.dom/f"}} {
+		out, errOut, code := runCLI(t, "", args...)
+		if code != exitOK || strings.Contains(out+errOut, "s3cr3t") || !strings.Contains(out, "PASS ****") {
+			t.Errorf("%q: %d %q %q", args, code, out, errOut)
+		}
+	}
+}
+
 // urlkitProcess starts the command as its own process.
 func urlkitProcess(t *testing.T, stdin io.Reader, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
