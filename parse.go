@@ -81,8 +81,8 @@ func scanLogin(s string, i, end int) int {
 }
 
 // skip returns the index of the first byte of s at or after i that is
-// neither in class c nor part of a valid escape, or len(s). It tests eight
-// bytes per branch while it can; i must be at most len(s).
+// neither in class c nor part of a valid escape, or len(s); i must be at
+// most len(s). It tests eight bytes per branch while it can.
 func skip(s string, i int, c uint8) int {
 	for {
 		t := s[i:]
@@ -266,8 +266,11 @@ func (u *URL) parse(input string, partialOK bool) failure {
 		return failure{off: u.prefix, comp: ComponentNone, code: fEmpty}
 	}
 	if !partialOK {
-		if u.parseFast() {
+		switch r := u.parseFast(); {
+		case r == -1: // valid
 			return failure{}
+		case r >= 0:
+			return charFail(r>>4+int(u.prefix), Component(r&15))
 		}
 		*u = URL{s: s, prefix: u.prefix}
 	}
@@ -281,10 +284,15 @@ func (u *URL) parse(input string, partialOK bool) failure {
 // number (or none, where the scheme allows that), an optional non-empty
 // decimal port, then a valid path, search part and fragment. The host is
 // checked during the scan, and the path, search part and fragment are
-// scanned eight bytes per branch. It reports false, leaving u for the
-// general parser to start again, when the input is anything else; the
-// general parser then finds and explains any error.
-func (u *URL) parseFast() bool {
+// scanned eight bytes per branch. It returns fastOK for a valid URL, and
+// offset<<4 | component for a byte the general parser would reject as
+// charFail(offset, component); it returns fastDefer, leaving u for the
+// general parser to start again, when the input is anything else.
+func (u *URL) parseFast() int {
+	const (
+		fastOK    = -1
+		fastDefer = -2
+	)
 	s := u.s
 	i := 0
 	syntax := SyntaxIP
@@ -298,12 +306,12 @@ func (u *URL) parseFast() bool {
 			i++
 		}
 		if i == 0 || len(s)-i < 3 || s[i] != ':' || s[i+1] != '/' || s[i+2] != '/' {
-			return false
+			return fastDefer
 		}
 		if i == 4 && s[:4] == "file" {
 			syntax = SyntaxIPOptionalHost
 		} else if syntax = schemeSyntax(s[:i]); syntax == SyntaxOpaque {
-			return false
+			return fastDefer
 		}
 	}
 	a := i + 3 // the start of the login
@@ -311,7 +319,7 @@ func (u *URL) parseFast() bool {
 	hostEnd := a
 	if i == len(s) || s[i] == '/' || s[i] == '#' {
 		if syntax != SyntaxIPOptionalHost {
-			return false
+			return fastDefer
 		}
 	} else {
 		// One pass over the host checks every byte and every pair of
@@ -331,19 +339,16 @@ func (u *URL) parseFast() bool {
 		}
 		hostEnd = i
 		if i == a || bad&16 != 0 || ptab[s[a]]&(cLetter|cDigit) == 0 || prev != 0 {
-			return false // an empty host or label, or one that starts or ends with "-" or "."
+			return fastDefer // an empty host or label, or one that starts or ends with "-" or "."
 		}
 		// A host name's top label starts with a letter. A host number
 		// is left to the general parser.
-		j := hostEnd - 1
-		for j > a && s[j] != '.' {
-			j--
+		top := hostEnd - 1
+		for top > a && s[top-1] != '.' {
+			top--
 		}
-		if s[j] == '.' {
-			j++
-		}
-		if ptab[s[j]]&cLetter == 0 {
-			return false
+		if ptab[s[top]]&cLetter == 0 {
+			return fastDefer
 		}
 		if i < len(s) && s[i] == ':' {
 			i++
@@ -351,7 +356,7 @@ func (u *URL) parseFast() bool {
 				i++
 			}
 			if i == hostEnd+1 {
-				return false
+				return fastDefer
 			}
 			u.flags |= hasPort
 		}
@@ -368,37 +373,47 @@ func (u *URL) parseFast() bool {
 	}
 	u.flags |= hasScheme | hasAuthority
 
-	// The path, from the "/" after the login.
+	// The path, from the "/" after the login. Once the login is known to
+	// be valid, a bad byte in a scheme of the common Internet scheme
+	// syntax is the failure the general parser would report; in another
+	// scheme, the general parser tries the scheme-specific part as *xchar.
 	if i < len(s) && s[i] == '/' {
 		u.flags |= hasPath
-		i = skip(s, i, cPath)
+		if i = skip(s, i, cPath); i < len(s) && s[i] != '?' && s[i] != '#' && syntax != SyntaxGeneric {
+			return i<<4 | int(ComponentPath)
+		}
 	}
 	u.path = span{int32(authEnd), int32(i)}
 	u.search = span{int32(i), int32(i)}
 	if i < len(s) && s[i] == '?' {
 		if authEnd == i {
-			return false // a "?" may not end the login
+			return fastDefer // a "?" may not end the login
 		}
 		i++
 		start := i
-		i = skip(s, i, cX)
+		if i = skip(s, i, cX); i < len(s) && s[i] != '#' && syntax != SyntaxGeneric {
+			return i<<4 | int(ComponentSearch)
+		}
 		u.flags |= hasSearch
 		u.search = span{int32(start), int32(i)}
 	}
 	u.frag = span{int32(len(s)), int32(len(s))}
 	if i < len(s) {
 		if s[i] != '#' {
-			return false
+			return fastDefer
 		}
 		i++
 		start := i
 		if i = skip(s, i, cX); i < len(s) {
-			return false
+			if syntax != SyntaxGeneric {
+				return i<<4 | int(ComponentFragment)
+			}
+			return fastDefer
 		}
 		u.flags |= hasFragment
 		u.frag = span{int32(start), int32(len(s))}
 	}
-	return true
+	return fastOK
 }
 
 // parseScheme parses u.s: the scheme name up to ":" (RFC 1738 section 5),
