@@ -8,16 +8,19 @@ package urlkit
 import (
 	"fmt"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 var oldOkX, oldOkLogin, oldOkPath, oldLoginStop [256]bool
 
 func init() {
 	for b := 0; b < 256; b++ {
-		oldOkX[b] = table[b]&Xchar != 0
+		oldOkX[b] = chars.Table[b]&chars.Xchar != 0
 		oldOkPath[b] = oldOkX[b] && b != '?'
 		oldLoginStop[b] = strings.IndexByte("/#?@:", byte(b)) >= 0
-		oldOkLogin[b] = table[b]&Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0
+		oldOkLogin[b] = chars.Table[b]&chars.Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0
 	}
 }
 
@@ -30,7 +33,7 @@ func oldScan(s string, i, end int, ok *[256]bool) int {
 			i++
 			continue
 		}
-		if c == '%' && isEscape(s, i) && i+2 < end {
+		if c == '%' && chars.IsEscape(s, i) && i+2 < end {
 			i += 3
 			continue
 		}
@@ -58,11 +61,11 @@ func oldParse(input string, partialOK bool) (URL, error) {
 
 	// The scheme: scheme chars up to ":" (RFC 1738 section 5).
 	i := 0
-	for i < n && table[s[i]]&SchemeChar != 0 {
+	for i < n && chars.Table[s[i]]&chars.SchemeChar != 0 {
 		i++
 	}
 	p := 0 // start of the scheme-specific part
-	syntax := SyntaxGeneric
+	syntax := schemes.Generic
 	if i < n && s[i] == ':' && i > 0 {
 		u.flags |= hasScheme
 		u.scheme = span{0, int32(i)}
@@ -83,13 +86,13 @@ func oldParse(input string, partialOK bool) (URL, error) {
 
 	// The scheme-specific part s[p:].
 	partial := u.flags&hasScheme == 0
-	if n-p >= 2 && s[p] == '/' && s[p+1] == '/' && syntax != SyntaxOpaque {
+	if n-p >= 2 && s[p] == '/' && s[p+1] == '/' && syntax != schemes.Opaque {
 		v := u
 		err := v.oldParseLogin(input, base, p+2, syntax, partial)
 		if err == nil {
 			return v, nil
 		}
-		if syntax != SyntaxGeneric || partial {
+		if syntax != schemes.Generic || partial {
 			return URL{}, err
 		}
 		// An unknown scheme may use *xchar instead of ip-schemepart.
@@ -98,7 +101,7 @@ func oldParse(input string, partialOK bool) (URL, error) {
 		}
 		return u, nil
 	}
-	if syntax == SyntaxIP || syntax == SyntaxIPOptionalHost {
+	if syntax == schemes.IP || syntax == schemes.IPOptionalHost {
 		return fail(p, ComponentOpaque, ErrMissingSlashes, fmt.Sprintf(`%s URLs use the common Internet scheme syntax %s://<host>/<url-path> (RFC 1738 3.1)`, u.Scheme(), u.Scheme()))
 	}
 	pc := ComponentOpaque
@@ -128,7 +131,7 @@ func (u *URL) oldParseTail(input string, base, i int, pc Component) error {
 			i++
 			continue
 		}
-		if c == '%' && isEscape(s, i) {
+		if c == '%' && chars.IsEscape(s, i) {
 			i += 3
 			continue
 		}
@@ -174,7 +177,7 @@ func oldScanUntilHash(s string, i int) int {
 			i++
 			continue
 		}
-		if c == '%' && isEscape(s, i) {
+		if c == '%' && chars.IsEscape(s, i) {
 			i += 3
 			continue
 		}
@@ -186,7 +189,7 @@ func oldScanUntilHash(s string, i int) int {
 // oldParseLogin parses login ["/" url-path] ["#" fragment] from a, just after
 // "//". In a partial URL the host may be empty and a "?" also ends the
 // login, as in RFC 1808's net_loc.
-func (u *URL) oldParseLogin(input string, base, a int, syntax Syntax, partial bool) error {
+func (u *URL) oldParseLogin(input string, base, a int, syntax schemes.Syntax, partial bool) error {
 	s := u.s
 	n := len(s)
 	u.flags |= hasAuthority
@@ -255,7 +258,7 @@ done:
 			return &SyntaxError{Input: input, Offset: base + hostEnd, Component: ComponentPort, Err: ErrEmptyPort, why: whyEmptyPort}
 		}
 		for j := hostEnd + 1; j < authEnd; j++ {
-			if table[s[j]]&Digit == 0 {
+			if chars.Table[s[j]]&chars.Digit == 0 {
 				if c := s[j]; c == ':' || c == '@' {
 					return oldCharErrorAt(input, base, j, ComponentPort)
 				}
@@ -267,7 +270,7 @@ done:
 	}
 	u.host = span{int32(hostStart), int32(hostEnd)}
 	if hostStart == hostEnd {
-		if syntax != SyntaxIPOptionalHost && !partial {
+		if syntax != schemes.IPOptionalHost && !partial {
 			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyMissingHost}
 		}
 	} else if off, w, k := oldCheckHost(s, hostStart, hostEnd); off >= 0 {
@@ -349,9 +352,9 @@ const (
 var oldHostTab = func() (t [256]uint8) {
 	for b := 0; b < 256; b++ {
 		switch c := byte(b); {
-		case table[c]&Alpha != 0:
+		case chars.Table[c]&chars.Alpha != 0:
 			t[b] = oldHostLetter
-		case table[c]&Digit != 0:
+		case chars.Table[c]&chars.Digit != 0:
 			t[b] = oldHostDigit
 		case c == '-':
 			t[b] = oldHostHyphen

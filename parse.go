@@ -3,6 +3,9 @@ package urlkit
 import (
 	"fmt"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // The classes of the parser's own table, ptab: one load tells everything
@@ -27,20 +30,20 @@ const cLabel = cLetter | cDigit | cHyphen
 // is in none of them: it must start an escape, which is tested apart.
 var ptab = func() (t [256]uint8) {
 	for b := 0; b < 256; b++ {
-		c := table[b]
+		c := chars.Table[b]
 		set := func(cl uint8, ok bool) {
 			if ok {
 				t[b] |= cl
 			}
 		}
-		set(cLetter, c&Alpha != 0)
-		set(cDigit, c&Digit != 0)
+		set(cLetter, c&chars.Alpha != 0)
+		set(cDigit, c&chars.Digit != 0)
 		set(cHyphen, b == '-')
 		set(cDot, b == '.')
-		set(cPath, c&Xchar != 0 && b != '?')
-		set(cX, c&Xchar != 0)
-		set(cLogin, c&Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0)
-		set(cScheme, c&SchemeChar != 0)
+		set(cPath, c&chars.Xchar != 0 && b != '?')
+		set(cX, c&chars.Xchar != 0)
+		set(cLogin, c&chars.Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0)
+		set(cScheme, c&chars.SchemeChar != 0)
 	}
 	return t
 }()
@@ -71,7 +74,7 @@ func scanLogin(s string, i, end int) int {
 			i++
 			continue
 		}
-		if c == '%' && isEscape(s, i) && i+2 < end {
+		if c == '%' && chars.IsEscape(s, i) && i+2 < end {
 			i += 3
 			continue
 		}
@@ -93,7 +96,7 @@ func skip(s string, i int, c uint8) int {
 			t = t[1:]
 		}
 		i = len(s) - len(t)
-		if len(t) >= 3 && t[0] == '%' && table[t[1]]&HexDigit != 0 && table[t[2]]&HexDigit != 0 {
+		if len(t) >= 3 && t[0] == '%' && chars.Table[t[1]]&chars.HexDigit != 0 && chars.Table[t[2]]&chars.HexDigit != 0 {
 			i += 3
 			continue
 		}
@@ -147,7 +150,7 @@ func hasURLPrefix(s string) bool {
 		return false
 	}
 	i := 4
-	for i < len(s) && table[s[i]]&SchemeChar != 0 {
+	for i < len(s) && chars.Table[s[i]]&chars.SchemeChar != 0 {
 		i++
 	}
 	return i > 4 && i < len(s) && s[i] == ':' && !(i == 7 && s[4]|0x20 == 'u' && s[5]|0x20 == 'r' && s[6]|0x20 == 'l')
@@ -295,7 +298,7 @@ func (u *URL) parseFast() int {
 	)
 	s := u.s
 	i := 0
-	syntax := SyntaxIP
+	syntax := schemes.IP
 	switch {
 	case len(s) >= 8 && s[:8] == "https://":
 		i = 5
@@ -309,8 +312,8 @@ func (u *URL) parseFast() int {
 			return fastDefer
 		}
 		if i == 4 && s[:4] == "file" {
-			syntax = SyntaxIPOptionalHost
-		} else if syntax = schemeSyntax(s[:i]); syntax == SyntaxOpaque {
+			syntax = schemes.IPOptionalHost
+		} else if syntax = schemeSyntax(s[:i]); syntax == schemes.Opaque {
 			return fastDefer
 		}
 	}
@@ -318,7 +321,7 @@ func (u *URL) parseFast() int {
 	i = a
 	hostEnd := a
 	if i == len(s) || s[i] == '/' || s[i] == '#' {
-		if syntax != SyntaxIPOptionalHost {
+		if syntax != schemes.IPOptionalHost {
 			return fastDefer
 		}
 	} else {
@@ -379,7 +382,7 @@ func (u *URL) parseFast() int {
 	// scheme, the general parser tries the scheme-specific part as *xchar.
 	if i < len(s) && s[i] == '/' {
 		u.flags |= hasPath
-		if i = skip(s, i, cPath); i < len(s) && s[i] != '?' && s[i] != '#' && syntax != SyntaxGeneric {
+		if i = skip(s, i, cPath); i < len(s) && s[i] != '?' && s[i] != '#' && syntax != schemes.Generic {
 			return i<<4 | int(ComponentPath)
 		}
 	}
@@ -391,7 +394,7 @@ func (u *URL) parseFast() int {
 		}
 		i++
 		start := i
-		if i = skip(s, i, cX); i < len(s) && s[i] != '#' && syntax != SyntaxGeneric {
+		if i = skip(s, i, cX); i < len(s) && s[i] != '#' && syntax != schemes.Generic {
 			return i<<4 | int(ComponentSearch)
 		}
 		u.flags |= hasSearch
@@ -405,7 +408,7 @@ func (u *URL) parseFast() int {
 		i++
 		start := i
 		if i = skip(s, i, cX); i < len(s) {
-			if syntax != SyntaxGeneric {
+			if syntax != schemes.Generic {
 				return i<<4 | int(ComponentFragment)
 			}
 			return fastDefer
@@ -425,7 +428,7 @@ func (u *URL) parseScheme(partialOK bool) failure {
 		i++
 	}
 	p := 0 // start of the scheme-specific part
-	syntax := SyntaxGeneric
+	syntax := schemes.Generic
 	if i < len(s) && s[i] == ':' && i > 0 {
 		u.flags |= hasScheme
 		u.scheme = span{0, int32(i)}
@@ -433,9 +436,9 @@ func (u *URL) parseScheme(partialOK bool) failure {
 		// The common schemes first, without the general lookup.
 		switch {
 		case i == 4 && s[:4] == "http", i == 5 && s[:5] == "https":
-			syntax = SyntaxIP
+			syntax = schemes.IP
 		case i == 4 && s[:4] == "file":
-			syntax = SyntaxIPOptionalHost
+			syntax = schemes.IPOptionalHost
 		default:
 			syntax = schemeSyntax(s[:i])
 		}
@@ -454,9 +457,9 @@ func (u *URL) parseScheme(partialOK bool) failure {
 
 	// The scheme-specific part s[p:].
 	partial := u.flags&hasScheme == 0
-	if len(s)-p >= 2 && s[p] == '/' && s[p+1] == '/' && syntax != SyntaxOpaque {
+	if len(s)-p >= 2 && s[p] == '/' && s[p+1] == '/' && syntax != schemes.Opaque {
 		f := u.parseLogin(p+2, syntax, partial)
-		if f.code == fOK || syntax != SyntaxGeneric || partial {
+		if f.code == fOK || syntax != schemes.Generic || partial {
 			return f
 		}
 		// An unknown scheme may use *xchar instead of ip-schemepart.
@@ -466,7 +469,7 @@ func (u *URL) parseScheme(partialOK bool) failure {
 		}
 		return failure{}
 	}
-	if syntax == SyntaxIP || syntax == SyntaxIPOptionalHost {
+	if syntax == schemes.IP || syntax == schemes.IPOptionalHost {
 		return failure{off: int32(p), n: int32(i), comp: ComponentOpaque, code: fMissingSlashes}
 	}
 	pc := ComponentOpaque
@@ -517,7 +520,7 @@ func (u *URL) parseTail(i int, pc Component) failure {
 // parseLogin parses login ["/" url-path] ["#" fragment] from a, just after
 // "//". In a partial URL the host may be empty and a "?" also ends the
 // login, as in RFC 1808's net_loc.
-func (u *URL) parseLogin(a int, syntax Syntax, partial bool) failure {
+func (u *URL) parseLogin(a int, syntax schemes.Syntax, partial bool) failure {
 	s := u.s
 	u.flags |= hasAuthority
 	authEnd := -1
@@ -546,11 +549,11 @@ func (u *URL) parseLogin(a int, syntax Syntax, partial bool) failure {
 // then "/", "#" or the end. The host is checked during the scan. It returns
 // the end of the authority, or -1 when the input needs the general
 // parseAuthority, which also explains any error.
-func (u *URL) fastAuthority(a int, syntax Syntax) int {
+func (u *URL) fastAuthority(a int, syntax schemes.Syntax) int {
 	s := u.s
 	i := a
 	if i >= len(s) || s[i] == '/' || s[i] == '#' {
-		if syntax != SyntaxIPOptionalHost {
+		if syntax != schemes.IPOptionalHost {
 			return -1
 		}
 		u.user, u.pass, u.host, u.port = span{int32(a), int32(a)}, span{int32(a), int32(a)}, span{int32(a), int32(a)}, span{int32(a), int32(a)}
@@ -611,7 +614,7 @@ func (u *URL) fastAuthority(a int, syntax Syntax) int {
 
 // parseAuthority parses the login from a in general: user, password, host
 // and port, with every error explained. It returns the end of the login.
-func (u *URL) parseAuthority(a int, syntax Syntax, partial bool) (int, failure) {
+func (u *URL) parseAuthority(a int, syntax schemes.Syntax, partial bool) (int, failure) {
 	s := u.s
 	n := len(s)
 	at, colon, portColon := -1, -1, -1
@@ -692,7 +695,7 @@ done:
 	}
 	u.host = span{int32(hostStart), int32(hostEnd)}
 	if hostStart == hostEnd {
-		if syntax != SyntaxIPOptionalHost && !partial {
+		if syntax != schemes.IPOptionalHost && !partial {
 			return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fMissingHost, why: whyMissingHost}
 		}
 	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
@@ -763,9 +766,9 @@ const (
 var hostTab = func() (t [256]uint8) {
 	for b := 0; b < 256; b++ {
 		switch c := byte(b); {
-		case table[c]&Alpha != 0:
+		case chars.Table[c]&chars.Alpha != 0:
 			t[b] = hostLetter
-		case table[c]&Digit != 0:
+		case chars.Table[c]&chars.Digit != 0:
 			t[b] = hostDigit
 		case c == '-':
 			t[b] = hostHyphen
@@ -775,53 +778,3 @@ var hostTab = func() (t [256]uint8) {
 	}
 	return t
 }()
-
-// schemeSyntax returns the syntax of a scheme name in any case, without
-// allocating.
-func schemeSyntax(name string) Syntax {
-	if i := builtinIndex(name); i >= 0 {
-		return builtinSchemes[i].Syntax
-	}
-	if m := registered.Load(); m != nil {
-		for k, v := range *m {
-			if strings.EqualFold(k, name) {
-				return v.Syntax
-			}
-		}
-	}
-	return SyntaxGeneric
-}
-
-// byFirstLetter indexes builtinSchemes by the first letter of their name.
-var byFirstLetter = func() (t [26][]uint8) {
-	for i, k := range builtinSchemes {
-		t[k.Name[0]-'a'] = append(t[k.Name[0]-'a'], uint8(i))
-	}
-	return t
-}()
-
-// builtinIndex returns the index in builtinSchemes of the scheme name, in
-// any case, or -1.
-func builtinIndex(name string) int {
-	if len(name) == 0 {
-		return -1
-	}
-	c := name[0] | 0x20
-	if c < 'a' || c > 'z' {
-		return -1
-	}
-	for _, i := range byFirstLetter[c-'a'] {
-		k := builtinSchemes[i].Name
-		if len(k) != len(name) {
-			continue
-		}
-		j := 1
-		for j < len(k) && (name[j] == k[j] || name[j]|0x20 == k[j] && 'a' <= k[j] && k[j] <= 'z') {
-			j++
-		}
-		if j == len(k) {
-			return int(i)
-		}
-	}
-	return -1
-}

@@ -38,6 +38,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/benchpeer"
+	"github.com/urlkit/urlkit/internal/chars"
 	"github.com/urlkit/urlkit/internal/corpus"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -206,7 +207,7 @@ func lookupBound(in []string) int {
 	n := 0
 	for _, s := range in {
 		for i := 0; i < len(s); i++ {
-			if urlkit.Is(s[i], urlkit.Xchar) {
+			if chars.Is(s[i], chars.Xchar) {
 				n++
 			}
 		}
