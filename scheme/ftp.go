@@ -72,6 +72,7 @@ func ParseFTP(u urlkit.URL) (*FTP, error) {
 		}
 	}
 	v.segs = segs
+	v.CWD = make([]string, 0, len(segs)-1)
 	for _, s := range segs[:len(segs)-1] {
 		v.CWD = append(v.CWD, s.decode())
 	}

@@ -416,7 +416,7 @@ func unhex(c byte) byte {
 
 // split splits p at every unencoded sep, keeping offsets.
 func (p part) split(sep byte) []part {
-	var out []part
+	out := make([]part, 0, strings.Count(p.raw, string(sep))+1)
 	start := 0
 	for i := 0; i < len(p.raw); i++ {
 		if p.raw[i] == sep {
@@ -430,7 +430,7 @@ func (p part) split(sep byte) []part {
 // splitEscape splits p at the first n occurrences of the escape esc (such as
 // "%09"), in any case of its hex digits.
 func (p part) splitEscape(esc string, n int) []part {
-	var out []part
+	out := make([]part, 0, min(n, strings.Count(p.raw, "%"))+1)
 	start := 0
 	for i := 0; i+len(esc) <= len(p.raw) && len(out) < n; {
 		if p.raw[i] == '%' && strings.EqualFold(p.raw[i:i+len(esc)], esc) {
