@@ -17,7 +17,7 @@ func TestViewAllocs(t *testing.T) {
 		{benchFTP, 3},            // *FTP, the segments, the CWD list
 		{"ftp://h.dom/a/b/c", 3}, // the same, nothing to decode
 		{benchGopher, 3},         // *Gopher, the fields, the decoded search
-		{"gopher://info.cern.ch:70/0/about", 2},
+		{"gopher://info.cern.ch:70/0/about", 1},
 	} {
 		u := urlkit.MustParse(tc.url)
 		if n := testing.AllocsPerRun(50, func() { ViewOf(u) }); n > tc.max {

@@ -430,7 +430,12 @@ func (p part) split(sep byte) []part {
 // splitEscape splits p at the first n occurrences of the escape esc (such as
 // "%09"), in any case of its hex digits.
 func (p part) splitEscape(esc string, n int) []part {
-	out := make([]part, 0, min(n, strings.Count(p.raw, "%"))+1)
+	return p.splitEscapeInto(make([]part, 0, min(n, strings.Count(p.raw, "%"))+1), esc, n)
+}
+
+// splitEscapeInto is splitEscape appending to out, which a caller that
+// knows n can keep on its stack.
+func (p part) splitEscapeInto(out []part, esc string, n int) []part {
 	start := 0
 	for i := 0; i+len(esc) <= len(p.raw) && len(out) < n; {
 		if p.raw[i] == '%' && strings.EqualFold(p.raw[i:i+len(esc)], esc) {
