@@ -121,14 +121,25 @@ func skip(s string, i int, c uint8) int {
 // first offending byte, the component it is in and why it is wrong.
 // A successful Parse does not allocate: the URL's components are
 // substrings of s.
-func Parse(s string) (URL, error) { return parse(s, false) }
+func Parse(s string) (u URL, err error) {
+	// The fast path first, on the input as it is: a URL it accepts or
+	// rejects cannot start with a "URL:" prefix.
+	u.s = s
+	switch r := u.parseFast(); {
+	case r == fastOK:
+		return u, nil
+	case r >= 0:
+		return URL{}, charError(s, r>>4, Component(r&15))
+	}
+	return parse(s, false, true)
+}
 
 // ParseRef parses s as a URL or as a partial URL (RFC 1630, "Partial
 // (relative) form"). A string is absolute when it starts with a scheme name
 // and a colon that comes before any slash; otherwise it is partial, and may
 // be empty, start with "//" and a login, with "/", with "?" or with "#".
 // An absolute string is parsed as [Parse] does.
-func ParseRef(s string) (URL, error) { return parse(s, true) }
+func ParseRef(s string) (URL, error) { return parse(s, true, false) }
 
 // MustParse is like [Parse] but panics on error. It is meant for URLs
 // written into a program, such as test tables and package variables.
@@ -163,16 +174,23 @@ func hasURLPrefix(s string) bool {
 // (ErrBadEscape, ErrBadHost...): the same three that [Parse]'s
 // *[SyntaxError] would give, without its explanation.
 func Check(s string) (offset int, c Component, kind error) {
-	var u URL
-	f := u.parse(s, false)
+	u := URL{s: s}
+	switch r := u.parseFast(); {
+	case r == fastOK:
+		return -1, ComponentNone, nil
+	case r >= 0:
+		return r >> 4, Component(r & 15), charKind(s[r>>4])
+	}
+	u = URL{}
+	f := u.parse(s, false, true)
 	if f.code == fOK {
 		return -1, ComponentNone, nil
 	}
 	return int(f.off), f.comp, f.kind(s)
 }
 
-func parse(input string, partialOK bool) (u URL, err error) {
-	if f := u.parse(input, partialOK); f.code != fOK {
+func parse(input string, partialOK, fastTried bool) (u URL, err error) {
+	if f := u.parse(input, partialOK, fastTried); f.code != fOK {
 		return URL{}, f.err(input)
 	}
 	return u, nil
@@ -257,8 +275,9 @@ func charFail(i int, c Component) failure {
 }
 
 // parse parses input into u, which must be the zero URL. Offsets in the
-// failure are offsets in input.
-func (u *URL) parse(input string, partialOK bool) failure {
+// failure are offsets in input. fastTried says that parseFast has already
+// deferred input as it is to the general parser.
+func (u *URL) parse(input string, partialOK, fastTried bool) failure {
 	s := input
 	if len(s) >= 6 && s[0]|0x20 == 'u' && hasURLPrefix(s) {
 		s = s[4:]
@@ -268,9 +287,9 @@ func (u *URL) parse(input string, partialOK bool) failure {
 	if len(s) == 0 && (!partialOK || u.prefix != 0) {
 		return failure{off: u.prefix, comp: ComponentNone, code: fEmpty}
 	}
-	if !partialOK {
+	if !partialOK && !(fastTried && u.prefix == 0) {
 		switch r := u.parseFast(); {
-		case r == -1: // valid
+		case r == fastOK:
 			return failure{}
 		case r >= 0:
 			return charFail(r>>4+int(u.prefix), Component(r&15))
@@ -282,6 +301,12 @@ func (u *URL) parse(input string, partialOK bool) failure {
 	return f
 }
 
+// The results of parseFast that are not a failure.
+const (
+	fastOK    = -1
+	fastDefer = -2
+)
+
 // parseFast parses u.s in the common case, in one function: a scheme with
 // "//" that is not opaque, no user or password, a valid host name or host
 // number (or none, where the scheme allows that), an optional non-empty
@@ -292,10 +317,6 @@ func (u *URL) parse(input string, partialOK bool) failure {
 // charFail(offset, component); it returns fastDefer, leaving u for the
 // general parser to start again, when the input is anything else.
 func (u *URL) parseFast() int {
-	const (
-		fastOK    = -1
-		fastDefer = -2
-	)
 	s := u.s
 	i := 0
 	syntax := schemes.IP
