@@ -146,6 +146,9 @@ func makeGroups(names []string) ([]*group, error) {
 			out = append(out, newGroup(fmt.Sprintf("canonical %s, the %d valid URLs, parsing included on both sides", base, len(valid)), valid, canonImpls()))
 		}
 	}
+	out = append(out,
+		newGroup(fmt.Sprintf("resolve the %d references of RFC 3986 5.4.1 against %s, parsing included on both sides (%d times)", len(resolveRefs), resolveBase, planRepeat), repeat(resolveRefs), resolveImpls()),
+		newGroup(fmt.Sprintf("unescape a %d-byte path (%d times)", len(unescapePath), planRepeat), repeat([]string{unescapePath}), unescapeImpls()))
 	ftp, err := planInputs(ftpURLs, checkFTP)
 	if err != nil {
 		return nil, err
@@ -238,6 +241,75 @@ func canonImpls() []impl {
 	}
 }
 
+// The resolution inputs: RFC 3986 5.4.1's normal examples.
+const resolveBase = "http://a/b/c/d;p?q"
+
+var resolveRefs = []string{
+	"g", "./g", "g/", "/g", "//g", "?y", "g?y", "#s", "g#s", "g?y#s", ";x", "g;x", "g;x?y#s",
+	".", "./", "..", "../", "../g", "../..", "../../", "../../g",
+}
+
+func resolveImpls() []impl {
+	out := []impl{{name: "net/url: Parse both + ResolveReference + String", peer: true, run: func(in []string) int {
+		n := 0
+		for _, r := range in {
+			b, err1 := url.Parse(resolveBase)
+			ref, err2 := url.Parse(r)
+			if err1 == nil && err2 == nil {
+				n += len(b.ResolveReference(ref).String())
+			}
+		}
+		return n
+	}}}
+	for _, m := range urlkit.Modes() {
+		out = append(out, impl{name: "urlkit.ResolveString, mode " + m.String(), run: func(in []string) int {
+			n := 0
+			for _, r := range in {
+				if u, err := urlkit.ResolveString(resolveBase, r, m); err == nil {
+					n += len(u.String())
+				}
+			}
+			return n
+		}})
+	}
+	return out
+}
+
+const unescapePath = "albert/bertram/marie%2Dclaude%20et%20jean%2Fpierre"
+
+func unescapeImpls() []impl {
+	return []impl{
+		{name: "urlkit.Unescape", run: func(in []string) int {
+			n := 0
+			for _, s := range in {
+				if d, err := urlkit.Unescape(s); err == nil {
+					n += len(d)
+				}
+			}
+			return n
+		}},
+		{name: "net/url.PathUnescape", peer: true, run: func(in []string) int {
+			n := 0
+			for _, s := range in {
+				if d, err := url.PathUnescape(s); err == nil {
+					n += len(d)
+				}
+			}
+			return n
+		}},
+	}
+}
+
+// repeat returns planRepeat copies of in, so that a pass is long enough to
+// time.
+func repeat(in []string) []string {
+	var out []string
+	for range planRepeat {
+		out = append(out, in...)
+	}
+	return out
+}
+
 // planRepeat is how many times the plan URLs are repeated in one pass, so
 // that a pass is long enough to time.
 const planRepeat = 500
@@ -258,16 +330,12 @@ var gopherURLs = []string{
 // planInputs checks that urlkit's plan and the peer agree on every URL,
 // so that both sides do the same work, and repeats the URLs.
 func planInputs(urls []string, check func(string) error) ([]string, error) {
-	var out []string
 	for _, s := range urls {
 		if err := check(s); err != nil {
 			return nil, err
 		}
 	}
-	for range planRepeat {
-		out = append(out, urls...)
-	}
-	return out, nil
+	return repeat(urls), nil
 }
 
 func urlkitPlan(s string) (scheme.Plan, error) {
