@@ -25,3 +25,21 @@ func TestViewAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestHostPort checks the dial address, short and long hosts, in one
+// allocation.
+func TestHostPort(t *testing.T) {
+	long := "a23456789.b23456789.c23456789.d23456789.e23456789.f23456789.g23456789"
+	for _, tc := range []struct {
+		host string
+		port int
+		want string
+	}{{"ftp.host.dom", 2121, "ftp.host.dom:2121"}, {"h", 0, "h:0"}, {long, 70, long + ":70"}, {"", 1 << 30, ":1073741824"}} {
+		if got := hostPort(tc.host, tc.port); got != tc.want {
+			t.Errorf("hostPort(%q, %d) = %q, want %q", tc.host, tc.port, got, tc.want)
+		}
+	}
+	if n := testing.AllocsPerRun(50, func() { hostPort("ftp.host.dom", 2121) }); n > 1 {
+		t.Errorf("hostPort: %v allocations, want 1", n)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -381,11 +382,20 @@ func isControl(b byte) bool { return b < 0x20 || b == 0x7f }
 // decodes to a control character (RFC 1738 section 6). what names the part
 // in the message, e.g. "CWD argument".
 func (p part) wire(l loc, what string) (string, error) {
-	if i, b := firstControl(p.raw); i >= 0 {
-		return "", l.err(p.off+i, p.comp, ErrControl,
-			"%%%02X decodes to control character 0x%02X in the %s: it would be sent on the wire and could inject a command (RFC 1738 6)", b, b, what)
+	if err := p.noControl(l, what); err != nil {
+		return "", err
 	}
 	return p.decode(), nil
+}
+
+// noControl is the check of wire without the decoding, for a caller that
+// has the decoded text already.
+func (p part) noControl(l loc, what string) error {
+	if i, b := firstControl(p.raw); i >= 0 {
+		return l.err(p.off+i, p.comp, ErrControl,
+			"%%%02X decodes to control character 0x%02X in the %s: it would be sent on the wire and could inject a command (RFC 1738 6)", b, b, what)
+	}
+	return nil
 }
 
 // firstControl returns the index in raw of the first escape that decodes to
@@ -501,7 +511,12 @@ func portOf(u urlkit.URL, def int) (int, bool) {
 }
 
 // hostPort joins a host and port for dialling.
-func hostPort(host string, port int) string { return fmt.Sprintf("%s:%d", host, port) }
+func hostPort(host string, port int) string {
+	var buf [64]byte
+	b := append(buf[:0], host...)
+	b = append(b, ':')
+	return string(strconv.AppendInt(b, int64(port), 10))
+}
 
 // noLogin returns an error when u has a user or password, which the scheme
 // does not allow.
