@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/urlkit/urlkit"
@@ -41,5 +42,19 @@ func TestHostPort(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(50, func() { hostPort("ftp.host.dom", 2121) }); n > 1 {
 		t.Errorf("hostPort: %v allocations, want 1", n)
+	}
+}
+
+// TestUcharOr checks the cached and the built predicates against their
+// definition: uchar or one of the extra bytes.
+func TestUcharOr(t *testing.T) {
+	for _, extra := range []string{"?:@&=", ";:@&=", ";/?:&=", "?:@&", "+"} {
+		ok := ucharOr(extra)
+		for b := 0; b < 256; b++ {
+			want := uchar(byte(b)) || strings.IndexByte(extra, byte(b)) >= 0
+			if ok(byte(b)) != want {
+				t.Errorf("ucharOr(%q)(%q) = %v", extra, rune(b), !want)
+			}
+		}
 	}
 }

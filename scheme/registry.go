@@ -479,9 +479,38 @@ func (p part) firstNot(ok func(b byte) bool) int {
 // by firstNot).
 func uchar(b byte) bool { return chars.Is(b, chars.Unreserved) }
 
-// ucharOr returns a predicate for uchar plus the bytes of extra.
+// ucharOr returns a predicate for uchar plus the bytes of extra: one
+// table lookup. The tables of the sets the schemes use are built once.
 func ucharOr(extra string) func(byte) bool {
-	return func(b byte) bool { return uchar(b) || strings.IndexByte(extra, b) >= 0 }
+	for _, s := range ucharSets {
+		if s.extra == extra {
+			return s.ok
+		}
+	}
+	return makeUcharOr(extra)
+}
+
+// ucharSets are the sets of the schemes' grammars: fsegment and fpath
+// (ftp, file, prospero), hsegment (http), the news group, the wais path.
+var ucharSets = func() []ucharSet {
+	var out []ucharSet
+	for _, extra := range []string{"?:@&=", ";:@&=", ";/?:&=", "?:@&"} {
+		out = append(out, ucharSet{extra, makeUcharOr(extra)})
+	}
+	return out
+}()
+
+type ucharSet struct {
+	extra string
+	ok    func(byte) bool
+}
+
+func makeUcharOr(extra string) func(byte) bool {
+	var t [256]bool
+	for b := range t {
+		t[b] = uchar(byte(b)) || strings.IndexByte(extra, byte(b)) >= 0
+	}
+	return func(b byte) bool { return t[b] }
 }
 
 // reservedErr is the error for a reserved byte found where the scheme's
