@@ -8,16 +8,19 @@ import (
 )
 
 // TestViewAllocs holds the typed views to their allocation budgets: the
-// view itself, one slice for the split path and one for the CWD list, and
-// one string per decoded part that has escapes.
+// view itself (which has room for the segments of a short path), a slice
+// for each list a long path needs, and one string per decoded part that has
+// escapes.
 func TestViewAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		url string
 		max float64
 	}{
-		{benchFTP, 3},            // *FTP, the segments, the CWD list
-		{"ftp://h.dom/a/b/c", 3}, // the same, nothing to decode
-		{benchGopher, 3},         // *Gopher, the fields, the decoded search
+		{benchFTP, 1},                    // *FTP
+		{"ftp://h.dom/a/b/c", 1},         // the same
+		{"ftp://h.dom/a/b/c/d/e/f/g", 3}, // *FTP, the segments, the CWD list
+		{"ftp://h.dom/a%20b/c", 2},       // *FTP, "a b"
+		{benchGopher, 2},                 // *Gopher, the decoded search
 		{"gopher://info.cern.ch:70/0/about", 1},
 	} {
 		u := urlkit.MustParse(tc.url)
@@ -55,6 +58,31 @@ func TestUcharOr(t *testing.T) {
 			if ok(byte(b)) != want {
 				t.Errorf("ucharOr(%q)(%q) = %v", extra, rune(b), !want)
 			}
+		}
+	}
+}
+
+// TestFTPPathLengths checks CWD and Name around the size of the view's
+// own room for segments (six) and CWD arguments (five).
+func TestFTPPathLengths(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		var segs []string
+		for i := range n {
+			segs = append(segs, string(rune('a'+i))+"%20x")
+		}
+		u := urlkit.MustParse("ftp://h.dom/" + strings.Join(segs, "/") + ";type=a")
+		view, err := ViewOf(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := view.(*FTP)
+		for i, c := range v.CWD {
+			if want := string(rune('a'+i)) + " x"; c != want {
+				t.Errorf("%d segments: CWD[%d] = %q, want %q", n, i, c, want)
+			}
+		}
+		if len(v.CWD) != n-1 || v.Name != string(rune('a'+n-1))+" x" || len(v.segs) != n {
+			t.Errorf("%d segments: CWD %q, name %q, %d segments", n, v.CWD, v.Name, len(v.segs))
 		}
 	}
 }

@@ -426,7 +426,11 @@ func unhex(c byte) byte {
 
 // split splits p at every unencoded sep, keeping offsets.
 func (p part) split(sep byte) []part {
-	out := make([]part, 0, strings.Count(p.raw, string(sep))+1)
+	return p.splitInto(make([]part, 0, strings.Count(p.raw, string(sep))+1), sep)
+}
+
+// splitInto is split appending to out.
+func (p part) splitInto(out []part, sep byte) []part {
 	start := 0
 	for i := 0; i < len(p.raw); i++ {
 		if p.raw[i] == sep {
