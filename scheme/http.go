@@ -119,7 +119,7 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 		uri += "?" + v.Search
 	}
 	host := v.Host
-	if p, ok := v.u.Port(); ok && p != "" {
+	if p, ok := v.u.RawPort(); ok && p != "" {
 		if def := DefaultPort(v.u.Scheme()); v.Port != def {
 			host += ":" + p
 		}

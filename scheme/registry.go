@@ -96,7 +96,7 @@ func planPort(u urlkit.URL) error {
 		return nil
 	}
 	l := locOf(u)
-	p, _ := u.Port()
+	p, _ := u.RawPort()
 	return l.err(l.port(), urlkit.ComponentPort, ErrPortRange, "port %s is above 65535: no TCP connection can be made to it", p)
 }
 
