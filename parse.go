@@ -97,7 +97,11 @@ func hasURLPrefix(s string) bool {
 	return i > 4 && i < len(s) && s[i] == ':' && !(i == 7 && s[4]|0x20 == 'u' && s[5]|0x20 == 'r' && s[6]|0x20 == 'l')
 }
 
-func parse(input string, partialOK bool) (URL, error) {
+func parse(input string, partialOK bool) (URL, error) { return parseAs(input, partialOK, false) }
+
+// parseAs is parse; when generic is true every scheme is read with
+// SyntaxGeneric (RFC 1738 section 5's genericurl), ignoring its own rules.
+func parseAs(input string, partialOK, generic bool) (URL, error) {
 	var u URL
 	s := input
 	if hasURLPrefix(s) {
@@ -125,7 +129,9 @@ func parse(input string, partialOK bool) (URL, error) {
 		u.flags |= hasScheme
 		u.scheme = span{0, int32(i)}
 		p = i + 1
-		syntax = schemeSyntax(s[:i])
+		if !generic {
+			syntax = schemeSyntax(s[:i])
+		}
 	} else if !partialOK {
 		switch {
 		case i < n && s[i] == ':':

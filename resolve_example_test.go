@@ -19,7 +19,7 @@ func ExampleResolve() {
 	// Output:
 	// g     magic://a/b/c//d/e/g   magic://a/b/c//d/e/g
 	// /g    magic://a/b/c//d/g     magic://a/g
-	// //g   magic://g              magic://g
+	// //g   magic://g              magic://g/
 	// ../g  magic://a/b/c//d/g     magic://a/b/c//d/g
 	// g:h   g:h                    g:h
 }
@@ -74,7 +74,7 @@ func ExampleRemoveDotSegments() {
 	}
 	// Output:
 	// rfc1630 /s//a/../../g
-	// libwww  /s/g/
+	// libwww  /s//a/../../g/
 	// rfc3986 /s/g/
 	// rfc1808 /s/g/
 }
