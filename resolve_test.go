@@ -96,7 +96,7 @@ var corpusPlan = []struct {
 	// RFC 2396 appendix C: libwww practice.
 	{file: "rfc2396_appC_examples.tsv", mode: ModeLibwww,
 		only: func(r resRow) bool { return !strings.Contains(r.note, "for validating parsers") },
-		div: []divergence{{"http://a/b/c/d;p?q", "//g", "http://g", "http://g/", whyHostSlash}},
+		div:  []divergence{{"http://a/b/c/d;p?q", "//g", "http://g", "http://g/", whyHostSlash}},
 	},
 
 	// RFC 3986 section 5.4. The "backward compatibility" row of http:g is
