@@ -1028,53 +1028,89 @@ func topIsDotDot(p []byte, lead, w int) bool {
 }
 
 // removeDots1630 applies RFC 1630's simplification to p in place, leftmost
-// first, until nothing changes, and returns the new length.
+// first, until nothing changes, and returns the new length. It works in
+// one pass over p, in time linear in len(p): the output p[:w] is kept as
+// a stack of tokens, path elements and maximal runs of slashes, and every
+// removal the rule allows ends at the token just added, so it is made on
+// the top of the stack when that token arrives:
+//
+//   - "/." where the "/" is a run of exactly one slash (a "." after a
+//     longer run starts a section): the run and the "." go;
+//   - "xxx/.." where xxx is an element other than "." and "..", preceded
+//     by the start or by a run of exactly one slash, and separated from
+//     ".." by exactly one slash: xxx, that slash and ".." go, and so does
+//     one slash of the run after "..", if any (the rule removes
+//     "xxx/../"), which then joins the run before xxx.
+//
+// TestRemoveDots1630Exhaustive checks it against the rule applied by
+// rescanning from the start after each removal, on every path of up to 12
+// bytes over "a", "." and "/".
 func removeDots1630(p []byte) int {
-	n := len(p)
-	for i := 0; i < n; {
-		// "/." where "." is a complete element and the "/" is not part of a
-		// longer run (an element after "//" starts a section).
-		if p[i] == '/' && i+1 < n && p[i+1] == '.' && (i+2 == n || p[i+2] == '/') && (i == 0 || p[i-1] != '/') {
-			copy(p[i:], p[i+2:n])
-			n -= 2
-			i = prevElement(p, i)
-			continue
+	if firstDotSegment(p) < 0 {
+		return len(p)
+	}
+	var arr [64]int32
+	starts := arr[:0] // start in p of each token of the output p[:w]
+	w, n := 0, len(p)
+	eat := false // the last removal took "xxx/..": drop one slash of the next run
+	isRun := func(t int) bool { return p[starts[t]] == '/' }
+	tokLen := func(t int) int {
+		if t+1 < len(starts) {
+			return int(starts[t+1] - starts[t])
 		}
-		// "xxx/../" or a final "xxx/..", xxx an element that does not start
-		// a section.
-		if p[i] != '/' && (i == 0 || p[i-1] == '/') && !(i >= 2 && p[i-2] == '/') {
-			e := i
-			for e < n && p[e] != '/' {
+		return w - int(starts[t])
+	}
+	for r := 0; r < n; {
+		e := r + 1
+		if p[r] == '/' {
+			for e < n && p[e] == '/' {
 				e++
 			}
-			xxx := p[i:e]
-			if e+2 < n && p[e+1] == '.' && p[e+2] == '.' && (e+3 == n || p[e+3] == '/') &&
-				!(len(xxx) == 1 && xxx[0] == '.') && !(len(xxx) == 2 && xxx[0] == '.' && xxx[1] == '.') {
-				cut := e + 4
-				if e+3 == n {
-					cut = n
-				}
-				copy(p[i:], p[cut:n])
-				n -= cut - i
-				i = prevElement(p, i)
-				continue
+			k := e - r
+			if eat {
+				k--
 			}
-			i = e
+			eat = false
+			if k > 0 {
+				if len(starts) == 0 || !isRun(len(starts)-1) {
+					starts = append(starts, int32(w))
+				}
+				for ; k > 0; k-- {
+					p[w] = '/'
+					w++
+				}
+			}
+			r = e
 			continue
 		}
-		i++
+		for e < n && p[e] != '/' {
+			e++
+		}
+		eat = false
+		seg := p[r:e]
+		t := len(starts)
+		switch {
+		case len(seg) == 1 && seg[0] == '.' && t >= 1 && isRun(t-1) && tokLen(t-1) == 1:
+			// "/." with a single slash: drop the slash, and the ".".
+			w = int(starts[t-1])
+			starts = starts[:t-1]
+		case len(seg) == 2 && seg[0] == '.' && seg[1] == '.' && t >= 2 && isRun(t-1) && tokLen(t-1) == 1 &&
+			!isRun(t-2) && !isDots(p[starts[t-2]:starts[t-1]]) &&
+			(t == 2 || tokLen(t-3) == 1):
+			// "xxx/..": xxx at the start or after a single slash.
+			w = int(starts[t-2])
+			starts = starts[:t-2]
+			eat = true
+		default:
+			starts = append(starts, int32(w))
+			w += copy(p[w:], seg)
+		}
+		r = e
 	}
-	return n
+	return w
 }
 
-// prevElement returns the start of the element before index i (the place
-// from which a new match may begin after a removal at i).
-func prevElement(p []byte, i int) int {
-	for i > 0 && p[i-1] == '/' {
-		i--
-	}
-	for i > 0 && p[i-1] != '/' {
-		i--
-	}
-	return i
+// isDots reports whether an element is "." or "..".
+func isDots(seg []byte) bool {
+	return len(seg) == 1 && seg[0] == '.' || len(seg) == 2 && seg[0] == '.' && seg[1] == '.'
 }

@@ -1,7 +1,9 @@
 package urlkit
 
 import (
+	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -102,6 +104,50 @@ func BenchmarkRelative(b *testing.B) {
 	for b.Loop() {
 		for _, t := range targets {
 			_, _ = Relative(base, t, ModeRFC3986)
+		}
+	}
+}
+
+// linearSizes are the input sizes of BenchmarkLinear: 1 KB to 4 MB.
+var linearSizes = []int{1 << 10, 16 << 10, 256 << 10, 1 << 20, 4 << 20}
+
+// linearInputs builds the inputs of issue 10's quadratic cases at size n:
+// a target http://a/a/a/... for Relative against http://a/, and a path of
+// "a/../" repeated for every mode's dot removal (each removal used to move
+// the rest of the path in ModeRFC1630).
+func linearInputs(n int) (target URL, dots string) {
+	target = MustParse("http://a/" + strings.Repeat("a/", n/2)[:n-9])
+	dots = strings.Repeat("a/../", n/5+1)[:n]
+	return target, dots
+}
+
+// BenchmarkLinear shows time per byte flat from 1 KB to 4 MB for Relative
+// and for every mode's dot-segment removal (issue 10). The ns/byte column
+// is the figure to compare across sizes:
+//
+//	go test -run '^$' -bench 'BenchmarkLinear' -benchtime 5x .
+func BenchmarkLinear(b *testing.B) {
+	base := MustParse("http://a/")
+	for _, n := range linearSizes {
+		target, dots := linearInputs(n)
+		name := fmt.Sprintf("%dKB", n>>10)
+		b.Run("relative/"+name, func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				if _, err := Relative(base, target, ModeRFC1630); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/byte")
+		})
+		for _, m := range Modes() {
+			b.Run("dots-"+m.String()+"/"+name, func(b *testing.B) {
+				b.SetBytes(int64(n))
+				for b.Loop() {
+					_ = RemoveDotSegments(dots, m)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/byte")
+			})
 		}
 	}
 }
