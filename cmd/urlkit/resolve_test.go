@@ -38,7 +38,7 @@ func TestResolveCommand(t *testing.T) {
 		{args: []string{"resolve", "http:///s//a/b/c", "g"}, out: "http:///s//a/b/g\n", errHas: `warning: base "http:///s//a/b/c": offset 7 in host: missing host`},
 		{args: []string{"resolve", "--strict", "http:///s//a/b/c", "g"}, errHas: `warning: base "http:///s//a/b/c"`, code: exitInvalid},
 		{args: []string{"resolve", "--json", "--mode", "rfc3986", "http://a/b/c/d;p?q", "//g?y"},
-			out: `{"base":"http://a/b/c/d;p?q","input":"//g?y","mode":"rfc3986","result":"http://g?y","valid":true,"warnings":[{"part":"result","text":"http://g?y","offset":8,"component":"host","message":"\"?\" is not allowed in a host name: the url-path, and any search part, must start with \"/\" (RFC 1738 3.1)"}]}` + "\n",
+			out:    `{"base":"http://a/b/c/d;p?q","input":"//g?y","mode":"rfc3986","result":"http://g?y","valid":true,"warnings":[{"part":"result","text":"http://g?y","offset":8,"component":"host","message":"\"?\" is not allowed in a host name: the url-path, and any search part, must start with \"/\" (RFC 1738 3.1)"}]}` + "\n",
 			errHas: "warning: result"},
 		// RFC 1630: a colon before any slash is an absolute form.
 		{args: []string{"resolve", "http://a/b/c/d", "a_b:y"}, errHas: "reference: offset 1 in scheme", code: exitInvalid},
