@@ -59,14 +59,14 @@ type relDivergence struct {
 }
 
 const (
-	whyHTTPNoSlashes = `"http:g" and "http:" are not RFC 1738 URLs: RFC 1738 3.3 http URLs need "//" and a host, so urlkit rejects them with a positioned error`
-	whyEmptyAuth     = `the reference has an empty authority ("//"); RFC 3986 keeps it, giving a URL with no host that RFC 1738 3.1 rejects (Python treats an empty authority as absent)`
+	whyEmptyAuth     = `the reference has an empty authority ("//"); RFC 3986 5.2.2 keeps it, giving a URL with no host, which urlkit returns with a warning (RFC 1738 3.1 wants a host); Python treats an empty authority as absent`
+	whyHostSlash     = `libwww mode follows CERN libwww's HTParse, which gives a host with no path the path "/" (its "no inheritance" case); the printed example has no "/"`
 	whyEmptyAuthKept = "RFC 3986 5.2.2: a reference with an (empty) authority replaces the base's; Python treats an empty authority as absent"
 	whyEmptyRefFrag  = "RFC 3986 5.2.2: an empty reference takes its fragment from the reference (none); Python keeps the base's"
 	whyAbsDots       = "RFC 3986 5.2.2 removes dot segments from an absolute reference's path; Python does not when the base is empty"
 	whyRFC1630Rule   = `RFC 1630 rule as written: the first run of exactly one "/" with no longer run to its right is the one after d (the RFC's author later called the printed example an error)`
 
-	classHTTPNoSlashes = "http without //"
+	classHostSlash     = "HTParse: host-only result gets /"
 	classEmptyAuth     = "empty authority"
 	classEmptyRefFrag  = "empty reference keeps no fragment"
 	classAbsDots       = "dot segments of an absolute reference"
@@ -128,25 +128,25 @@ var relPlans = []relPlan{
 		{"magic://a/b/c//d/e/f", "/g", "magic://a/g", "magic://a/b/c//d/g", "RFC 1630 rule as written", whyRFC1630Rule},
 		{"magic://a/b/c//d/e/", "/g", "magic://a/g", "magic://a/b/c//d/g", "RFC 1630 rule as written", whyRFC1630Rule},
 	}},
-	{file: "rfc1630_partial_examples.tsv", mode: urlkit.ModeLibwww},
-	{file: "rfc1808_sec5_examples.tsv", mode: urlkit.ModeRFC1808, div: []relDivergence{
-		{"http://a/b/c/d;p?q#f", "http:g", "http:g", "error", classHTTPNoSlashes, whyHTTPNoSlashes},
-		{"http://a/b/c/d;p?q#f", "http:", "http:", "error", classHTTPNoSlashes, whyHTTPNoSlashes},
+	{file: "rfc1630_partial_examples.tsv", mode: urlkit.ModeLibwww, div: []relDivergence{
+		{"magic://a/b/c//d/e/f", "//g", "magic://g", "magic://g/", classHostSlash, whyHostSlash},
+		{"magic://a/b/c//d/e/", "//g", "magic://g", "magic://g/", classHostSlash, whyHostSlash},
 	}},
-	{file: "rfc2396_appC_examples.tsv", mode: urlkit.ModeLibwww, skip: notValidating},
-	{file: "rfc3986_sec5.4_examples.tsv", mode: urlkit.ModeRFC3986, skip: notBackwardCompat, div: []relDivergence{
-		{"http://a/b/c/d;p?q", "http:g", "http:g", "error", classHTTPNoSlashes, whyHTTPNoSlashes},
+	{file: "rfc1808_sec5_examples.tsv", mode: urlkit.ModeRFC1808},
+	{file: "rfc2396_appC_examples.tsv", mode: urlkit.ModeLibwww, skip: notValidating, div: []relDivergence{
+		{"http://a/b/c/d;p?q", "//g", "http://g", "http://g/", classHostSlash, whyHostSlash},
 	}},
+	{file: "rfc3986_sec5.4_examples.tsv", mode: urlkit.ModeRFC3986, skip: notBackwardCompat},
 	{file: "rfc3986_sec5.4_examples.tsv", mode: urlkit.ModeLibwww, skip: onlyBackwardCompat},
 	{file: "python_test_urlparse_urljoin.tsv", mode: urlkit.ModeRFC3986, skip: pythonRFC3986, div: []relDivergence{
 		{"http://a/b/c/d;p?q#f", "", "http://a/b/c/d;p?q#f", "http://a/b/c/d;p?q", classEmptyRefFrag, whyEmptyRefFrag},
 		{"", "http://a/./g", "http://a/./g", "http://a/g", classAbsDots, whyAbsDots},
-		{"http://a/b/c/d;p?q#f", "//", "http://a/b/c/d;p?q#f", "error", classEmptyAuth, whyEmptyAuth},
-		{"http://a/b/c/d;p?q#f", "//#z", "http://a/b/c/d;p?q#z", "error", classEmptyAuth, whyEmptyAuth},
-		{"http://a/b/c/d;p?q#f", "///w", "http://a/w", "error", classEmptyAuth, whyEmptyAuth},
-		{"http://a/b/c/d;p?q#f", "//?y", "http://a/b/c/d;p?y", "error", classEmptyAuth, whyEmptyAuth},
-		{"http://a", "//", "http://a", "error", classEmptyAuth, whyEmptyAuth},
-		{"http://a", "///w", "http://a/w", "error", classEmptyAuth, whyEmptyAuth},
+		{"http://a/b/c/d;p?q#f", "//", "http://a/b/c/d;p?q#f", "http://", classEmptyAuth, whyEmptyAuth},
+		{"http://a/b/c/d;p?q#f", "//#z", "http://a/b/c/d;p?q#z", "http://#z", classEmptyAuth, whyEmptyAuth},
+		{"http://a/b/c/d;p?q#f", "///w", "http://a/w", "http:///w", classEmptyAuth, whyEmptyAuth},
+		{"http://a/b/c/d;p?q#f", "//?y", "http://a/b/c/d;p?y", "http://?y", classEmptyAuth, whyEmptyAuth},
+		{"http://a", "//", "http://a", "http://", classEmptyAuth, whyEmptyAuth},
+		{"http://a", "///w", "http://a/w", "http:///w", classEmptyAuth, whyEmptyAuth},
 		{"//a", "//", "//a", "//", classEmptyAuth, whyEmptyAuthKept},
 		{"//a", "///w", "//a/w", "///w", classEmptyAuth, whyEmptyAuthKept},
 		{"/b/c", "//", "/b/c", "//", classEmptyAuth, whyEmptyAuthKept},
@@ -212,6 +212,11 @@ func runRelPlan(s *Suite, p relPlan, rows []relRow) error {
 		}
 		u, err := urlkit.ResolveString(r.base, r.ref, p.mode)
 		got := u.String()
+		if urlkit.IsResolveWarning(err) {
+			// Resolved on the generic syntax; the result breaks only a
+			// scheme's rules (issue 10). The result is what is compared.
+			err = nil
+		}
 		if err != nil {
 			got = "error"
 			var se *urlkit.SyntaxError
