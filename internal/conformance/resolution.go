@@ -66,10 +66,10 @@ const (
 	whyAbsDots       = "RFC 3986 5.2.2 removes dot segments from an absolute reference's path; Python does not when the base is empty"
 	whyRFC1630Rule   = `RFC 1630 rule as written: the first run of exactly one "/" with no longer run to its right is the one after d (the RFC's author later called the printed example an error)`
 
-	classHostSlash     = "HTParse: host-only result gets /"
-	classEmptyAuth     = "empty authority"
-	classEmptyRefFrag  = "empty reference keeps no fragment"
-	classAbsDots       = "dot segments of an absolute reference"
+	classHostSlash    = "HTParse: host-only result gets /"
+	classEmptyAuth    = "empty authority"
+	classEmptyRefFrag = "empty reference keeps no fragment"
+	classAbsDots      = "dot segments of an absolute reference"
 )
 
 // relPlan is one table run in one mode.
