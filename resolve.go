@@ -641,7 +641,17 @@ func resolveLibwww(b []byte, base string, B, R *refParts) ([]byte, int) {
 		// HTParse compared scheme names exactly (strcmp): HTTP:g in an
 		// http context is absolute.
 		if !B.hasScheme || R.scheme != B.scheme || R.hasAuth {
-			return b, isRef
+			// HTParse gives an empty path the path "/": after a host
+			// (http://v gives http://v/, http://?y gives http:///?y),
+			// and when nothing follows the scheme at all (https: gives
+			// https:/).
+			if R.path != "" || (!R.hasAuth && R.hasQuery) {
+				return b, isRef
+			}
+			b = appendScheme(b, R)
+			b = appendAuth(b, R)
+			b = append(b, '/')
+			return appendQueryFrag(b, R), 0
 		}
 		// Same scheme, no "//": read the rest as a partial form.
 	}
