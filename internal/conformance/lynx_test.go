@@ -42,3 +42,23 @@ func checkSuite(t *testing.T, s *Suite) {
 	t.Logf("%s: cases %d, considered %d, agreed %d (%d exactly), different %d, wrong %d",
 		s.Name, s.Total, s.Considered, s.Agreed, s.AgreedExact, s.DifferentCount(), len(s.Wrong))
 }
+
+// TestPerlURI runs the Perl URI suites alone.
+func TestPerlURI(t *testing.T) {
+	for _, run := range []func(string) (*Suite, error){PerlAbs, PerlRel} {
+		s, err := run(corporaDir(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSuite(t, s)
+	}
+}
+
+// TestLib1560Resolve runs curl's lib1560 resolution rows alone.
+func TestLib1560Resolve(t *testing.T) {
+	s, err := Lib1560Resolve(corporaDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSuite(t, s)
+}
