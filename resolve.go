@@ -56,17 +56,45 @@ const (
 	// error and that the rule gives runs like "///" their own level.
 	ModeRFC1630 Mode = iota
 	// ModeLibwww is the practice of the reference implementation of
-	// 1993-94 (CERN libwww's HTParse) and of the browsers after it: "//"
-	// only marks the host, "/path" keeps the scheme and host, any other
-	// path (and "?y" and ";x") replaces the last segment of the context's
-	// path, and dot segments of such a merged path are simplified as RFC
-	// 1808 step 6 says (a ".." that would climb above the root stays). A
-	// reference "#s" keeps the whole context with its fragment replaced;
-	// an empty reference is the whole context, fragment included. A
-	// reference with the context's own scheme and no "//" is read as
-	// partial (http:g is http://a/b/c/g), as RFC 3986 section 5.2.2 allows
-	// "for backward compatibility". This mode gives all ten printed RFC
-	// 1630 examples and the results of RFC 2396 appendix C.
+	// 1993-94, CERN libwww's HTParse (the libwww 2.14 line that lynx is
+	// built on), and of the browsers after it: "//" only marks the host,
+	// "/path" keeps the scheme and host, any other path (and "?y" and
+	// ";x") replaces the last segment of the context's path, and dot
+	// segments of such a merged path are simplified as RFC 1808 step 6
+	// says: a ".." that would climb above the root stays, and so does an
+	// "xxx/.." directly after "//" (HTParse's HTSimplify took the element
+	// after "//" as the start of a section). A reference "#s" keeps the
+	// whole context with its fragment replaced; an empty reference is the
+	// whole context. A reference with the context's own scheme, spelled
+	// exactly the same (HTParse compared scheme names with strcmp), and
+	// no "//" is read as partial (http:g is http://a/b/c/g), as RFC 3986
+	// section 5.2.2 allows "for backward compatibility"; HTTP:g in an
+	// http context is absolute. A result whose path is empty gets the
+	// path "/", as HTParse wrote it: //g gives magic://g/, http://v gives
+	// http://v/, https: gives https:/. A colon before any "/", "?", "#"
+	// or ";" makes a reference absolute, as in HTParse's scan.
+	//
+	// This mode gives nine of the ten printed RFC 1630 examples (the
+	// tenth, //g, is printed without the "/" HTParse adds) and the
+	// results of RFC 2396 appendix C. It differs from HTParse on purpose
+	// where HTParse was careless or where RFC 1738 decides (each checked
+	// against lynx, see CONFORMANCE.md):
+	//
+	//   - a scheme name HTParse would take ("a_b:y") that is not an RFC
+	//     1738 scheme name is an error, never a URL;
+	//   - the search part of a host-only reference (//g?y/../x) is not a
+	//     path: HTParse wrote it without "/" before "?" and simplified its
+	//     dot segments; urlkit gives magic://g/?y/../x;
+	//   - an empty reference keeps the context's fragment (HTParse never
+	//     carried a fragment over); a fragment names a part of the same
+	//     document, which the empty reference names whole;
+	//   - "//h" naming the context's own host replaces the whole path
+	//     (HTParse kept the context's path when the host was the same);
+	//   - default ports and a trailing "." of a host name are kept as
+	//     written (HTParse dropped them);
+	//   - what lynx added later is not followed: RFC 3986 dot removal in
+	//     lynx 2.9's HTSimplify, //localhost filled into a context without
+	//     a host, and "http:" alone read as the context's directory.
 	ModeLibwww
 	// ModeRFC3986 is RFC 3986 section 5.2 exactly, with a strict parser
 	// (http:g is absolute): "?y" keeps the context's path, dot segments
