@@ -79,7 +79,11 @@ func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base,
 		}
 		if err != nil {
 			status = exitInvalid
-			fmt.Fprintf(e.stderr, "urlkit %s: %v\n", name, err)
+			if warn != nil {
+				fmt.Fprintf(e.stderr, "urlkit %s: --strict: %v\n", name, err)
+			} else {
+				fmt.Fprintf(e.stderr, "urlkit %s: %v\n", name, err)
+			}
 			if asJSON {
 				writeJSON(e.stdout, map[string]any{"base": base, "input": in, "mode": mode.String(), "valid": false, "error": errorJSON(err)})
 			}
