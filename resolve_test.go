@@ -549,6 +549,7 @@ func FuzzResolve(f *testing.F) {
 		{"magic://a/b/c//d/e/f", "/g"}, {"fred:///s//a/b/c", "../../g"}, {"http://a/b/c/d;p?q#f", "../../../g"},
 		{"news:a@b", "c@d"}, {"http://a", "?y#s"}, {"http://a/b/c/d;p?q", ";x"}, {"//a", "///w"},
 		{"file:///x/./y/..", "./../z/."}, {"x:a/./../..//b", "..//./c"},
+		{"http:///s//a/b/c", "g"}, {"http://a/b/c/d", "a_b:y"}, {"ftp://a/b", "//g?y"}, {"http://a", "https:"},
 	} {
 		f.Add(s[0], s[1])
 	}
