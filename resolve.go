@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // Mode says which reading of partial-form resolution [Resolve], [Relative]
@@ -357,7 +360,7 @@ func checkAbsoluteForm(s string, mode Mode) *SyntaxError {
 					Detail: `empty scheme name before ":": a colon before any "/" makes an absolute form (RFC 1630, "Partial (relative) form"; RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`}
 			}
 			for j := 0; j < i; j++ {
-				if table[s[j]]&SchemeChar == 0 {
+				if chars.Table[s[j]]&chars.SchemeChar == 0 {
 					return &SyntaxError{Input: s, Offset: j, Component: ComponentScheme, Err: ErrBadScheme,
 						Detail: fmt.Sprintf(`%q is not allowed in a scheme name, and a colon before any "/" makes %q an absolute form with scheme %q (RFC 1630, "Partial (relative) form"; RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`, s[j:j+1], s, s[:i])}
 				}
@@ -444,7 +447,7 @@ const (
 // FuzzResolve check that the URL equals what ParseRef gives for its text.
 func withBaseAuthority(u *URL, b []byte, base *URL) bool {
 	const need = hasScheme | hasAuthority
-	if base.flags&need != need || schemeSyntax(base.RawScheme()) == SyntaxOpaque {
+	if base.flags&need != need || schemeSyntax(base.RawScheme()) == schemes.Opaque {
 		return false
 	}
 	ae := base.host.end

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // lynxPages is how many links go on one page: lynx is run once a page.
@@ -365,7 +366,7 @@ func dropDefaultPort(s string) string {
 	host := u.Host()
 	port, has := u.Port()
 	login := a[:len(a)-len(host)-len(port)-boolLen(has)]
-	if info, ok := urlkit.LookupScheme(u.Scheme()); ok && has && fmt.Sprint(info.DefaultPort) == port {
+	if d := schemes.DefaultPort(u.Scheme()); d != 0 && has && fmt.Sprint(d) == port {
 		has = false
 	}
 	host = strings.TrimSuffix(host, ".")
