@@ -20,7 +20,9 @@ import (
 //   - target itself, which is what remains when the schemes differ.
 //
 // Each candidate is checked by resolving it, so the result always
-// resolves to target. When none does (in [ModeRFC3986] a target with dot
+// resolves to target. base and target need only be generic URLs (see
+// [ParseGeneric]); a candidate whose resolution comes with a
+// *[ResolveWarning] counts when its text is target's. When none does (in [ModeRFC3986] a target with dot
 // segments cannot be the result of any resolution), the error is a
 // *[ResolveError] wrapping [ErrUnreachable].
 //
@@ -124,7 +126,7 @@ func Relative(base, target URL, mode Mode) (URL, error) {
 			continue
 		}
 		r, err := Resolve(base, ref, mode)
-		if err == nil && r.s == t {
+		if (err == nil || IsResolveWarning(err)) && r.s == t {
 			return ref, nil
 		}
 	}

@@ -26,11 +26,12 @@ func init() {
 	register(&command{
 		name:    "relative",
 		summary: "write URLs as the shortest partial form that resolves back to them from a base URL",
-		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] BASE [TARGET...]",
+		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] [--strict] BASE [TARGET...]",
 		flags: func(fs *flag.FlagSet) {
 			m := urlkit.ModeRFC1630
 			fs.Var(&m, "mode", "resolution rules the partial form must work under: rfc1630, libwww, rfc3986, rfc1808")
 			fs.Bool("json", false, "print one JSON object per target")
+			fs.Bool("strict", false, "fail (exit 1) when the base or target breaks its scheme's rules; without it that is a warning")
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) int {
 			return runPair(e, fs, args, "relative", relativeString)
@@ -39,15 +40,34 @@ func init() {
 }
 
 func relativeString(base, target string, m urlkit.Mode) (urlkit.URL, error) {
-	b, err := urlkit.ParseRef(base)
-	if err != nil {
-		return urlkit.URL{}, &urlkit.ResolveError{Op: "relative", Mode: m, Base: base, Ref: target, Part: "base", Err: err}
+	var findings []urlkit.SchemeFinding
+	parse := func(s, part string) (urlkit.URL, error) {
+		u, err := urlkit.ParseRef(s)
+		if err == nil {
+			return u, nil
+		}
+		g, gerr := urlkit.ParseGeneric(s)
+		if gerr != nil {
+			return urlkit.URL{}, &urlkit.ResolveError{Op: "relative", Mode: m, Base: base, Ref: target, Part: part, Err: gerr}
+		}
+		findings = append(findings, urlkit.SchemeFinding{Part: part, Text: s, Err: err})
+		return g, nil
 	}
-	t, err := urlkit.ParseRef(target)
+	b, err := parse(base, "base")
 	if err != nil {
-		return urlkit.URL{}, &urlkit.ResolveError{Op: "relative", Mode: m, Base: base, Ref: target, Part: "target", Err: err}
+		return urlkit.URL{}, err
 	}
-	return urlkit.Relative(b, t, m)
+	t, err := parse(target, "target")
+	if err != nil {
+		return urlkit.URL{}, err
+	}
+	r, err := urlkit.Relative(b, t, m)
+	if err == nil && findings != nil {
+		// Generic URLs that break their scheme's rules: a warning, as
+		// for resolve.
+		return r, &urlkit.ResolveWarning{Mode: m, Base: base, Ref: target, Result: r.String(), Findings: findings}
+	}
+	return r, err
 }
 
 // runPair runs resolve or relative: the first argument is the base, the
@@ -91,9 +111,7 @@ func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base,
 		}
 		if asJSON {
 			obj := map[string]any{"base": base, "input": in, "mode": mode.String(), "valid": true, "result": u.String()}
-			if name == "resolve" {
-				obj["warnings"] = warningsJSON(warn)
-			}
+			obj["warnings"] = warningsJSON(warn)
 			writeJSON(e.stdout, obj)
 			return true
 		}

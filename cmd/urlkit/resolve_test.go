@@ -52,6 +52,8 @@ func TestResolveCommand(t *testing.T) {
 		{args: []string{"relative", "--mode", "rfc3986", "http://a/b/c/d;p?q", "http://a/b/g", "http://a/b/c/d;p?y", "ftp://x/"},
 			out: "../g\n?y\nftp://x/\n"},
 		{args: []string{"relative", "magic://a/b/c//d/e/f", "magic://a/b/c//d/g"}, out: "/g\n"},
+		{args: []string{"relative", "http:///s//a/b/c", "http:///s//a/g"}, out: "/g\n", errHas: `warning: base "http:///s//a/b/c"`},
+		{args: []string{"relative", "--strict", "http:///s//a/b/c", "http:///s//a/g"}, errHas: "--strict", code: exitInvalid},
 		{args: []string{"relative", "--mode", "rfc3986", "http://a/b/c", "http://a/./g"}, errHas: "no reference resolves to the target", code: exitInvalid},
 		{args: []string{"relative", "http://a/b/c", "http://a/%zz"}, errHas: "target: offset 9 in path", code: exitInvalid},
 	}
