@@ -918,6 +918,13 @@ func TestResolveGenericSyntax(t *testing.T) {
 			t.Errorf("%s: result %q does not reparse generically: %v", tt.mode, u, err)
 		}
 	}
+	// Relative works on generic URLs too (RFC 1630 rule: /g joins after
+	// the "//a" section).
+	gb, _ := ParseGeneric("http:///s//a/b/c")
+	gt, _ := ParseGeneric("http:///s//a/g")
+	if rel, err := Relative(gb, gt, ModeRFC1630); err != nil || rel.String() != "/g" {
+		t.Errorf("Relative on generic URLs: %q, %v; want /g", rel, err)
+	}
 	// Not even a generic URL: still an error.
 	if _, err := ResolveString("http://a b/", "g", ModeRFC1630); err == nil || IsResolveWarning(err) {
 		t.Errorf("a base with a space: %v", err)
