@@ -40,7 +40,7 @@ var relTables = []string{"rfc1630_partial_examples.tsv", "rfc1808_sec5_examples.
 func Lynx(dir string) (*Suite, error) {
 	s := &Suite{
 		Name: "Oracle: lynx (libwww mode)",
-		Source: fmt.Sprintf("every base/reference pair of `relative/*.tsv` and %d generated pairs (fixed seed: bases with \"//\" sections, references of \"g\", \".\", \"..\", \"/\", \"//\", \"?y\", \";x\", \"#s\" pieces); "+
+		Source: fmt.Sprintf("every base/reference pair of `relative/*.tsv`, the cases of issue 10, and %d generated pairs (fixed seed: bases with \"//\" sections, references of \"g\", \".\", \"..\", \"/\", \"//\", \"?y\", \";x\", \"#s\" pieces); "+
 			"the other side is lynx (Debian package, libwww-FM 2.14's HTParse) reading a page with `<base href>` and the references as links, `lynx -dump -listonly -force_html`.", lynxGenerated),
 		Notes: "Each pair goes to `urlkit.ResolveString(base, ref, urlkit.ModeLibwww)`; a result returned with a scheme warning counts as the result. " +
 			"Every pair is compared; a difference is classed only by a predicate over both outputs and the input, else it is wrong.",
@@ -77,6 +77,14 @@ func Lynx(dir string) (*Suite, error) {
 		for _, r := range rows {
 			add(pair{r.base, r.ref})
 		}
+	}
+	// The cases of issue 10 that were checked against HTParse.
+	for _, p := range [][2]string{
+		{"magic://a/b/c//d/e/f", "//g"}, {"http://a/b/c/d", "a_b:y"}, {"http://a/b/c/d", "HTTP:g"},
+		{"http://a/b/c/d", "http:g"}, {"http://a/b/c//d/e/f", "../../g"}, {"http:///s//a/b/c", "g"},
+		{"http://a/b/c/d;p?q", "//g?y"}, {"ftp://a/b/c", "ftp:g"}, {"http://a/b/c/d", "http://v"},
+	} {
+		add(pair{p[0], p[1]})
 	}
 	for _, g := range generatedPairs(lynxGenerated) {
 		add(pair{g[0], g[1]})
