@@ -299,7 +299,10 @@ func parseInput(s, part string, findings *[]SchemeFinding) (URL, error) {
 // In [ModeRFC1630] and [ModeLibwww], a reference with a colon before any
 // "/" (or "?" or "#") is an absolute form (RFC 1630); when the text
 // before that colon is not a scheme name, that is an error with its
-// offset, never a partial form. In [ModeLibwww] a reference that repeats
+// offset, never a partial form; in [ModeRFC3986] it is an error too (RFC
+// 3986 4.2: no colon in the first segment of a relative-path reference),
+// while [ModeRFC1808] reads it as a relative path (RFC 1808 2.4.2). In
+// [ModeLibwww] a reference that repeats
 // base's scheme, in the same case, without "//" (http:g) is read as the
 // partial form after the scheme, as HTParse did.
 func ResolveString(base, ref string, mode Mode) (URL, error) {
@@ -346,7 +349,19 @@ func ResolveString(base, ref string, mode Mode) (URL, error) {
 // search part and the fragment of RFC 1630's BNF (uri = scheme ":" path
 // ["?" search], fragmentaddress = uri ["#" fragmentid]), and in
 // [ModeLibwww] also ";", as HTParse's scan stops there.
+//
+// In [ModeRFC3986] such a reference is neither an absolute URI (its
+// scheme name is invalid) nor a relative reference: RFC 3986 4.2 says a
+// colon may not appear in the first segment of a relative-path
+// reference. The error is at the colon.
 func checkAbsoluteForm(s string, mode Mode) *SyntaxError {
+	if mode == ModeRFC3986 {
+		if i := strings.IndexAny(s, ":/?#"); i >= 0 && s[i] == ':' {
+			return &SyntaxError{Input: s, Offset: i, Component: ComponentPath, Err: ErrBadChar,
+				Detail: fmt.Sprintf(`":" in the first segment of a relative-path reference (RFC 3986 4.2), and %q is no scheme name: write "./%s"`, s[:i], s)}
+		}
+		return nil
+	}
 	if mode != ModeRFC1630 && mode != ModeLibwww {
 		return nil
 	}
@@ -380,7 +395,8 @@ func checkAbsoluteForm(s string, mode Mode) *SyntaxError {
 // [ParseRef] or [ParseGeneric]: resolution uses only the generic syntax.
 //
 // In [ModeRFC1630] and [ModeLibwww] a partial ref with a colon before any
-// "/" is an error (see [ResolveString]).
+// "/" is an error (see [ResolveString]); so it is in [ModeRFC3986], where
+// RFC 3986 4.2 allows no colon in the first segment of a relative path.
 //
 // The result is parsed with [ParseRef]'s strict rules. When it breaks only
 // its scheme's rules (http://a/b with the reference "//" gives "http://",

@@ -947,17 +947,24 @@ func TestAbsoluteForm(t *testing.T) {
 		{ModeRFC1630, "#a_b:y", "http://a/b/c/d#a_b:y", `RFC 1630 BNF: "#" starts the fragment`},
 		{ModeLibwww, "g;a_b:y", "http://a/b/c/g;a_b:y", `HTParse's scan stops at ";"`},
 		{ModeRFC1808, "a_b:y", "http://a/b/c/a_b:y", "RFC 1808 2.4.2: a colon after a character not allowed in a scheme name: relative"},
+		{ModeRFC3986, "a_b:y", "", "RFC 3986 4.2: no colon in the first segment of a relative-path reference"},
+		{ModeRFC3986, "./a_b:y", "http://a/b/c/a_b:y", `RFC 3986 4.2: "./" first`},
+		{ModeRFC3986, "g/a_b:y", "http://a/b/c/g/a_b:y", "RFC 3986 4.2: a colon in a later segment"},
 		{ModeRFC1630, "g:h", "g:h", "RFC 1630 example"},
 	} {
 		u, err := ResolveString(base, tt.ref, tt.mode)
 		if tt.want == "" {
 			var re *ResolveError
-			if !errors.As(err, &re) || re.Part != "reference" || !errors.Is(err, ErrBadScheme) || IsResolveWarning(err) {
+			sentinel := ErrBadScheme
+			if tt.mode == ModeRFC3986 {
+				sentinel = ErrBadChar
+			}
+			if !errors.As(err, &re) || re.Part != "reference" || !errors.Is(err, sentinel) || IsResolveWarning(err) {
 				t.Errorf("%s: %q: got %q, %v; want a reference error (%s)", tt.mode, tt.ref, u, err, tt.src)
 			}
 			// The library entry point with parsed URLs says the same.
 			r, _ := ParseRef(tt.ref)
-			if _, err := Resolve(MustParse(base), r, tt.mode); !errors.Is(err, ErrBadScheme) {
+			if _, err := Resolve(MustParse(base), r, tt.mode); !errors.Is(err, sentinel) {
 				t.Errorf("%s: Resolve %q: %v", tt.mode, tt.ref, err)
 			}
 			continue
