@@ -103,7 +103,7 @@ func hasURLPrefix(s string) bool {
 func parse(input string, partialOK bool) (URL, error) { return parseAs(input, partialOK, false) }
 
 // parseAs is parse; when generic is true every scheme is read with
-// SyntaxGeneric (RFC 1738 section 5's genericurl), ignoring its own rules.
+// the generic syntax (RFC 1738 section 5 genericurl), ignoring its own rules.
 func parseAs(input string, partialOK, generic bool) (URL, error) {
 	var u URL
 	s := input

@@ -556,6 +556,10 @@ func FuzzResolve(f *testing.F) {
 	f.Fuzz(func(t *testing.T, base, ref string) {
 		b, err1 := ParseRef(base)
 		r, err2 := ParseRef(ref)
+		// The generic syntax accepts every URL the strict parser does.
+		if _, gerr := ParseGeneric(base); err1 == nil && gerr != nil {
+			t.Fatalf("ParseGeneric(%q) fails where ParseRef succeeds: %v", base, gerr)
+		}
 		for _, m := range Modes() {
 			_, _ = ResolveString(base, ref, m)
 			if err1 != nil || err2 != nil {
@@ -663,6 +667,10 @@ func FuzzResolveNetURL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, base, ref string) {
 		b, err1 := ParseRef(base)
 		r, err2 := ParseRef(ref)
+		// The generic syntax accepts every URL the strict parser does.
+		if _, gerr := ParseGeneric(base); err1 == nil && gerr != nil {
+			t.Fatalf("ParseGeneric(%q) fails where ParseRef succeeds: %v", base, gerr)
+		}
 		nb, err3 := url.Parse(base)
 		nr, err4 := url.Parse(ref)
 		if err1 != nil || err2 != nil || err3 != nil || err4 != nil || !netURLComparable(b, r, nb, nr) {
