@@ -216,7 +216,7 @@ func (e *ResolveError) Unwrap() error { return e.Err }
 // a known scheme adds, such as the "//" and host of http. It accepts
 // http:///s//a/b/c, which [ParseRef] rejects, as a scheme and the opaque
 // part ///s//a/b/c. Resolution needs only this syntax; see [ResolveWarning].
-func ParseGeneric(s string) (URL, error) { return parseAs(s, true, true) }
+func ParseGeneric(s string) (URL, error) { return parseGeneric(s) }
 
 // A SchemeFinding is a rule of a URL's scheme that a text breaks while it
 // is still a generic URL (see [ParseGeneric]).

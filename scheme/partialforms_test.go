@@ -23,17 +23,17 @@ func TestDroppedForms(t *testing.T) {
 		{"ftp://h/f;type=E", "EBCDIC"},
 		{"ftp://h/f;type=EN", "EBCDIC"},
 	} {
-		_, err := ParseFTP(urlkit.MustParse(tt.in))
+		_, err := FTPOf(urlkit.MustParse(tt.in))
 		var se *urlkit.SyntaxError
 		if !errors.Is(err, ErrBadType) || !errors.As(err, &se) || se.Offset != strings.Index(tt.in, "=")+1 ||
 			!strings.Contains(err.Error(), "RFC 1630") || !strings.Contains(err.Error(), tt.hint) {
 			t.Errorf("%s: %v; want ErrBadType at offset %d naming RFC 1630 and %s", tt.in, err, strings.Index(tt.in, "=")+1, tt.hint)
 		}
 	}
-	if v, err := ParseFTP(urlkit.MustParse("ftp://h/f;type=I")); err != nil || v.Type != 'i' {
+	if v, err := FTPOf(urlkit.MustParse("ftp://h/f;type=I")); err != nil || v.Type != 'i' {
 		t.Errorf("RFC 1630 and RFC 1738 both allow ;type=I: %v", err)
 	}
-	if _, err := ParseFTP(urlkit.MustParse("ftp://h/f;type=x")); err == nil || strings.Contains(err.Error(), "RFC 1630") {
+	if _, err := FTPOf(urlkit.MustParse("ftp://h/f;type=x")); err == nil || strings.Contains(err.Error(), "RFC 1630") {
 		t.Errorf(";type=x is in neither RFC: %v", err)
 	}
 
@@ -49,14 +49,14 @@ func TestDroppedForms(t *testing.T) {
 	// 1993 draft gopheraddress = gopher://hostport [/ gtype [ selector ]]
 	// [ ? search ]; RFC 1738 3.4 puts the search after %09, and "?" is an
 	// ordinary selector character.
-	g, err := ParseGopher(urlkit.MustParse("gopher://h/7index?word"))
+	g, err := GopherOf(urlkit.MustParse("gopher://h/7index?word"))
 	if err != nil || g.Selector != "index?word" || g.HasSearch {
 		t.Errorf("gopher ?search: %+v, %v; want the selector index?word and no search", g, err)
 	}
 
 	// 1993 draft httpaddress = http://hostport [/ path] [? search]; RFC
 	// 1738 3.3: "http://" hostport [ "/" hpath [ "?" search ]].
-	if h, err := ParseHTTP(urlkit.MustParse("http://h/p?s")); err != nil || h.URL().String() != "http://h/p?s" {
+	if h, err := HTTPOf(urlkit.MustParse("http://h/p?s")); err != nil || h.URL().String() != "http://h/p?s" {
 		t.Errorf("http://h/p?s: %v", err)
 	}
 	if _, err := urlkit.Parse("http://h?s"); err == nil {
@@ -68,18 +68,18 @@ func TestDroppedForms(t *testing.T) {
 
 	// 1993 draft waisdoc = wais://hostport/database/wtype/digits/path (a
 	// length field); RFC 1738 3.9: wais://host:port/database/wtype/wpath.
-	_, err = ParseWAIS(urlkit.MustParse("wais://h/db/TEXT/1234/docid"))
+	_, err = WAISOf(urlkit.MustParse("wais://h/db/TEXT/1234/docid"))
 	var se *urlkit.SyntaxError
 	if !errors.Is(err, ErrBadPath) || !errors.As(err, &se) || se.Offset != len("wais://h/db/TEXT/") || !strings.Contains(err.Error(), "length field") {
 		t.Errorf("wais length form: %v", err)
 	}
-	if w, err := ParseWAIS(urlkit.MustParse("wais://h/db/TEXT/docid")); err != nil || w.WPath != "docid" {
+	if w, err := WAISOf(urlkit.MustParse("wais://h/db/TEXT/docid")); err != nil || w.WPath != "docid" {
 		t.Errorf("RFC 1738 wais document: %v", err)
 	}
 
 	// 1993 draft telnetaddress = telnet://[user@] hostport; RFC 1738 3.8
 	// allows the user without a password.
-	tv, err := ParseTelnet(urlkit.MustParse("telnet://guest@h"))
+	tv, err := TelnetOf(urlkit.MustParse("telnet://guest@h"))
 	if err != nil || tv.User != "guest" || !tv.HasUser {
 		t.Errorf("telnet with a user only: %+v, %v", tv, err)
 	}

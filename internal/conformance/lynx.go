@@ -372,7 +372,7 @@ func dropDefaultPort(s string) string {
 	a := u.Authority()
 	i := strings.Index(s, "//"+a) + 2
 	host := u.Host()
-	port, has := u.Port()
+	port, has := u.RawPort()
 	login := a[:len(a)-len(host)-len(port)-boolLen(has)]
 	if d := schemes.DefaultPort(u.Scheme()); d != 0 && has && fmt.Sprint(d) == port {
 		has = false

@@ -299,7 +299,7 @@ func pythonJoinClass(r relRow, got string) (string, string) {
 		// reference (the class of the plain empty reference).
 		res = r.base
 	}
-	if res != want && !b.HasAuthority() && b.RawPath() == "" && ref != "" && ref[0] != '/' && ref[0] != '?' && ref[0] != '#' {
+	if res != want && !b.HasAuthority() && b.PathWithSlash() == "" && ref != "" && ref[0] != '/' && ref[0] != '?' && ref[0] != '#' {
 		if sch := b.RawScheme(); strings.HasPrefix(res, sch+":") {
 			res = sch + ":/" + res[len(sch)+1:]
 			classes, whys = append(classes, "\"/\" before a path merged with an empty base"), append(whys, whyPyRootSlash)
