@@ -8,7 +8,7 @@ import (
 
 // FTP (RFC 1738 3.2; RFC 1630, FTP): ftp://<user>:<password>@<host>:<port>/<cwd1>/.../<cwdN>/<name>;type=<typecode>
 
-func init() { registerBuiltin("ftp", func(u urlkit.URL) (View, error) { return ParseFTP(u) }) }
+func init() { registerBuiltin("ftp", func(u urlkit.URL) (View, error) { return FTPOf(u) }) }
 
 // FTP is the view of an ftp URL (RFC 1738 3.2). Strings are decoded.
 type FTP struct {
@@ -28,16 +28,21 @@ type FTP struct {
 
 	user, pass part
 	segs       []part
+
+	// Room for the segments and CWD arguments of a short path, in the
+	// view's own allocation.
+	segBuf [6]part
+	cwdBuf [5]string
 }
 
 // AnonymousUser is the user name of anonymous FTP (RFC 1738 3.2.1).
 const AnonymousUser = "anonymous"
 
-// ParseFTP checks u against RFC 1738's ftpurl and returns its view:
+// FTPOf checks u against RFC 1738's ftpurl and returns its view:
 // fpath = fsegment *[ "/" fsegment ], fsegment = *[ uchar | "?" | ":" |
 // "@" | "&" | "=" ], with an optional ";type=" ftptype at the end. Within
 // a segment "/" and ";" are reserved (RFC 1738 3.2.2).
-func ParseFTP(u urlkit.URL) (*FTP, error) {
+func FTPOf(u urlkit.URL) (*FTP, error) {
 	l := locOf(u)
 	v := &FTP{u: u, Host: u.Host(), CWD: []string{}}
 	v.Port, _ = portOf(u, 21)
@@ -55,7 +60,7 @@ func ParseFTP(u urlkit.URL) (*FTP, error) {
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
 	}
 	// The url-path includes any "?": fsegment allows it.
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
 		code := p.raw[k+6:]
 		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {
@@ -65,13 +70,21 @@ func ParseFTP(u urlkit.URL) (*FTP, error) {
 		v.Type = code[0] | 0x20
 		p.raw = p.raw[:k]
 	}
-	segs := p.split('/')
+	segs := v.segBuf[:0]
+	if n := strings.Count(p.raw, "/") + 1; n > len(v.segBuf) {
+		segs = make([]part, 0, n)
+	}
+	segs = p.splitInto(segs, '/')
 	for _, s := range segs {
 		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
 			return nil, reservedErr(l, s, i, `RFC 1738 3.2.2: within a name or CWD component, "/" and ";" are reserved and must be encoded`)
 		}
 	}
 	v.segs = segs
+	v.CWD = v.cwdBuf[:0]
+	if len(segs)-1 > len(v.cwdBuf) {
+		v.CWD = make([]string, 0, len(segs)-1)
+	}
 	for _, s := range segs[:len(segs)-1] {
 		v.CWD = append(v.CWD, s.decode())
 	}
