@@ -63,7 +63,7 @@ func init() {
 		usage:   "[flags] URL...",
 		flags: func(fs *flag.FlagSet) {
 			outs := new([]string)
-			fs.Var(outputList{outs}, "o", "write the next URL's resource to this file (- for standard output); repeat for several URLs")
+			fs.Var(outputList{outs}, "o", "write the next URL's resource to `FILE` (- for standard output); repeat for several URLs")
 			fs.Var(remoteName{outs}, "O", "write the next URL's resource to a file named after the URL's last segment; repeat for several URLs")
 			fs.Bool("keep-partial", false, "on failure keep what was received, as FILE.part (the target itself is never touched)")
 			fs.Bool("i", false, "http: include the response status line and headers")
