@@ -58,13 +58,14 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 		raw.Close()
 		return nil, err
 	}
-	// Greeting: 220, possibly after 120 "service ready in nnn minutes".
-	for {
+	// Greeting: 220, possibly after 120 "service ready in nnn minutes"
+	// (at most a few of those: a server repeating it forever is refused).
+	for n := 0; ; n++ {
 		code, msg, err := c.reply("greeting")
 		if err != nil {
 			return fail(err)
 		}
-		if code == 120 {
+		if code == 120 && n < 5 {
 			continue
 		}
 		if code != 220 {

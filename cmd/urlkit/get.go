@@ -63,7 +63,7 @@ func init() {
 		usage:   "[flags] URL...",
 		flags: func(fs *flag.FlagSet) {
 			outs := new([]string)
-			fs.Var(outputList{outs}, "o", "write the next URL's resource to this file (- for standard output); repeat for several URLs")
+			fs.Var(outputList{outs}, "o", "write the next URL's resource to `FILE` (- for standard output); repeat for several URLs")
 			fs.Var(remoteName{outs}, "O", "write the next URL's resource to a file named after the URL's last segment; repeat for several URLs")
 			fs.Bool("keep-partial", false, "on failure keep what was received, as FILE.part (the target itself is never touched)")
 			fs.Bool("i", false, "http: include the response status line and headers")
@@ -256,7 +256,11 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 	defer r.Close()
 	if g.include && r.Status != "" {
 		bw := bufio.NewWriter(w)
-		fmt.Fprintf(bw, "%s\r\n", r.Status)
+		show := func(s string) string { return s }
+		if isTerminal(w) {
+			show = access.EscapeText // server text on a terminal
+		}
+		fmt.Fprintf(bw, "%s\r\n", show(r.Status))
 		keys := make([]string, 0, len(r.Header))
 		for k := range r.Header {
 			keys = append(keys, k)
@@ -264,7 +268,7 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 		sort.Strings(keys)
 		for _, k := range keys {
 			for _, v := range r.Header[k] {
-				fmt.Fprintf(bw, "%s: %s\r\n", k, v)
+				fmt.Fprintf(bw, "%s: %s\r\n", show(k), show(v))
 			}
 		}
 		bw.WriteString("\r\n")
