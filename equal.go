@@ -3,6 +3,9 @@ package urlkit
 import (
 	"strconv"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // canonDecode marks the bytes whose escapes Canonical decodes: characters
@@ -17,7 +20,7 @@ import (
 // shorthand for a space.
 var canonDecode = func() (t [256]bool) {
 	for b := 0; b < 256; b++ {
-		t[b] = table[b]&(Alpha|Digit) != 0 || strings.IndexByte("$-_.+'(),", byte(b)) >= 0
+		t[b] = chars.Table[b]&(chars.Alpha|chars.Digit) != 0 || strings.IndexByte("$-_.+'(),", byte(b)) >= 0
 	}
 	return t
 }()
@@ -35,6 +38,10 @@ var canonDecode = func() (t [256]bool) {
 //   - every remaining escape is written with upper-case hex digits;
 //   - a port with leading zeros loses them, and a port equal to the
 //     scheme's default port is dropped;
+//   - a file URL's host "localhost" (in any case) is written as the empty
+//     host: RFC 1630 says "a void host field is equivalent to
+//     "localhost"", and RFC 1738 3.10 gives both the same meaning, the
+//     machine the URL is interpreted on;
 //   - for the schemes that use the common Internet scheme syntax, an
 //     omitted url-path is written as "/", since RFC 1738 lets the "/" be
 //     omitted when the path is empty.
@@ -81,7 +88,9 @@ func canonString(u URL, decode bool) string {
 			}
 			b.WriteByte('@')
 		}
-		b.WriteString(strings.ToLower(u.Host()))
+		if !fileLocalhost(u) {
+			b.WriteString(strings.ToLower(u.Host()))
+		}
 		if port, ok := canonPort(u); ok {
 			b.WriteByte(':')
 			b.WriteString(port)
@@ -122,13 +131,13 @@ func mayDecode(u URL) bool {
 
 func ipScheme(u URL) bool {
 	s := schemeSyntax(u.RawScheme())
-	return u.flags&hasScheme != 0 && (s == SyntaxIP || s == SyntaxIPOptionalHost)
+	return u.flags&hasScheme != 0 && (s == schemes.IP || s == schemes.IPOptionalHost)
 }
 
 // canonPort returns the port as Canonical writes it, and whether to write
 // one.
 func canonPort(u URL) (string, bool) {
-	p, ok := u.Port()
+	p, ok := u.RawPort()
 	if !ok {
 		return "", false
 	}
@@ -136,7 +145,7 @@ func canonPort(u URL) (string, bool) {
 	if p == "" {
 		p = "0"
 	}
-	if d := DefaultPort(u.RawScheme()); d != 0 && p == strconv.Itoa(d) {
+	if d := defaultPort(u.RawScheme()); d != 0 && p == strconv.Itoa(d) {
 		return "", false
 	}
 	return p, true
@@ -152,13 +161,16 @@ func needsCanon(u URL) bool {
 			return true
 		}
 	}
+	if fileLocalhost(u) {
+		return true
+	}
 	host := u.Host()
 	for i := 0; i < len(host); i++ {
 		if c := host[i]; 'A' <= c && c <= 'Z' {
 			return true
 		}
 	}
-	if p, ok := u.Port(); ok {
+	if p, ok := u.RawPort(); ok {
 		if q, keep := canonPort(u); !keep || q != p {
 			return true
 		}
@@ -169,7 +181,7 @@ func needsCanon(u URL) bool {
 	decode := mayDecode(u)
 	for i := 0; i < len(u.s); i++ {
 		if u.s[i] == '%' && i+2 < len(u.s) {
-			c := unhex(u.s[i+1])<<4 | unhex(u.s[i+2])
+			c := chars.Unhex(u.s[i+1])<<4 | chars.Unhex(u.s[i+2])
 			if decode && canonDecode[c] || u.s[i+1] > 'F' || u.s[i+2] > 'F' {
 				return true
 			}
@@ -189,15 +201,15 @@ func canonPart(b *strings.Builder, s string, search, decode bool) {
 			b.WriteByte(c)
 			continue
 		}
-		d := unhex(s[i+1])<<4 | unhex(s[i+2])
+		d := chars.Unhex(s[i+1])<<4 | chars.Unhex(s[i+2])
 		i += 2
 		if decode && canonDecode[d] && !(search && d == '+') {
 			b.WriteByte(d)
 			continue
 		}
 		b.WriteByte('%')
-		b.WriteByte(upperHex[d>>4])
-		b.WriteByte(upperHex[d&15])
+		b.WriteByte(chars.UpperHex[d>>4])
+		b.WriteByte(chars.UpperHex[d&15])
 	}
 }
 
@@ -244,4 +256,10 @@ func isDotSegment(seg string) bool {
 		n++
 	}
 	return esc && (n == 1 || n == 2)
+}
+
+// fileLocalhost reports whether u is a file URL whose host is "localhost",
+// which Canonical writes as the empty host (RFC 1630, RFC 1738 3.10).
+func fileLocalhost(u URL) bool {
+	return u.flags&hasAuthority != 0 && strings.EqualFold(u.Host(), "localhost") && strings.EqualFold(u.RawScheme(), "file")
 }

@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // FILES (RFC 1738 3.10; RFC 1630, file): file://<host>/<path>
 
-func init() { registerBuiltin("file", func(u urlkit.URL) (View, error) { return ParseFile(u) }) }
+func init() { registerBuiltin("file", func(u urlkit.URL) (View, error) { return FileOf(u) }) }
 
 // File is the view of a file URL.
 type File struct {
@@ -25,16 +26,16 @@ type File struct {
 	segs     []part
 }
 
-// ParseFile checks u against RFC 1738's fileurl = "file://" [ host |
+// FileOf checks u against RFC 1738's fileurl = "file://" [ host |
 // "localhost" ] "/" fpath: the "/" after the host is required, and a
 // segment is an fsegment, in which ";" is reserved. File URLs have no
 // login, port or search part ("?" belongs to the segment).
-func ParseFile(u urlkit.URL) (*File, error) {
+func FileOf(u urlkit.URL) (*File, error) {
 	l := locOf(u)
 	if err := noLogin(l, `RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath`); err != nil {
 		return nil, err
 	}
-	if _, ok := u.Port(); ok {
+	if _, ok := u.RawPort(); ok {
 		return nil, l.err(l.port()-1, urlkit.ComponentPort, ErrNotAllowed, `a file URL has no port (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)`)
 	}
 	if _, ok := u.Path(); !ok {
@@ -42,7 +43,7 @@ func ParseFile(u urlkit.URL) (*File, error) {
 	}
 	v := &File{u: u, Host: u.Host()}
 	v.Local = v.Host == "" || strings.EqualFold(v.Host, "localhost")
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	v.segs = p.split('/')
 	for _, s := range v.segs {
 		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
@@ -109,7 +110,7 @@ func (v *File) localPath(goos string) (string, error) {
 	}
 	if goos == "windows" {
 		// file:///C:/dir/x or the older file:///C|/dir/x.
-		if len(names) > 0 && len(names[0]) == 2 && urlkit.Is(names[0][0], urlkit.Alpha) && (names[0][1] == ':' || names[0][1] == '|') {
+		if len(names) > 0 && len(names[0]) == 2 && chars.Is(names[0][0], chars.Alpha) && (names[0][1] == ':' || names[0][1] == '|') {
 			names[0] = names[0][:1] + ":"
 			if len(names) == 1 {
 				return names[0] + `\`, nil
@@ -146,7 +147,7 @@ func fromLocalPath(name, goos string) (urlkit.URL, error) {
 	var segs []string
 	if goos == "windows" {
 		name = strings.ReplaceAll(name, `\`, "/")
-		if len(name) >= 3 && urlkit.Is(name[0], urlkit.Alpha) && name[1] == ':' && name[2] == '/' {
+		if len(name) >= 3 && chars.Is(name[0], chars.Alpha) && name[1] == ':' && name[2] == '/' {
 			segs = strings.Split(name, "/")
 		} else if strings.HasPrefix(name, "/") {
 			segs = strings.Split(name[1:], "/")
@@ -165,7 +166,7 @@ func fromLocalPath(name, goos string) (urlkit.URL, error) {
 			b.WriteString(s)
 			continue
 		}
-		b.WriteString(urlkit.Escape(s, urlkit.EscapeSegment))
+		b.WriteString(urlkit.EscapeSegment(s))
 	}
 	return urlkit.Parse(b.String())
 }

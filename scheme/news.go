@@ -4,11 +4,12 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // NEWS (RFC 1738 3.6; RFC 1630, News): news:<newsgroup-name> | news:<message-id> | news:*
 
-func init() { registerBuiltin("news", func(u urlkit.URL) (View, error) { return ParseNews(u) }) }
+func init() { registerBuiltin("news", func(u urlkit.URL) (View, error) { return NewsOf(u) }) }
 
 // News is the view of a news URL: all groups ("*"), one group, or one
 // article by message-id. News URLs name no host (RFC 1630, News, note 1).
@@ -20,11 +21,11 @@ type News struct {
 	id        part
 }
 
-// ParseNews checks u against RFC 1738's newsurl: grouppart = "*" | group |
+// NewsOf checks u against RFC 1738's newsurl: grouppart = "*" | group |
 // article, with group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
 // and article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host.
 // An "@" tells a message-id from a group name (RFC 1738 3.6).
-func ParseNews(u urlkit.URL) (*News, error) {
+func NewsOf(u urlkit.URL) (*News, error) {
 	l := locOf(u)
 	p := part{u.Opaque(), l.opaque(), urlkit.ComponentOpaque}
 	v := &News{u: u}
@@ -51,7 +52,7 @@ func checkGroup(l loc, p part, rule string) error {
 	}
 	for i := 0; i < len(p.raw); i++ {
 		c := p.raw[i]
-		ok := urlkit.Is(c, urlkit.Alpha) || (i > 0 && (urlkit.Is(c, urlkit.Digit) || strings.IndexByte("-.+_", c) >= 0))
+		ok := chars.Is(c, chars.Alpha) || (i > 0 && (chars.Is(c, chars.Digit) || strings.IndexByte("-.+_", c) >= 0))
 		if !ok {
 			return l.err(p.off+i, p.comp, ErrBadGroup, "%q is not allowed here in a newsgroup name, which starts with a letter (%s)", string(rune(c)), rule)
 		}
@@ -90,10 +91,10 @@ func checkHost(s string) (int, string) {
 		}
 		for i := 0; i < len(lab); i++ {
 			c := lab[i]
-			if !urlkit.Is(c, urlkit.AlphaDigit) && c != '-' {
+			if !chars.Is(c, chars.AlphaDigit) && c != '-' {
 				return off + i, "character " + strquote(c) + " not allowed in a host name"
 			}
-			if !urlkit.Is(c, urlkit.Digit) {
+			if !chars.Is(c, chars.Digit) {
 				numeric = false
 			}
 		}
@@ -110,7 +111,7 @@ func checkHost(s string) (int, string) {
 		}
 		return 0, "a host number has four decimal parts"
 	}
-	if !urlkit.Is(labels[len(labels)-1][0], urlkit.Alpha) {
+	if !chars.Is(labels[len(labels)-1][0], chars.Alpha) {
 		return off, "the last label of a host name starts with a letter"
 	}
 	return -1, ""
@@ -121,7 +122,12 @@ func strquote(c byte) string { return `"` + string(rune(c)) + `"` }
 // URL returns the URL the view was made from.
 func (v *News) URL() urlkit.URL { return v.u }
 
-// NNTPPlan is the NNTP dialogue (RFC 977) for a news or nntp URL.
+// NNTPPlan is the NNTP dialogue (RFC 977, RFC 3977) for a news or nntp
+// URL. Commands is the whole dialogue exactly as the access package sends
+// it: MODE READER (RFC 3977 5.3), then LIST, ARTICLE <message-id>, GROUP
+// and ARTICLE n, or GROUP and OVER for a group's overview, then QUIT. One
+// line is a rule rather than literal text: "OVER 1-" is followed by
+// "XOVER 1-" (RFC 2980) when the server does not know OVER.
 type NNTPPlan struct {
 	// Addr is the server: the URL's host for nntp, the configured news
 	// server for news (empty when none is configured).
@@ -146,6 +152,10 @@ func (p *NNTPPlan) Steps() []string {
 	return append([]string{"connect to " + addr + " (NNTP)"}, p.Commands...)
 }
 
+// OverAll is the command of a group's overview: every article from the
+// first on (RFC 3977 8.3 range "1-").
+const OverAll = "OVER 1-"
+
 // Plan returns the NNTP commands against cfg.NewsServer (default port
 // 119): LIST for news:*, GROUP for a group, ARTICLE <message-id> for an
 // article (RFC 1630, News).
@@ -157,10 +167,10 @@ func (v *News) Plan(cfg Config) (Plan, error) {
 	switch {
 	case v.All:
 		p.ListGroups = true
-		p.Commands = []string{"LIST"}
+		p.Commands = []string{"MODE READER", "LIST", "QUIT"}
 	case v.Group != "":
 		p.Group = v.Group
-		p.Commands = []string{"GROUP " + v.Group}
+		p.Commands = []string{"MODE READER", "GROUP " + v.Group, OverAll, "QUIT"}
 	default:
 		id, err := v.id.wire(locOf(v.u), "message-id")
 		if err != nil {
@@ -170,7 +180,7 @@ func (v *News) Plan(cfg Config) (Plan, error) {
 			return nil, locOf(v.u).err(v.id.off, v.id.comp, ErrBadArticle, "message-id %q decodes to a space or angle bracket, which an NNTP argument cannot hold (RFC 977)", id)
 		}
 		p.MessageID = "<" + id + ">"
-		p.Commands = []string{"ARTICLE " + p.MessageID}
+		p.Commands = []string{"MODE READER", "ARTICLE " + p.MessageID, "QUIT"}
 	}
 	return p, nil
 }

@@ -2,11 +2,12 @@ package scheme
 
 import (
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // NNTP (RFC 1738 3.7; RFC 1630, NNTP): nntp://<host>:<port>/<newsgroup-name>/<article-number>
 
-func init() { registerBuiltin("nntp", func(u urlkit.URL) (View, error) { return ParseNNTP(u) }) }
+func init() { registerBuiltin("nntp", func(u urlkit.URL) (View, error) { return NNTPOf(u) }) }
 
 // NNTP is the view of an nntp URL.
 type NNTP struct {
@@ -17,9 +18,9 @@ type NNTP struct {
 	Article string `json:"article,omitempty"` // decimal article number; "" when absent
 }
 
-// ParseNNTP checks u against RFC 1738's nntpurl = "nntp://" hostport "/"
+// NNTPOf checks u against RFC 1738's nntpurl = "nntp://" hostport "/"
 // group [ "/" digits ]: no login, a group name, an optional article number.
-func ParseNNTP(u urlkit.URL) (*NNTP, error) {
+func NNTPOf(u urlkit.URL) (*NNTP, error) {
 	l := locOf(u)
 	if err := noLogin(l, `RFC 1738 5: nntpurl = "nntp://" hostport "/" group [ "/" digits ]`); err != nil {
 		return nil, err
@@ -47,7 +48,7 @@ func ParseNNTP(u urlkit.URL) (*NNTP, error) {
 			return nil, l.err(a.off, a.comp, ErrBadArticle, `empty article number after "/" (RFC 1738 5: digits = 1*digit)`)
 		}
 		for i := 0; i < len(a.raw); i++ {
-			if !urlkit.Is(a.raw[i], urlkit.Digit) {
+			if !chars.Is(a.raw[i], chars.Digit) {
 				return nil, l.err(a.off+i, a.comp, ErrBadArticle, "%q in article number: it is decimal digits (RFC 1738 5)", a.raw[i:i+1])
 			}
 		}
@@ -59,12 +60,17 @@ func ParseNNTP(u urlkit.URL) (*NNTP, error) {
 // URL returns the URL the view was made from.
 func (v *NNTP) URL() urlkit.URL { return v.u }
 
-// Plan returns GROUP and, with an article number, ARTICLE n (RFC 977).
+// Plan returns MODE READER, GROUP and, with an article number, ARTICLE n
+// (RFC 977), or without one the group's overview, then QUIT.
 func (v *NNTP) Plan(Config) (Plan, error) {
-	p := &NNTPPlan{scheme: "nntp", Addr: hostPort(v.Host, v.Port), Group: v.Group, Article: v.Article,
-		Commands: []string{"GROUP " + v.Group}}
+	if err := planPort(v.u); err != nil {
+		return nil, err
+	}
+	p := &NNTPPlan{scheme: "nntp", Addr: hostPort(v.Host, v.Port), Group: v.Group, Article: v.Article}
 	if v.Article != "" {
-		p.Commands = append(p.Commands, "ARTICLE "+v.Article)
+		p.Commands = []string{"MODE READER", "GROUP " + v.Group, "ARTICLE " + v.Article, "QUIT"}
+	} else {
+		p.Commands = []string{"MODE READER", "GROUP " + v.Group, OverAll, "QUIT"}
 	}
 	return p, nil
 }

@@ -20,10 +20,13 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // A Scheme is what the package knows about one URL scheme: its name, its
@@ -31,7 +34,7 @@ import (
 type Scheme interface {
 	// Info returns the scheme's name (lower case), syntax, default port
 	// and the document that defines it.
-	Info() urlkit.SchemeInfo
+	Info() Info
 	// View checks u, an absolute URL of this scheme, against the
 	// scheme-specific grammar and returns its typed view. Errors are
 	// *urlkit.SyntaxError values with offsets in the original input.
@@ -69,6 +72,33 @@ type Config struct {
 	// Email is the end user's Internet e-mail address, sent as the
 	// password of anonymous FTP (RFC 1738 3.2.1).
 	Email string
+	// Compressed makes HTTP plans ask for a compressed body
+	// (Accept-Encoding: gzip); the access layer then decodes it. Off by
+	// default, so that a body is what the server stores.
+	Compressed bool
+	// UserAgent is the User-Agent field of HTTP plans; empty means
+	// DefaultUserAgent.
+	UserAgent string
+}
+
+// DefaultUserAgent is the User-Agent of HTTP plans when Config names none.
+const DefaultUserAgent = "urlkit/1"
+
+// ErrPortRange: a plan for a URL whose port is above 65535, to which no
+// TCP connection can be made.
+var ErrPortRange = errors.New("port out of range")
+
+// planPort returns an error when u's port is above 65535. Plans call it so
+// that no plan ever names an address that cannot exist (portOf saturates
+// such a port instead of wrapping it).
+func planPort(u urlkit.URL) error {
+	n, ok := portOf(u, 0)
+	if !ok || n <= 65535 {
+		return nil
+	}
+	l := locOf(u)
+	p, _ := u.RawPort()
+	return l.err(l.port(), urlkit.ComponentPort, ErrPortRange, "port %s is above 65535: no TCP connection can be made to it", p)
 }
 
 // ConfigFromEnv returns a Config read from environment variables through
@@ -120,30 +150,86 @@ var (
 	ErrNotLocal = errors.New("file URL names another host")
 )
 
+// Syntax says which of RFC 1738's two forms of scheme-specific part a
+// scheme uses (schemepart = *xchar | ip-schemepart); the core parser reads
+// a URL of the scheme accordingly.
+type Syntax uint8
+
+const (
+	// SyntaxGeneric is the syntax of a scheme urlkit does not know (RFC
+	// 1738's otherurl): a scheme-specific part that starts with "//" is
+	// parsed as an ip-schemepart when it is one, and as *xchar otherwise.
+	SyntaxGeneric = Syntax(schemes.Generic)
+	// SyntaxOpaque is *xchar: the scheme never uses "//" (mailto, news,
+	// mid, cid, urn).
+	SyntaxOpaque = Syntax(schemes.Opaque)
+	// SyntaxIP is the common Internet scheme syntax of RFC 1738 section
+	// 3.1: "//" login ["/" url-path], with a host required.
+	SyntaxIP = Syntax(schemes.IP)
+	// SyntaxIPOptionalHost is SyntaxIP with the host allowed to be empty,
+	// as RFC 1738 section 5's fileurl allows.
+	SyntaxIPOptionalHost = Syntax(schemes.IPOptionalHost)
+)
+
+// Info describes a scheme: what the parser and the canonicaliser need
+// (syntax, default port) and where it is defined.
+type Info struct {
+	Name        string // lower-case scheme name
+	Syntax      Syntax
+	DefaultPort int    // 0 when the scheme has none
+	Source      string // the document that defines the scheme, e.g. "RFC 1738 3.3"
+}
+
+func infoOf(i schemes.Info) Info {
+	return Info{Name: i.Name, Syntax: Syntax(i.Syntax), DefaultPort: i.DefaultPort, Source: i.Source}
+}
+
 var (
 	regMu sync.RWMutex
 	reg   = map[string]Scheme{}
 )
 
-// Register makes a scheme known to [Lookup] and [ViewOf]. It is meant to be
-// called from an init function, as database/sql.Register is. When the core
-// parser does not know the scheme's syntax yet, Register tells it with
-// [urlkit.RegisterScheme]. Registering a name twice panics.
+// Register makes a scheme known to [Lookup], [ViewOf] and the core parser
+// ([urlkit.Parse] reads its URLs with the syntax its Info gives). It is
+// meant to be called from an init function, as database/sql.Register is.
+// Registering a name twice, or a name that is not a scheme name (RFC 1738
+// section 5: lowalpha, digit, "+", "-", "."), panics; the check is made
+// under the registry's lock, so of two concurrent registrations of one
+// name exactly one succeeds.
 //
-// Scheme names starting with "x-" are experimental (RFC 1738 section 4) and
-// may be registered like any other.
+// The schemes of RFC 1738 and RFC 1630 and the names RFC 1738 section 4
+// reserves are registered by this package. For a reserved name with no
+// view yet registered (none today), the core's syntax and default port
+// stay the built-in ones whatever Info says. Names starting with "x-" are
+// experimental (RFC 1738 section 4) and may be registered like any other.
 func Register(s Scheme) {
 	info := s.Info()
 	name := strings.ToLower(info.Name)
+	if !schemes.ValidName(name) {
+		panic(fmt.Sprintf("scheme: Register: invalid scheme name %q", info.Name))
+	}
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, dup := reg[name]; dup {
 		panic("scheme: Register called twice for " + name)
 	}
-	if _, known := urlkit.LookupScheme(name); !known {
-		urlkit.RegisterScheme(info)
+	if schemes.BuiltinIndex(name) < 0 {
+		if !schemes.Add(schemes.Info{Name: name, Syntax: schemes.Syntax(info.Syntax), DefaultPort: info.DefaultPort, Source: info.Source}) {
+			panic("scheme: Register called twice for " + name)
+		}
 	}
 	reg[name] = s
+}
+
+// DefaultPort returns the default port of a scheme (in any case), or 0 if
+// it has none or is unknown: 80 for http, 70 for gopher (RFC 1738 section
+// 3). It covers the built-in schemes and those added with [Register].
+func DefaultPort(name string) int { return schemes.DefaultPort(name) }
+
+// IsExperimental reports whether a scheme name is an experimental one,
+// which RFC 1738 section 4 says begin with "x-".
+func IsExperimental(name string) bool {
+	return len(name) > 2 && (name[0] == 'x' || name[0] == 'X') && name[1] == '-'
 }
 
 // Lookup returns the registered scheme with the given name, in any case.
@@ -210,9 +296,9 @@ type builtin struct {
 	view func(u urlkit.URL) (View, error)
 }
 
-func (b builtin) Info() urlkit.SchemeInfo {
-	info, _ := urlkit.LookupScheme(b.name)
-	return info
+func (b builtin) Info() Info {
+	info, _ := schemes.Lookup(b.name)
+	return infoOf(info)
 }
 
 func (b builtin) View(u urlkit.URL) (View, error) { return b.view(u) }
@@ -256,8 +342,8 @@ func (l loc) end() int {
 	return len(s)
 }
 
-// urlPath is the offset in String() of URLPath().
-func (l loc) urlPath() int { return l.end() - len(l.u.URLPath()) }
+// urlPath is the offset in String() of PathAndSearch().
+func (l loc) urlPath() int { return l.end() - len(l.u.PathAndSearch()) }
 
 // opaque is the offset in String() of Opaque().
 func (l loc) opaque() int { return l.end() - len(l.u.Opaque()) }
@@ -323,19 +409,28 @@ func isControl(b byte) bool { return b < 0x20 || b == 0x7f }
 // decodes to a control character (RFC 1738 section 6). what names the part
 // in the message, e.g. "CWD argument".
 func (p part) wire(l loc, what string) (string, error) {
-	if i, b := firstControl(p.raw); i >= 0 {
-		return "", l.err(p.off+i, p.comp, ErrControl,
-			"%%%02X decodes to control character 0x%02X in the %s: it would be sent on the wire and could inject a command (RFC 1738 6)", b, b, what)
+	if err := p.noControl(l, what); err != nil {
+		return "", err
 	}
 	return p.decode(), nil
+}
+
+// noControl is the check of wire without the decoding, for a caller that
+// has the decoded text already.
+func (p part) noControl(l loc, what string) error {
+	if i, b := firstControl(p.raw); i >= 0 {
+		return l.err(p.off+i, p.comp, ErrControl,
+			"%%%02X decodes to control character 0x%02X in the %s: it would be sent on the wire and could inject a command (RFC 1738 6)", b, b, what)
+	}
+	return nil
 }
 
 // firstControl returns the index in raw of the first escape that decodes to
 // a control character, and that byte, or -1.
 func firstControl(raw string) (int, byte) {
 	for i := 0; i+2 < len(raw); i++ {
-		if raw[i] == '%' && urlkit.Is(raw[i+1], urlkit.HexDigit) && urlkit.Is(raw[i+2], urlkit.HexDigit) {
-			b := unhex(raw[i+1])<<4 | unhex(raw[i+2])
+		if chars.IsEscape(raw, i) {
+			b := chars.Unhex(raw[i+1])<<4 | chars.Unhex(raw[i+2])
 			if isControl(b) {
 				return i, b
 			}
@@ -345,20 +440,13 @@ func firstControl(raw string) (int, byte) {
 	return -1, 0
 }
 
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
-}
-
 // split splits p at every unencoded sep, keeping offsets.
 func (p part) split(sep byte) []part {
-	var out []part
+	return p.splitInto(make([]part, 0, strings.Count(p.raw, string(sep))+1), sep)
+}
+
+// splitInto is split appending to out.
+func (p part) splitInto(out []part, sep byte) []part {
 	start := 0
 	for i := 0; i < len(p.raw); i++ {
 		if p.raw[i] == sep {
@@ -372,7 +460,12 @@ func (p part) split(sep byte) []part {
 // splitEscape splits p at the first n occurrences of the escape esc (such as
 // "%09"), in any case of its hex digits.
 func (p part) splitEscape(esc string, n int) []part {
-	var out []part
+	return p.splitEscapeInto(make([]part, 0, min(n, strings.Count(p.raw, "%"))+1), esc, n)
+}
+
+// splitEscapeInto is splitEscape appending to out, which a caller that
+// knows n can keep on its stack.
+func (p part) splitEscapeInto(out []part, esc string, n int) []part {
 	start := 0
 	for i := 0; i+len(esc) <= len(p.raw) && len(out) < n; {
 		if p.raw[i] == '%' && strings.EqualFold(p.raw[i:i+len(esc)], esc) {
@@ -404,11 +497,40 @@ func (p part) firstNot(ok func(b byte) bool) int {
 
 // uchar reports whether b is an unreserved character (escapes are handled
 // by firstNot).
-func uchar(b byte) bool { return urlkit.Is(b, urlkit.Unreserved) }
+func uchar(b byte) bool { return chars.Is(b, chars.Unreserved) }
 
-// ucharOr returns a predicate for uchar plus the bytes of extra.
+// ucharOr returns a predicate for uchar plus the bytes of extra: one
+// table lookup. The tables of the sets the schemes use are built once.
 func ucharOr(extra string) func(byte) bool {
-	return func(b byte) bool { return uchar(b) || strings.IndexByte(extra, b) >= 0 }
+	for _, s := range ucharSets {
+		if s.extra == extra {
+			return s.ok
+		}
+	}
+	return makeUcharOr(extra)
+}
+
+// ucharSets are the sets of the schemes' grammars: fsegment and fpath
+// (ftp, file, prospero), hsegment (http), the news group, the wais path.
+var ucharSets = func() []ucharSet {
+	var out []ucharSet
+	for _, extra := range []string{"?:@&=", ";:@&=", ";/?:&=", "?:@&"} {
+		out = append(out, ucharSet{extra, makeUcharOr(extra)})
+	}
+	return out
+}()
+
+type ucharSet struct {
+	extra string
+	ok    func(byte) bool
+}
+
+func makeUcharOr(extra string) func(byte) bool {
+	var t [256]bool
+	for b := range t {
+		t[b] = uchar(byte(b)) || strings.IndexByte(extra, byte(b)) >= 0
+	}
+	return func(b byte) bool { return t[b] }
 }
 
 // reservedErr is the error for a reserved byte found where the scheme's
@@ -423,7 +545,7 @@ func reservedErr(l loc, p part, i int, rule string) error {
 // core parser has checked that a port is digits; a number too large for an
 // int saturates.
 func portOf(u urlkit.URL, def int) (int, bool) {
-	p, ok := u.Port()
+	p, ok := u.RawPort()
 	if !ok {
 		return def, false
 	}
@@ -438,7 +560,12 @@ func portOf(u urlkit.URL, def int) (int, bool) {
 }
 
 // hostPort joins a host and port for dialling.
-func hostPort(host string, port int) string { return fmt.Sprintf("%s:%d", host, port) }
+func hostPort(host string, port int) string {
+	var buf [64]byte
+	b := append(buf[:0], host...)
+	b = append(b, ':')
+	return string(strconv.AppendInt(b, int64(port), 10))
+}
 
 // noLogin returns an error when u has a user or password, which the scheme
 // does not allow.

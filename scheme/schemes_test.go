@@ -2,10 +2,14 @@ package scheme
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 func TestHTTPRFC1630Examples(t *testing.T) {
@@ -90,16 +94,16 @@ func TestNews(t *testing.T) {
 	cfg := Config{NewsServer: "news.my.dom"}
 	// RFC 1738 3.6: news:*, a group like comp.infosystems.www.misc, and a message-id.
 	p := mustPlan(t, "news:*", cfg).(*NNTPPlan)
-	if !p.ListGroups || !reflect.DeepEqual(p.Commands, []string{"LIST"}) || p.Addr != "news.my.dom:119" {
+	if !p.ListGroups || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "LIST", "QUIT"}) || p.Addr != "news.my.dom:119" {
 		t.Errorf("news:* plan %+v", p)
 	}
 	p = mustPlan(t, "news:comp.infosystems.www.misc", cfg).(*NNTPPlan)
-	if p.Group != "comp.infosystems.www.misc" || !reflect.DeepEqual(p.Commands, []string{"GROUP comp.infosystems.www.misc"}) {
+	if p.Group != "comp.infosystems.www.misc" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP comp.infosystems.www.misc", OverAll, "QUIT"}) {
 		t.Errorf("group plan %+v", p)
 	}
 	// RFC 1630 News: "ARTICLE by message-id", with the <> of RFC 1036 restored.
 	p = mustPlan(t, "news:12345@host.my.dom", cfg).(*NNTPPlan)
-	if p.MessageID != "<12345@host.my.dom>" || !reflect.DeepEqual(p.Commands, []string{"ARTICLE <12345@host.my.dom>"}) {
+	if p.MessageID != "<12345@host.my.dom>" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "ARTICLE <12345@host.my.dom>", "QUIT"}) {
 		t.Errorf("article plan %+v", p)
 	}
 	// No configured server: the plan says so.
@@ -127,12 +131,12 @@ func TestNNTP(t *testing.T) {
 	// RFC 1738 3.7: nntp://<host>:<port>/<newsgroup-name>/<article-number>, port 119.
 	p := mustPlan(t, "nntp://news.com/comp.lang.perl/42", Config{}).(*NNTPPlan)
 	if p.Addr != "news.com:119" || p.Group != "comp.lang.perl" || p.Article != "42" ||
-		!reflect.DeepEqual(p.Commands, []string{"GROUP comp.lang.perl", "ARTICLE 42"}) {
+		!reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP comp.lang.perl", "ARTICLE 42", "QUIT"}) {
 		t.Errorf("plan %+v", p)
 	}
 	// RFC 1738 5: the article number is optional.
 	p = mustPlan(t, "nntp://news.com:8119/alt.test", Config{}).(*NNTPPlan)
-	if p.Addr != "news.com:8119" || !reflect.DeepEqual(p.Commands, []string{"GROUP alt.test"}) {
+	if p.Addr != "news.com:8119" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP alt.test", OverAll, "QUIT"}) {
 		t.Errorf("plan %+v", p)
 	}
 	for _, tt := range []struct {
@@ -264,7 +268,7 @@ func TestFileRoundTrip(t *testing.T) {
 			t.Errorf("fromLocalPath(%q, %s) = %q, %v; want %q", tt.path, tt.goos, u.String(), err, tt.url)
 			continue
 		}
-		v, err := ParseFile(u)
+		v, err := FileOf(u)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -363,8 +367,8 @@ func TestReservedAndGeneric(t *testing.T) {
 // testScheme is a scheme a program adds (RFC 1738 4: new schemes).
 type testScheme struct{}
 
-func (testScheme) Info() urlkit.SchemeInfo {
-	return urlkit.SchemeInfo{Name: "x-test-reg", Syntax: urlkit.SyntaxIP, DefaultPort: 9999, Source: "test"}
+func (testScheme) Info() Info {
+	return Info{Name: "x-test-reg", Syntax: SyntaxIP, DefaultPort: 9999, Source: "test"}
 }
 func (testScheme) View(u urlkit.URL) (View, error) { return &Generic{u: u, Scheme: "x-test-reg"}, nil }
 
@@ -377,7 +381,7 @@ func TestRegister(t *testing.T) {
 	if _, err := urlkit.Parse("x-test-reg:opaque"); !errors.Is(err, urlkit.ErrMissingSlashes) {
 		t.Errorf("core syntax not registered: %v", err)
 	}
-	if urlkit.DefaultPort("x-test-reg") != 9999 {
+	if DefaultPort("X-Test-Reg") != 9999 {
 		t.Errorf("default port not registered")
 	}
 	defer func() {
@@ -399,12 +403,53 @@ func TestViewOfPartial(t *testing.T) {
 }
 
 func TestEveryBuiltinRegistered(t *testing.T) {
-	for _, info := range urlkit.Schemes() {
-		if info.Source == "test" {
-			continue
-		}
+	for _, info := range schemes.Builtin {
 		if _, ok := Lookup(info.Name); !ok {
 			t.Errorf("built-in scheme %q has no view", info.Name)
 		}
+	}
+}
+
+// namedScheme is a scheme with a name chosen by the test.
+type namedScheme string
+
+func (n namedScheme) Info() Info { return Info{Name: string(n), Syntax: SyntaxOpaque, Source: "test"} }
+func (n namedScheme) View(u urlkit.URL) (View, error) {
+	return &Generic{u: u, Scheme: string(n)}, nil
+}
+
+// TestRegisterConcurrent: of many concurrent registrations of one name,
+// exactly one succeeds; the duplicate check is made under the lock.
+func TestRegisterConcurrent(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		name := namedScheme(fmt.Sprintf("x-race-%d", round))
+		var wg sync.WaitGroup
+		var ok atomic.Int32
+		for g := 0; g < 8; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() { recover() }()
+				Register(name)
+				ok.Add(1)
+			}()
+		}
+		wg.Wait()
+		if ok.Load() != 1 {
+			t.Fatalf("%d registrations of %s succeeded, want 1", ok.Load(), name)
+		}
+	}
+}
+
+func TestRegisterRejects(t *testing.T) {
+	for _, name := range []string{"", "a b", "x_y", "http", "FTP"} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Register(%q) did not panic", name)
+				}
+			}()
+			Register(namedScheme(name))
+		}()
 	}
 }

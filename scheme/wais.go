@@ -11,7 +11,7 @@ import (
 //   wais://<host>:<port>/<database>?<search>
 //   wais://<host>:<port>/<database>/<wtype>/<wpath>
 
-func init() { registerBuiltin("wais", func(u urlkit.URL) (View, error) { return ParseWAIS(u) }) }
+func init() { registerBuiltin("wais", func(u urlkit.URL) (View, error) { return WAISOf(u) }) }
 
 // WAIS forms (RFC 1738 3.9).
 const (
@@ -43,10 +43,10 @@ type WAISField struct {
 	Value  string `json:"value"`
 }
 
-// ParseWAIS checks u against RFC 1738's waisurl: database, wtype and wpath
+// WAISOf checks u against RFC 1738's waisurl: database, wtype and wpath
 // are *uchar, so a "/" separates them and there are one or three path
 // segments; a search goes only with the database form.
-func ParseWAIS(u urlkit.URL) (*WAIS, error) {
+func WAISOf(u urlkit.URL) (*WAIS, error) {
 	l := locOf(u)
 	if err := noLogin(l, `RFC 1738 5: waisurl uses "wais://" hostport`); err != nil {
 		return nil, err
@@ -73,6 +73,13 @@ func ParseWAIS(u urlkit.URL) (*WAIS, error) {
 	case 3:
 		v.Form, v.WType, v.WPath = WAISDocument, segs[1].decode(), segs[2].decode()
 		v.DocIDFields = docIDFields(segs[2].raw)
+	case 4:
+		if d := segs[2].raw; d != "" && strings.Trim(d, "0123456789") == "" {
+			// The 1993 URL draft's waisdoc: database / wtype / digits / path.
+			return nil, l.err(segs[2].off, urlkit.ComponentPath, ErrBadPath,
+				"%q is the length field of the 1993 URL draft's wais document form (wais://host/database/wtype/length/path); RFC 1738 3.9 dropped it: write wais://<host>:<port>/<database>/<wtype>/<wpath>", d)
+		}
+		fallthrough
 	default:
 		return nil, l.err(segs[1].off-1, urlkit.ComponentPath, ErrBadPath,
 			"a wais URL path is <database> or <database>/<wtype>/<wpath>, not %d segments (RFC 1738 3.9)", len(segs))

@@ -172,27 +172,15 @@ func compareCurlTest(s *Suite, r curlTest) (pinned string) {
 		s.wrong(tag, fmt.Sprintf("plan of type %T, want ftp or gopher", plan))
 		return ""
 	}
-	var curl []string
-	for _, l := range strings.Split(proto, "\n") {
-		verb, _, _ := strings.Cut(l, " ")
-		if curlURLCommands[verb] {
-			curl = append(curl, l)
-		}
-	}
-	mine := fp.Commands
+	curl := urlCommands(strings.Split(proto, "\n"))
+	mine := urlCommands(fp.Commands)
 	var used []reasoned
-	if fp.Type == 0 && !fp.List {
+	if (fp.Guessed || fp.Type == 0) && !fp.List && !equalCmds(mine, curl, r.ErrorCode != nil) {
 		// RFC 1738 3.2.3: without ";type=" the client picks the type.
-		var kept []string
-		for _, c := range curl {
-			if !strings.HasPrefix(c, "TYPE ") {
-				kept = append(kept, c)
-			}
+		if len(dropType(curl)) != len(curl) || len(dropType(mine)) != len(mine) {
+			used = append(used, reasoned{"TYPE chosen by the client", "RFC 1738 3.2.3: without \";type=\" the client chooses the transfer type (curl and the plan: I for a file); where they choose differently the TYPE line is not compared"})
+			curl, mine = dropType(curl), dropType(mine)
 		}
-		if len(kept) != len(curl) {
-			used = append(used, reasoned{"TYPE chosen by the client", "RFC 1738 3.2.3: without \";type=\" the client chooses the transfer type (curl: I for a file, A for a listing); the plan leaves it open, so curl's TYPE is not compared"})
-		}
-		curl = kept
 	}
 	stopped := r.ErrorCode != nil
 	if !equalCmds(mine, curl, stopped) && equalCmds(dropLogin(mine), dropLogin(curl), stopped) && isPrefixLogin(curl, mine) {
@@ -213,7 +201,7 @@ func compareCurlTest(s *Suite, r curlTest) (pinned string) {
 		s.agree(tag, used)
 		return ""
 	}
-	cls, why := curlFTPClass(fp, curl)
+	cls, why := curlFTPClass(fp, mine, curl, stopped)
 	if cls == "" {
 		s.wrong(tag, fmt.Sprintf("plan %q, curl %q", mine, curl))
 		return ""
@@ -272,22 +260,68 @@ func equalCmds(mine, curl []string, stopped bool) bool {
 	return true
 }
 
-// curlFTPClass explains a difference between the plan and curl's commands.
-func curlFTPClass(p *scheme.FTPPlan, curl []string) (name, reason string) {
-	last := ""
-	if len(curl) > 0 {
-		last = curl[len(curl)-1]
+// urlCommands keeps the commands an ftp URL maps to (RFC 1738 3.2.2),
+// leaving out those of the transfer itself (PWD, EPSV, PASV, SIZE, QUIT...).
+func urlCommands(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		verb, _, _ := strings.Cut(l, " ")
+		if curlURLCommands[verb] {
+			out = append(out, l)
+		}
 	}
-	mineLast := p.Commands[len(p.Commands)-1]
-	if p.List && last == "LIST" && strings.HasPrefix(mineLast, "NLST") {
-		return classCurlLIST, whyCurlLIST
+	return out
+}
+
+func dropType(cmds []string) []string {
+	var out []string
+	for _, c := range cmds {
+		if !strings.HasPrefix(c, "TYPE ") {
+			out = append(out, c)
+		}
 	}
-	if len(p.CWD) > 0 && (p.CWD[0] == "" || strings.HasPrefix(p.CWD[0], "/")) {
-		for _, c := range curl {
-			if c == "CWD /" {
-				return classCurlCWDSlash, whyCurlCWDSlash
+	return out
+}
+
+// curlFTPClass explains a difference between the plan's commands and
+// curl's: each class rewrites the plan's commands the way curl departs from
+// RFC 1738, and holds only if the result is curl's commands exactly.
+func curlFTPClass(p *scheme.FTPPlan, mine, curl []string, stopped bool) (name, reason string) {
+	// LIST: curl lists a directory with "TYPE A" and "LIST" where RFC
+	// 1738 3.2.2 sends NLST.
+	if p.List {
+		var asCurl []string
+		for _, c := range mine {
+			if c == "NLST" {
+				asCurl = append(asCurl, "TYPE A", "LIST")
+			} else {
+				asCurl = append(asCurl, c)
 			}
 		}
+		if equalCmds(asCurl, curl, stopped) {
+			return classCurlLIST, whyCurlLIST
+		}
+	}
+	// CWD: a leading empty or "/"-prefixed argument becomes "CWD /" and
+	// the rest of its text, empty arguments after it are left out.
+	var asCurl []string
+	for _, c := range mine {
+		arg, isCWD := strings.CutPrefix(c, "CWD ")
+		switch {
+		case !isCWD && c != "CWD":
+			asCurl = append(asCurl, c)
+		case len(asCurl) == 0 || !strings.HasPrefix(asCurl[len(asCurl)-1], "CWD") && (arg == "" || strings.HasPrefix(arg, "/")):
+			asCurl = append(asCurl, "CWD /")
+			if rest := strings.TrimPrefix(arg, "/"); rest != "" {
+				asCurl = append(asCurl, "CWD "+rest)
+			}
+		case arg == "":
+		default:
+			asCurl = append(asCurl, c)
+		}
+	}
+	if equalCmds(asCurl, curl, stopped) {
+		return classCurlCWDSlash, whyCurlCWDSlash
 	}
 	return "", ""
 }

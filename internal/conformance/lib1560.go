@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // curlRow is one row of curl's lib1560 URL API tables, as extracted into
@@ -159,16 +161,16 @@ func curlParts(u urlkit.URL, getFlags string) []string {
 		if h := u.Host(); h != "" {
 			p[4] = h
 		}
-		if v, ok := u.Port(); ok {
+		if v, ok := u.RawPort(); ok {
 			p[5] = v
 		} else if hasFlag(getFlags, "CURLU_DEFAULT_PORT") {
-			if info, ok := urlkit.LookupScheme(u.Scheme()); ok && info.DefaultPort != 0 {
-				p[5] = strconv.Itoa(int(info.DefaultPort))
+			if n, _ := u.Port(); n > 0 {
+				p[5] = strconv.Itoa(n) // the scheme's default (RFC 1738 3)
 			}
 		}
 		// curl presents an empty path as "/" (RFC 1738 3.3: with neither
 		// path nor search the "/" may be omitted, same meaning).
-		if p[6] = u.RawPath(); p[6] == "" {
+		if p[6] = u.PathWithSlash(); p[6] == "" {
 			p[6] = "/"
 		}
 	} else {
@@ -199,7 +201,7 @@ func curlRejectClass(r curlRow, u urlkit.URL) (name, reason string, ok bool) {
 			return "scheme curl does not support", "RFC 1738 2.1: a URL may have any scheme, its scheme-specific part left to the scheme; curl's parser refuses schemes it has no protocol for unless CURLU_NON_SUPPORT_SCHEME is set", true
 		}
 	case "CURLUE_BAD_PORT_NUMBER":
-		if p, has := u.Port(); has && p != "" && strings.Trim(p, "0123456789") == "" {
+		if p, has := u.RawPort(); has && p != "" && strings.Trim(p, "0123456789") == "" {
 			if n, err := strconv.ParseUint(p, 10, 64); err != nil || n > 65535 {
 				return "port above 65535", "RFC 1738 3.1: port = 1*digit, with no upper bound in the syntax; curl refuses ports above 65535", true
 			}
@@ -213,12 +215,12 @@ func curlRejectClass(r curlRow, u urlkit.URL) (name, reason string, ok bool) {
 			return "user refused by a curl option", "RFC 1738 3.1 allows a user in the login; the row sets curl's CURLU_DISALLOW_USER, which refuses it", true
 		}
 	case "CURLUE_BAD_SCHEME":
-		if rfcSchemeRE.MatchString(sch) && (!urlkit.Is(sch[0], urlkit.Alpha) || len(sch) > 40) {
+		if rfcSchemeRE.MatchString(sch) && (!chars.Is(sch[0], chars.Alpha) || len(sch) > 40) {
 			return "scheme curl's length or first-letter rule refuses", "RFC 1738 2.1 and 5: scheme = 1*[ lowalpha | digit | \"+\" | \"-\" | \".\" ], any first character and any length; curl (like RFC 3986 3.1) wants a letter first and at most 40 characters", true
 		}
 	case "CURLUE_NO_HOST":
 		if !u.HasAuthority() && strings.HasPrefix(u.Opaque(), "//") {
-			if _, known := urlkit.LookupScheme(sch); !known {
+			if _, known := schemes.Lookup(sch); !known {
 				return "\"//\" not a login", reasonLoginFallback, true
 			}
 		}
@@ -236,15 +238,15 @@ func curlURLClass(u urlkit.URL, out string) (name, reason string, ok bool) {
 	if cu, err := urlkit.Parse(out); err == nil && !strings.EqualFold(cu.Scheme(), u.Scheme()) {
 		return "scheme read where curl guesses one", whyCurlGuess, true
 	}
-	if _, known := urlkit.LookupScheme(u.Scheme()); !known {
+	if _, known := schemes.Lookup(u.Scheme()); !known {
 		if i := strings.IndexByte(out, '?'); i > 0 && out[i-1] == '/' && out[:i-1]+out[i:] == u.String() {
 			return "curl inserts \"/\" before the query", "RFC 1738 2.1 leaves an unknown scheme's part as written, so urlkit keeps \"//host?q\"; curl's normalisation inserts a \"/\" path, which for a scheme urlkit does not know may change the meaning", true
 		}
 	}
-	if u.HasAuthority() && strings.HasPrefix(u.RawPath(), "") {
-		p := "/" + u.RawPath()
+	if u.HasAuthority() && strings.HasPrefix(u.PathWithSlash(), "") {
+		p := "/" + u.PathWithSlash()
 		if d := removeDotSegments(p, true); d != p {
-			if cu, err := urlkit.Parse(out); err == nil && cu.HasAuthority() && "/"+cu.RawPath() == d {
+			if cu, err := urlkit.Parse(out); err == nil && cu.HasAuthority() && "/"+cu.PathWithSlash() == d {
 				return "dot segments removed by curl", "curl removes \".\" and \"..\" segments from the path (RFC 3986 5.2.4); urlkit keeps an absolute URL's path as written and gives them meaning only in partial forms (RFC 1630)", true
 			}
 		}
@@ -263,7 +265,7 @@ func curlPartsClass(u urlkit.URL, got, want []string) (name, reason string, ok b
 		return "scheme read where curl guesses one", whyCurlGuess, true
 	}
 	if !u.HasAuthority() && strings.HasPrefix(u.Opaque(), "//") && want[4] != "[14]" && got[6] == "//"+want[6] {
-		if _, known := urlkit.LookupScheme(u.Scheme()); !known {
+		if _, known := schemes.Lookup(u.Scheme()); !known {
 			return "\"//\" not a login", reasonLoginFallback, true
 		}
 	}

@@ -16,7 +16,7 @@ func WPTPercent(dir string) (*Suite, error) {
 	s := &Suite{
 		Name:   "WHATWG percent-encoding (WPT percent-encoding.json)",
 		Source: "`" + rel + "` (web-platform-tests, as kept by ada-url/ada), its `utf-8` column; the other side is the WHATWG URL Standard's query percent-encoding.",
-		Notes:  "Each input's UTF-8 bytes go to `urlkit.Escape(input, urlkit.EscapeSearch)` and the result is compared with WPT's text; the other encodings' columns do not apply (RFC 1738 2.2 encodes octets, and a URL's octets here are UTF-8).",
+		Notes:  "Each input's UTF-8 bytes go to `urlkit.Escape(input, urlkit.ComponentSearch)` and the result is compared with WPT's text; the other encodings' columns do not apply (RFC 1738 2.2 encodes octets, and a URL's octets here are UTF-8).",
 	}
 	raw, err := readJSONArray(dir, rel)
 	if err != nil {
@@ -42,7 +42,7 @@ func WPTPercent(dir string) (*Suite, error) {
 }
 
 func comparePercent(s *Suite, in, want string) {
-	got := urlkit.Escape(in, urlkit.EscapeSearch)
+	got := urlkit.Escape(in, urlkit.ComponentSearch)
 	if got == want {
 		s.agree(in, nil)
 		return

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -120,7 +122,7 @@ func runWPTCase(s *Suite, c wptCase) {
 			return
 		}
 	}
-	if !urlkit.Is(sch[0], urlkit.Alpha) {
+	if !chars.Is(sch[0], chars.Alpha) {
 		s.different("scheme starts with a digit", "RFC 1738 2.1 and 5 (scheme = 1*[ lowalpha | digit | \"+\" | \"-\" | \".\" ]) allow a scheme to start with a digit, so \"10.0.0.7:8080/foo.html\" is an absolute URL with scheme \"10.0.0.7\"; WHATWG (like RFC 3986 3.1) requires a letter first and resolves it as a relative reference", in)
 		return
 	}
@@ -225,7 +227,7 @@ func rfc1738Host(u urlkit.URL) bool {
 	if !u.HasAuthority() {
 		return true
 	}
-	if p, ok := u.Port(); ok && (p == "" || strings.Trim(p, "0123456789") != "") {
+	if p, ok := u.RawPort(); ok && (p == "" || strings.Trim(p, "0123456789") != "") {
 		return false
 	}
 	h := u.Host()
@@ -254,8 +256,8 @@ func present(u urlkit.URL) wptFields {
 		f.Username, _ = u.User()
 		f.Password, f.HasPassword = u.Password()
 		f.Hostname = u.Host()
-		f.Port, _ = u.Port()
-		f.Pathname = u.RawPath()
+		f.Port, _ = u.RawPort()
+		f.Pathname = u.PathWithSlash()
 	} else {
 		f.Pathname, _ = u.Path()
 	}
@@ -411,12 +413,12 @@ const (
 // wptFailureClass explains why urlkit accepts an input WHATWG rejects.
 func wptFailureClass(u urlkit.URL) (name, reason string, ok bool) {
 	if !u.HasAuthority() && strings.HasPrefix(u.Opaque(), "//") {
-		if info, ok := urlkit.LookupScheme(u.Scheme()); ok && info.Syntax == urlkit.SyntaxOpaque {
+		if info, ok := schemes.Lookup(u.Scheme()); ok && info.Syntax == schemes.Opaque {
 			return "opaque scheme with //", reasonOpaqueScheme, true
 		}
 		return "\"//\" not a login", reasonLoginFallback, true
 	}
-	if p, ok := u.Port(); ok && u.HasAuthority() && p != "" && strings.Trim(p, "0123456789") == "" {
+	if p, ok := u.RawPort(); ok && u.HasAuthority() && p != "" && strings.Trim(p, "0123456789") == "" {
 		if n, err := strconv.ParseUint(p, 10, 64); err != nil || n > 65535 {
 			return "port above 65535", "RFC 1738 3.1: port is 1*digit with no upper bound (the bound is TCP's, not the URL syntax's); WHATWG fails on ports above 65535", true
 		}
@@ -435,7 +437,7 @@ func wptDifferentClass(u urlkit.URL, want wptFields) (name, reason string, ok bo
 			return "ws/wss without \"//\"", reasonWebSocket, true
 		}
 		if strings.HasPrefix(u.Opaque(), "//") {
-			if info, ok := urlkit.LookupScheme(sch); ok && info.Syntax == urlkit.SyntaxOpaque {
+			if info, ok := schemes.Lookup(sch); ok && info.Syntax == schemes.Opaque {
 				return "opaque scheme with //", reasonOpaqueScheme, true
 			}
 			return "\"//\" not a login", reasonLoginFallback, true

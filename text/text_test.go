@@ -1,16 +1,17 @@
-package urlkit
+package text
 
 import (
 	"bufio"
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/urlkit/urlkit"
 )
 
 // rfc1738Example is the example paragraph of RFC 1738's appendix,
@@ -48,7 +49,7 @@ func TestExtractRFC1738Appendix(t *testing.T) {
 			t.Errorf("URL %d: wrapped=%v prefixed=%v ambiguous=%v alternatives=%v warnings=%v, want wrapped and prefixed only",
 				i, m.Wrapped, m.Prefixed, m.Ambiguous, m.Alternatives, m.Warnings)
 		}
-		if _, err := Parse(m.URL.String()); err != nil {
+		if _, err := urlkit.Parse(m.URL.String()); err != nil {
 			t.Errorf("URL %d does not parse strictly: %v", i, err)
 		}
 	}
@@ -209,7 +210,7 @@ func TestExtract(t *testing.T) {
 			checkMatches(t, tt.in, got, tt.want)
 			for _, m := range got {
 				if !m.Ambiguous && m.Warnings == nil {
-					if _, err := Parse(m.Text); err != nil {
+					if _, err := urlkit.Parse(m.Text); err != nil {
 						t.Errorf("%q: not repaired but does not parse: %v", m.Text, err)
 					}
 				}
@@ -258,32 +259,12 @@ func TestExtractZeroCopy(t *testing.T) {
 	}
 }
 
-// corpusDir is the directory of texts with URLs shared by the project.
-const corpusDir = "../shared/corpora/text-with-urls"
-
-func readCorpus(t testing.TB) map[string]string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpusDir, "*.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus in %s (%v): the shared corpora must be beside the repository", corpusDir, err)
-	}
-	out := map[string]string{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[filepath.Base(f)] = string(b)
-	}
-	return out
-}
-
 // TestExtractCorpusSample checks every hand-annotated URL of
-// testdata/extract/sample.tsv against the corpus: each must be found
+// testdata/sample.tsv against the corpus: each must be found
 // exactly, on its line and in its form.
 func TestExtractCorpusSample(t *testing.T) {
 	corpus := readCorpus(t)
-	f, err := os.Open("testdata/extract/sample.tsv")
+	f, err := os.Open("testdata/sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +348,7 @@ func checkMatchInvariants(t *testing.T, name, text string, m Match, prev int) {
 	if m.Start < prev || m.End <= m.Start || m.End > len(text) {
 		t.Fatalf("%s: match %q spans [%d,%d), after %d in %d bytes", name, m.URL.String(), m.Start, m.End, prev, len(text))
 	}
-	if _, err := Parse(m.URL.String()); err != nil {
+	if _, err := urlkit.Parse(m.URL.String()); err != nil {
 		t.Errorf("%s: match %q does not parse: %v", name, m.URL.String(), err)
 	}
 	if m.Warnings == nil && m.Text != m.URL.String() {
@@ -411,7 +392,7 @@ func sameMatches(a, b []Match) bool {
 	}
 	for i := range a {
 		x, y := a[i], b[i]
-		if x.URL.String() != y.URL.String() || x.Text != y.Text || x.Start != y.Start || x.End != y.End ||
+		if x.URL.String() != y.URL.String() || x.Text != y.Text || x.Start != y.Start || x.End != y.End || x.Line != y.Line ||
 			x.Wrapped != y.Wrapped || x.Prefixed != y.Prefixed || x.Ambiguous != y.Ambiguous ||
 			len(x.Alternatives) != len(y.Alternatives) || !reflect.DeepEqual(x.Warnings, y.Warnings) {
 			return false
@@ -423,28 +404,41 @@ func sameMatches(a, b []Match) bool {
 // TestScannerMatchesExtract checks that streaming finds exactly what
 // Extract finds, wherever the reads happen to split the text.
 func TestScannerMatchesExtract(t *testing.T) {
-	corpus := readCorpus(t)
-	var all strings.Builder
-	for _, name := range []string{"rfc1738.txt", "rfc2368.txt", "minutes-SJ.txt", "rfc1630.txt", "rfc3986.txt"} {
-		all.WriteString(corpus[name])
+	texts := map[string]func(*testing.T) string{
+		"example": func(*testing.T) string { return rfc1738Example },
+		"unclosed": func(*testing.T) string {
+			return strings.Repeat("<URL:http://a.b/c "+strings.Repeat("y", 3000)+" http://d.e/f-\n g ", 40)
+		},
+		"non-ASCII": func(*testing.T) string {
+			return strings.Repeat("“http://a.b/c” https://bücher.de/ <URL:http://a.b/\u00a0x\n y> http://b\xfccher/ ", 300)
+		},
+		"corpus": func(t *testing.T) string {
+			corpus := readCorpus(t)
+			var all strings.Builder
+			for _, name := range []string{"rfc1738.txt", "rfc2368.txt", "minutes-SJ.txt", "rfc1630.txt", "rfc3986.txt"} {
+				all.WriteString(corpus[name])
+			}
+			return all.String()
+		},
 	}
-	texts := map[string]string{"corpus": all.String(), "example": rfc1738Example,
-		"unclosed": strings.Repeat("<URL:http://a.b/c "+strings.Repeat("y", 3000)+" http://d.e/f-\n g ", 40)}
-	for name, text := range texts {
-		want := Extract(text)
-		for _, chunk := range []int{0, 1000, 4097, 7777} {
-			got, err := scanAll(t, strings.NewReader(text), chunk)
-			if err != nil {
-				t.Fatal(err)
+	for name, get := range texts {
+		t.Run(name, func(t *testing.T) {
+			text := get(t)
+			want := Extract(text)
+			for _, chunk := range []int{0, 1000, 4097, 7777} {
+				got, err := scanAll(t, strings.NewReader(text), chunk)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !sameMatches(got, want) {
+					t.Errorf("chunk %d: Scanner found %d URLs, Extract %d, or they differ", chunk, len(got), len(want))
+				}
 			}
-			if !sameMatches(got, want) {
-				t.Errorf("%s, chunk %d: Scanner found %d URLs, Extract %d, or they differ", name, chunk, len(got), len(want))
+			got, err := scanAll(t, iotest.OneByteReader(strings.NewReader(text)), 0)
+			if err != nil || !sameMatches(got, want) {
+				t.Errorf("one byte at a time: Scanner found %d URLs, Extract %d, or they differ (%v)", len(got), len(want), err)
 			}
-		}
-		got, err := scanAll(t, iotest.OneByteReader(strings.NewReader(text)), 0)
-		if err != nil || !sameMatches(got, want) {
-			t.Errorf("%s, one byte at a time: Scanner found %d URLs, Extract %d, or they differ (%v)", name, len(got), len(want), err)
-		}
+		})
 	}
 }
 
