@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/access"
 )
 
 // pageCSP is the Content-Security-Policy of every page the gateway builds:
@@ -165,9 +164,9 @@ func (g *Gateway) goForm(w http.ResponseWriter, r *http.Request) {
 			return r
 		}, q[0])
 		if u.Scheme() == "gopher" {
-			target = u.WithoutFragment().String() + "%09" + access.EscapeRFC1738(term)
+			target = u.WithoutFragment().String() + "%09" + escape(term, "")
 		} else {
-			target = u.WithoutFragment().String() + "?" + access.EscapeRFC1738(term)
+			target = u.WithoutFragment().String() + "?" + escape(term, "")
 		}
 	}
 	w.Header().Set("Location", "/"+target)

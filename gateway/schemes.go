@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -139,18 +138,25 @@ func kindByName(name string) string {
 }
 
 // escapeSegment escapes a name for use as one path segment of an ftp URL:
-// the octets RFC 1738 does not allow bare, and the reserved characters
-// that would change the URL's structure (RFC 1738 3.2.2).
-func escapeSegment(s string) string {
-	const reserved = ";/?:@=&#%"
+// the octets RFC 1738 section 2.2 does not allow bare, and the reserved
+// characters that would change the URL's structure (RFC 1738 3.2.2).
+func escapeSegment(s string) string { return escape(s, ";/?:@=&") }
+
+// escape percent-encodes the octets RFC 1738 section 2.2 does not allow
+// bare in a URL (controls, space, octets 80-FF, the unsafe characters
+// < > " # % { } | \ ^ ~ [ ] `) and the characters in reserved.
+func escape(s, reserved string) string {
+	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if strings.IndexByte(reserved, c) >= 0 {
-			b.WriteString("%" + strings.ToUpper(strconv.FormatUint(uint64(c)>>4, 16)+strconv.FormatUint(uint64(c)&15, 16)))
+		if c <= 0x20 || c >= 0x7f || strings.IndexByte("<>\"#%{}|\\^~[]`", c) >= 0 || strings.IndexByte(reserved, c) >= 0 {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
 			continue
 		}
-		b.WriteString(access.EscapeRFC1738(string(c)))
+		b.WriteByte(c)
 	}
 	return b.String()
 }

@@ -41,6 +41,7 @@ func init() {
 			fs.String("subject", "", "mailto: the Subject of the message")
 			fs.String("from", "", "mailto: the From address; default the --email address")
 			fs.String("send", "", "mailto: send through the SMTP server at host:port instead of printing the message")
+			fs.String("proxy", "", "fetch through this gateway (http://host:port/, e.g. urlkit serve); default $<scheme>_proxy unless $no_proxy matches")
 			fs.Bool("progress", true, "draw a progress bar on standard error when it is a terminal")
 		},
 		run: runGet,
@@ -49,9 +50,9 @@ func init() {
 
 // getFlags are the parsed flags of get.
 type getFlags struct {
-	out, email, nntp, subject, from, send string
-	include, verbose, raw, exec, progress bool
-	opts                                  access.Options
+	out, email, nntp, subject, from, send, proxy string
+	include, verbose, raw, exec, progress        bool
+	opts                                         access.Options
 }
 
 func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
@@ -59,7 +60,7 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 	get := func(n string) any { return fs.Lookup(n).Value.(flag.Getter).Get() }
 	g := getFlags{
 		out: str("o"), email: str("email"), nntp: str("nntp-server"),
-		subject: str("subject"), from: str("from"), send: str("send"),
+		subject: str("subject"), from: str("from"), send: str("send"), proxy: str("proxy"),
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
 		exec: get("exec").(bool), progress: get("progress").(bool),
 	}
@@ -121,6 +122,13 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in strin
 		if f.Code == "port" {
 			fmt.Fprintf(e.stderr, "urlkit get: %s: warning: %s\n", redact(in), f.Message)
 		}
+	}
+	// Gateways (RFC 1738 4): --proxy, <scheme>_proxy and no_proxy.
+	if gw, err := (access.ProxySettings{Proxy: g.proxy, Getenv: e.getenv}).Gateway(u, cfg.NewsServer); err != nil || gw != "" {
+		if err != nil {
+			return fail(err)
+		}
+		return copyOut(e, g, out, fail, func(o *access.Options) (io.ReadCloser, error) { return access.FetchViaProxy(ctx, gw, u, o) })
 	}
 	plan, err := scheme.PlanOf(u, cfg)
 	if err != nil {
