@@ -63,7 +63,7 @@ footer{margin-top:2em;color:#777;font-size:.8em}
 {{end}}
 {{define "list"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
 <ul class="items">
-{{range .Items}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{.Text}}</a>{{if .Shown}}<span class="url">{{.Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{.Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{.Text}}</span>{{end}}</li>
+{{range .Items}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{.Text}}</a>{{if .Shown}} <span class="url">{{.Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{.Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{.Text}}</span>{{end}}</li>
 {{end}}</ul>
 {{template "foot" .}}{{end}}
 {{define "search"}}{{template "head" .}}<h1>search: {{.Title}}</h1>
