@@ -3,7 +3,6 @@ package access
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -164,11 +163,12 @@ func (e *GatewayError) Error() string {
 
 // FetchViaProxy asks the gateway (as ProxyFor returns it) for u: it sends
 // "GET <u without fragment> HTTP/1.0" (the proxy request line of RFC 1630
-// and of the http plan) and returns the body of a 200 answer. Any other
-// answer is a *GatewayError. The options' timeouts, MaxSize, Progress,
+// and of the http plan) and returns the body of a 200 answer as a Resource
+// of kind "file", with the gateway's Content-Type, Content-Length (-1 when
+// absent), status line and header. Any other answer is a *GatewayError. The options' timeouts, MaxSize, Progress,
 // Trace and Dial apply as for a direct fetch; Trace shows the request
 // line with the password masked.
-func FetchViaProxy(ctx context.Context, gateway string, u urlkit.URL, opts *Options) (io.ReadCloser, error) {
+func FetchViaProxy(ctx context.Context, gateway string, u urlkit.URL, opts *Options) (*Resource, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -238,7 +238,9 @@ func FetchViaProxy(ctx context.Context, gateway string, u urlkit.URL, opts *Opti
 			return r
 		}, string(b)))}
 	}
-	return &proxyBody{ctx: ctx, r: resp.Body, opts: opts, close: closeAll, want: resp.ContentLength}, nil
+	body := &proxyBody{ctx: ctx, r: resp.Body, opts: opts, close: closeAll, want: resp.ContentLength}
+	return &Resource{ReadCloser: body, Kind: "file", ContentType: resp.Header.Get("Content-Type"), Size: resp.ContentLength,
+		Status: resp.Proto + " " + resp.Status, Header: resp.Header}, nil
 }
 
 func proxyCtxErr(ctx context.Context, err error) error {
@@ -268,10 +270,6 @@ func (c *idleConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
-// errProxyLimit is wrapped by the error of a gateway answer larger than
-// Options.MaxSize.
-var errProxyLimit = errors.New("gateway: resource exceeds the size limit")
-
 // proxyBody is a gateway answer's body: bounded by MaxSize, reporting
 // progress, and checked against Content-Length (a gateway that cuts a
 // transfer short is an error, not a short file).
@@ -294,7 +292,7 @@ func (b *proxyBody) Read(p []byte) (int, error) {
 	if max := b.opts.MaxSize; max > 0 && b.n > max {
 		n -= int(b.n - max)
 		b.n = max
-		b.err = fmt.Errorf("%w of %d bytes", errProxyLimit, max)
+		b.err = &LimitError{Protocol: "gateway", Step: "transfer", Limit: "max-size", Value: fmt.Sprintf("%d bytes", max)}
 		return n, b.err
 	}
 	if n > 0 && b.opts.Progress != nil {

@@ -142,7 +142,7 @@ func TestFetchViaProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, err = io.ReadAll(rc)
-	if !errors.Is(err, errProxyLimit) || len(b) != 100 {
+	if !errors.Is(err, ErrLimit) || len(b) != 100 {
 		t.Errorf("size limit: %d bytes, %v", len(b), err)
 	}
 	rc.Close()

@@ -234,24 +234,26 @@ func (e *unsupportedError) Error() string {
 func statusOf(err error) int {
 	var (
 		pe  *PolicyError
-		ue  *access.UnsafeArgumentError
 		un  *unsupportedError
 		se  *urlkit.SyntaxError
 		be  *urlError
 		ne  net.Error
-		lim *access.SizeLimitError
+		lim *access.LimitError
 	)
 	switch {
-	case errors.As(err, &pe), errors.As(err, &ue), errors.Is(err, scheme.ErrControl), errors.Is(err, scheme.ErrNotLocal):
+	case errors.As(err, &pe), errors.Is(err, scheme.ErrControl), errors.Is(err, scheme.ErrNotLocal):
 		return http.StatusForbidden
 	case errors.As(err, &un), errors.Is(err, scheme.ErrNoAccess):
 		return http.StatusNotImplemented
 	case errors.As(err, &se), errors.As(err, &be):
 		return http.StatusBadRequest
+	case errors.As(err, &lim):
+		if lim.Limit == "timeout" || lim.Limit == "max-time" || lim.Limit == "speed-limit" {
+			return http.StatusGatewayTimeout
+		}
+		return http.StatusBadGateway
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return http.StatusGatewayTimeout
-	case errors.As(err, &lim):
-		return http.StatusBadGateway
 	}
 	return http.StatusBadGateway
 }
@@ -276,10 +278,14 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, prefetch); return &b
 // failure within it still gets its proper status.
 const prefetch = 64 << 10
 
-// sendBody relays rc with content type ctype. Upstream bytes are served
-// under a sandboxing Content-Security-Policy: a gopher "h" item or an ftp
-// .html file runs no script in the gateway's origin.
-func (g *Gateway) sendBody(q *request, rc io.ReadCloser, ctype string) {
+// sendBody relays the resource rc with content type ctype. Upstream bytes
+// are served under a sandboxing Content-Security-Policy: a gopher "h" item
+// or an ftp .html file runs no script in the gateway's origin. The length
+// is sent when the upstream announced it (size >= 0) or when the resource
+// fits in the first buffer; a transfer that then ends early, or fails
+// after the status is sent, ends the connection without completing the
+// response, so the client never takes a truncated resource for whole.
+func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype string) {
 	defer rc.Close()
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
@@ -294,16 +300,27 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, ctype string) {
 	h.Set("Content-Type", ctype)
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'")
 	if complete {
+		if size >= 0 && int64(n) != size {
+			g.fail(q, fmt.Errorf("upstream announced %d bytes and sent %d", size, n))
+			return
+		}
 		h.Set("Content-Length", fmt.Sprint(n))
 		q.w.WriteHeader(http.StatusOK)
 		q.w.Write(buf[:n])
 		return
 	}
+	if size >= 0 {
+		h.Set("Content-Length", fmt.Sprint(size))
+	}
 	q.w.WriteHeader(http.StatusOK)
 	if _, err := q.w.Write(buf[:n]); err != nil {
 		return
 	}
-	if _, err := io.CopyBuffer(q.w, rc, buf); err != nil {
+	m, err := io.CopyBuffer(q.w, onlyReader{rc}, buf)
+	if err == nil && size >= 0 && int64(n)+m != size {
+		err = fmt.Errorf("upstream announced %d bytes and sent %d", size, int64(n)+m)
+	}
+	if err != nil {
 		// The status is sent: end the connection without the closing
 		// chunk, so the client sees an incomplete response rather than a
 		// complete-looking truncated one.
@@ -315,3 +332,7 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, ctype string) {
 		panic(http.ErrAbortHandler)
 	}
 }
+
+// onlyReader hides everything but Read, so io.CopyBuffer uses the buffer
+// it is given.
+type onlyReader struct{ io.Reader }

@@ -3,6 +3,7 @@ package gateway
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"html/template"
 	"io"
 	"net"
@@ -33,9 +34,9 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 		g.fail(q, err)
 		return
 	}
-	if (p.Type == '1' || p.Type == '7') && !p.HasPlus {
+	if rc.Kind == "menu" {
 		defer rc.Close()
-		items, err := readMenu(rc)
+		items, err := readMenu(rc, maxListing)
 		if err != nil {
 			g.fail(q, err)
 			return
@@ -47,7 +48,7 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 	if p.HasPlus && (strings.HasPrefix(p.PlusString, "!") || strings.HasPrefix(p.PlusString, "$")) {
 		ctype = "text/plain; charset=utf-8" // Gopher+ attribute blocks
 	}
-	g.sendBody(q, rc, ctype)
+	g.sendBody(q, rc, rc.Size, ctype)
 }
 
 // ftp serves an ftp plan: a directory as a page of links, a file with the
@@ -58,7 +59,7 @@ func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 	rc, err := g.open(q.ctx, p)
 	if err != nil {
 		var re *access.ReplyError
-		if !p.List && p.Type == 0 && p.Name != "" && errors.As(err, &re) && g.isDirectory(q) {
+		if !p.List && (p.Type == 0 || p.Guessed) && p.Name != "" && errors.As(err, &re) && g.isDirectory(q) {
 			q.w.Header().Set("Location", "./"+escapeSegment(p.Name)+"/")
 			g.errorPage(q.w, http.StatusMovedPermanently, "a directory: its listing is at the same URL with a final /", "")
 			return
@@ -66,16 +67,16 @@ func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 		g.fail(q, err)
 		return
 	}
-	if p.List {
+	if rc.Kind == "directory" {
 		defer rc.Close()
 		g.ftpListing(q, rc)
 		return
 	}
 	def := octetStream
-	if p.Type == 'a' || p.Type == 'A' {
+	if (p.Type == 'a' || p.Type == 'A') && !p.Guessed {
 		def = "text/plain; charset=utf-8"
 	}
-	g.sendBody(q, rc, typeByName(p.Name, def))
+	g.sendBody(q, rc, rc.Size, typeByName(p.Name, def))
 }
 
 // isDirectory reports whether the request's ftp URL, with a "/" added,
@@ -114,6 +115,10 @@ func (g *Gateway) ftpListing(q *request, rc io.Reader) {
 		}
 		if name == "" || name == "." || name == ".." {
 			continue
+		}
+		if len(items) > maxListing {
+			g.fail(q, &listingLimitError{n: maxListing})
+			return
 		}
 		seg := escapeSegment(name)
 		items = append(items, entry{Kind: kindByName(name), Text: name, Href: template.URL("./" + seg), Shown: base + seg})
@@ -172,8 +177,8 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 		g.fail(q, err)
 		return
 	}
-	if p.Article != "" || p.MessageID != "" {
-		g.sendBody(q, rc, "text/plain; charset=utf-8")
+	if rc.Kind != "groups" && rc.Kind != "overview" {
+		g.sendBody(q, rc, rc.Size, "text/plain; charset=utf-8") // an article, shown as text
 		return
 	}
 	defer rc.Close()
@@ -191,7 +196,11 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 	for sc.Scan() {
 		f := strings.Split(strings.TrimRight(sc.Text(), "\r"), "\t")
 		var target, text, kind string
-		if p.ListGroups {
+		if len(items) == maxListing {
+			g.fail(q, &listingLimitError{n: maxListing})
+			return
+		}
+		if rc.Kind == "groups" {
 			// LIST: "group high low status" (RFC 977 3.6.1)
 			group := strings.Fields(f[0])
 			if len(group) == 0 {
@@ -224,7 +233,7 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 		return
 	}
 	title := "newsgroups"
-	if !p.ListGroups {
+	if rc.Kind == "overview" {
 		title = "articles in " + p.Group
 	}
 	g.listPage(q, title, items)
@@ -253,7 +262,7 @@ func (g *Gateway) menuPage(q *request, items []menuItem) {
 			if it.Selector != "" {
 				target += escapeSegment(it.Selector) + "@"
 			}
-			target += it.Addr() + "/"
+			target += net.JoinHostPort(it.Host, it.Port) + "/"
 			g.linkOut(&e, target)
 		default:
 			if it.Type == 'h' && strings.HasPrefix(it.Selector, "URL:") {
@@ -268,15 +277,13 @@ func (g *Gateway) menuPage(q *request, items []menuItem) {
 				}
 				break
 			}
-			target := itemURL(it)
-			if u, err := urlkit.Parse(target); err == nil {
-				if _, err := scheme.ViewOf(u); err == nil {
-					e.Href, e.Shown = g.link(q, target), target
-				}
+			target, err := itemURL(it)
+			if err != nil {
+				e.Kind = "invalid"
+				e.Text += " (not a valid gopher item: " + err.Error() + ")"
+				break
 			}
-			if e.Href == "" {
-				e.Text += " (this item does not form a valid gopher URL)"
-			}
+			e.Href, e.Shown = g.link(q, target), target
 		}
 		out = append(out, e)
 	}
@@ -289,4 +296,16 @@ func (g *Gateway) linkOut(e *entry, target string) {
 		return
 	}
 	e.Href, e.Shown = trustedURL(target), target
+}
+
+// maxListing bounds the entries of one listing page (menu, directory,
+// group list, overview): the page is built whole, so its size is bounded
+// apart from the resource size cap.
+const maxListing = 50000
+
+// listingLimitError reports a listing longer than maxListing (502).
+type listingLimitError struct{ n int }
+
+func (e *listingLimitError) Error() string {
+	return fmt.Sprintf("the listing has more than %d entries, more than the gateway puts on one page", e.n)
 }

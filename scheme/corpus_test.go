@@ -148,14 +148,14 @@ func TestCorpusCurlFTP(t *testing.T) {
 		if r["extra_args"] != "" {
 			continue // --use-ascii, -I and -l change the type and the final command
 		}
-		if p.Type != 0 {
+		if !p.Guessed {
 			if string(rune(p.Type&^0x20)) != r["type"] {
 				t.Errorf("%s: TYPE %c, curl %s", test, p.Type&^0x20, r["type"])
 			}
 		}
 		// Without ;type= RFC 1738 3.2.3 leaves the type to the client (curl
 		// picks I for files and A for listings): the plan must say "guess".
-		last := p.Commands[len(p.Commands)-1]
+		last := p.Commands[len(p.Commands)-2] // the transfer, before QUIT
 		final := curlSubst(r["final_cmds"], test)
 		switch {
 		case final == "LIST":

@@ -69,6 +69,33 @@ type Config struct {
 	// Email is the end user's Internet e-mail address, sent as the
 	// password of anonymous FTP (RFC 1738 3.2.1).
 	Email string
+	// Compressed makes HTTP plans ask for a compressed body
+	// (Accept-Encoding: gzip); the access layer then decodes it. Off by
+	// default, so that a body is what the server stores.
+	Compressed bool
+	// UserAgent is the User-Agent field of HTTP plans; empty means
+	// DefaultUserAgent.
+	UserAgent string
+}
+
+// DefaultUserAgent is the User-Agent of HTTP plans when Config names none.
+const DefaultUserAgent = "urlkit/1"
+
+// ErrPortRange: a plan for a URL whose port is above 65535, to which no
+// TCP connection can be made.
+var ErrPortRange = errors.New("port out of range")
+
+// planPort returns an error when u's port is above 65535. Plans call it so
+// that no plan ever names an address that cannot exist (portOf saturates
+// such a port instead of wrapping it).
+func planPort(u urlkit.URL) error {
+	n, ok := portOf(u, 0)
+	if !ok || n <= 65535 {
+		return nil
+	}
+	l := locOf(u)
+	p, _ := u.Port()
+	return l.err(l.port(), urlkit.ComponentPort, ErrPortRange, "port %s is above 65535: no TCP connection can be made to it", p)
 }
 
 // ConfigFromEnv returns a Config read from environment variables through
