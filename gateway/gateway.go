@@ -78,6 +78,9 @@ type Gateway struct {
 	dial  func(ctx context.Context, network, addr string) (net.Conn, error)
 	logMu sync.Mutex
 	now   func() time.Time
+	// ftp keeps logged-in FTP control connections between requests
+	// (access.FTPSessions says when a session may be reused).
+	sessions *access.FTPSessions
 }
 
 // New returns a gateway with cfg, its zero fields set to the defaults.
@@ -91,8 +94,12 @@ func New(cfg Config) *Gateway {
 	if cfg.MaxUpstream <= 0 {
 		cfg.MaxUpstream = DefaultMaxUpstream
 	}
-	return &Gateway{cfg: cfg, sem: make(chan struct{}, cfg.MaxUpstream), dial: dialer(cfg.RefusePrivate), now: time.Now}
+	return &Gateway{cfg: cfg, sem: make(chan struct{}, cfg.MaxUpstream), dial: dialer(cfg.RefusePrivate), now: time.Now,
+		sessions: &access.FTPSessions{MaxIdle: cfg.MaxUpstream}}
 }
+
+// Close closes the FTP sessions the gateway keeps between requests.
+func (g *Gateway) Close() { g.sessions.Close() }
 
 // request is one request being served.
 type request struct {

@@ -217,6 +217,16 @@ func TestFTPThroughGateway(t *testing.T) {
 	if resp.StatusCode != 502 {
 		t.Errorf("missing file: %d", resp.StatusCode)
 	}
+	// The gateway keeps the anonymous session in /pub between requests.
+	before := srv.Conns.Load()
+	for i := 0; i < 3; i++ {
+		if resp, body := raw(t, base, "GET", "ftp://"+addr+"/pub/f.txt"); resp.StatusCode != 200 || body != string(file) {
+			t.Fatalf("repeat %d: %d", i, resp.StatusCode)
+		}
+	}
+	if n := srv.Conns.Load() - before; n > 1 {
+		t.Errorf("3 requests for one file opened %d ftp control connections, want at most 1", n)
+	}
 }
 
 func TestErrorStatuses(t *testing.T) {

@@ -23,6 +23,7 @@ func (g *Gateway) options() *access.Options {
 		ReadTimeout:    g.cfg.ReadTimeout,
 		MaxSize:        g.cfg.MaxSize,
 		Dial:           g.dial,
+		FTPSessions:    g.sessions,
 	}
 }
 

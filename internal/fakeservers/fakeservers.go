@@ -42,6 +42,16 @@ func (s *Server) Close() {
 	s.wg.Wait()
 }
 
+// CloseConns closes the server's side of every open connection, as a
+// server's idle timeout does, and keeps listening.
+func (s *Server) CloseConns() {
+	s.mu.Lock()
+	for c := range s.conns {
+		c.Close()
+	}
+	s.mu.Unlock()
+}
+
 func start(handle func(s *Server, c net.Conn)) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -151,9 +161,9 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 		}
 		reply("150 opening data connection")
 		dc, err := pasv.Accept()
-		pasv.Close()
-		pasv = nil
 		if err != nil {
+			pasv.Close()
+			pasv = nil
 			reply("425 no data connection")
 			return
 		}
@@ -212,13 +222,12 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 				reply("200 EPSV ALL ok")
 				continue
 			}
-			if pasv != nil {
-				pasv.Close()
-			}
-			pasv, err = net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				reply("425 cannot listen")
-				continue
+			// One passive listener per session, kept for its transfers.
+			if pasv == nil {
+				if pasv, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+					reply("425 cannot listen")
+					continue
+				}
 			}
 			port := pasv.Addr().(*net.TCPAddr).Port
 			if strings.EqualFold(cmd, "EPSV") {
