@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/urlkit/urlkit"
 )
@@ -207,7 +206,7 @@ func FetchViaProxy(ctx context.Context, gateway string, u urlkit.URL, opts *Opti
 	if idle == 0 {
 		idle = DefaultReadTimeout
 	}
-	conn := &idleConn{Conn: c, idle: idle}
+	conn := &deadlineConn{Conn: c, idle: idle}
 	req := "GET " + target + " HTTP/1.0\r\nHost: " + addr + "\r\nUser-Agent: urlkit\r\nAccept: */*\r\n\r\n"
 	if opts.Trace != nil {
 		shown := target
@@ -248,26 +247,6 @@ func proxyCtxErr(ctx context.Context, err error) error {
 		return fmt.Errorf("%w (%v)", cerr, err)
 	}
 	return err
-}
-
-// idleConn applies the idle timeout to every read and write.
-type idleConn struct {
-	net.Conn
-	idle time.Duration
-}
-
-func (c *idleConn) Read(p []byte) (int, error) {
-	if c.idle > 0 {
-		c.Conn.SetReadDeadline(time.Now().Add(c.idle))
-	}
-	return c.Conn.Read(p)
-}
-
-func (c *idleConn) Write(p []byte) (int, error) {
-	if c.idle > 0 {
-		c.Conn.SetWriteDeadline(time.Now().Add(c.idle))
-	}
-	return c.Conn.Write(p)
 }
 
 // proxyBody is a gateway answer's body: bounded by MaxSize, reporting

@@ -2,11 +2,11 @@ package gateway
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"regexp"
 	"strings"
 	"testing"
@@ -371,5 +371,27 @@ func TestRedaction(t *testing.T) {
 	if got := scrub("bad password \"abc\" at 9", "u", "abc"); strings.Contains(got, "abc") {
 		t.Errorf("scrub: %q", got)
 	}
-	_ = context.Background
+}
+
+// --allow-private is needed only off loopback: serve decides with this.
+func TestIsLoopbackListen(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1:8070": true, "127.1.2.3:80": true, "[::1]:8070": true, "localhost:8070": true,
+		":8070": false, "0.0.0.0:8070": false, "[::]:8070": false, "192.168.1.5:8070": false,
+		"gw.example:8070": false, "nonsense": false,
+	} {
+		if got := IsLoopbackListen(addr); got != want {
+			t.Errorf("IsLoopbackListen(%q) = %v", addr, got)
+		}
+	}
+	for _, ip := range []string{"10.1.2.3", "172.16.0.1", "192.168.0.1", "169.254.1.1", "100.64.0.1", "::1", "fd00::1", "fe80::1", "0.0.0.0", "::ffff:127.0.0.1"} {
+		if !privateAddr(netip.MustParseAddr(ip)) {
+			t.Errorf("%s not private", ip)
+		}
+	}
+	for _, ip := range []string{"8.8.8.8", "2001:4860:4860::8888", "100.128.0.1"} {
+		if privateAddr(netip.MustParseAddr(ip)) {
+			t.Errorf("%s private", ip)
+		}
+	}
 }

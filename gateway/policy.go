@@ -99,7 +99,9 @@ var errPrivate = errors.New("private or loopback address")
 // resolution, so a name that resolves to a private address is caught too)
 // is checked before the connection is made.
 func dialer(refusePrivate bool) func(ctx context.Context, network, addr string) (net.Conn, error) {
-	d := &net.Dialer{}
+	// No TCP keep-alive probes: every upstream connection is bounded by the
+	// request deadline, and the probes cost two system calls a connection.
+	d := &net.Dialer{KeepAlive: -1}
 	if refusePrivate {
 		d.Control = func(network, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)

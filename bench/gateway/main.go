@@ -51,8 +51,8 @@ import (
 func main() {
 	var (
 		squidBin = flag.String("squid", "/usr/sbin/squid", "the squid binary (empty: no squid side)")
-		window   = flag.Duration("window", 2*time.Second, "length of one measuring window")
-		rounds   = flag.Int("rounds", 3, "windows per side and concurrency, interleaved")
+		window   = flag.Duration("window", 500*time.Millisecond, "length of one measuring window")
+		rounds   = flag.Int("rounds", 8, "windows per side and concurrency, interleaved")
 		levels   = flag.String("c", "1,8,32", "client concurrency levels")
 	)
 	flag.Parse()

@@ -2,7 +2,9 @@
 // or benchmark process, on loopback, serving content held in memory. They
 // answer what the gateway tests and the gateway benchmark need and no more;
 // the real daemons (gophernicus, vsftpd) are what conformance is tested
-// against.
+// against. Unlike internal/hostile's servers, which record every byte a
+// client sends so that tests can compare it with a plan, these keep
+// nothing, so a benchmark can run them for as long as it likes.
 package fakeservers
 
 import (
