@@ -186,7 +186,8 @@ func NNTPEndlessArticle(c net.Conn) {
 }
 
 // NNTPArticle answers MODE READER, GROUP and ARTICLE with body, which must
-// be dot-stuffed already and end with ".\r\n" if it is to be complete.
+// be dot-stuffed already and end with ".\r\n" if it is to be complete;
+// without that ending the connection is closed after the body.
 func NNTPArticle(body string) func(net.Conn) {
 	return func(c net.Conn) {
 		fmt.Fprint(c, "200 hostile news\r\n")
@@ -202,6 +203,9 @@ func NNTPArticle(body string) func(net.Conn) {
 				fmt.Fprint(c, "211 1 1 1 g\r\n")
 			case strings.HasPrefix(l, "ARTICLE"):
 				io.WriteString(c, "220 1 <a@b> article\r\n"+body)
+				if !strings.HasSuffix(body, "\r\n.\r\n") {
+					return
+				}
 			case strings.HasPrefix(l, "QUIT"):
 				fmt.Fprint(c, "205 bye\r\n")
 				return
