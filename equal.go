@@ -3,6 +3,9 @@ package urlkit
 import (
 	"strconv"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // canonDecode marks the bytes whose escapes Canonical decodes: characters
@@ -17,7 +20,7 @@ import (
 // shorthand for a space.
 var canonDecode = func() (t [256]bool) {
 	for b := 0; b < 256; b++ {
-		t[b] = table[b]&(Alpha|Digit) != 0 || strings.IndexByte("$-_.+'(),", byte(b)) >= 0
+		t[b] = chars.Table[b]&(chars.Alpha|chars.Digit) != 0 || strings.IndexByte("$-_.+'(),", byte(b)) >= 0
 	}
 	return t
 }()
@@ -122,7 +125,7 @@ func mayDecode(u URL) bool {
 
 func ipScheme(u URL) bool {
 	s := schemeSyntax(u.RawScheme())
-	return u.flags&hasScheme != 0 && (s == SyntaxIP || s == SyntaxIPOptionalHost)
+	return u.flags&hasScheme != 0 && (s == schemes.IP || s == schemes.IPOptionalHost)
 }
 
 // canonPort returns the port as Canonical writes it, and whether to write
@@ -136,7 +139,7 @@ func canonPort(u URL) (string, bool) {
 	if p == "" {
 		p = "0"
 	}
-	if d := DefaultPort(u.RawScheme()); d != 0 && p == strconv.Itoa(d) {
+	if d := defaultPort(u.RawScheme()); d != 0 && p == strconv.Itoa(d) {
 		return "", false
 	}
 	return p, true
@@ -169,7 +172,7 @@ func needsCanon(u URL) bool {
 	decode := mayDecode(u)
 	for i := 0; i < len(u.s); i++ {
 		if u.s[i] == '%' && i+2 < len(u.s) {
-			c := unhex(u.s[i+1])<<4 | unhex(u.s[i+2])
+			c := chars.Unhex(u.s[i+1])<<4 | chars.Unhex(u.s[i+2])
 			if decode && canonDecode[c] || u.s[i+1] > 'F' || u.s[i+2] > 'F' {
 				return true
 			}
@@ -189,15 +192,15 @@ func canonPart(b *strings.Builder, s string, search, decode bool) {
 			b.WriteByte(c)
 			continue
 		}
-		d := unhex(s[i+1])<<4 | unhex(s[i+2])
+		d := chars.Unhex(s[i+1])<<4 | chars.Unhex(s[i+2])
 		i += 2
 		if decode && canonDecode[d] && !(search && d == '+') {
 			b.WriteByte(d)
 			continue
 		}
 		b.WriteByte('%')
-		b.WriteByte(upperHex[d>>4])
-		b.WriteByte(upperHex[d&15])
+		b.WriteByte(chars.UpperHex[d>>4])
+		b.WriteByte(chars.UpperHex[d&15])
 	}
 }
 

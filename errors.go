@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // Sentinel errors. Every [SyntaxError] wraps one of them, so a caller can
@@ -120,13 +122,13 @@ func (w Warning) String() string {
 func charError(input string, off int, c Component) *SyntaxError {
 	b := input[off]
 	var kind error
-	cls := table[b]
+	cls := chars.Table[b]
 	switch {
 	case b == '%':
 		kind = ErrBadEscape
-	case cls&Unsafe != 0:
+	case cls&chars.Unsafe != 0:
 		kind = ErrUnsafeChar
-	case cls&Reserved != 0:
+	case cls&chars.Reserved != 0:
 		kind = ErrReservedChar
 	default:
 		kind = ErrBadChar
@@ -138,7 +140,7 @@ func charError(input string, off int, c Component) *SyntaxError {
 // naming its class and the RFC rule.
 func charReason(input string, off int, c Component) string {
 	b := input[off]
-	cls := table[b]
+	cls := chars.Table[b]
 	switch {
 	case b == '%':
 		end := off + 3
@@ -146,17 +148,17 @@ func charReason(input string, off int, c Component) string {
 			end = len(input)
 		}
 		return fmt.Sprintf("%q is not a valid escape (RFC 1630: %% must be followed by two hex digits)", input[off:end])
-	case cls&Space != 0:
+	case cls&chars.Space != 0:
 		return "space must be encoded as %20 (RFC 1738 2.2: unsafe)"
-	case cls&Control != 0:
+	case cls&chars.Control != 0:
 		return fmt.Sprintf("control character 0x%02X must be encoded as %%%02X (RFC 1738 2.2)", b, b)
-	case cls&NonASCII != 0:
+	case cls&chars.NonASCII != 0:
 		return fmt.Sprintf("byte 0x%02X is not US-ASCII and must be encoded as %%%02X (RFC 1738 2.2)", b, b)
 	case b == '#':
 		return `"#" must be encoded as %23: a URL has one fragment, introduced by the first "#" (RFC 1738 2.2)`
-	case cls&(National|Punctuation) != 0:
+	case cls&(chars.National|chars.Punctuation) != 0:
 		return fmt.Sprintf("%q is unsafe and must be encoded as %%%02X (RFC 1738 2.2)", string(rune(b)), b)
-	case cls&Reserved != 0:
+	case cls&chars.Reserved != 0:
 		return fmt.Sprintf("%q is reserved here and must be encoded as %%%02X (RFC 1738 %s)", string(rune(b)), b, reservedRule(c))
 	}
 	return fmt.Sprintf("%q is not allowed here", string(rune(b)))
@@ -180,7 +182,7 @@ func hostCharReason(c byte) string {
 		return `escapes are not allowed in a host: a host is letters, digits, "-" and "." (RFC 1738 3.1)`
 	case c == '_':
 		return `"_" is not allowed in a host name: labels are letters, digits and "-" (RFC 1738 3.1, RFC 1034 3.5)`
-	case table[c]&(Space|Control|NonASCII) != 0:
+	case chars.Table[c]&(chars.Space|chars.Control|chars.NonASCII) != 0:
 		return fmt.Sprintf("byte 0x%02X is not allowed in a host name: labels are letters, digits and \"-\" (RFC 1738 3.1)", c)
 	case c == '?' || c == ';':
 		return fmt.Sprintf("%q is not allowed in a host name: the url-path, and any search part, must start with \"/\" (RFC 1738 3.1)", string(rune(c)))

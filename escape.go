@@ -3,108 +3,60 @@ package urlkit
 import (
 	"fmt"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
-// An EscapeSet says which bytes [Escape] leaves as they are; every other
-// byte is written as "%" and two upper-case hex digits. The predefined sets
-// follow the component rules of RFC 1738 section 5.
-type EscapeSet struct {
-	name string
-	keep [256]bool
+// Escape returns s percent-encoded as the data of component c: every byte
+// that may not appear as itself in that component is written as "%" and two
+// upper-case hex digits (RFC 1738 section 2.2), and "%" always is. It
+// returns s itself, without allocating, when nothing needs encoding.
+//
+// What each component keeps unencoded (RFC 1738 section 5):
+//
+//   - [ComponentUser], [ComponentPassword]: uchar | ";" | "?" | "&" | "=",
+//     so ":", "@" and "/" are encoded (section 3.1);
+//   - [ComponentPath]: a whole url-path whose "/" and ";" are meant: xchar
+//     except "?"; use [EscapeSegment] for one segment;
+//   - [ComponentSearch]: every xchar, "+" included, which RFC 1630 reads as
+//     a space there; use [EscapeSearchWord] for one key or value;
+//   - [ComponentFragment], [ComponentOpaque]: every xchar;
+//   - any other component ([ComponentNone], host, port, scheme, which have
+//     no escapes): only the unreserved characters, alpha | digit | safe |
+//     extra, are kept: the safe choice for data of any component.
+func Escape(s string, c Component) string { return chars.Escape(s, escapeSet(c)) }
+
+// escapeSet returns the escape set of component c.
+func escapeSet(c Component) *chars.Set {
+	switch c {
+	case ComponentUser, ComponentPassword:
+		return chars.EscLogin
+	case ComponentPath:
+		return chars.EscPath
+	case ComponentSearch:
+		return chars.EscSearch
+	case ComponentFragment:
+		return chars.EscFragment
+	case ComponentOpaque:
+		return chars.EscOpaque
+	}
+	return chars.EscUnreserved
 }
 
-// NewEscapeSet returns a set that keeps the bytes of the given classes and
-// the bytes of extra unencoded, and encodes every other byte. "%" is always
-// encoded, because it is used only for escapes (RFC 1630).
-func NewEscapeSet(name string, classes Class, extra string) *EscapeSet {
-	e := &EscapeSet{name: name}
-	for b := 0; b < 256; b++ {
-		e.keep[b] = table[b]&classes != 0
-	}
-	for i := 0; i < len(extra); i++ {
-		e.keep[extra[i]] = true
-	}
-	e.keep['%'] = false
-	return e
-}
+// EscapeSegment returns s percent-encoded as one path segment of any
+// scheme: it keeps the characters that both RFC 1738's fsegment and
+// hsegment allow (uchar | ":" | "@" | "&" | "=") and encodes "/", ";" and
+// "?", which would make a segment boundary, a parameter or a search part
+// (RFC 1738 3.2.2: a "/" within a CWD argument must be encoded).
+func EscapeSegment(s string) string { return chars.Escape(s, chars.EscSegment) }
 
-// Name returns the set's name, as used by the command line ("segment").
-func (e *EscapeSet) Name() string { return e.name }
-
-// Keeps reports whether the set leaves byte b unencoded.
-func (e *EscapeSet) Keeps(b byte) bool { return e.keep[b] }
-
-// The predefined escape sets.
-var (
-	// EscapeUnreserved keeps only RFC 1738's unreserved characters
-	// (alpha, digit, safe, extra) and encodes everything else, reserved
-	// characters included: the safe choice for data of any component.
-	EscapeUnreserved = NewEscapeSet("unreserved", Unreserved, "")
-	// EscapeLogin is for a user name or password: uchar | ";" | "?" | "&"
-	// | "=" (RFC 1738 section 5), so ":", "@" and "/" are encoded.
-	EscapeLogin = NewEscapeSet("login", Unreserved, ";?&=")
-	// EscapeSegment is for one path segment of any scheme: it keeps the
-	// characters that both fsegment and hsegment allow (uchar | ":" | "@"
-	// | "&" | "="), and encodes "/", ";" and "?".
-	EscapeSegment = NewEscapeSet("segment", Unreserved, ":@&=")
-	// EscapePath is for a whole url-path whose "/" and ";" are meant: it
-	// keeps xchar except "?", which would start a search part.
-	EscapePath = NewEscapeSet("path", Unreserved, ":@&=/;")
-	// EscapeSearch is for a search part: it keeps every xchar. A "+" is
-	// kept too; in a search RFC 1630 reads it as a space, so encode a
-	// real plus with EscapeSearchWord.
-	EscapeSearch = NewEscapeSet("search", Xchar, "")
-	// EscapeSearchWord is for one word of a search part: it encodes the
-	// reserved characters and "+" (RFC 1630: "real plus signs must be
-	// encoded").
-	EscapeSearchWord = NewEscapeSet("searchword", Unreserved&^Safe, "$-_.")
-	// EscapeFragment is for a fragment identifier: every xchar is kept.
-	EscapeFragment = NewEscapeSet("fragment", Xchar, "")
-	// EscapeOpaque is for the scheme-specific part of a URL without "//":
-	// every xchar is kept.
-	EscapeOpaque = NewEscapeSet("opaque", Xchar, "")
-)
-
-// EscapeSets lists the predefined sets, for lookup by name.
-var EscapeSets = []*EscapeSet{EscapeUnreserved, EscapeLogin, EscapeSegment, EscapePath, EscapeSearch, EscapeSearchWord, EscapeFragment, EscapeOpaque}
-
-// LookupEscapeSet returns the predefined set with the given name.
-func LookupEscapeSet(name string) (*EscapeSet, bool) {
-	for _, e := range EscapeSets {
-		if e.name == name {
-			return e, true
-		}
-	}
-	return nil, false
-}
-
-// Escape returns s with every byte that set does not keep written as "%"
-// followed by two upper-case hex digits (RFC 1738 section 2.2). It returns
-// s itself, without allocating, when nothing needs encoding.
-func Escape(s string, set *EscapeSet) string {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if !set.keep[s[i]] {
-			n++
-		}
-	}
-	if n == 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 2*n)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if set.keep[c] {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(upperHex[c>>4])
-		b.WriteByte(upperHex[c&15])
-	}
-	return b.String()
-}
+// EscapeSearchWord returns s percent-encoded as one word (a key or a value)
+// of a search part: the reserved characters and "+" are encoded, and a
+// space is written as "+", the shorthand RFC 1630 defines ("Within the
+// query string, the plus sign is reserved as shorthand notation for a
+// space. Therefore, real plus signs must be encoded."). [UnescapeSearch]
+// decodes it.
+func EscapeSearchWord(s string) string { return chars.Escape(s, chars.EscSearchWord) }
 
 // Unescape decodes every escape ("%" hex hex) in s. A "%" that is not
 // followed by two hex digits is an error giving its offset (RFC 1630: such
@@ -122,7 +74,7 @@ func unescape(s string, plus bool) (string, error) {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '%':
-			if !isEscape(s, i) {
+			if !chars.IsEscape(s, i) {
 				end := i + 3
 				if end > len(s) {
 					end = len(s)
@@ -148,7 +100,7 @@ func unescape(s string, plus bool) (string, error) {
 		for i := 0; i < len(s); i++ {
 			switch c := s[i]; c {
 			case '%':
-				b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+				b.WriteByte(chars.Unhex(s[i+1])<<4 | chars.Unhex(s[i+2]))
 				i += 2
 			case '+':
 				b.WriteByte(' ')
@@ -165,7 +117,7 @@ func unescape(s string, plus bool) (string, error) {
 			break
 		}
 		b.WriteString(s[:k])
-		b.WriteByte(unhex(s[k+1])<<4 | unhex(s[k+2]))
+		b.WriteByte(chars.Unhex(s[k+1])<<4 | chars.Unhex(s[k+2]))
 		s = s[k+3:]
 	}
 	return b.String(), nil

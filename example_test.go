@@ -128,26 +128,25 @@ func ExampleURL_UnmarshalText() {
 }
 
 func ExampleEscape() {
-	// RFC 1738 3.2.2: a "/" inside an ftp CWD argument must be encoded.
-	fmt.Println(urlkit.Escape("/etc", urlkit.EscapeSegment))
-	fmt.Println(urlkit.Escape("a b;c", urlkit.EscapePath))
-	fmt.Println(urlkit.Escape("1+1=2", urlkit.EscapeSearchWord))
+	// RFC 1738 3.1: within a user name or password, ":", "@" and "/"
+	// must be encoded.
+	fmt.Println(urlkit.Escape("me@home:x", urlkit.ComponentPassword))
+	fmt.Println(urlkit.Escape("a b;c", urlkit.ComponentPath))
 	// Output:
-	// %2Fetc
+	// me%40home%3Ax
 	// a%20b;c
-	// 1%2B1%3D2
 }
 
-func ExampleNewEscapeSet() {
-	digitsOnly := urlkit.NewEscapeSet("digits", urlkit.Digit, "")
-	fmt.Println(urlkit.Escape("a1b2", digitsOnly), digitsOnly.Keeps('1'))
-	// Output: %611%622 true
+func ExampleEscapeSegment() {
+	// RFC 1738 3.2.2: a "/" inside an ftp CWD argument must be encoded.
+	fmt.Println(urlkit.EscapeSegment("/etc"))
+	// Output: %2Fetc
 }
 
-func ExampleLookupEscapeSet() {
-	set, ok := urlkit.LookupEscapeSet("login")
-	fmt.Println(ok, urlkit.Escape("me@home:x", set))
-	// Output: true me%40home%3Ax
+func ExampleEscapeSearchWord() {
+	// RFC 1630: real plus signs are encoded, a space becomes "+".
+	fmt.Println(urlkit.EscapeSearchWord("1+1 = 2"))
+	// Output: 1%2B1+%3D+2
 }
 
 func ExampleUnescape() {
@@ -166,11 +165,6 @@ func ExampleUnescapeSearch() {
 	// Output: where name=dobbins +1
 }
 
-func ExampleIs() {
-	fmt.Println(urlkit.Is('~', urlkit.Unsafe), urlkit.Is(';', urlkit.Reserved), urlkit.Is('+', urlkit.Xpalpha), urlkit.Is('+', urlkit.Xalpha))
-	// Output: true true true false
-}
-
 func ExampleCanonical() {
 	u := urlkit.MustParse("HTTP://Info.CERN.ch:80/albert/bertram/marie%2dclaude")
 	fmt.Println(urlkit.Canonical(u))
@@ -184,43 +178,4 @@ func ExampleEqual() {
 	c := urlkit.MustParse("http://info.cern.ch/albert/bertram%2Fmarie-claude")
 	fmt.Println(urlkit.Equal(a, b), urlkit.Equal(a, c))
 	// Output: true false
-}
-
-func ExampleLookupScheme() {
-	info, ok := urlkit.LookupScheme("GOPHER")
-	fmt.Println(info.Name, info.DefaultPort, info.Syntax == urlkit.SyntaxIP, ok)
-	// Output: gopher 70 true true
-}
-
-func ExampleRegisterScheme() {
-	if _, known := urlkit.LookupScheme("x-finger"); !known {
-		urlkit.RegisterScheme(urlkit.SchemeInfo{Name: "x-finger", Syntax: urlkit.SyntaxIP, DefaultPort: 79, Source: "example"})
-	}
-	_, err := urlkit.Parse("x-finger:user")
-	fmt.Println(err)
-	fmt.Println(urlkit.DefaultPort("x-finger"))
-	// Output:
-	// offset 9 in scheme-specific part: x-finger URLs use the common Internet scheme syntax x-finger://<host>/<url-path> (RFC 1738 3.1)
-	// 79
-}
-
-func ExampleDefaultPort() {
-	fmt.Println(urlkit.DefaultPort("http"), urlkit.DefaultPort("wais"), urlkit.DefaultPort("prospero"), urlkit.DefaultPort("mailto"))
-	// Output: 80 210 1525 0
-}
-
-func ExampleIsExperimental() {
-	fmt.Println(urlkit.IsExperimental("x-mine"), urlkit.IsExperimental("xmine"))
-	// Output: true false
-}
-
-func ExampleSchemes() {
-	n := 0
-	for _, s := range urlkit.Schemes() {
-		if s.Syntax == urlkit.SyntaxOpaque {
-			n++
-		}
-	}
-	fmt.Println(n, "schemes never use //")
-	// Output: 6 schemes never use //
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // ParseLenient parses real-world input the way browsers take it, and
@@ -35,10 +37,10 @@ func ParseLenient(s string) (URL, []Warning, error) {
 
 	// Trim what surrounds the URL.
 	start, end := 0, len(s)
-	for start < end && table[s[start]]&(Space|Control) != 0 {
+	for start < end && chars.Table[s[start]]&(chars.Space|chars.Control) != 0 {
 		start++
 	}
-	for end > start && table[s[end-1]]&(Space|Control) != 0 {
+	for end > start && chars.Table[s[end-1]]&(chars.Space|chars.Control) != 0 {
 		end--
 	}
 	if start > 0 {
@@ -67,7 +69,7 @@ func ParseLenient(s string) (URL, []Warning, error) {
 			inFragment = true
 			put(i, c)
 		case c == '%':
-			if isEscape(s[:end], i) {
+			if chars.IsEscape(s[:end], i) {
 				put(i, s[i], s[i+1], s[i+2])
 				i += 2
 				continue
@@ -79,17 +81,17 @@ func ParseLenient(s string) (URL, []Warning, error) {
 		default:
 			what := "unsafe character"
 			switch {
-			case table[c]&Space != 0:
+			case chars.Table[c]&chars.Space != 0:
 				what = "space"
-			case table[c]&Control != 0:
+			case chars.Table[c]&chars.Control != 0:
 				what = "control character"
-			case table[c]&NonASCII != 0:
+			case chars.Table[c]&chars.NonASCII != 0:
 				what = "non-ASCII byte"
 			case c == '#':
 				what = `second "#"`
 			}
 			warn(i, ComponentNone, "%s 0x%02X encoded as %%%02X", what, c, c)
-			put(i, '%', upperHex[c>>4], upperHex[c&15])
+			put(i, '%', chars.UpperHex[c>>4], chars.UpperHex[c&15])
 		}
 	}
 	text := b.String()

@@ -3,6 +3,9 @@ package urlkit
 import (
 	"fmt"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // okX marks the bytes of RFC 1738's xchar (unreserved | reserved), which may
@@ -20,10 +23,10 @@ var okX, okLogin, okPath, loginStop [256]bool
 
 func init() {
 	for b := 0; b < 256; b++ {
-		okX[b] = table[b]&Xchar != 0
+		okX[b] = chars.Table[b]&chars.Xchar != 0
 		okPath[b] = okX[b] && b != '?'
 		loginStop[b] = strings.IndexByte("/#?@:", byte(b)) >= 0
-		okLogin[b] = table[b]&Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0
+		okLogin[b] = chars.Table[b]&chars.Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0
 	}
 }
 
@@ -36,7 +39,7 @@ func scan(s string, i, end int, ok *[256]bool) int {
 			i++
 			continue
 		}
-		if c == '%' && isEscape(s, i) && i+2 < end {
+		if c == '%' && chars.IsEscape(s, i) && i+2 < end {
 			i += 3
 			continue
 		}
@@ -91,7 +94,7 @@ func hasURLPrefix(s string) bool {
 		return false
 	}
 	i := 4
-	for i < len(s) && table[s[i]]&SchemeChar != 0 {
+	for i < len(s) && chars.Table[s[i]]&chars.SchemeChar != 0 {
 		i++
 	}
 	return i > 4 && i < len(s) && s[i] == ':' && !(i == 7 && s[4]|0x20 == 'u' && s[5]|0x20 == 'r' && s[6]|0x20 == 'l')
@@ -116,11 +119,11 @@ func parse(input string, partialOK bool) (URL, error) {
 
 	// The scheme: scheme chars up to ":" (RFC 1738 section 5).
 	i := 0
-	for i < n && table[s[i]]&SchemeChar != 0 {
+	for i < n && chars.Table[s[i]]&chars.SchemeChar != 0 {
 		i++
 	}
 	p := 0 // start of the scheme-specific part
-	syntax := SyntaxGeneric
+	syntax := schemes.Generic
 	if i < n && s[i] == ':' && i > 0 {
 		u.flags |= hasScheme
 		u.scheme = span{0, int32(i)}
@@ -141,13 +144,13 @@ func parse(input string, partialOK bool) (URL, error) {
 
 	// The scheme-specific part s[p:].
 	partial := u.flags&hasScheme == 0
-	if n-p >= 2 && s[p] == '/' && s[p+1] == '/' && syntax != SyntaxOpaque {
+	if n-p >= 2 && s[p] == '/' && s[p+1] == '/' && syntax != schemes.Opaque {
 		v := u
 		err := v.parseLogin(input, base, p+2, syntax, partial)
 		if err == nil {
 			return v, nil
 		}
-		if syntax != SyntaxGeneric || partial {
+		if syntax != schemes.Generic || partial {
 			return URL{}, err
 		}
 		// An unknown scheme may use *xchar instead of ip-schemepart.
@@ -156,7 +159,7 @@ func parse(input string, partialOK bool) (URL, error) {
 		}
 		return u, nil
 	}
-	if syntax == SyntaxIP || syntax == SyntaxIPOptionalHost {
+	if syntax == schemes.IP || syntax == schemes.IPOptionalHost {
 		return fail(p, ComponentOpaque, ErrMissingSlashes, fmt.Sprintf(`%s URLs use the common Internet scheme syntax %s://<host>/<url-path> (RFC 1738 3.1)`, u.Scheme(), u.Scheme()))
 	}
 	pc := ComponentOpaque
@@ -186,7 +189,7 @@ func (u *URL) parseTail(input string, base, i int, pc Component) error {
 			i++
 			continue
 		}
-		if c == '%' && isEscape(s, i) {
+		if c == '%' && chars.IsEscape(s, i) {
 			i += 3
 			continue
 		}
@@ -232,7 +235,7 @@ func scanUntilHash(s string, i int) int {
 			i++
 			continue
 		}
-		if c == '%' && isEscape(s, i) {
+		if c == '%' && chars.IsEscape(s, i) {
 			i += 3
 			continue
 		}
@@ -244,7 +247,7 @@ func scanUntilHash(s string, i int) int {
 // parseLogin parses login ["/" url-path] ["#" fragment] from a, just after
 // "//". In a partial URL the host may be empty and a "?" also ends the
 // login, as in RFC 1808's net_loc.
-func (u *URL) parseLogin(input string, base, a int, syntax Syntax, partial bool) error {
+func (u *URL) parseLogin(input string, base, a int, syntax schemes.Syntax, partial bool) error {
 	s := u.s
 	n := len(s)
 	u.flags |= hasAuthority
@@ -313,7 +316,7 @@ done:
 			return &SyntaxError{Input: input, Offset: base + hostEnd, Component: ComponentPort, Err: ErrEmptyPort, why: whyEmptyPort}
 		}
 		for j := hostEnd + 1; j < authEnd; j++ {
-			if table[s[j]]&Digit == 0 {
+			if chars.Table[s[j]]&chars.Digit == 0 {
 				if c := s[j]; c == ':' || c == '@' {
 					return charErrorAt(input, base, j, ComponentPort)
 				}
@@ -325,7 +328,7 @@ done:
 	}
 	u.host = span{int32(hostStart), int32(hostEnd)}
 	if hostStart == hostEnd {
-		if syntax != SyntaxIPOptionalHost && !partial {
+		if syntax != schemes.IPOptionalHost && !partial {
 			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyMissingHost}
 		}
 	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
@@ -407,9 +410,9 @@ const (
 var hostTab = func() (t [256]uint8) {
 	for b := 0; b < 256; b++ {
 		switch c := byte(b); {
-		case table[c]&Alpha != 0:
+		case chars.Table[c]&chars.Alpha != 0:
 			t[b] = hostLetter
-		case table[c]&Digit != 0:
+		case chars.Table[c]&chars.Digit != 0:
 			t[b] = hostDigit
 		case c == '-':
 			t[b] = hostHyphen
@@ -419,53 +422,3 @@ var hostTab = func() (t [256]uint8) {
 	}
 	return t
 }()
-
-// schemeSyntax returns the syntax of a scheme name in any case, without
-// allocating.
-func schemeSyntax(name string) Syntax {
-	if i := builtinIndex(name); i >= 0 {
-		return builtinSchemes[i].Syntax
-	}
-	if m := registered.Load(); m != nil {
-		for k, v := range *m {
-			if strings.EqualFold(k, name) {
-				return v.Syntax
-			}
-		}
-	}
-	return SyntaxGeneric
-}
-
-// byFirstLetter indexes builtinSchemes by the first letter of their name.
-var byFirstLetter = func() (t [26][]uint8) {
-	for i, k := range builtinSchemes {
-		t[k.Name[0]-'a'] = append(t[k.Name[0]-'a'], uint8(i))
-	}
-	return t
-}()
-
-// builtinIndex returns the index in builtinSchemes of the scheme name, in
-// any case, or -1.
-func builtinIndex(name string) int {
-	if len(name) == 0 {
-		return -1
-	}
-	c := name[0] | 0x20
-	if c < 'a' || c > 'z' {
-		return -1
-	}
-	for _, i := range byFirstLetter[c-'a'] {
-		k := builtinSchemes[i].Name
-		if len(k) != len(name) {
-			continue
-		}
-		j := 1
-		for j < len(k) && (name[j] == k[j] || name[j]|0x20 == k[j] && 'a' <= k[j] && k[j] <= 'z') {
-			j++
-		}
-		if j == len(k) {
-			return int(i)
-		}
-	}
-	return -1
-}

@@ -31,8 +31,6 @@
 // the access package.
 package urlkit
 
-import "strings"
-
 // Component names a part of a URL. It is used in errors and warnings to say
 // where a problem is.
 type Component uint8
@@ -265,20 +263,4 @@ func (u *URL) UnmarshalText(text []byte) error {
 	}
 	*u = v
 	return nil
-}
-
-// lowerScheme returns s in lower case, without allocating when s is already
-// in lower case or names a scheme urlkit knows.
-func lowerScheme(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'A' <= c && c <= 'Z' {
-			for _, k := range builtinSchemes {
-				if strings.EqualFold(k.Name, s) {
-					return k.Name
-				}
-			}
-			return strings.ToLower(s)
-		}
-	}
-	return s
 }

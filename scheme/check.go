@@ -102,7 +102,7 @@ func Check(u urlkit.URL) []Finding {
 		return []Finding{{SeverityError, CodeSyntax, 0, urlkit.ComponentScheme, "a partial URL has no scheme to check"}}
 	}
 	name := u.Scheme()
-	def := urlkit.DefaultPort(name)
+	def := DefaultPort(name)
 	if p, ok := u.Port(); ok {
 		n, _ := portOf(u, 0)
 		if n > 65535 {
@@ -134,7 +134,7 @@ func Check(u urlkit.URL) []Finding {
 	}
 	s := For(u)
 	if _, known := Lookup(name); !known {
-		if urlkit.IsExperimental(name) {
+		if IsExperimental(name) {
 			out = append(out, Finding{SeverityInfo, CodeExperimental, l.base, urlkit.ComponentScheme, fmt.Sprintf("%q is an experimental scheme, for use by mutual agreement (RFC 1738 4)", name)})
 		} else {
 			out = append(out, Finding{SeverityInfo, CodeUnknownScheme, l.base, urlkit.ComponentScheme, fmt.Sprintf("%q is not a scheme of RFC 1738 or RFC 1630", name)})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // FILES (RFC 1738 3.10; RFC 1630, file): file://<host>/<path>
@@ -109,7 +110,7 @@ func (v *File) localPath(goos string) (string, error) {
 	}
 	if goos == "windows" {
 		// file:///C:/dir/x or the older file:///C|/dir/x.
-		if len(names) > 0 && len(names[0]) == 2 && urlkit.Is(names[0][0], urlkit.Alpha) && (names[0][1] == ':' || names[0][1] == '|') {
+		if len(names) > 0 && len(names[0]) == 2 && chars.Is(names[0][0], chars.Alpha) && (names[0][1] == ':' || names[0][1] == '|') {
 			names[0] = names[0][:1] + ":"
 			if len(names) == 1 {
 				return names[0] + `\`, nil
@@ -146,7 +147,7 @@ func fromLocalPath(name, goos string) (urlkit.URL, error) {
 	var segs []string
 	if goos == "windows" {
 		name = strings.ReplaceAll(name, `\`, "/")
-		if len(name) >= 3 && urlkit.Is(name[0], urlkit.Alpha) && name[1] == ':' && name[2] == '/' {
+		if len(name) >= 3 && chars.Is(name[0], chars.Alpha) && name[1] == ':' && name[2] == '/' {
 			segs = strings.Split(name, "/")
 		} else if strings.HasPrefix(name, "/") {
 			segs = strings.Split(name[1:], "/")
@@ -165,7 +166,7 @@ func fromLocalPath(name, goos string) (urlkit.URL, error) {
 			b.WriteString(s)
 			continue
 		}
-		b.WriteString(urlkit.Escape(s, urlkit.EscapeSegment))
+		b.WriteString(urlkit.EscapeSegment(s))
 	}
 	return urlkit.Parse(b.String())
 }

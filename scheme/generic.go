@@ -13,12 +13,12 @@ import (
 // generic is the Scheme of every unregistered name.
 type generic struct{}
 
-func (generic) Info() urlkit.SchemeInfo {
-	return urlkit.SchemeInfo{Syntax: urlkit.SyntaxGeneric, Source: "RFC 1738 5 (otherurl)"}
+func (generic) Info() Info {
+	return Info{Syntax: SyntaxGeneric, Source: "RFC 1738 5 (otherurl)"}
 }
 
 func (generic) View(u urlkit.URL) (View, error) {
-	return &Generic{u: u, Scheme: u.Scheme(), Experimental: urlkit.IsExperimental(u.Scheme()), Opaque: u.Opaque()}, nil
+	return &Generic{u: u, Scheme: u.Scheme(), Experimental: IsExperimental(u.Scheme()), Opaque: u.Opaque()}, nil
 }
 
 // Generic is the view of a URL of a scheme the registry does not know.

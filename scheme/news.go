@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // NEWS (RFC 1738 3.6; RFC 1630, News): news:<newsgroup-name> | news:<message-id> | news:*
@@ -51,7 +52,7 @@ func checkGroup(l loc, p part, rule string) error {
 	}
 	for i := 0; i < len(p.raw); i++ {
 		c := p.raw[i]
-		ok := urlkit.Is(c, urlkit.Alpha) || (i > 0 && (urlkit.Is(c, urlkit.Digit) || strings.IndexByte("-.+_", c) >= 0))
+		ok := chars.Is(c, chars.Alpha) || (i > 0 && (chars.Is(c, chars.Digit) || strings.IndexByte("-.+_", c) >= 0))
 		if !ok {
 			return l.err(p.off+i, p.comp, ErrBadGroup, "%q is not allowed here in a newsgroup name, which starts with a letter (%s)", string(rune(c)), rule)
 		}
@@ -90,10 +91,10 @@ func checkHost(s string) (int, string) {
 		}
 		for i := 0; i < len(lab); i++ {
 			c := lab[i]
-			if !urlkit.Is(c, urlkit.AlphaDigit) && c != '-' {
+			if !chars.Is(c, chars.AlphaDigit) && c != '-' {
 				return off + i, "character " + strquote(c) + " not allowed in a host name"
 			}
-			if !urlkit.Is(c, urlkit.Digit) {
+			if !chars.Is(c, chars.Digit) {
 				numeric = false
 			}
 		}
@@ -110,7 +111,7 @@ func checkHost(s string) (int, string) {
 		}
 		return 0, "a host number has four decimal parts"
 	}
-	if !urlkit.Is(labels[len(labels)-1][0], urlkit.Alpha) {
+	if !chars.Is(labels[len(labels)-1][0], chars.Alpha) {
 		return off, "the last label of a host name starts with a letter"
 	}
 	return -1, ""

@@ -2,6 +2,7 @@ package scheme
 
 import (
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // NNTP (RFC 1738 3.7; RFC 1630, NNTP): nntp://<host>:<port>/<newsgroup-name>/<article-number>
@@ -47,7 +48,7 @@ func ParseNNTP(u urlkit.URL) (*NNTP, error) {
 			return nil, l.err(a.off, a.comp, ErrBadArticle, `empty article number after "/" (RFC 1738 5: digits = 1*digit)`)
 		}
 		for i := 0; i < len(a.raw); i++ {
-			if !urlkit.Is(a.raw[i], urlkit.Digit) {
+			if !chars.Is(a.raw[i], chars.Digit) {
 				return nil, l.err(a.off+i, a.comp, ErrBadArticle, "%q in article number: it is decimal digits (RFC 1738 5)", a.raw[i:i+1])
 			}
 		}

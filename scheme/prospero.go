@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // PROSPERO (RFC 1738 3.11; RFC 1630, Prospero; 1993 URL draft):
@@ -81,7 +82,7 @@ func ParseProspero(u urlkit.URL) (*Prospero, error) {
 	if len(old) > 1 {
 		v.HasVersion, v.Version = true, old[1].raw
 		for i := 0; i < len(old[1].raw); i++ {
-			if !urlkit.Is(old[1].raw[i], urlkit.Digit) {
+			if !chars.Is(old[1].raw[i], chars.Digit) {
 				return nil, l.err(old[1].off+i, old[1].comp, ErrBadPath, "%q in a Prospero version: it is digits (RFC 1630: hsoname %%00 version)", old[1].raw[i:i+1])
 			}
 		}
@@ -93,7 +94,7 @@ func ParseProspero(u urlkit.URL) (*Prospero, error) {
 				return nil, l.err(a.off, a.comp, ErrBadPath, "empty Prospero attribute (RFC 1630: attribute = alphanums)")
 			}
 			for i := 0; i < len(a.raw); i++ {
-				if !urlkit.Is(a.raw[i], urlkit.AlphaDigit) {
+				if !chars.Is(a.raw[i], chars.AlphaDigit) {
 					return nil, l.err(a.off+i, a.comp, ErrBadPath, "%q in a Prospero attribute: it is letters and digits (RFC 1630: attribute = alphanums)", a.raw[i:i+1])
 				}
 			}

@@ -24,6 +24,8 @@ import (
 	"sync"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // A Scheme is what the package knows about one URL scheme: its name, its
@@ -31,7 +33,7 @@ import (
 type Scheme interface {
 	// Info returns the scheme's name (lower case), syntax, default port
 	// and the document that defines it.
-	Info() urlkit.SchemeInfo
+	Info() Info
 	// View checks u, an absolute URL of this scheme, against the
 	// scheme-specific grammar and returns its typed view. Errors are
 	// *urlkit.SyntaxError values with offsets in the original input.
@@ -147,30 +149,86 @@ var (
 	ErrNotLocal = errors.New("file URL names another host")
 )
 
+// Syntax says which of RFC 1738's two forms of scheme-specific part a
+// scheme uses (schemepart = *xchar | ip-schemepart); the core parser reads
+// a URL of the scheme accordingly.
+type Syntax uint8
+
+const (
+	// SyntaxGeneric is the syntax of a scheme urlkit does not know (RFC
+	// 1738's otherurl): a scheme-specific part that starts with "//" is
+	// parsed as an ip-schemepart when it is one, and as *xchar otherwise.
+	SyntaxGeneric = Syntax(schemes.Generic)
+	// SyntaxOpaque is *xchar: the scheme never uses "//" (mailto, news,
+	// mid, cid, urn).
+	SyntaxOpaque = Syntax(schemes.Opaque)
+	// SyntaxIP is the common Internet scheme syntax of RFC 1738 section
+	// 3.1: "//" login ["/" url-path], with a host required.
+	SyntaxIP = Syntax(schemes.IP)
+	// SyntaxIPOptionalHost is SyntaxIP with the host allowed to be empty,
+	// as RFC 1738 section 5's fileurl allows.
+	SyntaxIPOptionalHost = Syntax(schemes.IPOptionalHost)
+)
+
+// Info describes a scheme: what the parser and the canonicaliser need
+// (syntax, default port) and where it is defined.
+type Info struct {
+	Name        string // lower-case scheme name
+	Syntax      Syntax
+	DefaultPort int    // 0 when the scheme has none
+	Source      string // the document that defines the scheme, e.g. "RFC 1738 3.3"
+}
+
+func infoOf(i schemes.Info) Info {
+	return Info{Name: i.Name, Syntax: Syntax(i.Syntax), DefaultPort: i.DefaultPort, Source: i.Source}
+}
+
 var (
 	regMu sync.RWMutex
 	reg   = map[string]Scheme{}
 )
 
-// Register makes a scheme known to [Lookup] and [ViewOf]. It is meant to be
-// called from an init function, as database/sql.Register is. When the core
-// parser does not know the scheme's syntax yet, Register tells it with
-// [urlkit.RegisterScheme]. Registering a name twice panics.
+// Register makes a scheme known to [Lookup], [ViewOf] and the core parser
+// ([urlkit.Parse] reads its URLs with the syntax its Info gives). It is
+// meant to be called from an init function, as database/sql.Register is.
+// Registering a name twice, or a name that is not a scheme name (RFC 1738
+// section 5: lowalpha, digit, "+", "-", "."), panics; the check is made
+// under the registry's lock, so of two concurrent registrations of one
+// name exactly one succeeds.
 //
-// Scheme names starting with "x-" are experimental (RFC 1738 section 4) and
-// may be registered like any other.
+// The schemes of RFC 1738 and RFC 1630 and the names RFC 1738 section 4
+// reserves are registered by this package. For a reserved name with no
+// view yet registered (none today), the core's syntax and default port
+// stay the built-in ones whatever Info says. Names starting with "x-" are
+// experimental (RFC 1738 section 4) and may be registered like any other.
 func Register(s Scheme) {
 	info := s.Info()
 	name := strings.ToLower(info.Name)
+	if !schemes.ValidName(name) {
+		panic(fmt.Sprintf("scheme: Register: invalid scheme name %q", info.Name))
+	}
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, dup := reg[name]; dup {
 		panic("scheme: Register called twice for " + name)
 	}
-	if _, known := urlkit.LookupScheme(name); !known {
-		urlkit.RegisterScheme(info)
+	if schemes.BuiltinIndex(name) < 0 {
+		if !schemes.Add(schemes.Info{Name: name, Syntax: schemes.Syntax(info.Syntax), DefaultPort: info.DefaultPort, Source: info.Source}) {
+			panic("scheme: Register called twice for " + name)
+		}
 	}
 	reg[name] = s
+}
+
+// DefaultPort returns the default port of a scheme (in any case), or 0 if
+// it has none or is unknown: 80 for http, 70 for gopher (RFC 1738 section
+// 3). It covers the built-in schemes and those added with [Register].
+func DefaultPort(name string) int { return schemes.DefaultPort(name) }
+
+// IsExperimental reports whether a scheme name is an experimental one,
+// which RFC 1738 section 4 says begin with "x-".
+func IsExperimental(name string) bool {
+	return len(name) > 2 && (name[0] == 'x' || name[0] == 'X') && name[1] == '-'
 }
 
 // Lookup returns the registered scheme with the given name, in any case.
@@ -237,9 +295,9 @@ type builtin struct {
 	view func(u urlkit.URL) (View, error)
 }
 
-func (b builtin) Info() urlkit.SchemeInfo {
-	info, _ := urlkit.LookupScheme(b.name)
-	return info
+func (b builtin) Info() Info {
+	info, _ := schemes.Lookup(b.name)
+	return infoOf(info)
 }
 
 func (b builtin) View(u urlkit.URL) (View, error) { return b.view(u) }
@@ -361,7 +419,7 @@ func (p part) wire(l loc, what string) (string, error) {
 // a control character, and that byte, or -1.
 func firstControl(raw string) (int, byte) {
 	for i := 0; i+2 < len(raw); i++ {
-		if raw[i] == '%' && urlkit.Is(raw[i+1], urlkit.HexDigit) && urlkit.Is(raw[i+2], urlkit.HexDigit) {
+		if raw[i] == '%' && chars.Is(raw[i+1], chars.HexDigit) && chars.Is(raw[i+2], chars.HexDigit) {
 			b := unhex(raw[i+1])<<4 | unhex(raw[i+2])
 			if isControl(b) {
 				return i, b
@@ -431,7 +489,7 @@ func (p part) firstNot(ok func(b byte) bool) int {
 
 // uchar reports whether b is an unreserved character (escapes are handled
 // by firstNot).
-func uchar(b byte) bool { return urlkit.Is(b, urlkit.Unreserved) }
+func uchar(b byte) bool { return chars.Is(b, chars.Unreserved) }
 
 // ucharOr returns a predicate for uchar plus the bytes of extra.
 func ucharOr(extra string) func(byte) bool {

@@ -27,7 +27,7 @@ type Reserved struct {
 }
 
 func newReserved(u urlkit.URL) *Reserved {
-	info, _ := urlkit.LookupScheme(u.Scheme())
+	info := For(u).Info()
 	return &Reserved{u: u, Scheme: u.Scheme(), Source: info.Source, Reserved: true, Opaque: u.Opaque()}
 }
 

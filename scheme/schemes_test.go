@@ -2,10 +2,14 @@ package scheme
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 func TestHTTPRFC1630Examples(t *testing.T) {
@@ -363,8 +367,8 @@ func TestReservedAndGeneric(t *testing.T) {
 // testScheme is a scheme a program adds (RFC 1738 4: new schemes).
 type testScheme struct{}
 
-func (testScheme) Info() urlkit.SchemeInfo {
-	return urlkit.SchemeInfo{Name: "x-test-reg", Syntax: urlkit.SyntaxIP, DefaultPort: 9999, Source: "test"}
+func (testScheme) Info() Info {
+	return Info{Name: "x-test-reg", Syntax: SyntaxIP, DefaultPort: 9999, Source: "test"}
 }
 func (testScheme) View(u urlkit.URL) (View, error) { return &Generic{u: u, Scheme: "x-test-reg"}, nil }
 
@@ -377,7 +381,7 @@ func TestRegister(t *testing.T) {
 	if _, err := urlkit.Parse("x-test-reg:opaque"); !errors.Is(err, urlkit.ErrMissingSlashes) {
 		t.Errorf("core syntax not registered: %v", err)
 	}
-	if urlkit.DefaultPort("x-test-reg") != 9999 {
+	if DefaultPort("X-Test-Reg") != 9999 {
 		t.Errorf("default port not registered")
 	}
 	defer func() {
@@ -399,12 +403,53 @@ func TestViewOfPartial(t *testing.T) {
 }
 
 func TestEveryBuiltinRegistered(t *testing.T) {
-	for _, info := range urlkit.Schemes() {
-		if info.Source == "test" {
-			continue
-		}
+	for _, info := range schemes.Builtin {
 		if _, ok := Lookup(info.Name); !ok {
 			t.Errorf("built-in scheme %q has no view", info.Name)
 		}
+	}
+}
+
+// namedScheme is a scheme with a name chosen by the test.
+type namedScheme string
+
+func (n namedScheme) Info() Info { return Info{Name: string(n), Syntax: SyntaxOpaque, Source: "test"} }
+func (n namedScheme) View(u urlkit.URL) (View, error) {
+	return &Generic{u: u, Scheme: string(n)}, nil
+}
+
+// TestRegisterConcurrent: of many concurrent registrations of one name,
+// exactly one succeeds; the duplicate check is made under the lock.
+func TestRegisterConcurrent(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		name := namedScheme(fmt.Sprintf("x-race-%d", round))
+		var wg sync.WaitGroup
+		var ok atomic.Int32
+		for g := 0; g < 8; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() { recover() }()
+				Register(name)
+				ok.Add(1)
+			}()
+		}
+		wg.Wait()
+		if ok.Load() != 1 {
+			t.Fatalf("%d registrations of %s succeeded, want 1", ok.Load(), name)
+		}
+	}
+}
+
+func TestRegisterRejects(t *testing.T) {
+	for _, name := range []string{"", "a b", "x_y", "http", "FTP"} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Register(%q) did not panic", name)
+				}
+			}()
+			Register(namedScheme(name))
+		}()
 	}
 }

@@ -37,7 +37,7 @@ func ParseTelnet(u urlkit.URL) (*Telnet, error) {
 			`a %s URL ends after the login and an optional "/" (RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/)`, u.Scheme())
 	}
 	v := &Telnet{u: u, Program: u.Scheme(), Host: u.Host()}
-	v.Port, _ = portOf(u, urlkit.DefaultPort(u.Scheme()))
+	v.Port, _ = portOf(u, DefaultPort(u.Scheme()))
 	if s, ok := u.User(); ok {
 		v.user, v.HasUser = part{s, l.user(), urlkit.ComponentUser}, true
 		v.User = v.user.decode()

@@ -9,9 +9,9 @@ import (
 )
 
 func init() {
-	names := make([]string, len(urlkit.EscapeSets))
-	for i, s := range urlkit.EscapeSets {
-		names[i] = s.Name()
+	names := make([]string, len(escapeSets))
+	for i, s := range escapeSets {
+		names[i] = s.name
 	}
 	register(&command{
 		name:    "escape",
@@ -33,15 +33,36 @@ func init() {
 	})
 }
 
+// escapeSets are the choices of "escape --set": a component's rules, one
+// path segment, or one word of a search part.
+var escapeSets = []struct {
+	name   string
+	escape func(string) string
+}{
+	{"unreserved", func(s string) string { return urlkit.Escape(s, urlkit.ComponentNone) }},
+	{"login", func(s string) string { return urlkit.Escape(s, urlkit.ComponentUser) }},
+	{"segment", urlkit.EscapeSegment},
+	{"path", func(s string) string { return urlkit.Escape(s, urlkit.ComponentPath) }},
+	{"search", func(s string) string { return urlkit.Escape(s, urlkit.ComponentSearch) }},
+	{"searchword", urlkit.EscapeSearchWord},
+	{"fragment", func(s string) string { return urlkit.Escape(s, urlkit.ComponentFragment) }},
+	{"opaque", func(s string) string { return urlkit.Escape(s, urlkit.ComponentOpaque) }},
+}
+
 func runEscape(e *env, fs *flag.FlagSet, args []string) int {
 	name := fs.Lookup("set").Value.String()
-	set, ok := urlkit.LookupEscapeSet(name)
-	if !ok {
+	var escape func(string) string
+	for _, s := range escapeSets {
+		if s.name == name {
+			escape = s.escape
+		}
+	}
+	if escape == nil {
 		fmt.Fprintf(e.stderr, "urlkit escape: unknown escape set %q\n", name)
 		return exitUsage
 	}
 	err := eachInput(e, args, func(s string) bool {
-		fmt.Fprintln(e.stdout, urlkit.Escape(s, set))
+		fmt.Fprintln(e.stdout, escape(s))
 		return true
 	})
 	if err != nil {

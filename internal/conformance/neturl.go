@@ -9,6 +9,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // AdaDatasets are the ada-url URL lists the net/url differential runs on.
@@ -178,7 +179,7 @@ func rejectClass(err error) (name, reason string) {
 // netURLClass explains a disagreement between urlkit and net/url.
 func netURLClass(u urlkit.URL, nu *url.URL, got, want netFields) (name, reason string, ok bool) {
 	if !u.HasAuthority() && nu.Host != "" && strings.HasPrefix(u.Opaque(), "//") {
-		if _, known := urlkit.LookupScheme(u.Scheme()); !known {
+		if _, known := schemes.Lookup(u.Scheme()); !known {
 			return "\"//\" not a login", "a scheme urlkit does not know whose \"//\" part is not an RFC 1738 3.1 login (here: a host whose top label starts with a digit, which hostname = *[ domainlabel \".\" ] toplabel forbids), so RFC 1738 2.1 leaves the whole part opaque; net/url (RFC 3986 3.2.2) takes any reg-name as the host", true
 		}
 	}

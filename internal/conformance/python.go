@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // pySplit is the script that runs Python's urllib.parse.urlsplit over
@@ -151,12 +153,12 @@ func comparePySplit(s *Suite, in string, row []string) {
 		s.agree(in, used)
 		return
 	}
-	if !urlkit.Is(u.Scheme()[0], urlkit.Alpha) && want.Scheme == "" {
+	if !chars.Is(u.Scheme()[0], chars.Alpha) && want.Scheme == "" {
 		s.different("scheme starts with a digit", "RFC 1738 2.1 and 5 allow a scheme to start with a digit; urlsplit (like RFC 3986 3.1) requires a letter, so it finds no scheme", in)
 		return
 	}
 	if !u.HasAuthority() && strings.HasPrefix(u.Opaque(), "//") && got.Path == "//"+want.Netloc+want.Path {
-		if info, ok := urlkit.LookupScheme(u.Scheme()); ok && info.Syntax == urlkit.SyntaxOpaque {
+		if info, ok := schemes.Lookup(u.Scheme()); ok && info.Syntax == schemes.Opaque {
 			s.different("opaque scheme with //", reasonOpaqueScheme, in)
 		} else {
 			s.different("\"//\" not a login", reasonLoginFallback, in)

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -106,7 +108,7 @@ func runWPTCase(s *Suite, c wptCase) {
 			return
 		}
 	}
-	if !urlkit.Is(sch[0], urlkit.Alpha) {
+	if !chars.Is(sch[0], chars.Alpha) {
 		s.different("scheme starts with a digit", "RFC 1738 2.1 and 5 (scheme = 1*[ lowalpha | digit | \"+\" | \"-\" | \".\" ]) allow a scheme to start with a digit, so \"10.0.0.7:8080/foo.html\" is an absolute URL with scheme \"10.0.0.7\"; WHATWG (like RFC 3986 3.1) requires a letter first and resolves it as a relative reference", in)
 		return
 	}
@@ -307,7 +309,7 @@ const (
 // wptFailureClass explains why urlkit accepts an input WHATWG rejects.
 func wptFailureClass(u urlkit.URL) (name, reason string, ok bool) {
 	if !u.HasAuthority() && strings.HasPrefix(u.Opaque(), "//") {
-		if info, ok := urlkit.LookupScheme(u.Scheme()); ok && info.Syntax == urlkit.SyntaxOpaque {
+		if info, ok := schemes.Lookup(u.Scheme()); ok && info.Syntax == schemes.Opaque {
 			return "opaque scheme with //", reasonOpaqueScheme, true
 		}
 		return "\"//\" not a login", reasonLoginFallback, true
@@ -331,7 +333,7 @@ func wptDifferentClass(u urlkit.URL, want wptFields) (name, reason string, ok bo
 			return "ws/wss without \"//\"", reasonWebSocket, true
 		}
 		if strings.HasPrefix(u.Opaque(), "//") {
-			if info, ok := urlkit.LookupScheme(sch); ok && info.Syntax == urlkit.SyntaxOpaque {
+			if info, ok := schemes.Lookup(sch); ok && info.Syntax == schemes.Opaque {
 				return "opaque scheme with //", reasonOpaqueScheme, true
 			}
 			return "\"//\" not a login", reasonLoginFallback, true
