@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // Gateways ("proxies"): RFC 1738 section 4 asks that "client software
@@ -77,8 +78,8 @@ func (s ProxySettings) Gateway(u urlkit.URL, newsServer string) (string, error) 
 	host, port := u.Host(), ""
 	if p, ok := u.Port(); ok && p != "" {
 		port = p
-	} else if info, ok := urlkit.LookupScheme(u.Scheme()); ok && info.DefaultPort > 0 {
-		port = fmt.Sprint(info.DefaultPort)
+	} else if def := scheme.DefaultPort(u.Scheme()); def > 0 {
+		port = fmt.Sprint(def)
 	}
 	if u.Scheme() == "news" {
 		host, port = newsServer, "119"
@@ -209,11 +210,7 @@ func FetchViaProxy(ctx context.Context, gateway string, u urlkit.URL, opts *Opti
 	conn := &deadlineConn{Conn: c, idle: idle}
 	req := "GET " + target + " HTTP/1.0\r\nHost: " + addr + "\r\nUser-Agent: urlkit\r\nAccept: */*\r\n\r\n"
 	if opts.Trace != nil {
-		shown := target
-		if pw, ok := u.Password(); ok && pw != "" {
-			shown = strings.Replace(target, ":"+pw+"@", ":****@", 1)
-		}
-		fmt.Fprintf(opts.Trace, "> GET %s HTTP/1.0 (to gateway %s)\n", shown, addr)
+		fmt.Fprintf(opts.Trace, "> GET %s HTTP/1.0 (to gateway %s)\n", u.WithoutFragment().Redacted(), addr)
 	}
 	if _, err := io.WriteString(conn, req); err != nil {
 		closeAll()

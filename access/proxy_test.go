@@ -122,7 +122,7 @@ func TestFetchViaProxy(t *testing.T) {
 	if !errors.As(err, &ge) || ge.Status != "502 Bad Gateway" || strings.ContainsRune(err.Error(), 0x1b) || !strings.Contains(err.Error(), "550") {
 		t.Errorf("error answer: %v", err)
 	}
-	if strings.Contains(trace.String(), "secret") || !strings.Contains(trace.String(), "joe:****@") {
+	if strings.Contains(trace.String(), "secret") || !strings.Contains(trace.String(), "joe:xxxxx@") {
 		t.Errorf("trace: %q", trace.String())
 	}
 

@@ -299,7 +299,7 @@ func TestErrorStatuses(t *testing.T) {
 		t.Errorf("POST: %d", resp.StatusCode)
 	}
 	log := logBuf.String()
-	if strings.Contains(log, "pa55word") || !strings.Contains(log, `"GET /ftp://joe:****@h:99999/ HTTP/1.1" 400`) {
+	if strings.Contains(log, "pa55word") || !strings.Contains(log, `"GET /ftp://joe:xxxxx@h:99999/ HTTP/1.1" 400`) {
 		t.Errorf("log:\n%s", log)
 	}
 	if !regexp.MustCompile(`(?m)^127\.0\.0\.1 - - \[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d [+-]\d{4}\] "GET /file:///etc/passwd HTTP/1.1" 403 \d+$`).MatchString(log) {
@@ -356,13 +356,14 @@ func TestConcurrencyLimit(t *testing.T) {
 
 func TestRedaction(t *testing.T) {
 	for in, want := range map[string]string{
-		"GET ftp://u:p@h/x":              "GET ftp://u:****@h/x",
-		"/ftp://u@h/":                    "/ftp://u@h/",
-		"a ftp://u:p@h b gopher://x:y@z": "a ftp://u:****@h b gopher://x:****@z",
-		"nothing here":                   "nothing here",
+		"/ftp://u:pw@h/x":    "/ftp://u:xxxxx@h/x",
+		"ftp://u:pw@h/x":     "ftp://u:xxxxx@h/x",
+		"/ftp://u@h/":        "/ftp://u@h/",
+		"/gopher://h:7x/1":   "/gopher://h:7x/1",
+		"/ftp://u:p%zz@h/x/": "/ftp://u:xxxxx@h/x/",
 	} {
-		if got := maskPasswords(in); got != want {
-			t.Errorf("maskPasswords(%q) = %q, want %q", in, got, want)
+		if got := redactTarget(in); got != want {
+			t.Errorf("redactTarget(%q) = %q, want %q", in, got, want)
 		}
 	}
 	if got := stripUserinfo("see ftp://u:p@h/x?y"); got != "see ftp://h/x?y" {

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/urlkit/urlkit"
 )
 
 // logWriter records the status and size of a response for the log line.
@@ -55,13 +57,22 @@ func (g *Gateway) logRequest(w *logWriter, r *http.Request, start time.Time) {
 		size = fmt.Sprint(w.bytes)
 	}
 	line := fmt.Sprintf("%s - - [%s] \"%s\" %d %s", host, start.Format("02/Jan/2006:15:04:05 -0700"),
-		logEscape(r.Method+" "+maskPasswords(r.RequestURI)+" "+r.Proto), status, size)
+		logEscape(r.Method+" "+redactTarget(r.RequestURI)+" "+r.Proto), status, size)
 	if w.aborted != "" {
 		line += " \"aborted: " + logEscape(w.aborted) + "\""
 	}
 	g.logMu.Lock()
 	defer g.logMu.Unlock()
 	fmt.Fprintln(g.cfg.Log, line)
+}
+
+// redactTarget masks the password of the URL in a request-target, in the
+// proxy form or the path form ("/" and the URL).
+func redactTarget(t string) string {
+	if strings.HasPrefix(t, "/") {
+		return "/" + urlkit.RedactString(t[1:])
+	}
+	return urlkit.RedactString(t)
 }
 
 // logEscape escapes '"', '\' and bytes outside printable ASCII as \xHH.

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // PolicyError reports a request the gateway refuses on purpose (HTTP 403):
@@ -52,7 +53,7 @@ func BadPort(schemeName string, port int) (string, bool) {
 	if !bad {
 		return "", false
 	}
-	if info, ok := urlkit.LookupScheme(schemeName); ok && info.DefaultPort == port {
+	if scheme.DefaultPort(schemeName) == port {
 		return "", false
 	}
 	return service, true

@@ -7,17 +7,6 @@ import "strings"
 // in URLs; a page may be cached, shared or shown to someone else). These
 // functions work on text, so they also cover URLs that do not parse.
 
-// maskPasswords returns s with the password of every "scheme://user:pass@"
-// in it replaced by "****". It is used for log lines.
-func maskPasswords(s string) string {
-	return rewriteUserinfo(s, func(userinfo string) string {
-		if i := strings.IndexByte(userinfo, ':'); i >= 0 {
-			return userinfo[:i] + ":****"
-		}
-		return userinfo
-	})
-}
-
 // stripUserinfo returns s with the user and password of every
 // "scheme://userinfo@" in it removed. It is used for text that goes into
 // pages and error bodies.

@@ -326,7 +326,7 @@ func GopherItemURL(typ byte, selector, host, port string) (string, error) {
 	b.WriteByte(':')
 	b.WriteString(port)
 	b.WriteByte('/')
-	b.WriteString(urlkit.Escape(string(rune(typ))+selector, urlkit.EscapePath))
+	b.WriteString(urlkit.Escape(string(rune(typ))+selector, urlkit.ComponentPath))
 	s := b.String()
 	u, err := urlkit.Parse(s)
 	if err != nil {

@@ -120,7 +120,7 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 	}
 	host := v.Host
 	if p, ok := v.u.Port(); ok && p != "" {
-		if def := urlkit.DefaultPort(v.u.Scheme()); v.Port != def {
+		if def := DefaultPort(v.u.Scheme()); v.Port != def {
 			host += ":" + p
 		}
 	}

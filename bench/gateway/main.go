@@ -3,13 +3,18 @@
 // servers (internal/fakeservers: a Go ftp server and a Go gopher server
 // serving from memory, so the upstream is not the limit):
 //
-//   - ftp, a 2 KB file: `urlkit serve`'s handler (proxy form) against Squid
-//     (Debian's squid, caching off, its own configuration, port and
-//     directory, loopback only), both asked "GET ftp://... HTTP/1.1" by the
-//     same HTTP client code over keep-alive connections;
+//   - ftp, a 2 KB file: `urlkit serve` (proxy form) against Squid (Debian's
+//     squid, caching off, its own configuration, port and directory,
+//     loopback only), both asked "GET ftp://... HTTP/1.1" by the same HTTP
+//     client code over keep-alive connections. Both gateways run as
+//     processes of their own, as their users run them (urlkit is built from
+//     this checkout), so neither shares the client's CPU share;
 //   - gopher, a 2 KB document: through the gateway against fetching it
 //     directly from the upstream with urlkit's access layer (Debian's Squid
-//     no longer carries gopher: CVE-2023-46728).
+//     no longer carries gopher: CVE-2023-46728). Here the gateway's handler
+//     runs inside this process, as the direct fetch does, so that both
+//     sides share one process's CPU (a separate process would get a share
+//     of its own on a loaded machine and look faster than it is).
 //
 // For 1, 8 and 32 concurrent clients it reports requests per second, the
 // median and the 99th percentile latency, and the ratios. Run it with
@@ -80,13 +85,23 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	}
 	defer gopherSrv.Close()
 
+	// The gateway in this process (beside the direct gopher client) and
+	// as `urlkit serve` (beside Squid).
 	gwLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	gw := &http.Server{Handler: gateway.New(gateway.Config{MaxUpstream: 256})}
+	g := gateway.New(gateway.Config{MaxUpstream: 256})
+	defer g.Close()
+	gw := &http.Server{Handler: g}
 	go gw.Serve(gwLn)
 	defer gw.Close()
+	inAddr := gwLn.Addr().String()
+	serve, err := startServe(ctx)
+	if err != nil {
+		return fmt.Errorf("urlkit serve: %w", err)
+	}
+	defer serve.stop()
 
 	ftpURL := "ftp://" + ftpSrv.Addr() + "/pub/f2k.bin"
 	gopherURL := "gopher://" + gopherSrv.Addr() + "/9/d2k"
@@ -104,8 +119,8 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	// Every side must deliver the document exactly before it is timed.
 	direct := directGopher(gopherURL)
 	sides := map[string]func(*client) error{
-		"gateway ftp":    func(c *client) error { return c.get(gwLn.Addr().String(), ftpURL, doc) },
-		"gateway gopher": func(c *client) error { return c.get(gwLn.Addr().String(), gopherURL, doc) },
+		"gateway ftp":    func(c *client) error { return c.get(serve.addr, ftpURL, doc) },
+		"gateway gopher": func(c *client) error { return c.get(inAddr, gopherURL, doc) },
 		"direct gopher":  func(*client) error { return direct(doc) },
 	}
 	if squidAddr != "" {
@@ -120,7 +135,8 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	}
 
 	fmt.Printf("bench/gateway: %s, %d rounds of %v per side and level, interleaved\n", time.Now().UTC().Format(time.DateOnly), rounds, window)
-	fmt.Printf("%-15s %3s %10s %10s %10s %8s\n", "side", "c", "req/s", "p50", "p99", "errors")
+	fmt.Println("gopher: the gateway's handler in this process vs access directly; ftp: urlkit serve vs squid, each its own process")
+	fmt.Printf("%-15s %3s %10s %10s %10s %8s %13s\n", "side", "c", "req/s", "p50", "p99", "errors", "ftp logins/req")
 	for _, field := range strings.Split(levels, ",") {
 		var conc int
 		fmt.Sscan(field, &conc)
@@ -148,7 +164,9 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 					if res[name] == nil {
 						res[name] = &result{}
 					}
+					before := ftpSrv.Logins.Load()
 					measure(ctx, sides[name], conc, window, res[name])
+					res[name].logins += ftpSrv.Logins.Load() - before
 				}
 			}
 			for _, name := range group {
@@ -167,6 +185,7 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 
 // result accumulates one side's measurements at one concurrency.
 type result struct {
+	logins  int64 // ftp logins the upstream saw during this side's windows
 	lat     []time.Duration
 	elapsed time.Duration
 	errs    int
@@ -188,8 +207,8 @@ func (r *result) pct(p int) time.Duration {
 }
 
 func (r *result) print(name string, conc int) {
-	fmt.Printf("%-15s %3d %10.0f %10s %10s %8d\n", name, conc, r.rate(),
-		r.pct(50).Round(time.Microsecond), r.pct(99).Round(time.Microsecond), r.errs)
+	fmt.Printf("%-15s %3d %10.0f %10s %10s %8d %13.3f\n", name, conc, r.rate(),
+		r.pct(50).Round(time.Microsecond), r.pct(99).Round(time.Microsecond), r.errs, float64(r.logins)/float64(max(len(r.lat), 1)))
 	if r.lastErr != nil {
 		fmt.Printf("    last error: %v\n", r.lastErr)
 	}
@@ -316,16 +335,9 @@ func directGopher(raw string) func(want []byte) error {
 	}
 }
 
-// squid is a running Squid with its own configuration and directory.
-type squid struct {
-	cmd  *exec.Cmd
-	dir  string
-	addr string
-}
-
 // startSquid runs Squid in the foreground (-N) on a free loopback port
 // with caching off: "cache deny all", no cache_dir, no memory cache.
-func startSquid(ctx context.Context, bin string) (*squid, error) {
+func startSquid(ctx context.Context, bin string) (*process, error) {
 	if _, err := os.Stat(bin); err != nil {
 		return nil, err
 	}
@@ -369,7 +381,7 @@ workers 1
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	s := &squid{cmd: cmd, dir: dir, addr: addr}
+	s := &process{cmd: cmd, dir: dir, addr: addr}
 	for i := 0; i < 200; i++ {
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
@@ -385,17 +397,61 @@ workers 1
 	return nil, fmt.Errorf("did not start listening on %s: %s %s", addr, out.String(), log)
 }
 
-func (s *squid) stop() {
-	if s.cmd.Process != nil {
-		syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
+// process is a server process started by the benchmark, in its own
+// process group, stopped at the end.
+type process struct {
+	cmd  *exec.Cmd
+	dir  string
+	addr string
+}
+
+func (p *process) stop() {
+	if p.cmd.Process != nil {
+		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
 		done := make(chan struct{})
-		go func() { s.cmd.Wait(); close(done) }()
+		go func() { p.cmd.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(5 * time.Second):
-			syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+			syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 			<-done
 		}
 	}
-	os.RemoveAll(s.dir)
+	os.RemoveAll(p.dir)
+}
+
+// startServe builds urlkit from this checkout and runs `urlkit serve` on a
+// free loopback port, reading the address from its first line.
+func startServe(ctx context.Context) (*process, error) {
+	dir, err := os.MkdirTemp("", "urlkit-bench-serve-")
+	if err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(dir, "urlkit")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/urlkit/urlkit/cmd/urlkit")
+	if out, err := build.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("go build: %v: %s", err, out)
+	}
+	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--quiet", "--max-upstream", "256")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	p := &process{cmd: cmd, dir: dir}
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	const marker = "gateway on http://"
+	i := strings.Index(line, marker)
+	if err != nil || i < 0 {
+		p.stop()
+		return nil, fmt.Errorf("unexpected first line %q: %v", line, err)
+	}
+	p.addr = strings.TrimSuffix(strings.Fields(line[i+len(marker):])[0], "/")
+	go io.Copy(io.Discard, stderr)
+	return p, nil
 }
