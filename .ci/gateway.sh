@@ -35,7 +35,12 @@ fi
 
 TMP=$(mktemp -d /tmp/urlkit-gateway-ci.XXXXXX)
 GWPID=
+HOSTILEPID=
 cleanup() {
+	if [ -n "$HOSTILEPID" ] && kill -0 "$HOSTILEPID" 2>/dev/null; then
+		kill "$HOSTILEPID" 2>/dev/null || true
+		wait "$HOSTILEPID" 2>/dev/null || true
+	fi
 	if [ -n "$GWPID" ] && kill -0 "$GWPID" 2>/dev/null; then
 		kill "$GWPID" 2>/dev/null || true
 		wait "$GWPID" 2>/dev/null || true
@@ -142,7 +147,28 @@ href=$(grep -o 'href="[^"]*">dir<' "$OUT/ftp.html" | sed 's/^href="//; s/">.*//'
 chrome --dump-dom "$GW/ftp://$F/pub/${href#./}" >"$OUT/ftp-dir.html"
 grep -q 'href="./a.txt"' "$OUT/ftp-dir.html" || fail "chromium: the followed directory lacks a.txt"
 chrome --screenshot="$OUT/ftp-dir.png" "$GW/ftp://$F/pub/dir/" >/dev/null
-for f in gopher-menu.png ftp-dir.png; do
+# A hostile gopher menu (markup and scripts in display strings, javascript:
+# and data: selectors), served by socat on loopback: the page Chromium builds
+# from it must hold none of it as markup, and no script may have run.
+printf '%s\r\n' \
+	"i<script>document.body.innerHTML='PWNED'</script>	x	h	1" \
+	"0<img src=x onerror=\"document.title='PWNED'\">doc	/d	127.0.0.1	70" \
+	"1javascript link	javascript:document.title='PWNED'	127.0.0.1	70" \
+	"hURL link	URL:javascript:document.title='PWNED'	127.0.0.1	70" \
+	"hdata link	URL:data:text/html,<script>alert(1)</script>	127.0.0.1	70" \
+	"." >"$TMP/hostile.menu"
+HPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+socat "TCP-LISTEN:$HPORT,bind=127.0.0.1,reuseaddr,fork" "SYSTEM:cat $TMP/hostile.menu" 2>/dev/null &
+HOSTILEPID=$!
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$HPORT") 2>/dev/null && break; sleep 0.1; done
+chrome --dump-dom "$GW/gopher://127.0.0.1:$HPORT/1/" >"$OUT/hostile.html"
+grep -q 'enter another URL' "$OUT/hostile.html" || fail "chromium: no page for the hostile menu"
+if grep -q 'PWNED</' "$OUT/hostile.html" || grep -qi '<img\|<script\|href="javascript\|href="data' "$OUT/hostile.html"; then
+	fail "chromium: the hostile menu's markup or script reached the page (see $OUT/hostile.html)"
+fi
+grep -q 'urlkit gateway</title>\|<title>gopher://' "$OUT/hostile.html" || fail "chromium: the page title changed"
+chrome --screenshot="$OUT/hostile-menu.png" "$GW/gopher://127.0.0.1:$HPORT/1/" >/dev/null
+for f in gopher-menu.png ftp-dir.png hostile-menu.png; do
 	[ -s "$OUT/$f" ] || fail "chromium wrote no $f"
 done
 log "chromium: ok (screenshots in $OUT)"

@@ -275,6 +275,10 @@ func (g *Gateway) menuPage(q *request, items []menuItem) {
 						e.Href, e.Shown = g.link(q, target), stripUserinfo(target)
 					}
 				}
+				if e.Href == "" {
+					e.Text += " (not linked: the gateway links only web, mail, session, gopher, ftp and news URLs)"
+					e.Shown = stripUserinfo(target)
+				}
 				break
 			}
 			target, err := itemURL(it)
