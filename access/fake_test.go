@@ -18,15 +18,7 @@ import (
 )
 
 // serve starts a hostile (or scripted) server for the test.
-func serve(t testing.TB, h func(net.Conn)) *hostile.Server {
-	t.Helper()
-	s, err := hostile.Start(0, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
-}
+var serve = hostile.Serve
 
 // The exact bytes on the wire for ftp://u:secret@host//a%20b/x;type=i (RFC
 // 1738 3.2.2: "//" gives "CWD " with an empty argument; decoded names are

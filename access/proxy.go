@@ -76,7 +76,7 @@ func (s ProxySettings) ProxyFor(u urlkit.URL, host, port string) (string, error)
 // newsServer (host[:port], default port 119).
 func (s ProxySettings) Gateway(u urlkit.URL, newsServer string) (string, error) {
 	host, port := u.Host(), ""
-	if p, ok := u.Port(); ok && p != "" {
+	if p, ok := u.RawPort(); ok && p != "" {
 		port = p
 	} else if def := scheme.DefaultPort(u.Scheme()); def > 0 {
 		port = fmt.Sprint(def)
@@ -136,7 +136,7 @@ func normalizeProxy(p string) (string, error) {
 		return "", fmt.Errorf("gateway setting %q: no host", p)
 	}
 	hp := u.Host()
-	if port, ok := u.Port(); ok && port != "" {
+	if port, ok := u.RawPort(); ok && port != "" {
 		hp += ":" + port
 	} else {
 		hp += ":80"
@@ -180,7 +180,7 @@ func FetchViaProxy(ctx context.Context, gateway string, u urlkit.URL, opts *Opti
 	if err != nil {
 		return nil, err
 	}
-	port, _ := gu.Port()
+	port, _ := gu.RawPort()
 	addr := net.JoinHostPort(strings.Trim(gu.Host(), "[]"), port)
 	dctx := ctx
 	if d := opts.ConnectTimeout; d >= 0 {

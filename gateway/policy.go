@@ -62,7 +62,7 @@ func BadPort(schemeName string, port int) (string, bool) {
 // checkPort applies BadPort to the port a URL names (or its scheme's
 // default port when it names none).
 func checkPort(u urlkit.URL) error {
-	p, ok := u.Port()
+	p, ok := u.RawPort()
 	if !ok || p == "" {
 		return nil // the scheme's default port
 	}

@@ -186,7 +186,7 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 	hostport := ""
 	if nntp {
 		hostport = q.u.Host()
-		if port, ok := q.u.Port(); ok && port != "" {
+		if port, ok := q.u.RawPort(); ok && port != "" {
 			hostport = net.JoinHostPort(hostport, port)
 		}
 	}

@@ -103,7 +103,7 @@ func Check(u urlkit.URL) []Finding {
 	}
 	name := u.Scheme()
 	def := DefaultPort(name)
-	if p, ok := u.Port(); ok {
+	if p, ok := u.RawPort(); ok {
 		n, _ := portOf(u, 0)
 		if n > 65535 {
 			out = append(out, Finding{SeverityError, CodePort, l.base + l.port(), urlkit.ComponentPort,

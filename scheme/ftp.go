@@ -8,7 +8,7 @@ import (
 
 // FTP (RFC 1738 3.2; RFC 1630, FTP): ftp://<user>:<password>@<host>:<port>/<cwd1>/.../<cwdN>/<name>;type=<typecode>
 
-func init() { registerBuiltin("ftp", func(u urlkit.URL) (View, error) { return ParseFTP(u) }) }
+func init() { registerBuiltin("ftp", func(u urlkit.URL) (View, error) { return FTPOf(u) }) }
 
 // FTP is the view of an ftp URL (RFC 1738 3.2). Strings are decoded.
 type FTP struct {
@@ -33,11 +33,11 @@ type FTP struct {
 // AnonymousUser is the user name of anonymous FTP (RFC 1738 3.2.1).
 const AnonymousUser = "anonymous"
 
-// ParseFTP checks u against RFC 1738's ftpurl and returns its view:
+// FTPOf checks u against RFC 1738's ftpurl and returns its view:
 // fpath = fsegment *[ "/" fsegment ], fsegment = *[ uchar | "?" | ":" |
 // "@" | "&" | "=" ], with an optional ";type=" ftptype at the end. Within
 // a segment "/" and ";" are reserved (RFC 1738 3.2.2).
-func ParseFTP(u urlkit.URL) (*FTP, error) {
+func FTPOf(u urlkit.URL) (*FTP, error) {
 	l := locOf(u)
 	v := &FTP{u: u, Host: u.Host(), CWD: []string{}}
 	v.Port, _ = portOf(u, 21)
@@ -55,7 +55,7 @@ func ParseFTP(u urlkit.URL) (*FTP, error) {
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
 	}
 	// The url-path includes any "?": fsegment allows it.
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
 		code := p.raw[k+6:]
 		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {

@@ -11,7 +11,7 @@ import (
 // Gopher (RFC 1738 3.4; RFC 1630, Gopher; RFC 1436):
 // gopher://<host>:<port>/<gophertype><selector>%09<search>%09<gopher+_string>
 
-func init() { registerBuiltin("gopher", func(u urlkit.URL) (View, error) { return ParseGopher(u) }) }
+func init() { registerBuiltin("gopher", func(u urlkit.URL) (View, error) { return GopherOf(u) }) }
 
 // Gopher is the view of a gopher URL. Selector, Search and PlusString are
 // decoded.
@@ -54,19 +54,19 @@ type GopherPlus struct {
 	Values     []string `json:"values,omitempty"`     // the answers of a filled-in form
 }
 
-// ParseGopher checks u against RFC 1738's gopherurl and splits the
+// GopherOf checks u against RFC 1738's gopherurl and splits the
 // gopher-path: the first character is the type (an escape counts as one
 // character), the selector runs to the first %09, the search to the next,
 // and the Gopher+ string is the rest. Within the gopher-path no characters
 // are reserved (RFC 1738 3.4.1), so "?" belongs to the selector.
-func ParseGopher(u urlkit.URL) (*Gopher, error) {
+func GopherOf(u urlkit.URL) (*Gopher, error) {
 	l := locOf(u)
 	if err := noLogin(l, "RFC 1738 5: gopherurl = \"gopher://\" hostport ..."); err != nil {
 		return nil, err
 	}
 	v := &Gopher{u: u, Host: u.Host(), Type: '1'}
 	v.Port, _ = portOf(u, 70)
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	v.sel = part{"", p.off, urlkit.ComponentPath}
 	if p.raw == "" {
 		return v, nil

@@ -10,8 +10,8 @@ import (
 // https (RFC 2818) is read the same way with port 443.
 
 func init() {
-	registerBuiltin("http", func(u urlkit.URL) (View, error) { return ParseHTTP(u) })
-	registerBuiltin("https", func(u urlkit.URL) (View, error) { return ParseHTTP(u) })
+	registerBuiltin("http", func(u urlkit.URL) (View, error) { return HTTPOf(u) })
+	registerBuiltin("https", func(u urlkit.URL) (View, error) { return HTTPOf(u) })
 }
 
 // HTTP is the view of an http (or https) URL. Path and Search are as
@@ -26,11 +26,11 @@ type HTTP struct {
 	HasSearch bool   `json:"has_search"`
 }
 
-// ParseHTTP checks u against RFC 1738's httpurl: no user name or password
+// HTTPOf checks u against RFC 1738's httpurl: no user name or password
 // (RFC 1738 3.3), hpath = hsegment *[ "/" hsegment ] and search =
 // *[ uchar | ";" | ":" | "@" | "&" | "=" ], so "/" and "?" may not appear
 // unencoded in the search part.
-func ParseHTTP(u urlkit.URL) (*HTTP, error) {
+func HTTPOf(u urlkit.URL) (*HTTP, error) {
 	l := locOf(u)
 	if err := noLogin(l, "RFC 1738 3.3: no user name or password is allowed"); err != nil {
 		return nil, err
@@ -119,7 +119,7 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 		uri += "?" + v.Search
 	}
 	host := v.Host
-	if p, ok := v.u.Port(); ok && p != "" {
+	if p, ok := v.u.RawPort(); ok && p != "" {
 		if def := DefaultPort(v.u.Scheme()); v.Port != def {
 			host += ":" + p
 		}

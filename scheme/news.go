@@ -9,7 +9,7 @@ import (
 
 // NEWS (RFC 1738 3.6; RFC 1630, News): news:<newsgroup-name> | news:<message-id> | news:*
 
-func init() { registerBuiltin("news", func(u urlkit.URL) (View, error) { return ParseNews(u) }) }
+func init() { registerBuiltin("news", func(u urlkit.URL) (View, error) { return NewsOf(u) }) }
 
 // News is the view of a news URL: all groups ("*"), one group, or one
 // article by message-id. News URLs name no host (RFC 1630, News, note 1).
@@ -21,11 +21,11 @@ type News struct {
 	id        part
 }
 
-// ParseNews checks u against RFC 1738's newsurl: grouppart = "*" | group |
+// NewsOf checks u against RFC 1738's newsurl: grouppart = "*" | group |
 // article, with group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
 // and article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host.
 // An "@" tells a message-id from a group name (RFC 1738 3.6).
-func ParseNews(u urlkit.URL) (*News, error) {
+func NewsOf(u urlkit.URL) (*News, error) {
 	l := locOf(u)
 	p := part{u.Opaque(), l.opaque(), urlkit.ComponentOpaque}
 	v := &News{u: u}

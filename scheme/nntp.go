@@ -7,7 +7,7 @@ import (
 
 // NNTP (RFC 1738 3.7; RFC 1630, NNTP): nntp://<host>:<port>/<newsgroup-name>/<article-number>
 
-func init() { registerBuiltin("nntp", func(u urlkit.URL) (View, error) { return ParseNNTP(u) }) }
+func init() { registerBuiltin("nntp", func(u urlkit.URL) (View, error) { return NNTPOf(u) }) }
 
 // NNTP is the view of an nntp URL.
 type NNTP struct {
@@ -18,9 +18,9 @@ type NNTP struct {
 	Article string `json:"article,omitempty"` // decimal article number; "" when absent
 }
 
-// ParseNNTP checks u against RFC 1738's nntpurl = "nntp://" hostport "/"
+// NNTPOf checks u against RFC 1738's nntpurl = "nntp://" hostport "/"
 // group [ "/" digits ]: no login, a group name, an optional article number.
-func ParseNNTP(u urlkit.URL) (*NNTP, error) {
+func NNTPOf(u urlkit.URL) (*NNTP, error) {
 	l := locOf(u)
 	if err := noLogin(l, `RFC 1738 5: nntpurl = "nntp://" hostport "/" group [ "/" digits ]`); err != nil {
 		return nil, err

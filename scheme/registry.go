@@ -96,7 +96,7 @@ func planPort(u urlkit.URL) error {
 		return nil
 	}
 	l := locOf(u)
-	p, _ := u.Port()
+	p, _ := u.RawPort()
 	return l.err(l.port(), urlkit.ComponentPort, ErrPortRange, "port %s is above 65535: no TCP connection can be made to it", p)
 }
 
@@ -341,8 +341,8 @@ func (l loc) end() int {
 	return len(s)
 }
 
-// urlPath is the offset in String() of URLPath().
-func (l loc) urlPath() int { return l.end() - len(l.u.URLPath()) }
+// urlPath is the offset in String() of PathAndSearch().
+func (l loc) urlPath() int { return l.end() - len(l.u.PathAndSearch()) }
 
 // opaque is the offset in String() of Opaque().
 func (l loc) opaque() int { return l.end() - len(l.u.Opaque()) }
@@ -419,8 +419,8 @@ func (p part) wire(l loc, what string) (string, error) {
 // a control character, and that byte, or -1.
 func firstControl(raw string) (int, byte) {
 	for i := 0; i+2 < len(raw); i++ {
-		if raw[i] == '%' && chars.Is(raw[i+1], chars.HexDigit) && chars.Is(raw[i+2], chars.HexDigit) {
-			b := unhex(raw[i+1])<<4 | unhex(raw[i+2])
+		if chars.IsEscape(raw, i) {
+			b := chars.Unhex(raw[i+1])<<4 | chars.Unhex(raw[i+2])
 			if isControl(b) {
 				return i, b
 			}
@@ -428,17 +428,6 @@ func firstControl(raw string) (int, byte) {
 		}
 	}
 	return -1, 0
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
 }
 
 // split splits p at every unencoded sep, keeping offsets.
@@ -508,7 +497,7 @@ func reservedErr(l loc, p part, i int, rule string) error {
 // core parser has checked that a port is digits; a number too large for an
 // int saturates.
 func portOf(u urlkit.URL, def int) (int, bool) {
-	p, ok := u.Port()
+	p, ok := u.RawPort()
 	if !ok {
 		return def, false
 	}

@@ -268,7 +268,7 @@ func TestFileRoundTrip(t *testing.T) {
 			t.Errorf("fromLocalPath(%q, %s) = %q, %v; want %q", tt.path, tt.goos, u.String(), err, tt.url)
 			continue
 		}
-		v, err := ParseFile(u)
+		v, err := FileOf(u)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -272,8 +273,13 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 	if g.include && r.Status != "" {
 		bw := bufio.NewWriter(w)
 		fmt.Fprintf(bw, "%s\r\n", r.Status)
-		for k, vs := range r.Header {
-			for _, v := range vs {
+		keys := make([]string, 0, len(r.Header))
+		for k := range r.Header {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			for _, v := range r.Header[k] {
 				fmt.Fprintf(bw, "%s: %s\r\n", k, v)
 			}
 		}
@@ -537,28 +543,22 @@ func password(s string) (start, end int) {
 	return i + 3 + colon + 1, i + 3 + at
 }
 
-// redact returns s with any password replaced by "****", so that get and
-// plan never print one (RFC 1738 6), even for text that does not parse.
-func redact(s string) string {
-	a, b := password(s)
-	if a < 0 {
-		return s
-	}
-	return s[:a] + "****" + s[b:]
-}
+// redact returns s with any password masked, whether or not it parses, so
+// that get and plan never print one (RFC 1738 6).
+func redact(s string) string { return urlkit.RedactString(s) }
 
-// redactErr is err's message with in's password, as written and decoded,
-// replaced by "****".
+// redactErr is err's message with passwords masked (urlkit.RedactString),
+// in's password also where the message quotes it decoded.
 func redactErr(in string, err error) string {
-	msg := err.Error()
+	msg := urlkit.RedactString(err.Error())
 	a, b := password(in)
 	if a < 0 || a == b {
 		return msg
 	}
 	pw := in[a:b]
-	msg = strings.ReplaceAll(msg, pw, "****")
+	msg = strings.ReplaceAll(msg, pw, urlkit.RedactedPassword)
 	if d, err := urlkit.Unescape(pw); err == nil && d != "" {
-		msg = strings.ReplaceAll(msg, d, "****")
+		msg = strings.ReplaceAll(msg, d, urlkit.RedactedPassword)
 	}
 	return msg
 }

@@ -104,7 +104,7 @@ func TestGetTelnet(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, `"guest"`) || strings.Contains(out+errOut, "s3cret") {
 		t.Errorf("telnet: %d %q %q", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "guest:****@") {
+	if !strings.Contains(errOut, "guest:xxxxx@") {
 		t.Errorf("the URL in messages is not redacted: %q", errOut)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -162,9 +163,9 @@ func HugeReplyAfter(script []string, code string) func(net.Conn) {
 	}
 }
 
-// NNTPEndlessArticle answers MODE READER, GROUP and ARTICLE, then sends an
-// article body without end, lines of 100 bytes, never the "." line.
-func NNTPEndlessArticle(c net.Conn) {
+// nntpSession answers MODE READER and GROUP, and ARTICLE with article(c),
+// which returns false to end the session.
+func nntpSession(c net.Conn, article func(c net.Conn) bool) {
 	fmt.Fprint(c, "200 hostile news\r\n")
 	for {
 		l, err := readLine(c)
@@ -177,7 +178,11 @@ func NNTPEndlessArticle(c net.Conn) {
 		case strings.HasPrefix(l, "GROUP"):
 			fmt.Fprint(c, "211 1 1 1 g\r\n")
 		case strings.HasPrefix(l, "ARTICLE"):
-			endless(c, "220 1 <a@b> article\r\n", bytes.Repeat([]byte(strings.Repeat("z", 98)+"\r\n"), 512), 0)
+			if !article(c) {
+				return
+			}
+		case strings.HasPrefix(l, "QUIT"):
+			fmt.Fprint(c, "205 bye\r\n")
 			return
 		default:
 			fmt.Fprint(c, "500 what\r\n")
@@ -185,35 +190,37 @@ func NNTPEndlessArticle(c net.Conn) {
 	}
 }
 
+// NNTPEndlessArticle answers MODE READER, GROUP and ARTICLE, then sends an
+// article body without end, lines of 100 bytes, never the "." line.
+func NNTPEndlessArticle(c net.Conn) {
+	nntpSession(c, func(c net.Conn) bool {
+		endless(c, "220 1 <a@b> article\r\n", bytes.Repeat([]byte(strings.Repeat("z", 98)+"\r\n"), 512), 0)
+		return false
+	})
+}
+
 // NNTPArticle answers MODE READER, GROUP and ARTICLE with body, which must
 // be dot-stuffed already and end with ".\r\n" if it is to be complete;
 // without that ending the connection is closed after the body.
 func NNTPArticle(body string) func(net.Conn) {
 	return func(c net.Conn) {
-		fmt.Fprint(c, "200 hostile news\r\n")
-		for {
-			l, err := readLine(c)
-			if err != nil {
-				return
-			}
-			switch {
-			case strings.HasPrefix(l, "MODE"):
-				fmt.Fprint(c, "200 ok\r\n")
-			case strings.HasPrefix(l, "GROUP"):
-				fmt.Fprint(c, "211 1 1 1 g\r\n")
-			case strings.HasPrefix(l, "ARTICLE"):
-				io.WriteString(c, "220 1 <a@b> article\r\n"+body)
-				if !strings.HasSuffix(body, "\r\n.\r\n") {
-					return
-				}
-			case strings.HasPrefix(l, "QUIT"):
-				fmt.Fprint(c, "205 bye\r\n")
-				return
-			default:
-				fmt.Fprint(c, "500 what\r\n")
-			}
-		}
+		nntpSession(c, func(c net.Conn) bool {
+			io.WriteString(c, "220 1 <a@b> article\r\n"+body)
+			return strings.HasSuffix(body, "\r\n.\r\n")
+		})
 	}
+}
+
+// Serve starts a server for a test, any free port, closed when the test
+// ends.
+func Serve(t testing.TB, handle func(net.Conn)) *Server {
+	t.Helper()
+	s, err := Start(0, handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
 }
 
 // GopherReply reads the request line and sends reply, then closes.
