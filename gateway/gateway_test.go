@@ -188,7 +188,8 @@ func TestPathFormMenuLinksAndSearch(t *testing.T) {
 
 func TestFTPThroughGateway(t *testing.T) {
 	file := bytes.Repeat([]byte("ftp data.\n"), 200)
-	srv := ftpServer(t, map[string][]byte{"/pub/f.txt": file, "/pub/dir/a:b.bin": {1, 2, 3}, "/pub/x.gif": []byte("GIF89a")})
+	big := bytes.Repeat([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 30000)
+	srv := ftpServer(t, map[string][]byte{"/pub/f.txt": file, "/pub/dir/a:b.bin": {1, 2, 3}, "/pub/x.gif": []byte("GIF89a"), "/pub/big.bin": big})
 	addr := srv.Addr()
 	base := serve(t, New(Config{}))
 	resp, body := raw(t, base, "GET", "ftp://"+addr+"/pub/f.txt")
@@ -216,6 +217,12 @@ func TestFTPThroughGateway(t *testing.T) {
 	resp, _ = raw(t, base, "GET", "/ftp://"+addr+"/pub/missing.txt")
 	if resp.StatusCode != 502 {
 		t.Errorf("missing file: %d", resp.StatusCode)
+	}
+	// A file larger than the first buffer: the length the server announced
+	// in its 150 reply is sent before the body is relayed.
+	resp, body = raw(t, base, "GET", "ftp://"+addr+"/pub/big.bin")
+	if resp.StatusCode != 200 || len(body) != len(big) || resp.ContentLength != int64(len(big)) || body != string(big) {
+		t.Errorf("big file: %d, Content-Length %d, %d bytes", resp.StatusCode, resp.ContentLength, len(body))
 	}
 	// The gateway keeps the anonymous session in /pub between requests.
 	before := srv.Conns.Load()

@@ -161,7 +161,7 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 			reply("425 use PASV or EPSV first")
 			return
 		}
-		reply("150 opening data connection")
+		reply("150 opening data connection (%d bytes)", len(data)) // as vsftpd says it
 		dc, err := pasv.Accept()
 		if err != nil {
 			pasv.Close()
