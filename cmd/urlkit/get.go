@@ -272,7 +272,11 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 	defer r.Close()
 	if g.include && r.Status != "" {
 		bw := bufio.NewWriter(w)
-		fmt.Fprintf(bw, "%s\r\n", r.Status)
+		show := func(s string) string { return s }
+		if isTerminal(w) {
+			show = access.EscapeText // server text on a terminal
+		}
+		fmt.Fprintf(bw, "%s\r\n", show(r.Status))
 		keys := make([]string, 0, len(r.Header))
 		for k := range r.Header {
 			keys = append(keys, k)
@@ -280,7 +284,7 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 		sort.Strings(keys)
 		for _, k := range keys {
 			for _, v := range r.Header[k] {
-				fmt.Fprintf(bw, "%s: %s\r\n", k, v)
+				fmt.Fprintf(bw, "%s: %s\r\n", show(k), show(v))
 			}
 		}
 		bw.WriteString("\r\n")
