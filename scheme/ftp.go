@@ -28,6 +28,11 @@ type FTP struct {
 
 	user, pass part
 	segs       []part
+
+	// Room for the segments and CWD arguments of a short path, in the
+	// view's own allocation.
+	segBuf [6]part
+	cwdBuf [5]string
 }
 
 // AnonymousUser is the user name of anonymous FTP (RFC 1738 3.2.1).
@@ -65,13 +70,21 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 		v.Type = code[0] | 0x20
 		p.raw = p.raw[:k]
 	}
-	segs := p.split('/')
+	segs := v.segBuf[:0]
+	if n := strings.Count(p.raw, "/") + 1; n > len(v.segBuf) {
+		segs = make([]part, 0, n)
+	}
+	segs = p.splitInto(segs, '/')
 	for _, s := range segs {
 		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
 			return nil, reservedErr(l, s, i, `RFC 1738 3.2.2: within a name or CWD component, "/" and ";" are reserved and must be encoded`)
 		}
 	}
 	v.segs = segs
+	v.CWD = v.cwdBuf[:0]
+	if len(segs)-1 > len(v.cwdBuf) {
+		v.CWD = make([]string, 0, len(segs)-1)
+	}
 	for _, s := range segs[:len(segs)-1] {
 		v.CWD = append(v.CWD, s.decode())
 	}

@@ -77,7 +77,8 @@ func GopherOf(u urlkit.URL) (*Gopher, error) {
 	}
 	v.Type = part{p.raw[:n], p.off, p.comp}.decode()[0]
 	p = part{p.raw[n:], p.off + n, p.comp}
-	fields := p.splitEscape("%09", 2)
+	var buf [3]part
+	fields := p.splitEscapeInto(buf[:0], "%09", 2)
 	v.sel = fields[0]
 	v.Selector = v.sel.decode()
 	if len(fields) > 1 {
