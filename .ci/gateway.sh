@@ -12,6 +12,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Gateway settings come only from the commands below, never from the
+# machine's environment (curl, lynx and chromium would obey them).
+unset http_proxy https_proxy ftp_proxy gopher_proxy news_proxy nntp_proxy wais_proxy prospero_proxy \
+	all_proxy no_proxy HTTP_PROXY HTTPS_PROXY FTP_PROXY GOPHER_PROXY ALL_PROXY NO_PROXY
+
 ENVFILE=${URLKIT_SERVERS_ENV:-/tmp/urlkit-servers.env}
 OUT=${URLKIT_CI_OUT:-ci-output}/gateway
 log() { printf 'gateway.sh: %s\n' "$*" >&2; }
@@ -128,7 +133,7 @@ log "lynx: ok"
 chrome() { # chromium-args... (a fresh profile each time; nothing outlives it)
 	local prof
 	prof=$(mktemp -d "$TMP/chromium.XXXXXX")
-	timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --no-proxy-server \
 		--disable-background-networking --disable-component-update --disable-sync \
 		--user-data-dir="$prof" --window-size=1000,700 "$@" 2>>"$OUT/chromium.log"
 }

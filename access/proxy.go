@@ -68,6 +68,12 @@ func (s ProxySettings) ProxyFor(u urlkit.URL, host, port string) (string, error)
 	if bypass(noProxy, host, port) {
 		return "", nil
 	}
+	if name == "https" {
+		// A GET of an https URL to an http gateway would carry the request
+		// and the answer in clear between here and the gateway; a tunnel
+		// (CONNECT) is what https needs, and urlkit does not make one.
+		return "", fmt.Errorf("gateway %s: https URLs are not sent through a gateway (that needs a CONNECT tunnel); unset https_proxy or list the host in no_proxy", proxy)
+	}
 	return normalizeProxy(proxy)
 }
 

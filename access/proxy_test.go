@@ -67,6 +67,19 @@ func TestProxyFor(t *testing.T) {
 	if _, err := (ProxySettings{Proxy: "socks5://h:1080"}).ProxyFor(u, "h", "70"); err == nil {
 		t.Error("a socks proxy was accepted")
 	}
+	// https through a GET to an http gateway would travel in clear.
+	u, _ = urlkit.Parse("https://h.example/")
+	if _, err := (ProxySettings{Proxy: "http://gw:1/"}).ProxyFor(u, "h.example", "443"); err == nil {
+		t.Error("https sent through a gateway")
+	}
+	if got, err := (ProxySettings{Proxy: "http://gw:1/", Getenv: func(k string) string {
+		if k == "no_proxy" {
+			return "h.example"
+		}
+		return ""
+	}}).ProxyFor(u, "h.example", "443"); err != nil || got != "" {
+		t.Errorf("https with no_proxy: %q %v", got, err)
+	}
 }
 
 // fakeGateway answers one request with answer and records the request.
