@@ -32,10 +32,12 @@ var corpusUses = []corpusUse{
 	{"scheme-tests/perl_uri_scheme_cases.jsonl", true, "scheme/corpus_test.go TestCorpusPerlURI"},
 	{"scheme-tests/saga_cpp_url_components.jsonl", true, "scheme/corpus_test.go TestCorpusSAGA"},
 	{"scheme-tests/curl_ftp_gopher_url_tests.jsonl", true, "curl ftp/gopher tests suite (this report): every record whose dialogue follows from the URL, divergences pinned by test; the rest are listed there as not considered, with the reason"},
-	{"scheme-tests/curl_lib1560_urlapi_cases.jsonl", true, "curl URL API suite (this report): the parse rows (get_parts_list, get_url_list); the resolution rows (set_url_list) are for the resolution suites, the setter rows (set_parts_list, setget_parts_list, append_list) are not used, as urlkit's component-edit API is not compared here"},
+	{"scheme-tests/curl_lib1560_urlapi_cases.jsonl", true, "curl URL API suite (this report): the parse rows (get_parts_list, get_url_list); curl lib1560 set_url_list suite (this report): the resolution rows; the setter rows (set_parts_list, setget_parts_list, append_list) are not used, as urlkit's component-edit API is not compared here"},
+	{"scheme-tests/perl-URI/abs.t", true, "Perl URI t/abs.t suite (this report), mode rfc3986"},
+	{"scheme-tests/perl-URI/rel.t", true, "Perl URI t/rel.t suite (this report), mode rfc3986"},
 	{"scheme-tests/perl-URI/escape.t", true, "Perl URI::Escape suite (this report): every literal uri_escape, uri_escape_utf8 and uri_unescape call; the others are listed there as not considered"},
-	{"scheme-tests/perl-URI/*.t", false, "not yet used as scripts: the accessor assertions of gopher.t and old-base.t are in perl_uri_scheme_cases.jsonl (used); rel.t and abs.t (resolution) have no suite in this branch yet; file.t and old-file.t map file URLs to operating-system paths, which urlkit does not do; heuristic.t guesses URLs from words"},
-	{"text-with-urls/*", true, "URL extraction tests (text_test.go: Extract and the scanner over every file)"},
+	{"scheme-tests/perl-URI/*.t", false, "not yet used as scripts: the accessor assertions of gopher.t and old-base.t are in perl_uri_scheme_cases.jsonl (used); file.t and old-file.t map file URLs to operating-system paths, which urlkit does not do; heuristic.t guesses URLs from words"},
+	{"text-with-urls/*", true, "URL extraction tests (text/corpus_test.go: Extract and the Scanner over every file, against a pinned list of expected matches); the xurls comparison (bench/xurls)"},
 }
 
 // corpusFiles lists the files of the corpora folder, relative to it, except
