@@ -72,6 +72,33 @@ type Config struct {
 	// Email is the end user's Internet e-mail address, sent as the
 	// password of anonymous FTP (RFC 1738 3.2.1).
 	Email string
+	// Compressed makes HTTP plans ask for a compressed body
+	// (Accept-Encoding: gzip); the access layer then decodes it. Off by
+	// default, so that a body is what the server stores.
+	Compressed bool
+	// UserAgent is the User-Agent field of HTTP plans; empty means
+	// DefaultUserAgent.
+	UserAgent string
+}
+
+// DefaultUserAgent is the User-Agent of HTTP plans when Config names none.
+const DefaultUserAgent = "urlkit/1"
+
+// ErrPortRange: a plan for a URL whose port is above 65535, to which no
+// TCP connection can be made.
+var ErrPortRange = errors.New("port out of range")
+
+// planPort returns an error when u's port is above 65535. Plans call it so
+// that no plan ever names an address that cannot exist (portOf saturates
+// such a port instead of wrapping it).
+func planPort(u urlkit.URL) error {
+	n, ok := portOf(u, 0)
+	if !ok || n <= 65535 {
+		return nil
+	}
+	l := locOf(u)
+	p, _ := u.RawPort()
+	return l.err(l.port(), urlkit.ComponentPort, ErrPortRange, "port %s is above 65535: no TCP connection can be made to it", p)
 }
 
 // ConfigFromEnv returns a Config read from environment variables through
@@ -315,8 +342,8 @@ func (l loc) end() int {
 	return len(s)
 }
 
-// urlPath is the offset in String() of URLPath().
-func (l loc) urlPath() int { return l.end() - len(l.u.URLPath()) }
+// urlPath is the offset in String() of PathAndSearch().
+func (l loc) urlPath() int { return l.end() - len(l.u.PathAndSearch()) }
 
 // opaque is the offset in String() of Opaque().
 func (l loc) opaque() int { return l.end() - len(l.u.Opaque()) }
@@ -402,8 +429,8 @@ func (p part) noControl(l loc, what string) error {
 // a control character, and that byte, or -1.
 func firstControl(raw string) (int, byte) {
 	for i := 0; i+2 < len(raw); i++ {
-		if raw[i] == '%' && chars.Is(raw[i+1], chars.HexDigit) && chars.Is(raw[i+2], chars.HexDigit) {
-			b := unhex(raw[i+1])<<4 | unhex(raw[i+2])
+		if chars.IsEscape(raw, i) {
+			b := chars.Unhex(raw[i+1])<<4 | chars.Unhex(raw[i+2])
 			if isControl(b) {
 				return i, b
 			}
@@ -411,17 +438,6 @@ func firstControl(raw string) (int, byte) {
 		}
 	}
 	return -1, 0
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
 }
 
 // split splits p at every unencoded sep, keeping offsets.
@@ -529,7 +545,7 @@ func reservedErr(l loc, p part, i int, rule string) error {
 // core parser has checked that a port is digits; a number too large for an
 // int saturates.
 func portOf(u urlkit.URL, def int) (int, bool) {
-	p, ok := u.Port()
+	p, ok := u.RawPort()
 	if !ok {
 		return def, false
 	}
