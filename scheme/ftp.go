@@ -124,6 +124,11 @@ type FTPPlan struct {
 	List bool `json:"list"`
 	// Commands is the exact command sequence (see the type's comment).
 	Commands []string `json:"commands"`
+
+	// Room for the commands and CWD arguments of a short path, in the
+	// plan's own allocation.
+	cmdBuf [10]string
+	cwdBuf [5]string
 }
 
 // PassPrompt is the PASS line of a plan whose URL gives a user and no
@@ -208,71 +213,105 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 	if err := planPort(v.u); err != nil {
 		return nil, err
 	}
+	// Every argument is checked for control characters; the view holds
+	// its decoded text already.
 	l := locOf(v.u)
-	p := &FTPPlan{Addr: hostPort(v.Host, v.Port), HasUser: v.HasUser, HasPassword: v.HasPassword, Type: v.Type, CWD: []string{}}
-	var err error
 	if v.HasUser {
-		if p.User, err = v.user.wire(l, "USER argument"); err != nil {
+		if err := v.user.noControl(l, "USER argument"); err != nil {
 			return nil, err
 		}
 	}
 	if v.HasPassword {
-		if p.Password, err = v.pass.wire(l, "PASS argument"); err != nil {
+		if err := v.pass.noControl(l, "PASS argument"); err != nil {
 			return nil, err
 		}
-	}
-	if len(v.segs) > 1 {
-		p.CWD = make([]string, 0, len(v.segs)-1)
 	}
 	for i, s := range v.segs {
 		what := "CWD argument"
 		if i == len(v.segs)-1 {
 			what = "file name"
 		}
-		d, err := s.wire(l, what)
-		if err != nil {
+		if err := s.noControl(l, what); err != nil {
 			return nil, err
 		}
-		if i == len(v.segs)-1 {
-			p.Name = d
-		} else {
-			p.CWD = append(p.CWD, d)
-		}
+	}
+	p := &FTPPlan{HasUser: v.HasUser, HasPassword: v.HasPassword, Type: v.Type, CWD: []string{}, Name: v.Name}
+	if len(v.CWD) > len(p.cwdBuf) {
+		p.CWD = make([]string, 0, len(v.CWD))
+	} else if len(v.CWD) > 0 {
+		p.CWD = p.cwdBuf[:0]
+	}
+	if v.HasUser {
+		p.User = v.User
+	}
+	if v.HasPassword {
+		p.Password = v.Password
 	}
 	if p.Type == 0 {
 		p.Type, p.Guessed = GuessFTPType(p.Name), true
 	}
 	p.List = p.Type == 'd'
-	p.Commands = make([]string, 0, len(p.CWD)+6)
+
+	// The address and every command line are built into one string, and
+	// the plan's strings are substrings of it.
+	var lines [24]string // verb and argument of each line; room for six CWDs
+	cmds := append(lines[:0], "USER ", "", "PASS ", "")
 	switch {
 	case !v.HasUser:
 		email := cfg.Email
 		if email == "" || strings.ContainsAny(email, "\r\n\x00") {
 			email = "anonymous@localhost"
 		}
-		p.Commands = append(p.Commands, "USER "+AnonymousUser, "PASS "+email)
+		cmds[1], cmds[3] = AnonymousUser, email
 	case v.HasPassword:
-		p.Commands = append(p.Commands, "USER "+p.User, "PASS "+p.Password)
+		cmds[1], cmds[3] = p.User, p.Password
 	default:
-		p.Commands = append(p.Commands, "USER "+p.User, PassPrompt)
+		cmds[1], cmds[2] = p.User, PassPrompt
 	}
-	for _, c := range p.CWD {
-		p.Commands = append(p.Commands, "CWD "+c)
+	for _, c := range v.CWD {
+		cmds = append(cmds, "CWD ", c)
 	}
 	if p.List {
-		p.Commands = append(p.Commands, "EPSV", nlst(p.Name), "QUIT")
+		if p.Name == "" {
+			cmds = append(cmds, "EPSV", "", "NLST", "", "QUIT", "")
+		} else {
+			cmds = append(cmds, "EPSV", "", "NLST ", p.Name, "QUIT", "")
+		}
 	} else {
-		p.Commands = append(p.Commands, "TYPE "+string(rune(p.Type&^0x20)), "EPSV", "RETR "+p.Name, "QUIT")
+		cmds = append(cmds, "TYPE ", upperType[p.Type&^0x20-'A':][:1], "EPSV", "", "RETR ", p.Name, "QUIT", "")
+	}
+	n := len(v.Host) + 12
+	for _, c := range cmds {
+		n += len(c)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	writeHostPort(&b, v.Host, v.Port)
+	addrEnd := b.Len()
+	for _, c := range cmds {
+		b.WriteString(c)
+	}
+	all := b.String()
+	p.Addr = all[:addrEnd]
+	p.Commands = p.cmdBuf[:0]
+	if len(cmds)/2 > len(p.cmdBuf) {
+		p.Commands = make([]string, 0, len(cmds)/2)
+	}
+	at := addrEnd
+	for i := 0; i < len(cmds); i += 2 {
+		end := at + len(cmds[i]) + len(cmds[i+1])
+		p.Commands = append(p.Commands, all[at:end])
+		if cmds[i] == "CWD " {
+			p.CWD = append(p.CWD, all[at+4:end])
+		}
+		at = end
 	}
 	return p, nil
 }
 
-func nlst(name string) string {
-	if name == "" {
-		return "NLST"
-	}
-	return "NLST " + name
-}
+// upperType holds the upper-case type codes, so that a TYPE argument is a
+// substring rather than a new string.
+const upperType = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 func (v *FTP) wireParts() []wirePart {
 	var out []wirePart

@@ -561,10 +561,18 @@ func portOf(u urlkit.URL, def int) (int, bool) {
 
 // hostPort joins a host and port for dialling.
 func hostPort(host string, port int) string {
-	var buf [64]byte
-	b := append(buf[:0], host...)
-	b = append(b, ':')
-	return string(strconv.AppendInt(b, int64(port), 10))
+	var b strings.Builder
+	b.Grow(len(host) + 12)
+	writeHostPort(&b, host, port)
+	return b.String()
+}
+
+// writeHostPort writes host:port to b.
+func writeHostPort(b *strings.Builder, host string, port int) {
+	var num [20]byte
+	b.WriteString(host)
+	b.WriteByte(':')
+	b.Write(strconv.AppendInt(num[:0], int64(port), 10))
 }
 
 // noLogin returns an error when u has a user or password, which the scheme
