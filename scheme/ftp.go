@@ -31,9 +31,13 @@ type FTP struct {
 
 	// Room for the segments and CWD arguments of a short path, in the
 	// view's own allocation.
-	segBuf [6]part
-	cwdBuf [5]string
+	segBuf [4]part
+	cwdBuf [3]string
 }
+
+// fsegChars are the bytes of an fsegment besides escapes: uchar | "?" |
+// ":" | "@" | "&" | "=" (RFC 1738 5).
+var fsegChars = ucharTable("?:@&=")
 
 // AnonymousUser is the user name of anonymous FTP (RFC 1738 3.2.1).
 const AnonymousUser = "anonymous"
@@ -76,7 +80,7 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	}
 	segs = p.splitInto(segs, '/')
 	for _, s := range segs {
-		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
+		if i := s.firstNotIn(&fsegChars); i >= 0 {
 			return nil, reservedErr(l, s, i, `RFC 1738 3.2.2: within a name or CWD component, "/" and ";" are reserved and must be encoded`)
 		}
 	}
@@ -127,8 +131,8 @@ type FTPPlan struct {
 
 	// Room for the commands and CWD arguments of a short path, in the
 	// plan's own allocation.
-	cmdBuf [10]string
-	cwdBuf [5]string
+	cmdBuf [9]string
+	cwdBuf [3]string
 }
 
 // PassPrompt is the PASS line of a plan whose URL gives a user and no

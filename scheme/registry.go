@@ -495,6 +495,21 @@ func (p part) firstNot(ok func(b byte) bool) int {
 	return -1
 }
 
+// firstNotIn is firstNot with the allowed bytes given as a table.
+func (p part) firstNotIn(ok *[256]bool) int {
+	for i := 0; i < len(p.raw); i++ {
+		c := p.raw[i]
+		if c == '%' {
+			i += 2
+			continue
+		}
+		if !ok[c] {
+			return i
+		}
+	}
+	return -1
+}
+
 // uchar reports whether b is an unreserved character (escapes are handled
 // by firstNot).
 func uchar(b byte) bool { return chars.Is(b, chars.Unreserved) }
@@ -526,11 +541,16 @@ type ucharSet struct {
 }
 
 func makeUcharOr(extra string) func(byte) bool {
-	var t [256]bool
+	t := ucharTable(extra)
+	return func(b byte) bool { return t[b] }
+}
+
+// ucharTable marks uchar and the bytes of extra.
+func ucharTable(extra string) (t [256]bool) {
 	for b := range t {
 		t[b] = uchar(byte(b)) || strings.IndexByte(extra, byte(b)) >= 0
 	}
-	return func(b byte) bool { return t[b] }
+	return t
 }
 
 // reservedErr is the error for a reserved byte found where the scheme's
