@@ -12,6 +12,9 @@ import (
 // way, one concatenation per line from wire-decoded parts, as Plan built it
 // before it wrote every line into one string.
 func refFTPCommands(v *FTP, cfg Config) (addr string, cmds, cwd []string, err error) {
+	if err = planPort(v.u); err != nil {
+		return
+	}
 	l := locOf(v.u)
 	user, pass := "", ""
 	if v.HasUser {
@@ -178,4 +181,42 @@ func TestPlanAllocs(t *testing.T) {
 			t.Errorf("%s: Plan makes %v allocations, budget %v", tc.url, n, tc.max)
 		}
 	}
+}
+
+// FuzzFTPPlanReference checks Plan against refFTPCommands on any login and
+// path the parser accepts.
+func FuzzFTPPlanReference(f *testing.F) {
+	f.Add("a/b/c;type=i", "u", "p")
+	f.Add("%2Fetc/motd", "", "")
+	f.Add("d/;type=d", "a%3Ab", "")
+	f.Fuzz(func(t *testing.T, path, user, pass string) {
+		login := ""
+		switch {
+		case user != "" && pass != "":
+			login = user + ":" + pass + "@"
+		case user != "":
+			login = user + "@"
+		}
+		u, err := urlkit.Parse("ftp://" + login + "h.dom/" + path)
+		if err != nil {
+			return
+		}
+		view, err := ViewOf(u)
+		if err != nil {
+			return
+		}
+		v := view.(*FTP)
+		plan, err := v.Plan(Config{Email: "a@b"})
+		addr, cmds, cwd, refErr := refFTPCommands(v, Config{Email: "a@b"})
+		if (err == nil) != (refErr == nil) {
+			t.Fatalf("%s: Plan error %v, reference %v", u, err, refErr)
+		}
+		if err != nil {
+			return
+		}
+		p := plan.(*FTPPlan)
+		if p.Addr != addr || !slices.Equal(p.Commands, cmds) || !slices.Equal(p.CWD, cwd) {
+			t.Fatalf("%s: plan %q %q %q\nreference %q %q %q", u, p.Addr, p.Commands, p.CWD, addr, cmds, cwd)
+		}
+	})
 }
