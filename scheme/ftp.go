@@ -33,6 +33,8 @@ type FTP struct {
 	// view's own allocation.
 	segBuf [4]part
 	cwdBuf [3]string
+
+	escapes bool // whether the URL has a "%" at all
 }
 
 // fsegChars are the bytes of an fsegment besides escapes: uchar | "?" |
@@ -50,15 +52,16 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	l := locOf(u)
 	v := &FTP{u: u, Host: u.Host(), CWD: []string{}}
 	v.Port, _ = portOf(u, 21)
+	v.escapes = strings.IndexByte(u.String(), '%') >= 0
 	if s, ok := u.User(); ok {
 		v.HasUser = true
 		v.user = part{s, l.user(), urlkit.ComponentUser}
-		v.User = v.user.decode()
+		v.User = v.user.decodeIf(v.escapes)
 	}
 	if s, ok := u.Password(); ok {
 		v.HasPassword = true
 		v.pass = part{s, l.password(), urlkit.ComponentPassword}
-		v.Password = v.pass.decode()
+		v.Password = v.pass.decodeIf(v.escapes)
 	}
 	if _, ok := u.Path(); !ok {
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
@@ -90,9 +93,9 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 		v.CWD = make([]string, 0, len(segs)-1)
 	}
 	for _, s := range segs[:len(segs)-1] {
-		v.CWD = append(v.CWD, s.decode())
+		v.CWD = append(v.CWD, s.decodeIf(v.escapes))
 	}
-	v.Name = segs[len(segs)-1].decode()
+	v.Name = segs[len(segs)-1].decodeIf(v.escapes)
 	return v, nil
 }
 
@@ -217,25 +220,10 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 	if err := planPort(v.u); err != nil {
 		return nil, err
 	}
-	// Every argument is checked for control characters; the view holds
-	// its decoded text already.
-	l := locOf(v.u)
-	if v.HasUser {
-		if err := v.user.noControl(l, "USER argument"); err != nil {
-			return nil, err
-		}
-	}
-	if v.HasPassword {
-		if err := v.pass.noControl(l, "PASS argument"); err != nil {
-			return nil, err
-		}
-	}
-	for i, s := range v.segs {
-		what := "CWD argument"
-		if i == len(v.segs)-1 {
-			what = "file name"
-		}
-		if err := s.noControl(l, what); err != nil {
+	// Every argument is checked for control characters (only an escape
+	// can make one); the view holds its decoded text already.
+	if v.escapes {
+		if err := v.noControl(locOf(v.u)); err != nil {
 			return nil, err
 		}
 	}
@@ -311,6 +299,31 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 		at = end
 	}
 	return p, nil
+}
+
+// noControl checks every part the plan sends for an escape that decodes
+// to a control character.
+func (v *FTP) noControl(l loc) error {
+	if v.HasUser {
+		if err := v.user.noControl(l, "USER argument"); err != nil {
+			return err
+		}
+	}
+	if v.HasPassword {
+		if err := v.pass.noControl(l, "PASS argument"); err != nil {
+			return err
+		}
+	}
+	for i, s := range v.segs {
+		what := "CWD argument"
+		if i == len(v.segs)-1 {
+			what = "file name"
+		}
+		if err := s.noControl(l, what); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // upperType holds the upper-case type codes, so that a TYPE argument is a

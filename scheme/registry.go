@@ -402,6 +402,15 @@ func (p part) decode() string {
 	return s
 }
 
+// decodeIf is decode for a part of a URL that has escapes, and the raw
+// text otherwise.
+func (p part) decodeIf(escapes bool) string {
+	if !escapes {
+		return p.raw
+	}
+	return p.decode()
+}
+
 // isControl reports whether b is a control character: 00-1F or 7F.
 func isControl(b byte) bool { return b < 0x20 || b == 0x7f }
 
