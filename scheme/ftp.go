@@ -71,6 +71,10 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
 		code := p.raw[k+6:]
 		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {
+			if hint := rfc1630Type(code); hint != "" {
+				return nil, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
+					`ftp type code %q is RFC 1630's form (ftptype = A formcode | E formcode | I | L digits, formcode = N | T | C), which RFC 1738 3.2.2 replaced by "a", "i" or "d": %s`, code, hint)
+			}
 			return nil, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
 				`ftp type code %q: it is one of "a", "i" or "d" (RFC 1738 3.2.2: ftptype = "A" | "I" | "D" | "a" | "i" | "d")`, code)
 		}
@@ -346,4 +350,23 @@ func (v *FTP) wireParts() []wirePart {
 		out = append(out, wirePart{s, what})
 	}
 	return out
+}
+
+// rfc1630Type says what to write instead of an RFC 1630 ftptype that RFC
+// 1738 does not allow (A or E with a format code, or L with a byte size),
+// or "" when code is not one. RFC 1738 3.2.2 keeps only "a" and "i" (and
+// adds "d"): the format code and the local byte size have no URL form, so
+// urlkit rejects them, with the nearest RFC 1738 code (issue 10, README
+// "Deliberate strictness and divergences").
+func rfc1630Type(code string) string {
+	switch {
+	case len(code) == 2 && (code[0] == 'A' || code[0] == 'a') && strings.IndexByte("NTCntc", code[1]) >= 0:
+		return `write ";type=a" (ASCII; the format code has no RFC 1738 form)`
+	case len(code) == 2 && (code[0] == 'E' || code[0] == 'e') && strings.IndexByte("NTCntc", code[1]) >= 0,
+		code == "E" || code == "e":
+		return "EBCDIC has no RFC 1738 type code: omit ;type= or use \";type=i\" to transfer the bytes unchanged"
+	case len(code) >= 2 && (code[0] == 'L' || code[0] == 'l') && strings.Trim(code[1:], "0123456789") == "":
+		return `write ";type=i" (image; RFC 959 local byte size 8 is the same transfer)`
+	}
+	return ""
 }

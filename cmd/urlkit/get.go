@@ -63,7 +63,7 @@ func init() {
 		usage:   "[flags] URL...",
 		flags: func(fs *flag.FlagSet) {
 			outs := new([]string)
-			fs.Var(outputList{outs}, "o", "write the next URL's resource to this file (- for standard output); repeat for several URLs")
+			fs.Var(outputList{outs}, "o", "write the next URL's resource to `FILE` (- for standard output); repeat for several URLs")
 			fs.Var(remoteName{outs}, "O", "write the next URL's resource to a file named after the URL's last segment; repeat for several URLs")
 			fs.Bool("keep-partial", false, "on failure keep what was received, as FILE.part (the target itself is never touched)")
 			fs.Bool("i", false, "http: include the response status line and headers")
@@ -85,6 +85,7 @@ func init() {
 			fs.String("subject", "", "mailto: the Subject of the message")
 			fs.String("from", "", "mailto: the From address; default the --email address")
 			fs.String("send", "", "mailto: send through the SMTP server at host:port instead of printing the message")
+			fs.String("proxy", "", "fetch through this gateway (http://host:port/, e.g. urlkit serve); default $<scheme>_proxy unless $no_proxy matches")
 			fs.Bool("progress", true, "draw a progress bar on standard error when it is a terminal")
 		},
 		run: runGet,
@@ -98,6 +99,8 @@ type getFlags struct {
 	include, verbose, raw, exec, progress bool
 	keepPartial                           bool
 	opts                                  access.Options
+	proxy, via                            string     // --proxy; the gateway in use
+	viaURL                                urlkit.URL // the URL asked of it
 }
 
 func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
@@ -105,7 +108,7 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 	get := func(n string) any { return fs.Lookup(n).Value.(flag.Getter).Get() }
 	g := getFlags{
 		outs:    *fs.Lookup("o").Value.(outputList).names,
-		subject: str("subject"), from: str("from"), send: str("send"),
+		subject: str("subject"), from: str("from"), send: str("send"), proxy: str("proxy"),
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
 		exec: get("exec").(bool), progress: get("progress").(bool), keepPartial: get("keep-partial").(bool),
 	}
@@ -188,6 +191,11 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in, out 
 	if err != nil {
 		return fail(err)
 	}
+	// Gateways (RFC 1738 4): --proxy, <scheme>_proxy and no_proxy.
+	if g.via, err = (access.ProxySettings{Proxy: g.proxy, Getenv: e.getenv}).Gateway(u, cfg.NewsServer); err != nil {
+		return fail(err)
+	}
+	g.viaURL = u
 	switch p := plan.(type) {
 	case *scheme.Session:
 		fmt.Fprint(e.stdout, access.DescribeSession(p))
@@ -207,6 +215,9 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in, out 
 		return sendMail(ctx, e, g, cfg, p, fail)
 	case *scheme.FTPPlan, *scheme.GopherPlan, *scheme.NNTPPlan, *scheme.HTTPPlan, *scheme.FilePlan:
 	default:
+		if g.via != "" {
+			break // the gateway retrieves it
+		}
 		// wais, prospero, mid, cid: print what a client would do.
 		fmt.Fprintln(e.stdout, redact(u.String()))
 		for _, step := range plan.Steps() {
@@ -249,14 +260,23 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 		opts.Progress = func(n int64) { bar.Set64(n) }
 		defer bar.Finish()
 	}
-	r, err := access.Execute(ctx, plan, &opts)
+	r, err := (*access.Resource)(nil), error(nil)
+	if g.via != "" {
+		r, err = access.FetchViaProxy(ctx, g.via, g.viaURL, &opts)
+	} else {
+		r, err = access.Execute(ctx, plan, &opts)
+	}
 	if err != nil {
 		return err
 	}
 	defer r.Close()
 	if g.include && r.Status != "" {
 		bw := bufio.NewWriter(w)
-		fmt.Fprintf(bw, "%s\r\n", r.Status)
+		show := func(s string) string { return s }
+		if isTerminal(w) {
+			show = access.EscapeText // server text on a terminal
+		}
+		fmt.Fprintf(bw, "%s\r\n", show(r.Status))
 		keys := make([]string, 0, len(r.Header))
 		for k := range r.Header {
 			keys = append(keys, k)
@@ -264,7 +284,7 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 		sort.Strings(keys)
 		for _, k := range keys {
 			for _, v := range r.Header[k] {
-				fmt.Fprintf(bw, "%s: %s\r\n", k, v)
+				fmt.Fprintf(bw, "%s: %s\r\n", show(k), show(v))
 			}
 		}
 		bw.WriteString("\r\n")
