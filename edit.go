@@ -459,10 +459,10 @@ func checkParts(p Parts) error {
 				Detail: fmt.Sprintf(`%q is not allowed in a scheme name (RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`, p.Scheme[i:i+1])}
 		}
 	}
-	if j := scan(p.User, 0, len(p.User), &okLogin); j < len(p.User) {
+	if j := scanLogin(p.User, 0, len(p.User)); j < len(p.User) {
 		return charError(p.User, j, ComponentUser)
 	}
-	if j := scan(p.Password, 0, len(p.Password), &okLogin); j < len(p.Password) {
+	if j := scanLogin(p.Password, 0, len(p.Password)); j < len(p.Password) {
 		return charError(p.Password, j, ComponentPassword)
 	}
 	if p.Host != "" {
@@ -478,13 +478,13 @@ func checkParts(p Parts) error {
 			return &SyntaxError{Input: p.Port, Offset: j, Component: ComponentPort, Err: ErrBadPort, why: whyBadPort}
 		}
 	}
-	if j := scan(p.Path, 0, len(p.Path), &okPath); j < len(p.Path) {
+	if j := skip(p.Path, 0, cPath); j < len(p.Path) {
 		return charError(p.Path, j, ComponentPath)
 	}
-	if j := scanUntilHash(p.Search, 0); j < len(p.Search) {
+	if j := skip(p.Search, 0, cX); j < len(p.Search) {
 		return charError(p.Search, j, ComponentSearch)
 	}
-	if j := scanUntilHash(p.Fragment, 0); j < len(p.Fragment) {
+	if j := skip(p.Fragment, 0, cX); j < len(p.Fragment) {
 		return charError(p.Fragment, j, ComponentFragment)
 	}
 	if p.Scheme != "" && !p.Authority {

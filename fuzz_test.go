@@ -251,6 +251,20 @@ func FuzzSet(f *testing.F) {
 			if !errors.As(err, &se) {
 				t.Fatalf("%q: edit %s %q: error %T %v is not a *SyntaxError", s, c, text, err, err)
 			}
+			// An oracle apart from the setters: text that the parser takes
+			// as a fragment, or as a search part where the URL can have
+			// one, must be accepted by Set.
+			if !clear && (c == ComponentFragment || c == ComponentSearch) {
+				probe, perr := ParseRef("x:?" + text)
+				if c == ComponentFragment {
+					probe, perr = ParseRef("x:#" + text)
+				}
+				_, hasPath := u.Path()
+				canSearch := c == ComponentFragment || !u.HasAuthority() || hasPath || !u.IsAbsolute()
+				if perr == nil && canSearch && partText(probe.Parts(), c) == text {
+					t.Fatalf("%q: Set(%s, %q) refused text the parser accepts there: %v", s, c, text, err)
+				}
+			}
 			if se.Offset < 0 || se.Offset > len(se.Input) || se.Err == nil || se.Error() == "" {
 				t.Fatalf("%q: edit %s %q: unclear error %+v", s, c, text, se)
 			}

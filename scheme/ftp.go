@@ -28,7 +28,18 @@ type FTP struct {
 
 	user, pass part
 	segs       []part
+
+	// Room for the segments and CWD arguments of a short path, in the
+	// view's own allocation.
+	segBuf [4]part
+	cwdBuf [3]string
+
+	escapes bool // whether the URL has a "%" at all
 }
+
+// fsegChars are the bytes of an fsegment besides escapes: uchar | "?" |
+// ":" | "@" | "&" | "=" (RFC 1738 5).
+var fsegChars = ucharTable("?:@&=")
 
 // AnonymousUser is the user name of anonymous FTP (RFC 1738 3.2.1).
 const AnonymousUser = "anonymous"
@@ -41,15 +52,16 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	l := locOf(u)
 	v := &FTP{u: u, Host: u.Host(), CWD: []string{}}
 	v.Port, _ = portOf(u, 21)
+	v.escapes = strings.IndexByte(u.String(), '%') >= 0
 	if s, ok := u.User(); ok {
 		v.HasUser = true
 		v.user = part{s, l.user(), urlkit.ComponentUser}
-		v.User = v.user.decode()
+		v.User = v.user.decodeIf(v.escapes)
 	}
 	if s, ok := u.Password(); ok {
 		v.HasPassword = true
 		v.pass = part{s, l.password(), urlkit.ComponentPassword}
-		v.Password = v.pass.decode()
+		v.Password = v.pass.decodeIf(v.escapes)
 	}
 	if _, ok := u.Path(); !ok {
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
@@ -59,23 +71,35 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
 		code := p.raw[k+6:]
 		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {
+			if hint := rfc1630Type(code); hint != "" {
+				return nil, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
+					`ftp type code %q is RFC 1630's form (ftptype = A formcode | E formcode | I | L digits, formcode = N | T | C), which RFC 1738 3.2.2 replaced by "a", "i" or "d": %s`, code, hint)
+			}
 			return nil, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
 				`ftp type code %q: it is one of "a", "i" or "d" (RFC 1738 3.2.2: ftptype = "A" | "I" | "D" | "a" | "i" | "d")`, code)
 		}
 		v.Type = code[0] | 0x20
 		p.raw = p.raw[:k]
 	}
-	segs := p.split('/')
+	segs := v.segBuf[:0]
+	if n := strings.Count(p.raw, "/") + 1; n > len(v.segBuf) {
+		segs = make([]part, 0, n)
+	}
+	segs = p.splitInto(segs, '/')
 	for _, s := range segs {
-		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
+		if i := s.firstNotIn(&fsegChars); i >= 0 {
 			return nil, reservedErr(l, s, i, `RFC 1738 3.2.2: within a name or CWD component, "/" and ";" are reserved and must be encoded`)
 		}
 	}
 	v.segs = segs
-	for _, s := range segs[:len(segs)-1] {
-		v.CWD = append(v.CWD, s.decode())
+	v.CWD = v.cwdBuf[:0]
+	if len(segs)-1 > len(v.cwdBuf) {
+		v.CWD = make([]string, 0, len(segs)-1)
 	}
-	v.Name = segs[len(segs)-1].decode()
+	for _, s := range segs[:len(segs)-1] {
+		v.CWD = append(v.CWD, s.decodeIf(v.escapes))
+	}
+	v.Name = segs[len(segs)-1].decodeIf(v.escapes)
 	return v, nil
 }
 
@@ -86,48 +110,110 @@ func (v *FTP) URL() urlkit.URL { return v.u }
 // fields are those an FTP client needs, decoded: User and Password as the
 // URL gives them (HasUser false means anonymous FTP), one CWD argument per
 // directory segment, the file Name, and the transfer Type.
+//
+// Commands is the whole control-connection dialogue, in order, exactly as
+// the access package sends it: the login, one CWD per directory, TYPE (for
+// a retrieval), EPSV to open the passive data connection, RETR or NLST,
+// and QUIT. Two lines are rules rather than literal text: "PASS <ask the
+// user>" (the password is asked for when the server wants one) and "EPSV",
+// which is followed by "PASV" when the server refuses EPSV (RFC 2428).
 type FTPPlan struct {
 	Addr        string   `json:"addr"` // host:port to connect to
 	User        string   `json:"user,omitempty"`
-	Password    string   `json:"password,omitempty"`
+	Password    string   `json:"-"` // never serialised; Commands masks nothing, so print Redacted
 	HasUser     bool     `json:"has_user"`
 	HasPassword bool     `json:"has_password"`
 	CWD         []string `json:"cwd"`
 	Name        string   `json:"name"`
-	// Type is 'a', 'i' or 'd' from ";type=", or 0 when the client must
-	// guess between 'a' and 'i' (RFC 1738 3.2.3).
-	Type byte `json:"-"`
+	// Type is 'a', 'i' or 'd': from ";type=", or guessed from the name
+	// when the URL has none (Guessed is then true; RFC 1738 3.2.3).
+	Type    byte `json:"-"`
+	Guessed bool `json:"type_guessed"`
 	// List is true when the plan lists a directory (NLST) rather than
 	// retrieving a file: ";type=d", or an empty name with no type (RFC
 	// 1630, FTP: a "/" suffix means "use FTP directory list commands").
 	List bool `json:"list"`
-	// Commands is the exact command sequence, anonymous login included
-	// when the URL gives no user (RFC 1738 3.2.1). When the URL gives a
-	// user but no password, the PASS line is "PASS" followed by the
-	// placeholder <ask the user>.
+	// Commands is the exact command sequence (see the type's comment).
 	Commands []string `json:"commands"`
+
+	// Room for the commands and CWD arguments of a short path, in the
+	// plan's own allocation.
+	cmdBuf [9]string
+	cwdBuf [3]string
 }
+
+// PassPrompt is the PASS line of a plan whose URL gives a user and no
+// password: the client asks the user when the server wants a password.
+const PassPrompt = "PASS <ask the user>"
 
 // Scheme returns "ftp".
 func (p *FTPPlan) Scheme() string { return "ftp" }
 
-// Steps describes the plan: the connection, then each command.
+// Steps describes the plan: the connection, then each command, a
+// password from the URL masked.
 func (p *FTPPlan) Steps() []string {
-	out := []string{"connect to " + p.Addr + " (FTP control connection)"}
-	out = append(out, p.Commands...)
-	if p.Type == 0 && !p.List {
-		out = append(out, "(no ;type=: the client guesses TYPE A or TYPE I from the name, RFC 1738 3.2.3)")
+	cmds := p.Redacted().Commands
+	out := make([]string, 0, len(cmds)+1)
+	out = append(out, "connect to "+p.Addr+" (FTP control connection)")
+	for _, c := range cmds {
+		switch {
+		case c == "EPSV":
+			c += " (PASV if refused; the data connection goes to the control connection's address)"
+		case p.Guessed && strings.HasPrefix(c, "TYPE "):
+			c += " (guessed from the name: the URL has no ;type=, RFC 1738 3.2.3)"
+		}
+		out = append(out, c)
 	}
 	return out
 }
 
-// TypeString returns the plan's type code as a string, or "" when it must
-// be guessed.
-func (p *FTPPlan) TypeString() string {
-	if p.Type == 0 {
-		return ""
+// Redacted returns a copy of the plan whose password is masked in both
+// Password and Commands, for printing.
+func (p *FTPPlan) Redacted() *FTPPlan {
+	q := *p
+	if p.HasUser && p.HasPassword {
+		q.Password = "****"
+		q.Commands = append([]string(nil), p.Commands...)
+		for i, c := range q.Commands {
+			if strings.HasPrefix(c, "PASS ") {
+				q.Commands[i] = "PASS ****"
+			}
+		}
 	}
-	return string(rune(p.Type))
+	return &q
+}
+
+// TypeString returns the plan's type code as a string.
+func (p *FTPPlan) TypeString() string { return typeString(p.Type) }
+
+// GuessFTPType returns the transfer type used when an ftp URL has no type
+// code: 'd' (a listing) when name is empty, since the URL then names a
+// directory; 'a' when name's extension marks a text document (.txt, .html,
+// .c, .md and the like) or the name is a conventional text file name such
+// as README; 'i' otherwise, since an image transfer never alters bytes.
+func GuessFTPType(name string) byte {
+	if name == "" {
+		return 'd'
+	}
+	lower := strings.ToLower(name)
+	switch lower {
+	case "readme", "license", "copying", "changes", "changelog", "news", "install", "authors", "todo", "index":
+		return 'a'
+	}
+	if i := strings.LastIndexByte(lower, '.'); i >= 0 && textExtensions[lower[i+1:]] {
+		return 'a'
+	}
+	return 'i'
+}
+
+// textExtensions are the file name extensions GuessFTPType treats as text.
+var textExtensions = map[string]bool{
+	"txt": true, "text": true, "asc": true, "md": true, "rst": true,
+	"htm": true, "html": true, "xml": true, "json": true, "csv": true,
+	"c": true, "h": true, "go": true, "py": true, "sh": true, "pl": true,
+	"tex": true, "diff": true, "patch": true, "readme": true,
+	"conf": true, "cfg": true, "ini": true, "rfc": true, "me": true,
+	"1": true, "lst": true, "log": true, "faq": true,
 }
 
 // Plan returns the FTP command sequence. Every argument is decoded; one
@@ -135,17 +221,104 @@ func (p *FTPPlan) TypeString() string {
 // an error wrapping [ErrControl], since it could inject a command (RFC
 // 1738 6). cfg.Email is the anonymous password.
 func (v *FTP) Plan(cfg Config) (Plan, error) {
-	l := locOf(v.u)
-	p := &FTPPlan{Addr: hostPort(v.Host, v.Port), HasUser: v.HasUser, HasPassword: v.HasPassword, Type: v.Type, CWD: []string{}}
-	var err error
-	if v.HasUser {
-		if p.User, err = v.user.wire(l, "USER argument"); err != nil {
+	if err := planPort(v.u); err != nil {
+		return nil, err
+	}
+	// Every argument is checked for control characters (only an escape
+	// can make one); the view holds its decoded text already.
+	if v.escapes {
+		if err := v.noControl(locOf(v.u)); err != nil {
 			return nil, err
 		}
 	}
+	p := &FTPPlan{HasUser: v.HasUser, HasPassword: v.HasPassword, Type: v.Type, CWD: []string{}, Name: v.Name}
+	if len(v.CWD) > len(p.cwdBuf) {
+		p.CWD = make([]string, 0, len(v.CWD))
+	} else if len(v.CWD) > 0 {
+		p.CWD = p.cwdBuf[:0]
+	}
+	if v.HasUser {
+		p.User = v.User
+	}
 	if v.HasPassword {
-		if p.Password, err = v.pass.wire(l, "PASS argument"); err != nil {
-			return nil, err
+		p.Password = v.Password
+	}
+	if p.Type == 0 {
+		p.Type, p.Guessed = GuessFTPType(p.Name), true
+	}
+	p.List = p.Type == 'd'
+
+	// The address and every command line are built into one string, and
+	// the plan's strings are substrings of it.
+	var lines [24]string // verb and argument of each line; room for six CWDs
+	cmds := append(lines[:0], "USER ", "", "PASS ", "")
+	switch {
+	case !v.HasUser:
+		email := cfg.Email
+		if email == "" || strings.ContainsAny(email, "\r\n\x00") {
+			email = "anonymous@localhost"
+		}
+		cmds[1], cmds[3] = AnonymousUser, email
+	case v.HasPassword:
+		cmds[1], cmds[3] = p.User, p.Password
+	default:
+		cmds[1], cmds[2] = p.User, PassPrompt
+	}
+	for _, c := range v.CWD {
+		if mutation == "ftp-skip-empty-cwd" && c == "" {
+			continue // a bug planted on purpose (mutate_on.go), never in a normal build
+		}
+		cmds = append(cmds, "CWD ", c)
+	}
+	if p.List {
+		if p.Name == "" {
+			cmds = append(cmds, "EPSV", "", "NLST", "", "QUIT", "")
+		} else {
+			cmds = append(cmds, "EPSV", "", "NLST ", p.Name, "QUIT", "")
+		}
+	} else {
+		cmds = append(cmds, "TYPE ", upperType[p.Type&^0x20-'A':][:1], "EPSV", "", "RETR ", p.Name, "QUIT", "")
+	}
+	n := len(v.Host) + 12
+	for _, c := range cmds {
+		n += len(c)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	writeHostPort(&b, v.Host, v.Port)
+	addrEnd := b.Len()
+	for _, c := range cmds {
+		b.WriteString(c)
+	}
+	all := b.String()
+	p.Addr = all[:addrEnd]
+	p.Commands = p.cmdBuf[:0]
+	if len(cmds)/2 > len(p.cmdBuf) {
+		p.Commands = make([]string, 0, len(cmds)/2)
+	}
+	at := addrEnd
+	for i := 0; i < len(cmds); i += 2 {
+		end := at + len(cmds[i]) + len(cmds[i+1])
+		p.Commands = append(p.Commands, all[at:end])
+		if cmds[i] == "CWD " {
+			p.CWD = append(p.CWD, all[at+4:end])
+		}
+		at = end
+	}
+	return p, nil
+}
+
+// noControl checks every part the plan sends for an escape that decodes
+// to a control character.
+func (v *FTP) noControl(l loc) error {
+	if v.HasUser {
+		if err := v.user.noControl(l, "USER argument"); err != nil {
+			return err
+		}
+	}
+	if v.HasPassword {
+		if err := v.pass.noControl(l, "PASS argument"); err != nil {
+			return err
 		}
 	}
 	for i, s := range v.segs {
@@ -153,52 +326,16 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 		if i == len(v.segs)-1 {
 			what = "file name"
 		}
-		d, err := s.wire(l, what)
-		if err != nil {
-			return nil, err
-		}
-		if i == len(v.segs)-1 {
-			p.Name = d
-		} else {
-			p.CWD = append(p.CWD, d)
+		if err := s.noControl(l, what); err != nil {
+			return err
 		}
 	}
-	switch {
-	case !v.HasUser:
-		email := cfg.Email
-		if email == "" || strings.ContainsAny(email, "\r\n") {
-			email = "anonymous@localhost"
-		}
-		p.Commands = append(p.Commands, "USER "+AnonymousUser, "PASS "+email)
-	case v.HasPassword:
-		p.Commands = append(p.Commands, "USER "+p.User, "PASS "+p.Password)
-	default:
-		p.Commands = append(p.Commands, "USER "+p.User, "PASS <ask the user>")
-	}
-	for _, c := range p.CWD {
-		p.Commands = append(p.Commands, "CWD "+c)
-	}
-	switch {
-	case v.Type == 'd':
-		p.List = true
-		p.Commands = append(p.Commands, nlst(p.Name))
-	case v.Type == 0 && p.Name == "":
-		p.List = true
-		p.Commands = append(p.Commands, nlst(p.Name))
-	case v.Type == 0:
-		p.Commands = append(p.Commands, "RETR "+p.Name)
-	default:
-		p.Commands = append(p.Commands, "TYPE "+string(rune(v.Type&^0x20)), "RETR "+p.Name)
-	}
-	return p, nil
+	return nil
 }
 
-func nlst(name string) string {
-	if name == "" {
-		return "NLST"
-	}
-	return "NLST " + name
-}
+// upperType holds the upper-case type codes, so that a TYPE argument is a
+// substring rather than a new string.
+const upperType = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 func (v *FTP) wireParts() []wirePart {
 	var out []wirePart
@@ -216,4 +353,23 @@ func (v *FTP) wireParts() []wirePart {
 		out = append(out, wirePart{s, what})
 	}
 	return out
+}
+
+// rfc1630Type says what to write instead of an RFC 1630 ftptype that RFC
+// 1738 does not allow (A or E with a format code, or L with a byte size),
+// or "" when code is not one. RFC 1738 3.2.2 keeps only "a" and "i" (and
+// adds "d"): the format code and the local byte size have no URL form, so
+// urlkit rejects them, with the nearest RFC 1738 code (issue 10, README
+// "Deliberate strictness and divergences").
+func rfc1630Type(code string) string {
+	switch {
+	case len(code) == 2 && (code[0] == 'A' || code[0] == 'a') && strings.IndexByte("NTCntc", code[1]) >= 0:
+		return `write ";type=a" (ASCII; the format code has no RFC 1738 form)`
+	case len(code) == 2 && (code[0] == 'E' || code[0] == 'e') && strings.IndexByte("NTCntc", code[1]) >= 0,
+		code == "E" || code == "e":
+		return "EBCDIC has no RFC 1738 type code: omit ;type= or use \";type=i\" to transfer the bytes unchanged"
+	case len(code) >= 2 && (code[0] == 'L' || code[0] == 'l') && strings.Trim(code[1:], "0123456789") == "":
+		return `write ";type=i" (image; RFC 959 local byte size 8 is the same transfer)`
+	}
+	return ""
 }

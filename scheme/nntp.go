@@ -60,12 +60,17 @@ func NNTPOf(u urlkit.URL) (*NNTP, error) {
 // URL returns the URL the view was made from.
 func (v *NNTP) URL() urlkit.URL { return v.u }
 
-// Plan returns GROUP and, with an article number, ARTICLE n (RFC 977).
+// Plan returns MODE READER, GROUP and, with an article number, ARTICLE n
+// (RFC 977), or without one the group's overview, then QUIT.
 func (v *NNTP) Plan(Config) (Plan, error) {
-	p := &NNTPPlan{scheme: "nntp", Addr: hostPort(v.Host, v.Port), Group: v.Group, Article: v.Article,
-		Commands: []string{"GROUP " + v.Group}}
+	if err := planPort(v.u); err != nil {
+		return nil, err
+	}
+	p := &NNTPPlan{scheme: "nntp", Addr: hostPort(v.Host, v.Port), Group: v.Group, Article: v.Article}
 	if v.Article != "" {
-		p.Commands = append(p.Commands, "ARTICLE "+v.Article)
+		p.Commands = []string{"MODE READER", "GROUP " + v.Group, "ARTICLE " + v.Article, "QUIT"}
+	} else {
+		p.Commands = []string{"MODE READER", "GROUP " + v.Group, OverAll, "QUIT"}
 	}
 	return p, nil
 }

@@ -86,6 +86,9 @@ func quoteVisible(s string) string { return `"` + s + `"` }
 // command line (rlogin -l user) or a terminal, so control characters are
 // refused (RFC 1738 6).
 func (v *Telnet) Plan(Config) (Plan, error) {
+	if err := planPort(v.u); err != nil {
+		return nil, err
+	}
 	l := locOf(v.u)
 	s := &Session{Program: v.Program, Host: v.Host, Port: v.Port, HasUser: v.HasUser, HasPassword: v.HasPassword}
 	var err error

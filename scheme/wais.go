@@ -73,6 +73,13 @@ func WAISOf(u urlkit.URL) (*WAIS, error) {
 	case 3:
 		v.Form, v.WType, v.WPath = WAISDocument, segs[1].decode(), segs[2].decode()
 		v.DocIDFields = docIDFields(segs[2].raw)
+	case 4:
+		if d := segs[2].raw; d != "" && strings.Trim(d, "0123456789") == "" {
+			// The 1993 URL draft's waisdoc: database / wtype / digits / path.
+			return nil, l.err(segs[2].off, urlkit.ComponentPath, ErrBadPath,
+				"%q is the length field of the 1993 URL draft's wais document form (wais://host/database/wtype/length/path); RFC 1738 3.9 dropped it: write wais://<host>:<port>/<database>/<wtype>/<wpath>", d)
+		}
+		fallthrough
 	default:
 		return nil, l.err(segs[1].off-1, urlkit.ComponentPath, ErrBadPath,
 			"a wais URL path is <database> or <database>/<wtype>/<wpath>, not %d segments (RFC 1738 3.9)", len(segs))

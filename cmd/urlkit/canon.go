@@ -47,7 +47,7 @@ func parseChecked(s string) (urlkit.URL, error) {
 
 func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
-	return engineFor(e, "canon", fs).run(args, func(o *output, in *input) {
+	return engineFor(e, "canon", fs).run(args, func(o *results, in *input) {
 		u, err := parseChecked(in.text)
 		if err != nil {
 			o.fail(in, err)
@@ -69,7 +69,7 @@ func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
 	g := engineFor(e, "equal", fs)
-	compare := func(o *output, in *input, a, b string) {
+	compare := func(o *results, in *input, a, b string) {
 		ua, err := parseChecked(a)
 		text := a
 		if err == nil {
@@ -114,9 +114,9 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 	}
 	if len(args) > 1 {
 		first := strings.TrimSpace(args[0])
-		return g.run(args[1:], func(o *output, in *input) { compare(o, in, first, in.text) })
+		return g.run(args[1:], func(o *results, in *input) { compare(o, in, first, in.text) })
 	}
-	return g.run(nil, func(o *output, in *input) {
+	return g.run(nil, func(o *results, in *input) {
 		f := strings.Fields(in.text)
 		if len(f) != 2 {
 			o.setStatus(exitInvalid)

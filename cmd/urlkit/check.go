@@ -22,7 +22,7 @@ func init() {
 
 func runCheck(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
-	return engineFor(e, "check", fs).run(args, func(o *output, in *input) {
+	return engineFor(e, "check", fs).run(args, func(o *results, in *input) {
 		u, err := urlkit.Parse(in.text)
 		var findings []scheme.Finding
 		if err != nil {

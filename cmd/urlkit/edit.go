@@ -169,7 +169,7 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 		fmt.Fprintf(e.stderr, "urlkit edit: --format: %v\n", err)
 		return exitUsage
 	}
-	return engineFor(e, "edit", fs).run(args, func(o *output, in *input) {
+	return engineFor(e, "edit", fs).run(args, func(o *results, in *input) {
 		out, err := editOne(o, in, ops.list, mode, lenient, canonical)
 		if err != nil {
 			o.setStatus(exitInvalid)
@@ -196,7 +196,7 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 
 // editOne parses in, applies the edits in order and checks the result
 // against its scheme's grammar, as parse does.
-func editOne(o *output, line *input, ops []editOp, mode urlkit.Mode, lenient, canonical bool) (urlkit.URL, error) {
+func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, lenient, canonical bool) (urlkit.URL, error) {
 	in := line.text
 	var u urlkit.URL
 	var err error

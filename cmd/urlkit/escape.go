@@ -67,7 +67,7 @@ func runEscape(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	asJSON := flagBool(fs, "json")
-	return engineFor(e, "escape", fs).run(args, func(o *output, in *input) {
+	return engineFor(e, "escape", fs).run(args, func(o *results, in *input) {
 		stringResult(o, in, asJSON, escape(in.text), nil)
 	})
 }
@@ -75,7 +75,7 @@ func runEscape(e *env, fs *flag.FlagSet, args []string) int {
 func runUnescape(e *env, fs *flag.FlagSet, args []string) int {
 	search := flagBool(fs, "search")
 	asJSON := flagBool(fs, "json")
-	return engineFor(e, "unescape", fs).run(args, func(o *output, in *input) {
+	return engineFor(e, "unescape", fs).run(args, func(o *results, in *input) {
 		var out string
 		var err error
 		if search {
@@ -89,7 +89,7 @@ func runUnescape(e *env, fs *flag.FlagSet, args []string) int {
 
 // stringResult writes the result of escape or unescape: the string alone,
 // or {"input", "line", "valid", "result" | "error"}.
-func stringResult(o *output, in *input, asJSON bool, out string, err error) {
+func stringResult(o *results, in *input, asJSON bool, out string, err error) {
 	if err != nil {
 		o.fail(in, err)
 	}

@@ -27,10 +27,6 @@ func getMessage(in *input, url, msg string) []byte {
 	return append(b, '\n')
 }
 
-// errNoNewsServer: a news URL names no host (RFC 1738 3.6), so the server
-// comes from the user, as plan explains.
-var errNoNewsServer = errors.New("no news server to ask: set NNTPSERVER or use --nntp-server (a news URL names no host, RFC 1738 3.6)")
-
 // outError marks a failure to write the output, as opposed to reading the
 // resource.
 type outError struct{ err error }
@@ -48,23 +44,16 @@ func (o outWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// copyBody copies the resource to out. A closed pipe on the output (the
-// reader has all it wanted) ends the transfer without a message.
-func copyBody(out io.Writer, rc io.Reader, fail func(error) int) int {
-	_, err := io.Copy(outWriter{out}, rc)
-	if err == nil {
-		return exitOK
-	}
-	var oe *outError
-	if errors.As(err, &oe) && errors.Is(err, syscall.EPIPE) {
-		return exitInvalid
-	}
-	return fail(err)
-}
-
 // quietPipe makes a write to a closed standard output fail with EPIPE
 // instead of killing the process, so that get can clear its progress meter
 // and end quietly when a reader such as head has all it wanted.
 func quietPipe() {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+}
+
+// quietEnd reports whether err is a closed pipe on the output: the reader
+// has all it wanted, and get ends without a message.
+func quietEnd(err error) bool {
+	var oe *outError
+	return errors.As(err, &oe) && errors.Is(err, syscall.EPIPE)
 }

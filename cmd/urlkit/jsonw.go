@@ -224,7 +224,7 @@ func (w *jw) errorJSON(text string, err error) {
 // writeJSON writes one result line: {"input", "line", "valid", the
 // command's keys (written by body, which may be nil), "error" when err is
 // not nil}. errText is the text err's offsets refer to.
-func (o *output) writeJSON(in *input, valid bool, errText string, err error, body func(w *jw)) {
+func (o *results) writeJSON(in *input, valid bool, errText string, err error, body func(w *jw)) {
 	w := jw{b: o.buf}
 	w.open()
 	w.inputJSON(in)

@@ -28,6 +28,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"golang.org/x/term"
 )
 
 // defaultMaxLine is the longest line the engine accepts: far beyond any
@@ -77,7 +79,7 @@ type lineOpts struct {
 // standard error are recorded with the position they take among the
 // standard output bytes, so the two streams interleave as they would
 // sequentially.
-type output struct {
+type results struct {
 	cmd    string // "urlkit parse", for messages
 	buf    []byte // standard output
 	errs   []errRec
@@ -90,14 +92,14 @@ type errRec struct {
 }
 
 // setStatus raises the exit status to s.
-func (o *output) setStatus(s int) {
+func (o *results) setStatus(s int) {
 	if s > o.status {
 		o.status = s
 	}
 }
 
 // message writes "urlkit CMD: <where>MSG\n" to standard error.
-func (o *output) message(in *input, msg []byte) {
+func (o *results) message(in *input, msg []byte) {
 	m := make([]byte, 0, len(o.cmd)+len(msg)+24)
 	m = append(m, o.cmd...)
 	m = append(m, ": "...)
@@ -111,13 +113,13 @@ func (o *output) message(in *input, msg []byte) {
 
 // fail reports err for in on standard error, quoting the input around the
 // error's offset, and sets the exit status to 1.
-func (o *output) fail(in *input, err error) {
+func (o *results) fail(in *input, err error) {
 	o.setStatus(exitInvalid)
 	o.message(in, describeInputError(nil, in.text, err))
 }
 
 // reset empties o for reuse.
-func (o *output) reset() {
+func (o *results) reset() {
 	o.buf = o.buf[:0]
 	o.errs = o.errs[:0]
 	o.status = 0
@@ -127,7 +129,7 @@ func (o *output) reset() {
 type batch struct {
 	data  []byte // the lines' bytes, back to back
 	items []item
-	out   output
+	out   results
 	flush bool // flush standard output after this batch: the input may block
 	done  chan struct{}
 	err   error // a read error that ended the stream after these items
@@ -165,7 +167,7 @@ func newEngine(e *env, name string, opts lineOpts) *engine {
 // handler processes one input, writing its results to o. It may be called
 // from several goroutines at once and must not keep in.text (its bytes are
 // reused) beyond the call.
-type handler func(o *output, in *input)
+type handler func(o *results, in *input)
 
 // run calls h for every argument, then for every line of every --url-file,
 // or, when there are neither, for every line of standard input. It returns
@@ -175,7 +177,7 @@ func (g *engine) run(args []string, h handler) int {
 	defer w.flush()
 	status := exitOK
 	if len(args) > 0 {
-		o := &output{cmd: g.cmd}
+		o := &results{cmd: g.cmd}
 		for _, a := range args {
 			in := input{text: a}
 			if !g.opts.raw {
@@ -221,10 +223,26 @@ func (g *engine) sources(haveArgs bool, before func(), read func(r io.Reader, sr
 	return status
 }
 
+// fileTerminal reports whether v is an *os.File open on a terminal.
+func fileTerminal(v any) bool {
+	f := fileOf(v)
+	return f != nil && term.IsTerminal(int(f.Fd()))
+}
+
+// fileOf returns the file behind v: v itself, or the standard output or
+// file that get's *output writes to; nil for anything else.
+func fileOf(v any) *os.File {
+	if o, ok := v.(*output); ok {
+		v = o.w
+	}
+	f, _ := v.(*os.File)
+	return f
+}
+
 // hintIfTerminal tells a person at a terminal that the command waits for
 // their input.
 func (g *engine) hintIfTerminal() {
-	if isTerminal(g.e.stdin) && isTerminal(g.e.stderr) {
+	if fileTerminal(g.e.stdin) && fileTerminal(g.e.stderr) {
 		io.WriteString(g.e.stderr, g.cmd+": reading from the terminal, one per line; end with Ctrl-D (urlkit help for usage)\n")
 	}
 }
@@ -434,7 +452,7 @@ func sameDestination(a, b io.Writer) bool {
 }
 
 // write writes what o collected.
-func (w *writer) write(o *output) {
+func (w *writer) write(o *results) {
 	if !w.interleave {
 		w.out.Write(o.buf)
 		for _, r := range o.errs {
@@ -502,7 +520,7 @@ func (g *engine) each(args []string, f func(in *input) int) int {
 			}
 			in := input{text: string(line), line: n, src: src}
 			if tooLong {
-				o := output{cmd: g.cmd}
+				o := results{cmd: g.cmd}
 				o.message(&in, g.tooLong())
 				g.e.stderr.Write(o.errs[0].msg)
 				status = max(status, exitInvalid)

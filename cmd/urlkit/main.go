@@ -184,9 +184,11 @@ func newFlagSet(c *command) *flag.FlagSet {
 	if c.lines {
 		fs.Var(new(stringList), "url-file", "read inputs from `FILE`, one per line (\"-\": standard input); may be repeated")
 		if !c.single {
+			// get has neither: one URL at a time, and its own --max-line
+			// (a protocol reply line's limit).
 			fs.Int("workers", 0, "process inputs on `N` goroutines; output stays in input order (0: one per CPU, GOMAXPROCS)")
+			fs.Int("max-line", defaultMaxLine, "the longest input line in `BYTES`; a longer one is reported and skipped")
 		}
-		fs.Int("max-line", defaultMaxLine, "the longest input line in `BYTES`; a longer one is reported and skipped")
 	}
 	return fs
 }
@@ -198,8 +200,8 @@ func lineOptsOf(c *command, fs *flag.FlagSet) lineOpts {
 		o.urlFiles = *f.Value.(*stringList)
 		if !c.single {
 			o.workers = f2int(fs, "workers")
+			o.maxLine = f2int(fs, "max-line")
 		}
-		o.maxLine = f2int(fs, "max-line")
 	}
 	return o
 }

@@ -60,7 +60,7 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 		e.stderr.Write([]byte("urlkit parse: --format: " + err.Error() + "\n"))
 		return exitUsage
 	}
-	return engineFor(e, "parse", fs).run(args, func(o *output, in *input) {
+	return engineFor(e, "parse", fs).run(args, func(o *results, in *input) {
 		var u urlkit.URL
 		var warns []urlkit.Warning
 		var err error

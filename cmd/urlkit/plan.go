@@ -12,35 +12,74 @@ func init() {
 	register(&command{
 		name:    "plan",
 		summary: "print how a client accesses each URL: the commands it sends (RFC 1738 section 3)",
-		usage:   "[--json] [URL...]",
+		usage:   "[--json] [plan flags] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, `print one JSON object per input, the plan under a key named after the scheme (e.g. "ftp")`)
+			planFlags(fs)
 		},
 		run: runPlan,
 	})
 }
 
+// planFlags defines the flags that change a plan. plan and get both call
+// it, and both read them with planConfig, so that what plan prints is what
+// get sends.
+func planFlags(fs *flag.FlagSet) {
+	fs.String("email", "", "your e-mail address, the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
+	fs.String("nntp-server", "", "news server host[:port] for news: URLs; default $NNTPSERVER")
+	fs.Bool("compressed", false, "http: ask for a compressed body (Accept-Encoding: gzip) and decode it")
+}
+
+// planConfig is the plan configuration: the environment (EMAIL, USER,
+// NNTPSERVER), then the flags of planFlags.
+func planConfig(e *env, fs *flag.FlagSet) scheme.Config {
+	cfg := scheme.ConfigFromEnv(e.getenv)
+	if v := fs.Lookup("email").Value.String(); v != "" {
+		cfg.Email = v
+	}
+	if v := fs.Lookup("nntp-server").Value.String(); v != "" {
+		cfg.NewsServer = v
+	}
+	cfg.Compressed = fs.Lookup("compressed").Value.(flag.Getter).Get().(bool)
+	return cfg
+}
+
+// printablePlan returns the plan as it may be shown: an ftp password from
+// the URL masked.
+func printablePlan(p scheme.Plan) scheme.Plan {
+	if f, ok := p.(*scheme.FTPPlan); ok {
+		return f.Redacted()
+	}
+	return p
+}
+
 func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
-	cfg := scheme.ConfigFromEnv(e.getenv)
-	return engineFor(e, "plan", fs).run(args, func(o *output, in *input) {
+	cfg := planConfig(e, fs)
+	return engineFor(e, "plan", fs).run(args, func(o *results, in *input) {
 		var p scheme.Plan
 		u, err := urlkit.Parse(in.text)
 		if err == nil {
 			p, err = scheme.PlanOf(u, cfg)
 		}
 		var pj []byte
-		if err == nil && asJSON {
-			// The plan types belong to package scheme and carry their
-			// own JSON form.
-			pj, err = json.Marshal(p)
+		if err == nil {
+			p = printablePlan(p) // an ftp password from the URL masked
+			if asJSON {
+				// The plan types belong to package scheme and carry
+				// their own JSON form.
+				pj, err = json.Marshal(p)
+			}
 		}
+		// Passwords are never printed: the input is shown redacted.
+		shown := input{text: redact(in.text), line: in.line, src: in.src}
 		if err != nil {
-			o.fail(in, err)
+			o.setStatus(exitInvalid)
+			o.message(in, []byte(quote(shown.text)+": "+redactErr(in.text, err)))
 		}
 		if asJSON {
-			o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
+			o.writeJSON(&shown, err == nil, in.text, err, func(w *jw) {
 				if err == nil {
 					w.kstr("scheme", p.Scheme())
 					w.key(p.Scheme())
@@ -52,7 +91,7 @@ func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 		if err != nil {
 			return
 		}
-		o.buf = append(append(o.buf, u.String()...), '\n')
+		o.buf = append(append(o.buf, redact(u.String())...), '\n')
 		for _, s := range p.Steps() {
 			o.buf = append(append(append(o.buf, "  "...), s...), '\n')
 		}

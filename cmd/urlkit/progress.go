@@ -34,7 +34,7 @@ type meter struct {
 // newMeter returns a meter for a transfer whose bytes go to out, or nil when
 // none should be drawn.
 func newMeter(e *env, g getFlags, out io.Writer) *meter {
-	if !g.progress || g.silent || !isTerminal(e.stderr) || sameTerminal(out, e.stderr) {
+	if !g.progress || g.silent || !fileTerminal(e.stderr) || sameTerminal(out, e.stderr) {
 		return nil
 	}
 	return &meter{w: e.stderr, now: time.Now, total: -1}
@@ -42,10 +42,10 @@ func newMeter(e *env, g getFlags, out io.Writer) *meter {
 
 // sameTerminal reports whether out is the terminal that err is.
 func sameTerminal(out, err any) bool {
-	if !isTerminal(out) {
+	if !fileTerminal(out) {
 		return false
 	}
-	a, b := out.(*os.File), err.(*os.File)
+	a, b := fileOf(out), fileOf(err)
 	sa, err1 := a.Stat()
 	sb, err2 := b.Stat()
 	return err1 != nil || err2 != nil || os.SameFile(sa, sb)

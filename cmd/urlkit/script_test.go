@@ -9,7 +9,13 @@ import (
 
 // TestMain lets the testscript sessions run urlkit as a program ("exec
 // urlkit ..."), with real standard streams, exit statuses and files.
+// With URLKIT_TEST_MAIN=1 the test binary is urlkit itself (getsafe_test.go
+// runs it so).
 func TestMain(m *testing.M) {
+	if os.Getenv("URLKIT_TEST_MAIN") == "1" {
+		main()
+		return
+	}
 	testscript.Main(m, map[string]func(){
 		"urlkit": func() {
 			e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}

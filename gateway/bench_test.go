@@ -1,0 +1,85 @@
+package gateway
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// The full benchmark (Squid, concurrency levels, percentiles) is the
+// command in bench/gateway; these measure one request's cost each way.
+
+func benchDoc() []byte { return bytes.Repeat([]byte("0123456789abcdef\n"), 121)[:2048] }
+
+func BenchmarkGatewayGopher(b *testing.B) {
+	doc := benchDoc()
+	gs, _ := fakeservers.Gopher(map[string][]byte{"/d": doc})
+	defer gs.Close()
+	s := httptest.NewServer(New(Config{}))
+	defer s.Close()
+	benchProxy(b, s.Listener.Addr().String(), "gopher://"+gs.Addr()+"/9/d", doc)
+}
+
+func BenchmarkGatewayFTP(b *testing.B) {
+	doc := benchDoc()
+	fs, _ := fakeservers.FTP(map[string][]byte{"/pub/d": doc})
+	defer fs.Close()
+	g := New(Config{})
+	defer g.Close()
+	s := httptest.NewServer(g)
+	defer s.Close()
+	benchProxy(b, s.Listener.Addr().String(), "ftp://"+fs.Addr()+"/pub/d", doc)
+}
+
+func BenchmarkDirectGopher(b *testing.B) {
+	doc := benchDoc()
+	gs, _ := fakeservers.Gopher(map[string][]byte{"/d": doc})
+	defer gs.Close()
+	u, _ := urlkit.Parse("gopher://" + gs.Addr() + "/9/d")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		p, _ := scheme.PlanOf(u, scheme.Config{})
+		r, err := access.Execute(context.Background(), p, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got, err := io.ReadAll(r)
+		r.Close()
+		if err != nil || !bytes.Equal(got, doc) {
+			b.Fatal("body differs")
+		}
+	}
+}
+
+func benchProxy(b *testing.B, addr, target string, doc []byte) {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	req := "GET " + target + " HTTP/1.1\r\nHost: gw\r\n\r\n"
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		io.WriteString(c, req)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 || !bytes.Equal(got, doc) {
+			b.Fatalf("status %d, %d bytes, %v", resp.StatusCode, len(got), err)
+		}
+	}
+}
