@@ -146,16 +146,6 @@ func ParseMode(name string) (Mode, error) {
 	return 0, fmt.Errorf("urlkit: %w %q (want one of %s)", ErrUnknownMode, name, strings.Join(modeNames[:], ", "))
 }
 
-// Set implements flag.Value, so that a Mode can be a command-line flag.
-func (m *Mode) Set(name string) error {
-	v, err := ParseMode(name)
-	if err != nil {
-		return err
-	}
-	*m = v
-	return nil
-}
-
 // MarshalText implements encoding.TextMarshaler.
 func (m Mode) MarshalText() ([]byte, error) {
 	if int(m) >= len(modeNames) {
@@ -164,8 +154,16 @@ func (m Mode) MarshalText() ([]byte, error) {
 	return []byte(m.String()), nil
 }
 
-// UnmarshalText implements encoding.TextUnmarshaler with [ParseMode].
-func (m *Mode) UnmarshalText(text []byte) error { return m.Set(string(text)) }
+// UnmarshalText implements encoding.TextUnmarshaler with [ParseMode]. With
+// it a Mode can be a command-line flag through [flag.TextVar].
+func (m *Mode) UnmarshalText(text []byte) error {
+	v, err := ParseMode(string(text))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
 
 func (m Mode) valid() bool { return int(m) < len(modeNames) }
 

@@ -13,18 +13,18 @@ func init() { registerBuiltin("ftp", func(u urlkit.URL) (View, error) { return F
 // FTP is the view of an ftp URL (RFC 1738 3.2). Strings are decoded.
 type FTP struct {
 	u           urlkit.URL
-	Host        string   `json:"host"`
-	Port        int      `json:"port"` // 21 when the URL names none
-	User        string   `json:"user,omitempty"`
-	Password    string   `json:"password,omitempty"`
-	HasUser     bool     `json:"has_user"`
-	HasPassword bool     `json:"has_password"`
-	CWD         []string `json:"cwd"`  // one CWD argument per segment before the last, in order
-	Name        string   `json:"name"` // the last segment: the argument of RETR or NLST
+	Host        string
+	Port        int // 21 when the URL names none
+	User        string
+	Password    string
+	HasUser     bool
+	HasPassword bool
+	CWD         []string // one CWD argument per segment before the last, in order
+	Name        string   // the last segment: the argument of RETR or NLST
 	// Type is the ";type=" code in lower case: 'a' (ASCII), 'i' (image)
 	// or 'd' (directory listing); 0 when the URL has none and the client
 	// must guess (RFC 1738 3.2.3).
-	Type byte `json:"-"`
+	Type byte
 
 	user, pass part
 	segs       []part

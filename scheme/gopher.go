@@ -17,19 +17,19 @@ func init() { registerBuiltin("gopher", func(u urlkit.URL) (View, error) { retur
 // decoded.
 type Gopher struct {
 	u    urlkit.URL
-	Host string `json:"host"`
-	Port int    `json:"port"` // 70 when the URL names none
+	Host string
+	Port int // 70 when the URL names none
 	// Type is the gopher type character: how to read the reply, never
 	// sent to the server. It is '1' when the gopher-path is empty (RFC
 	// 1738 3.4.1).
-	Type       byte   `json:"-"`
-	Selector   string `json:"selector"`
-	Search     string `json:"search,omitempty"`
-	PlusString string `json:"plus,omitempty"`
-	HasSearch  bool   `json:"has_search"`
-	HasPlus    bool   `json:"has_plus"`
+	Type       byte
+	Selector   string
+	Search     string
+	PlusString string
+	HasSearch  bool
+	HasPlus    bool
 	// Plus is the parsed Gopher+ string, nil without one.
-	Plus *GopherPlus `json:"plus_parsed,omitempty"`
+	Plus *GopherPlus
 
 	sel, search, plus part
 }
@@ -47,11 +47,11 @@ const (
 
 // GopherPlus is a parsed Gopher+ string.
 type GopherPlus struct {
-	Kind       string   `json:"kind"`                 // one of the Plus* constants
-	View       string   `json:"view,omitempty"`       // alternate view, e.g. "application/postscript"
-	Language   string   `json:"language,omitempty"`   // its language, e.g. "Es_ES"
-	Attributes []string `json:"attributes,omitempty"` // named attributes, e.g. "+ABSTRACT"
-	Values     []string `json:"values,omitempty"`     // the answers of a filled-in form
+	Kind       string   // one of the Plus* constants
+	View       string   // alternate view, e.g. "application/postscript"
+	Language   string   // its language, e.g. "Es_ES"
+	Attributes []string // named attributes, e.g. "+ABSTRACT"
+	Values     []string // the answers of a filled-in form
 }
 
 // GopherOf checks u against RFC 1738's gopherurl and splits the

@@ -16,13 +16,7 @@ import (
 
 // TestMain lets the tests run the command as a separate process (the test
 // binary re-executed with URLKIT_TEST_MAIN=1), for signals and maxrss.
-func TestMain(m *testing.M) {
-	if os.Getenv("URLKIT_TEST_MAIN") == "1" {
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
+// TestMain is in script_test.go: URLKIT_TEST_MAIN=1 runs main.
 
 var serveHostile = hostile.Serve
 

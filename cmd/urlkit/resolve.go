@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
+	"strings"
 
 	"github.com/urlkit/urlkit"
 )
@@ -13,9 +13,9 @@ func init() {
 		name:    "resolve",
 		summary: "expand partial (relative) URLs in the context of a base URL (RFC 1630, libwww, RFC 3986 or RFC 1808)",
 		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] [--strict] BASE [REF...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
-			m := urlkit.ModeRFC1630
-			fs.Var(&m, "mode", "resolution rules: rfc1630 (the RFC's rule as written), libwww (CERN libwww's HTParse, the RFC's printed examples), rfc3986, rfc1808")
+			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution `rules`: rfc1630 (the RFC's rule as written), libwww (CERN libwww's HTParse, the RFC's printed examples), rfc3986, rfc1808")
 			fs.Bool("json", false, "print one JSON object per reference")
 			fs.Bool("strict", false, "fail (exit 1, no result) when the base, reference or result breaks its scheme's rules; without it that is a warning on stderr and in the JSON \"warnings\" array")
 		},
@@ -27,9 +27,9 @@ func init() {
 		name:    "relative",
 		summary: "write URLs as the shortest partial form that resolves back to them from a base URL",
 		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] [--strict] BASE [TARGET...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
-			m := urlkit.ModeRFC1630
-			fs.Var(&m, "mode", "resolution rules the partial form must work under: rfc1630, libwww, rfc3986, rfc1808")
+			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution `rules` the partial form must work under: rfc1630, libwww, rfc3986, rfc1808")
 			fs.Bool("json", false, "print one JSON object per target")
 			fs.Bool("strict", false, "fail (exit 1) when the base or target breaks its scheme's rules; without it that is a warning")
 		},
@@ -71,84 +71,68 @@ func relativeString(base, target string, m urlkit.Mode) (urlkit.URL, error) {
 }
 
 // runPair runs resolve or relative: the first argument is the base, the
-// others (or the lines of standard input) are the second operand.
+// others (or the lines of the --url-file files or standard input) are the
+// second operand.
 func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base, s string, m urlkit.Mode) (urlkit.URL, error)) int {
 	if len(args) == 0 {
-		fmt.Fprintf(e.stderr, "urlkit %s: missing BASE\n", name)
-		fs.Usage()
+		e.stderr.Write([]byte("urlkit " + name + ": missing BASE\nusage: urlkit " + name + " " + commands[name].usage + "\n"))
 		return exitUsage
 	}
-	mode := *fs.Lookup("mode").Value.(*urlkit.Mode)
-	asJSON := fs.Lookup("json").Value.String() == "true"
-	strict := false
-	if f := fs.Lookup("strict"); f != nil {
-		strict = f.Value.String() == "true"
-	}
-	base := args[0]
-	status := exitOK
-	err := eachInput(e, args[1:], func(in string) bool {
-		u, err := op(base, in, mode)
+	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
+	asJSON := flagBool(fs, "json")
+	strict := flagBool(fs, "strict")
+	base := strings.TrimSpace(args[0])
+	return engineFor(e, name, fs).run(args[1:], func(o *results, in *input) {
+		u, err := op(base, in.text, mode)
 		var warn *urlkit.ResolveWarning
 		if errors.As(err, &warn) && !strict {
 			// Resolved on the generic syntax; the scheme's complaints
 			// are warnings (issue 10).
 			for _, f := range warn.Findings {
-				fmt.Fprintf(e.stderr, "urlkit %s: %q against %q: warning: %s\n", name, in, base, f)
+				o.message(in, []byte(quote(in.text)+" against "+quote(base)+": warning: "+f.String()))
 			}
 			err = nil
 		}
 		if err != nil {
-			status = exitInvalid
 			if warn != nil {
-				fmt.Fprintf(e.stderr, "urlkit %s: --strict: %v\n", name, err)
+				o.setStatus(exitInvalid)
+				o.message(in, []byte("--strict: "+plainError(err)))
 			} else {
-				fmt.Fprintf(e.stderr, "urlkit %s: %v\n", name, err)
+				o.fail(in, err)
 			}
-			if asJSON {
-				writeJSON(e.stdout, map[string]any{"base": base, "input": in, "mode": mode.String(), "valid": false, "error": errorJSON(err)})
+		}
+		if !asJSON {
+			if err == nil {
+				o.buf = append(append(o.buf, u.String()...), '\n')
 			}
-			return true
+			return
 		}
-		if asJSON {
-			obj := map[string]any{"base": base, "input": in, "mode": mode.String(), "valid": true, "result": u.String()}
-			obj["warnings"] = warningsJSON(warn)
-			writeJSON(e.stdout, obj)
-			return true
-		}
-		fmt.Fprintln(e.stdout, u)
-		return true
+		o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
+			w.kstr("base", base)
+			w.kstr("mode", mode.String())
+			if err != nil {
+				return
+			}
+			w.kstr("result", u.String())
+			w.key("warnings")
+			w.openArray()
+			if warn != nil {
+				for _, f := range warn.Findings {
+					w.open()
+					w.kstr("part", f.Part)
+					w.kstr("text", f.Text)
+					off, comp, msg := -1, "", plainError(f.Err)
+					var se *urlkit.SyntaxError
+					if errors.As(f.Err, &se) {
+						off, comp, msg = se.Offset, se.Component.String(), se.Reason()
+					}
+					w.knum("offset", off)
+					w.kstr("component", comp)
+					w.kstr("message", msg)
+					w.close()
+				}
+			}
+			w.closeArray()
+		})
 	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit %s: reading input: %v\n", name, err)
-		return exitInvalid
-	}
-	return status
-}
-
-// resolveWarningJSON is one entry of resolve's "warnings" array: a rule of
-// the scheme that the base, the reference or the result breaks, with the
-// offset in that text.
-type resolveWarningJSON struct {
-	Part      string `json:"part"`
-	Text      string `json:"text"`
-	Offset    int    `json:"offset"`
-	Component string `json:"component,omitempty"`
-	Message   string `json:"message"`
-}
-
-// warningsJSON lists w's findings; it is empty, not null, without any.
-func warningsJSON(w *urlkit.ResolveWarning) []resolveWarningJSON {
-	out := []resolveWarningJSON{}
-	if w == nil {
-		return out
-	}
-	for _, f := range w.Findings {
-		j := resolveWarningJSON{Part: f.Part, Text: f.Text, Offset: -1, Message: f.Err.Error()}
-		var se *urlkit.SyntaxError
-		if errors.As(f.Err, &se) {
-			j.Offset, j.Component, j.Message = se.Offset, se.Component.String(), se.Reason()
-		}
-		out = append(out, j)
-	}
-	return out
 }
