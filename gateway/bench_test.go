@@ -83,3 +83,33 @@ func benchProxy(b *testing.B, addr, target string, doc []byte) {
 		}
 	}
 }
+
+// nullWriter is a ResponseWriter that keeps the status and discards the
+// body: BenchmarkHandlerGopher measures the handler without net/http.
+type nullWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *nullWriter) Header() http.Header         { return w.h }
+func (w *nullWriter) WriteHeader(s int)           { w.status = s }
+func (w *nullWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+func BenchmarkHandlerGopher(b *testing.B) {
+	doc := benchDoc()
+	gs, _ := fakeservers.Gopher(map[string][]byte{"/d": doc})
+	defer gs.Close()
+	g := New(Config{})
+	target := "gopher://" + gs.Addr() + "/9/d"
+	r := httptest.NewRequest("GET", target, nil)
+	r.RequestURI = target
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		w := &nullWriter{h: http.Header{}}
+		g.ServeHTTP(w, r)
+		if w.n != len(doc) || w.status != 200 {
+			b.Fatalf("status %d, %d bytes", w.status, w.n)
+		}
+	}
+}
