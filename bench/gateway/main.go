@@ -21,7 +21,9 @@
 //
 //	go run ./bench/gateway
 //
-// (as root when Squid is to be started: Squid drops to its own user). It
+// (as root when Squid is to be started: Squid drops to its own user;
+// -only gopher or -only ftp runs one part, -c, -rounds and -window set the
+// concurrency levels and the measuring windows). It
 // starts nothing that outlives it: Squid runs in the foreground under this
 // process and is stopped, its directory removed, at the end.
 package main
@@ -40,6 +42,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -59,17 +62,34 @@ func main() {
 		window   = flag.Duration("window", 500*time.Millisecond, "length of one measuring window")
 		rounds   = flag.Int("rounds", 8, "windows per side and concurrency, interleaved")
 		levels   = flag.String("c", "1,8,32", "client concurrency levels")
+		only     = flag.String("only", "", `run only one part: "gopher" or "ftp" (empty: both)`)
+		cpuprof  = flag.String("cpuprofile", "", "write this process's CPU profile to the file")
 	)
 	flag.Parse()
+	if *cpuprof != "" {
+		f, err := os.Create(*cpuprof)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench/gateway:", err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *squidBin, *window, *rounds, *levels); err != nil {
+	if *only != "" && *only != "gopher" && *only != "ftp" {
+		fmt.Fprintf(os.Stderr, "bench/gateway: -only %q: want gopher or ftp\n", *only)
+		os.Exit(2)
+	}
+	if err := run(ctx, *squidBin, *window, *rounds, *levels, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/gateway:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, squidBin string, window time.Duration, rounds int, levels string) error {
+func run(ctx context.Context, squidBin string, window time.Duration, rounds int, levels, only string) error {
 	doc := make([]byte, 2048)
 	for i := range doc {
 		doc[i] = "abcdefghijklmnopqrstuvwxyz0123456789\n"[i%37]
@@ -93,21 +113,25 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	}
 	g := gateway.New(gateway.Config{MaxUpstream: 256})
 	defer g.Close()
-	gw := &http.Server{Handler: g}
+	gw := g.HTTPServer() // configured as urlkit serve runs it
 	go gw.Serve(gwLn)
 	defer gw.Close()
 	inAddr := gwLn.Addr().String()
-	serve, err := startServe(ctx)
-	if err != nil {
-		return fmt.Errorf("urlkit serve: %w", err)
+	serveAddr := ""
+	if only != "gopher" {
+		serve, err := startServe(ctx)
+		if err != nil {
+			return fmt.Errorf("urlkit serve: %w", err)
+		}
+		defer serve.stop()
+		serveAddr = serve.addr
 	}
-	defer serve.stop()
 
 	ftpURL := "ftp://" + ftpSrv.Addr() + "/pub/f2k.bin"
 	gopherURL := "gopher://" + gopherSrv.Addr() + "/9/d2k"
 
 	var squidAddr string
-	if squidBin != "" {
+	if squidBin != "" && only != "gopher" {
 		sq, err := startSquid(ctx, squidBin)
 		if err != nil {
 			return fmt.Errorf("squid: %w", err)
@@ -118,13 +142,21 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 
 	// Every side must deliver the document exactly before it is timed.
 	direct := directGopher(gopherURL)
-	sides := map[string]func(*client) error{
-		"gateway ftp":    func(c *client) error { return c.get(serve.addr, ftpURL, doc) },
-		"gateway gopher": func(c *client) error { return c.get(inAddr, gopherURL, doc) },
-		"direct gopher":  func(*client) error { return direct(doc) },
+	sides := map[string]func(*client) error{}
+	var groups [][]string
+	if only != "ftp" {
+		sides["gateway gopher"] = func(c *client) error { return c.get(inAddr, gopherURL, doc) }
+		sides["direct gopher"] = func(*client) error { return direct(doc) }
+		groups = append(groups, []string{"gateway gopher", "direct gopher"})
 	}
-	if squidAddr != "" {
-		sides["squid ftp"] = func(c *client) error { return c.get(squidAddr, ftpURL, doc) }
+	if only != "gopher" {
+		sides["gateway ftp"] = func(c *client) error { return c.get(serveAddr, ftpURL, doc) }
+		group := []string{"gateway ftp"}
+		if squidAddr != "" {
+			sides["squid ftp"] = func(c *client) error { return c.get(squidAddr, ftpURL, doc) }
+			group = append(group, "squid ftp")
+		}
+		groups = append(groups, group)
 	}
 	for name, f := range sides {
 		c := &client{}
@@ -142,10 +174,6 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 		fmt.Sscan(field, &conc)
 		if conc < 1 {
 			continue
-		}
-		groups := [][]string{{"gateway gopher", "direct gopher"}, {"gateway ftp"}}
-		if squidAddr != "" {
-			groups[1] = append(groups[1], "squid ftp")
 		}
 		for _, group := range groups {
 			res := map[string]*result{}
