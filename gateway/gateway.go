@@ -343,6 +343,12 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 		h.Set("Content-Length", strconv.Itoa(n))
 		q.w.WriteHeader(http.StatusOK)
 		q.w.Write(buf[:n])
+		// The whole response goes out in one write now, before the
+		// upstream connection is closed (the deferred Close): the client
+		// does not wait for the upstream's teardown.
+		if f, ok := q.w.(http.Flusher); ok {
+			f.Flush()
+		}
 		return
 	}
 	if size >= 0 {

@@ -35,6 +35,16 @@ func (w *logWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// Flush sends what has been written to the client.
+func (w *logWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap returns the underlying ResponseWriter (for http.ResponseController).
+func (w *logWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // logRequest writes one line in the Common Log Format:
 //
 //	host ident authuser [date] "request line" status bytes
