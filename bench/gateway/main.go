@@ -168,7 +168,8 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 
 	fmt.Printf("bench/gateway: %s, %d rounds of %v per side and level, interleaved\n", time.Now().UTC().Format(time.DateOnly), rounds, window)
 	fmt.Println("gopher: the gateway's handler in this process vs access directly; ftp: urlkit serve vs squid, each its own process")
-	fmt.Printf("%-15s %3s %10s %10s %10s %8s %13s\n", "side", "c", "req/s", "p50", "p99", "errors", "ftp logins/req")
+	fmt.Println("cpu µs/req: this process's CPU time (user+system) per request, gopher sides only (all their work is in this process)")
+	fmt.Printf("%-15s %3s %10s %10s %10s %8s %13s %10s\n", "side", "c", "req/s", "p50", "p99", "errors", "ftp logins/req", "cpu µs/req")
 	for _, field := range strings.Split(levels, ",") {
 		var conc int
 		fmt.Sscan(field, &conc)
@@ -197,13 +198,18 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 					res[name].logins += ftpSrv.Logins.Load() - before
 				}
 			}
+			inProcess := group[0] == "gateway gopher"
 			for _, name := range group {
-				res[name].print(name, conc)
+				res[name].print(name, conc, inProcess)
 			}
 			if len(group) == 2 {
 				a, b := res[group[0]], res[group[1]]
-				fmt.Printf("%-15s %3d %9.2fx %9.2fx %9.2fx\n", "  ratio", conc, a.rate()/b.rate(),
-					float64(a.pct(50))/float64(b.pct(50)), float64(a.pct(99))/float64(b.pct(99)))
+				cpu := "-"
+				if inProcess {
+					cpu = fmt.Sprintf("%.2fx", a.cpuPerReq()/b.cpuPerReq())
+				}
+				fmt.Printf("%-15s %3d %9.2fx %9.2fx %9.2fx %8s %13s %10s\n", "  ratio", conc, a.rate()/b.rate(),
+					float64(a.pct(50))/float64(b.pct(50)), float64(a.pct(99))/float64(b.pct(99)), "", "", cpu)
 			}
 		}
 	}
@@ -216,6 +222,7 @@ type result struct {
 	logins  int64 // ftp logins the upstream saw during this side's windows
 	lat     []time.Duration
 	elapsed time.Duration
+	cpu     time.Duration // this process's CPU time during the windows
 	errs    int
 	lastErr error
 }
@@ -234,9 +241,18 @@ func (r *result) pct(p int) time.Duration {
 	return r.lat[i]
 }
 
-func (r *result) print(name string, conc int) {
-	fmt.Printf("%-15s %3d %10.0f %10s %10s %8d %13.3f\n", name, conc, r.rate(),
-		r.pct(50).Round(time.Microsecond), r.pct(99).Round(time.Microsecond), r.errs, float64(r.logins)/float64(max(len(r.lat), 1)))
+// cpuPerReq is this process's CPU time per request, in microseconds.
+func (r *result) cpuPerReq() float64 {
+	return float64(r.cpu.Microseconds()) / float64(max(len(r.lat), 1))
+}
+
+func (r *result) print(name string, conc int, inProcess bool) {
+	cpu := "-"
+	if inProcess {
+		cpu = fmt.Sprintf("%.0f", r.cpuPerReq())
+	}
+	fmt.Printf("%-15s %3d %10.0f %10s %10s %8d %13.3f %10s\n", name, conc, r.rate(),
+		r.pct(50).Round(time.Microsecond), r.pct(99).Round(time.Microsecond), r.errs, float64(r.logins)/float64(max(len(r.lat), 1)), cpu)
 	if r.lastErr != nil {
 		fmt.Printf("    last error: %v\n", r.lastErr)
 	}
@@ -249,7 +265,7 @@ func measure(ctx context.Context, f func(*client) error, conc int, window time.D
 		wg  sync.WaitGroup
 		end = time.Now().Add(window)
 	)
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	for i := 0; i < conc; i++ {
 		wg.Add(1)
 		go func() {
@@ -280,6 +296,16 @@ func measure(ctx context.Context, f func(*client) error, conc int, window time.D
 	}
 	wg.Wait()
 	res.elapsed += time.Since(start)
+	res.cpu += processCPU() - cpu0
+}
+
+// processCPU is the CPU time (user and system) this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // client is one HTTP/1.1 keep-alive connection to a proxy, sending proxy
