@@ -113,3 +113,20 @@ func BenchmarkHandlerGopher(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHTTPStatic is the HTTP exchange alone, the floor of the
+// gateway's overhead: the same client and server settings, 2 KB served
+// from memory.
+func BenchmarkHTTPStatic(b *testing.B) {
+	doc := benchDoc()
+	srv := New(Config{}).HTTPServer()
+	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "2048")
+		w.Write(doc)
+	})
+	s := httptest.NewUnstartedServer(srv.Handler)
+	s.Config = srv
+	s.Start()
+	defer s.Close()
+	benchProxy(b, s.Listener.Addr().String(), "gopher://h/9/d", doc)
+}
