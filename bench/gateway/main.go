@@ -12,20 +12,23 @@
 //   - gopher, a 2 KB document: through the gateway against fetching it
 //     directly from the upstream with urlkit's access layer (Debian's Squid
 //     no longer carries gopher: CVE-2023-46728). Here the gateway's handler
-//     runs inside this process, as the direct fetch does, so that both
+//     runs inside this process behind the http.Server that urlkit serve
+//     uses (Gateway.HTTPServer), as the direct fetch does, so that both
 //     sides share one process's CPU (a separate process would get a share
 //     of its own on a loaded machine and look faster than it is).
 //
 // For 1, 8 and 32 concurrent clients it reports requests per second, the
-// median and the 99th percentile latency, and the ratios. Run it with
+// median and the 99th percentile latency, and the ratios; for the gopher
+// sides also this process's CPU time per request. Run it with
 //
 //	go run ./bench/gateway
 //
 // (as root when Squid is to be started: Squid drops to its own user;
 // -only gopher or -only ftp runs one part, -c, -rounds and -window set the
-// concurrency levels and the measuring windows). It
-// starts nothing that outlives it: Squid runs in the foreground under this
-// process and is stopped, its directory removed, at the end.
+// concurrency levels and the measuring windows, -cpuprofile writes a CPU
+// profile). It starts nothing that outlives it: Squid runs in the
+// foreground under this process and is stopped, its directory removed, at
+// the end.
 package main
 
 import (
