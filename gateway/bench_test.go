@@ -83,3 +83,50 @@ func benchProxy(b *testing.B, addr, target string, doc []byte) {
 		}
 	}
 }
+
+// nullWriter is a ResponseWriter that keeps the status and discards the
+// body: BenchmarkHandlerGopher measures the handler without net/http.
+type nullWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *nullWriter) Header() http.Header         { return w.h }
+func (w *nullWriter) WriteHeader(s int)           { w.status = s }
+func (w *nullWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+func BenchmarkHandlerGopher(b *testing.B) {
+	doc := benchDoc()
+	gs, _ := fakeservers.Gopher(map[string][]byte{"/d": doc})
+	defer gs.Close()
+	g := New(Config{})
+	target := "gopher://" + gs.Addr() + "/9/d"
+	r := httptest.NewRequest("GET", target, nil)
+	r.RequestURI = target
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		w := &nullWriter{h: http.Header{}}
+		g.ServeHTTP(w, r)
+		if w.n != len(doc) || w.status != 200 {
+			b.Fatalf("status %d, %d bytes", w.status, w.n)
+		}
+	}
+}
+
+// BenchmarkHTTPStatic is the HTTP exchange alone, the floor of the
+// gateway's overhead: the same client and server settings, 2 KB served
+// from memory.
+func BenchmarkHTTPStatic(b *testing.B) {
+	doc := benchDoc()
+	srv := New(Config{}).HTTPServer()
+	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "2048")
+		w.Write(doc)
+	})
+	s := httptest.NewUnstartedServer(srv.Handler)
+	s.Config = srv
+	s.Start()
+	defer s.Close()
+	benchProxy(b, s.Listener.Addr().String(), "gopher://h/9/d", doc)
+}

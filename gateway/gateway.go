@@ -28,6 +28,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -96,6 +97,16 @@ func New(cfg Config) *Gateway {
 	}
 	return &Gateway{cfg: cfg, sem: make(chan struct{}, cfg.MaxUpstream), dial: dialer(cfg.RefusePrivate), now: time.Now,
 		sessions: &access.FTPSessions{MaxIdle: cfg.MaxUpstream}}
+}
+
+// HTTPServer returns an http.Server serving g as `urlkit serve` runs it:
+// a bound on the time to read a request's header, on an idle keep-alive
+// connection, and on writing a response (the request deadline and a
+// margin for the last writes, so that a client that stops reading does not
+// hold the relay past the deadline).
+func (g *Gateway) HTTPServer() *http.Server {
+	return &http.Server{Handler: g, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		WriteTimeout: g.cfg.Timeout + 10*time.Second}
 }
 
 // Close closes the FTP sessions the gateway keeps between requests.
@@ -180,13 +191,11 @@ func (g *Gateway) fetch(q *request, raw string) {
 	ctx, cancel := context.WithTimeout(q.r.Context(), g.cfg.Timeout)
 	defer cancel()
 	q.ctx = ctx
-	select {
-	case g.sem <- struct{}{}:
-		defer func() { <-g.sem }()
-	case <-ctx.Done():
+	if !g.acquire(ctx) {
 		g.errorPage(q.w, http.StatusServiceUnavailable, "the gateway is serving as many requests as it may; try again", "")
 		return
 	}
+	defer g.release()
 	switch p := plan.(type) {
 	case *scheme.GopherPlan:
 		g.gopher(q, p)
@@ -198,6 +207,26 @@ func (g *Gateway) fetch(q *request, raw string) {
 		g.fail(q, &unsupportedError{scheme: plan.Scheme()})
 	}
 }
+
+// acquire takes one of the MaxUpstream slots, waiting until ctx ends when
+// none is free; it reports whether it got one. A free slot is taken
+// without waiting on ctx (which would make ctx allocate its channel).
+func (g *Gateway) acquire(ctx context.Context) bool {
+	select {
+	case g.sem <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case g.sem <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// release gives back a slot taken by acquire.
+func (g *Gateway) release() { <-g.sem }
 
 // check is the gateway's policy, applied to every URL before anything is
 // sent: it returns the URL's plan or the reason for refusing it.
@@ -311,13 +340,19 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 			g.fail(q, fmt.Errorf("upstream announced %d bytes and sent %d", size, n))
 			return
 		}
-		h.Set("Content-Length", fmt.Sprint(n))
+		h.Set("Content-Length", strconv.Itoa(n))
 		q.w.WriteHeader(http.StatusOK)
 		q.w.Write(buf[:n])
+		// The whole response goes out in one write now, before the
+		// upstream connection is closed (the deferred Close): the client
+		// does not wait for the upstream's teardown.
+		if f, ok := q.w.(http.Flusher); ok {
+			f.Flush()
+		}
 		return
 	}
 	if size >= 0 {
-		h.Set("Content-Length", fmt.Sprint(size))
+		h.Set("Content-Length", strconv.FormatInt(size, 10))
 	}
 	q.w.WriteHeader(http.StatusOK)
 	if _, err := q.w.Write(buf[:n]); err != nil {

@@ -403,3 +403,38 @@ func TestIsLoopbackListen(t *testing.T) {
 		}
 	}
 }
+
+// One log line exactly: Common Log Format, password masked, quotes,
+// backslashes and control bytes escaped, "-" for no body, the reason of
+// an aborted relay quoted after the size.
+func TestLogLine(t *testing.T) {
+	var buf bytes.Buffer
+	g := New(Config{Log: &buf})
+	at := time.Date(2026, 11, 21, 9, 5, 7, 0, time.FixedZone("", -90*60))
+	r := httptest.NewRequest("GET", "/", nil)
+	r.RemoteAddr = "192.0.2.7:40000"
+	r.RequestURI = "/ftp://joe:pa55@h/a\"b\\c\x01\xff"
+	g.logRequest(&logWriter{status: 304}, r, at)
+	r.RemoteAddr = "[2001:db8::1]:80"
+	r.RequestURI = "gopher://h/9/x"
+	r.Proto = "HTTP/1.0"
+	g.logRequest(&logWriter{bytes: 65536, aborted: `read "x": reset`}, r, at)
+	want := `192.0.2.7 - - [21/Nov/2026:09:05:07 -0130] "GET /ftp://joe:xxxxx@h/a\x22b\x5cc\x01\xff HTTP/1.1" 304 -` + "\n" +
+		`2001:db8::1 - - [21/Nov/2026:09:05:07 -0130] "GET gopher://h/9/x HTTP/1.0" 200 65536 "aborted: read \x22x\x22: reset"` + "\n"
+	if got := buf.String(); got != want {
+		t.Errorf("log lines\n%s\nwant\n%s", got, want)
+	}
+}
+
+// The server urlkit serve runs bounds header reads, idle connections and
+// writes, the write bound past the request deadline.
+func TestHTTPServer(t *testing.T) {
+	g := New(Config{Timeout: time.Minute})
+	s := g.HTTPServer()
+	if s.Handler != g || s.ReadHeaderTimeout <= 0 || s.IdleTimeout <= 0 || s.WriteTimeout <= time.Minute {
+		t.Errorf("server %+v", s)
+	}
+	if d := New(Config{}).HTTPServer().WriteTimeout; d <= DefaultTimeout {
+		t.Errorf("default write timeout %v", d)
+	}
+}

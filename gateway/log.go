@@ -1,10 +1,11 @@
 package gateway
 
 import (
-	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urlkit/urlkit"
@@ -34,6 +35,16 @@ func (w *logWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// Flush sends what has been written to the client.
+func (w *logWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap returns the underlying ResponseWriter (for http.ResponseController).
+func (w *logWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // logRequest writes one line in the Common Log Format:
 //
 //	host ident authuser [date] "request line" status bytes
@@ -52,19 +63,45 @@ func (g *Gateway) logRequest(w *logWriter, r *http.Request, start time.Time) {
 	if status == 0 {
 		status = http.StatusOK
 	}
-	size := "-"
+	bp := logPool.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= 4<<10 { // a huge request line's buffer is not kept
+			logPool.Put(bp)
+		}
+	}()
+	b := append((*bp)[:0], host...)
+	b = append(b, " - - ["...)
+	b = start.AppendFormat(b, "02/Jan/2006:15:04:05 -0700")
+	b = append(b, "] \""...)
+	b = appendLogEscape(b, r.Method)
+	b = append(b, ' ')
+	b = appendLogEscape(b, redactTarget(r.RequestURI))
+	b = append(b, ' ')
+	b = appendLogEscape(b, r.Proto)
+	b = append(b, "\" "...)
+	b = strconv.AppendInt(b, int64(status), 10)
+	b = append(b, ' ')
 	if w.bytes > 0 {
-		size = fmt.Sprint(w.bytes)
+		b = strconv.AppendInt(b, w.bytes, 10)
+	} else {
+		b = append(b, '-')
 	}
-	line := fmt.Sprintf("%s - - [%s] \"%s\" %d %s", host, start.Format("02/Jan/2006:15:04:05 -0700"),
-		logEscape(r.Method+" "+redactTarget(r.RequestURI)+" "+r.Proto), status, size)
 	if w.aborted != "" {
-		line += " \"aborted: " + logEscape(w.aborted) + "\""
+		b = append(b, " \"aborted: "...)
+		b = appendLogEscape(b, w.aborted)
+		b = append(b, '"')
 	}
+	b = append(b, '\n')
+	*bp = b
+	// One Write per line, so that lines from concurrent requests do not
+	// interleave; the line is built before the lock is taken.
 	g.logMu.Lock()
 	defer g.logMu.Unlock()
-	fmt.Fprintln(g.cfg.Log, line)
+	g.cfg.Log.Write(b)
 }
+
+// logPool holds the buffers log lines are built in.
+var logPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
 // redactTarget masks the password of the URL in a request-target, in the
 // proxy form or the path form ("/" and the URL).
@@ -75,16 +112,17 @@ func redactTarget(t string) string {
 	return urlkit.RedactString(t)
 }
 
-// logEscape escapes '"', '\' and bytes outside printable ASCII as \xHH.
-func logEscape(s string) string {
-	var b strings.Builder
+// appendLogEscape appends s to b with '"', '\' and bytes outside
+// printable ASCII escaped as \xHH.
+func appendLogEscape(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			fmt.Fprintf(&b, "\\x%02x", c)
+			b = append(b, '\\', 'x', hex[c>>4], hex[c&15])
 			continue
 		}
-		b.WriteByte(c)
+		b = append(b, c)
 	}
-	return b.String()
+	return b
 }

@@ -12,18 +12,23 @@
 //   - gopher, a 2 KB document: through the gateway against fetching it
 //     directly from the upstream with urlkit's access layer (Debian's Squid
 //     no longer carries gopher: CVE-2023-46728). Here the gateway's handler
-//     runs inside this process, as the direct fetch does, so that both
+//     runs inside this process behind the http.Server that urlkit serve
+//     uses (Gateway.HTTPServer), as the direct fetch does, so that both
 //     sides share one process's CPU (a separate process would get a share
 //     of its own on a loaded machine and look faster than it is).
 //
 // For 1, 8 and 32 concurrent clients it reports requests per second, the
-// median and the 99th percentile latency, and the ratios. Run it with
+// median and the 99th percentile latency, and the ratios; for the gopher
+// sides also this process's CPU time per request. Run it with
 //
 //	go run ./bench/gateway
 //
-// (as root when Squid is to be started: Squid drops to its own user). It
-// starts nothing that outlives it: Squid runs in the foreground under this
-// process and is stopped, its directory removed, at the end.
+// (as root when Squid is to be started: Squid drops to its own user;
+// -only gopher or -only ftp runs one part, -c, -rounds and -window set the
+// concurrency levels and the measuring windows, -cpuprofile writes a CPU
+// profile). It starts nothing that outlives it: Squid runs in the
+// foreground under this process and is stopped, its directory removed, at
+// the end.
 package main
 
 import (
@@ -40,6 +45,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -59,17 +65,34 @@ func main() {
 		window   = flag.Duration("window", 500*time.Millisecond, "length of one measuring window")
 		rounds   = flag.Int("rounds", 8, "windows per side and concurrency, interleaved")
 		levels   = flag.String("c", "1,8,32", "client concurrency levels")
+		only     = flag.String("only", "", `run only one part: "gopher" or "ftp" (empty: both)`)
+		cpuprof  = flag.String("cpuprofile", "", "write this process's CPU profile to the file")
 	)
 	flag.Parse()
+	if *cpuprof != "" {
+		f, err := os.Create(*cpuprof)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench/gateway:", err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *squidBin, *window, *rounds, *levels); err != nil {
+	if *only != "" && *only != "gopher" && *only != "ftp" {
+		fmt.Fprintf(os.Stderr, "bench/gateway: -only %q: want gopher or ftp\n", *only)
+		os.Exit(2)
+	}
+	if err := run(ctx, *squidBin, *window, *rounds, *levels, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/gateway:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, squidBin string, window time.Duration, rounds int, levels string) error {
+func run(ctx context.Context, squidBin string, window time.Duration, rounds int, levels, only string) error {
 	doc := make([]byte, 2048)
 	for i := range doc {
 		doc[i] = "abcdefghijklmnopqrstuvwxyz0123456789\n"[i%37]
@@ -93,21 +116,25 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	}
 	g := gateway.New(gateway.Config{MaxUpstream: 256})
 	defer g.Close()
-	gw := &http.Server{Handler: g}
+	gw := g.HTTPServer() // configured as urlkit serve runs it
 	go gw.Serve(gwLn)
 	defer gw.Close()
 	inAddr := gwLn.Addr().String()
-	serve, err := startServe(ctx)
-	if err != nil {
-		return fmt.Errorf("urlkit serve: %w", err)
+	serveAddr := ""
+	if only != "gopher" {
+		serve, err := startServe(ctx)
+		if err != nil {
+			return fmt.Errorf("urlkit serve: %w", err)
+		}
+		defer serve.stop()
+		serveAddr = serve.addr
 	}
-	defer serve.stop()
 
 	ftpURL := "ftp://" + ftpSrv.Addr() + "/pub/f2k.bin"
 	gopherURL := "gopher://" + gopherSrv.Addr() + "/9/d2k"
 
 	var squidAddr string
-	if squidBin != "" {
+	if squidBin != "" && only != "gopher" {
 		sq, err := startSquid(ctx, squidBin)
 		if err != nil {
 			return fmt.Errorf("squid: %w", err)
@@ -118,13 +145,21 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 
 	// Every side must deliver the document exactly before it is timed.
 	direct := directGopher(gopherURL)
-	sides := map[string]func(*client) error{
-		"gateway ftp":    func(c *client) error { return c.get(serve.addr, ftpURL, doc) },
-		"gateway gopher": func(c *client) error { return c.get(inAddr, gopherURL, doc) },
-		"direct gopher":  func(*client) error { return direct(doc) },
+	sides := map[string]func(*client) error{}
+	var groups [][]string
+	if only != "ftp" {
+		sides["gateway gopher"] = func(c *client) error { return c.get(inAddr, gopherURL, doc) }
+		sides["direct gopher"] = func(*client) error { return direct(doc) }
+		groups = append(groups, []string{"gateway gopher", "direct gopher"})
 	}
-	if squidAddr != "" {
-		sides["squid ftp"] = func(c *client) error { return c.get(squidAddr, ftpURL, doc) }
+	if only != "gopher" {
+		sides["gateway ftp"] = func(c *client) error { return c.get(serveAddr, ftpURL, doc) }
+		group := []string{"gateway ftp"}
+		if squidAddr != "" {
+			sides["squid ftp"] = func(c *client) error { return c.get(squidAddr, ftpURL, doc) }
+			group = append(group, "squid ftp")
+		}
+		groups = append(groups, group)
 	}
 	for name, f := range sides {
 		c := &client{}
@@ -136,16 +171,13 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 
 	fmt.Printf("bench/gateway: %s, %d rounds of %v per side and level, interleaved\n", time.Now().UTC().Format(time.DateOnly), rounds, window)
 	fmt.Println("gopher: the gateway's handler in this process vs access directly; ftp: urlkit serve vs squid, each its own process")
-	fmt.Printf("%-15s %3s %10s %10s %10s %8s %13s\n", "side", "c", "req/s", "p50", "p99", "errors", "ftp logins/req")
+	fmt.Println("cpu µs/req: this process's CPU time (user+system) per request, gopher sides only (all their work is in this process)")
+	fmt.Printf("%-15s %3s %10s %10s %10s %8s %13s %10s\n", "side", "c", "req/s", "p50", "p99", "errors", "ftp logins/req", "cpu µs/req")
 	for _, field := range strings.Split(levels, ",") {
 		var conc int
 		fmt.Sscan(field, &conc)
 		if conc < 1 {
 			continue
-		}
-		groups := [][]string{{"gateway gopher", "direct gopher"}, {"gateway ftp"}}
-		if squidAddr != "" {
-			groups[1] = append(groups[1], "squid ftp")
 		}
 		for _, group := range groups {
 			res := map[string]*result{}
@@ -169,13 +201,18 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 					res[name].logins += ftpSrv.Logins.Load() - before
 				}
 			}
+			inProcess := group[0] == "gateway gopher"
 			for _, name := range group {
-				res[name].print(name, conc)
+				res[name].print(name, conc, inProcess)
 			}
 			if len(group) == 2 {
 				a, b := res[group[0]], res[group[1]]
-				fmt.Printf("%-15s %3d %9.2fx %9.2fx %9.2fx\n", "  ratio", conc, a.rate()/b.rate(),
-					float64(a.pct(50))/float64(b.pct(50)), float64(a.pct(99))/float64(b.pct(99)))
+				cpu := "-"
+				if inProcess {
+					cpu = fmt.Sprintf("%.2fx", a.cpuPerReq()/b.cpuPerReq())
+				}
+				fmt.Printf("%-15s %3d %9.2fx %9.2fx %9.2fx %8s %13s %10s\n", "  ratio", conc, a.rate()/b.rate(),
+					float64(a.pct(50))/float64(b.pct(50)), float64(a.pct(99))/float64(b.pct(99)), "", "", cpu)
 			}
 		}
 	}
@@ -188,6 +225,7 @@ type result struct {
 	logins  int64 // ftp logins the upstream saw during this side's windows
 	lat     []time.Duration
 	elapsed time.Duration
+	cpu     time.Duration // this process's CPU time during the windows
 	errs    int
 	lastErr error
 }
@@ -206,9 +244,18 @@ func (r *result) pct(p int) time.Duration {
 	return r.lat[i]
 }
 
-func (r *result) print(name string, conc int) {
-	fmt.Printf("%-15s %3d %10.0f %10s %10s %8d %13.3f\n", name, conc, r.rate(),
-		r.pct(50).Round(time.Microsecond), r.pct(99).Round(time.Microsecond), r.errs, float64(r.logins)/float64(max(len(r.lat), 1)))
+// cpuPerReq is this process's CPU time per request, in microseconds.
+func (r *result) cpuPerReq() float64 {
+	return float64(r.cpu.Microseconds()) / float64(max(len(r.lat), 1))
+}
+
+func (r *result) print(name string, conc int, inProcess bool) {
+	cpu := "-"
+	if inProcess {
+		cpu = fmt.Sprintf("%.0f", r.cpuPerReq())
+	}
+	fmt.Printf("%-15s %3d %10.0f %10s %10s %8d %13.3f %10s\n", name, conc, r.rate(),
+		r.pct(50).Round(time.Microsecond), r.pct(99).Round(time.Microsecond), r.errs, float64(r.logins)/float64(max(len(r.lat), 1)), cpu)
 	if r.lastErr != nil {
 		fmt.Printf("    last error: %v\n", r.lastErr)
 	}
@@ -221,7 +268,7 @@ func measure(ctx context.Context, f func(*client) error, conc int, window time.D
 		wg  sync.WaitGroup
 		end = time.Now().Add(window)
 	)
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	for i := 0; i < conc; i++ {
 		wg.Add(1)
 		go func() {
@@ -252,6 +299,16 @@ func measure(ctx context.Context, f func(*client) error, conc int, window time.D
 	}
 	wg.Wait()
 	res.elapsed += time.Since(start)
+	res.cpu += processCPU() - cpu0
+}
+
+// processCPU is the CPU time (user and system) this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // client is one HTTP/1.1 keep-alive connection to a proxy, sending proxy

@@ -67,10 +67,10 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 	}
 	gw := gateway.New(cfg)
 	defer gw.Close()
-	// WriteTimeout ends the relay to a client that stops reading: the
-	// request's deadline bounds the upstream, not a blocked write.
-	srv := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-		WriteTimeout: writeDeadline(cfg.Timeout)}
+	// The server's write timeout ends the relay to a client that stops
+	// reading: the request's deadline bounds the upstream, not a blocked
+	// write.
+	srv := gw.HTTPServer()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -89,13 +89,4 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 		return exitInvalid
 	}
 	return exitOK
-}
-
-// writeDeadline is the request deadline (the gateway's default when none
-// is set) and a margin for the last writes.
-func writeDeadline(d time.Duration) time.Duration {
-	if d <= 0 {
-		d = gateway.DefaultTimeout
-	}
-	return d + 10*time.Second
 }
