@@ -6,17 +6,21 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"unicode/utf8"
 
-	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/text"
 )
 
 func init() {
 	register(&command{
 		name:    "extract",
 		summary: "find the URLs in free text: <URL:...> wrappers, URLs broken across lines, bare URLs (RFC 1738 appendix)",
-		usage:   "[--json] [FILE...]",
+		usage:   "[--json] [--lenient] [--verbose] [FILE...]",
 		flags: func(fs *flag.FlagSet) {
-			fs.Bool("json", false, "print one JSON object per URL, with its byte range, form, alternatives and repairs")
+			fs.Bool("json", false, "print one JSON object per URL, with its byte range, line, form, alternatives and repairs")
+			fs.Bool("lenient", false, "print URLs holding non-ASCII letters percent-encoded (UTF-8 \"ü\" as %C3%BC) instead of skipping them; a non-ASCII host is skipped either way")
+			fs.Bool("verbose", false, "report on standard error each candidate skipped (a wrapper that does not parse or is not closed, a non-ASCII URL), with its line and the reason")
 		},
 		run: runExtract,
 	})
@@ -29,6 +33,7 @@ type extractResult struct {
 	Text         string        `json:"text,omitempty"` // as written, when it had to be repaired
 	Start        int           `json:"start"`
 	End          int           `json:"end"`
+	Line         int           `json:"line"`
 	Wrapped      bool          `json:"wrapped"`
 	Prefixed     bool          `json:"prefixed"`
 	Ambiguous    bool          `json:"ambiguous"`
@@ -37,21 +42,30 @@ type extractResult struct {
 }
 
 // runExtract reads each FILE ("-" or none: standard input) as a stream and
-// prints the URLs in it as they are found.
+// prints each URL in it as soon as its end has been read: output is
+// flushed whenever the scanner is about to wait for input.
 func runExtract(e *env, fs *flag.FlagSet, args []string) int {
-	asJSON := fs.Lookup("json").Value.(flag.Getter).Get().(bool)
+	flagOn := func(name string) bool { return fs.Lookup(name).Value.(flag.Getter).Get().(bool) }
+	asJSON, lenient, verbose := flagOn("json"), flagOn("lenient"), flagOn("verbose")
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
 	status := exitOK
 	each := func(name string, r io.Reader) {
-		sc := urlkit.NewScanner(r)
+		x := text.Extractor{Lenient: lenient}
+		if verbose {
+			x.Rejected = func(rj text.Rejection) {
+				out.Flush()
+				fmt.Fprintf(e.stderr, "urlkit: extract: %s:%d: skipped %s: %s\n", displayName(name), rj.Line, quoteShort(rj.Text), rj.Reason())
+			}
+		}
+		sc := x.NewScanner(flushingReader{r, out})
 		for sc.Scan() {
 			m := sc.Match()
 			if !asJSON {
 				fmt.Fprintln(out, m.URL.String())
 				continue
 			}
-			res := extractResult{File: name, URL: m.URL.String(), Start: m.Start, End: m.End,
+			res := extractResult{File: name, URL: m.URL.String(), Start: m.Start, End: m.End, Line: m.Line,
 				Wrapped: m.Wrapped, Prefixed: m.Prefixed, Ambiguous: m.Ambiguous}
 			if m.Warnings != nil {
 				res.Text = m.Text
@@ -89,6 +103,34 @@ func runExtract(e *env, fs *flag.FlagSet, args []string) int {
 		f.Close()
 	}
 	return status
+}
+
+// flushingReader flushes w before each read, so that what has been found
+// is out before the scanner waits for more input.
+type flushingReader struct {
+	r io.Reader
+	w *bufio.Writer
+}
+
+func (f flushingReader) Read(p []byte) (int, error) {
+	if err := f.w.Flush(); err != nil {
+		return 0, err
+	}
+	return f.r.Read(p)
+}
+
+// quoteShort quotes s as Go would, escaping what a terminal must not see,
+// with at most about 80 bytes of it.
+func quoteShort(s string) string {
+	const max = 80
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
 }
 
 func displayName(name string) string {

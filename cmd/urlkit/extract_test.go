@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // The example paragraph of RFC 1738's appendix, "Recommendations for URLs
@@ -78,5 +82,105 @@ func TestExtractUsage(t *testing.T) {
 	_, errs, code := runCLI(t, "", "extract", "--bogus")
 	if code != exitUsage || !strings.Contains(errs, "usage: urlkit extract") {
 		t.Errorf("status %d, stderr %q", code, errs)
+	}
+}
+
+// TestExtractVerbose checks that --verbose names the line and the reason
+// of each candidate skipped, on standard error, escaped, while the URLs
+// go to standard output.
+func TestExtractVerbose(t *testing.T) {
+	// The 1993 URL draft's reference list writes a host with a trailing
+	// dot; RFC 1738 section 5 ends a host name with a toplabel.
+	in := "refs:\nURL=<ftp://info.cern.ch./pub/www/doc/http-spec.txt>\nsee https://bücher.example/ and http://a.example/\n<URL:http://x\x1b[31m.example/>\n"
+	out, errs, code := runCLI(t, in, "extract", "--verbose")
+	if code != exitOK || out != "http://a.example/\n" {
+		t.Errorf("status %d, stdout %q", code, out)
+	}
+	lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+	want := []string{
+		`urlkit: extract: standard input:2: skipped "ftp://info.cern.ch./pub/www/doc/http-spec.txt": host: a host name must not end with "."`,
+		`urlkit: extract: standard input:3: skipped "https://bücher.example/": non-ASCII character`,
+		`urlkit: extract: standard input:4: skipped "http://x\x1b[31m.example/": host: byte 0x1B`,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("stderr %q, want %d lines", errs, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("stderr line %d = %q, want it to start with %q", i+1, lines[i], w)
+		}
+	}
+	if strings.Contains(errs, "\x1b") {
+		t.Errorf("an escape byte reached the terminal: %q", errs)
+	}
+	// Without --verbose, nothing on standard error.
+	if _, errs, _ := runCLI(t, in, "extract"); errs != "" {
+		t.Errorf("stderr without --verbose: %q", errs)
+	}
+}
+
+// TestExtractLenient checks --lenient: non-ASCII letters in a path are
+// percent-encoded byte by byte (RFC 1738 2.2), a non-ASCII host is still
+// skipped, and without it neither URL is cut short.
+func TestExtractLenient(t *testing.T) {
+	in := "https://bücher.example/ http://a.example/Dürst/"
+	out, _, code := runCLI(t, in, "extract", "--lenient")
+	if code != exitOK || out != "http://a.example/D%C3%BCrst/\n" {
+		t.Errorf("--lenient: status %d, stdout %q", code, out)
+	}
+	out, _, code = runCLI(t, in, "extract")
+	if code != exitOK || out != "" {
+		t.Errorf("strict: status %d, stdout %q, want nothing (never https://b)", code, out)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestExtractStreams checks that extract prints each URL as soon as its
+// end has arrived on a pipe, before the input ends, as the line commands
+// do.
+func TestExtractStreams(t *testing.T) {
+	pr, pw := io.Pipe()
+	var out, errs syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- run(&env{stdin: pr, stdout: &out, stderr: &errs, getenv: func(string) string { return "" }}, []string{"extract"})
+	}()
+	for _, step := range []struct{ write, want string }{
+		{"first <URL:ftp://a.example/\n  pub/x> and", "ftp://a.example/pub/x\n"},
+		{" then http://b.example/y", ""}, // its end has not arrived
+		{".\n", "ftp://a.example/pub/x\nhttp://b.example/y\n"},
+	} {
+		pw.Write([]byte(step.write))
+		if step.want == "" {
+			continue
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for out.String() != step.want && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if got := out.String(); got != step.want {
+			t.Fatalf("after writing %q and before the end of input, stdout %q, want %q", step.write, got, step.want)
+		}
+	}
+	pw.Close()
+	if code := <-done; code != exitOK || errs.String() != "" {
+		t.Errorf("status %d, stderr %q", code, errs.String())
 	}
 }

@@ -1,15 +1,16 @@
-package urlkit
+package text
 
 import (
 	"bufio"
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/urlkit/urlkit"
 	"testing/iotest"
 )
 
@@ -48,7 +49,7 @@ func TestExtractRFC1738Appendix(t *testing.T) {
 			t.Errorf("URL %d: wrapped=%v prefixed=%v ambiguous=%v alternatives=%v warnings=%v, want wrapped and prefixed only",
 				i, m.Wrapped, m.Prefixed, m.Ambiguous, m.Alternatives, m.Warnings)
 		}
-		if _, err := Parse(m.URL.String()); err != nil {
+		if _, err := urlkit.Parse(m.URL.String()); err != nil {
 			t.Errorf("URL %d does not parse strictly: %v", i, err)
 		}
 	}
@@ -209,7 +210,7 @@ func TestExtract(t *testing.T) {
 			checkMatches(t, tt.in, got, tt.want)
 			for _, m := range got {
 				if !m.Ambiguous && m.Warnings == nil {
-					if _, err := Parse(m.Text); err != nil {
+					if _, err := urlkit.Parse(m.Text); err != nil {
 						t.Errorf("%q: not repaired but does not parse: %v", m.Text, err)
 					}
 				}
@@ -258,32 +259,12 @@ func TestExtractZeroCopy(t *testing.T) {
 	}
 }
 
-// corpusDir is the directory of texts with URLs shared by the project.
-const corpusDir = "../shared/corpora/text-with-urls"
-
-func readCorpus(t testing.TB) map[string]string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpusDir, "*.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus in %s (%v): the shared corpora must be beside the repository", corpusDir, err)
-	}
-	out := map[string]string{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[filepath.Base(f)] = string(b)
-	}
-	return out
-}
-
 // TestExtractCorpusSample checks every hand-annotated URL of
-// testdata/extract/sample.tsv against the corpus: each must be found
+// testdata/sample.tsv against the corpus: each must be found
 // exactly, on its line and in its form.
 func TestExtractCorpusSample(t *testing.T) {
 	corpus := readCorpus(t)
-	f, err := os.Open("testdata/extract/sample.tsv")
+	f, err := os.Open("testdata/sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +348,7 @@ func checkMatchInvariants(t *testing.T, name, text string, m Match, prev int) {
 	if m.Start < prev || m.End <= m.Start || m.End > len(text) {
 		t.Fatalf("%s: match %q spans [%d,%d), after %d in %d bytes", name, m.URL.String(), m.Start, m.End, prev, len(text))
 	}
-	if _, err := Parse(m.URL.String()); err != nil {
+	if _, err := urlkit.Parse(m.URL.String()); err != nil {
 		t.Errorf("%s: match %q does not parse: %v", name, m.URL.String(), err)
 	}
 	if m.Warnings == nil && m.Text != m.URL.String() {

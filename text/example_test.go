@@ -1,20 +1,20 @@
-package urlkit_test
+package text_test
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/text"
 )
 
 // The example paragraph of RFC 1738's appendix: wrapped URLs, two of them
 // broken across lines.
 func ExampleExtract() {
-	text := `Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;
+	doc := `Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;
 type=d> but you can probably pick it up from <URL:ftp://ds.in
 ternic.net/rfc>.  Note the warning in <URL:http://ds.internic.
 net/instructions/overview.html#WARNING>.`
-	for _, m := range urlkit.Extract(text) {
+	for _, m := range text.Extract(doc) {
 		fmt.Println(m.Start, m.End, m.URL)
 	}
 	// Output:
@@ -25,8 +25,8 @@ net/instructions/overview.html#WARNING>.`
 
 // Bare URLs lose the punctuation of the sentence around them.
 func ExampleExtract_bare() {
-	text := `Mail mailto:info@example.com (or see http://example.com/faq), "news:comp.www".`
-	for _, m := range urlkit.Extract(text) {
+	doc := `Mail mailto:info@example.com (or see http://example.com/faq), "news:comp.www".`
+	for _, m := range text.Extract(doc) {
 		fmt.Println(m.URL)
 	}
 	// Output:
@@ -38,7 +38,7 @@ func ExampleExtract_bare() {
 // A line break right after a hyphen: the hyphen may or may not belong to
 // the URL (RFC 1738 appendix), so both readings are given.
 func ExampleMatch_ambiguous() {
-	m := urlkit.Extract("<URL:ftp://ds.internic.net/internet-\n  drafts/>")[0]
+	m := text.Extract("<URL:ftp://ds.internic.net/internet-\n  drafts/>")[0]
 	fmt.Println(m.Ambiguous)
 	for _, u := range m.Alternatives {
 		fmt.Println(u)
@@ -52,7 +52,7 @@ func ExampleMatch_ambiguous() {
 // A URL with a character that must be encoded is repaired, and the repair
 // is reported with its offset in the text.
 func ExampleMatch_repaired() {
-	m := urlkit.Extract("Home page: http://example.com/~fred/")[0]
+	m := text.Extract("Home page: http://example.com/~fred/")[0]
 	fmt.Println(m.Text)
 	fmt.Println(m.URL)
 	fmt.Println(m.Warnings[0])
@@ -65,7 +65,7 @@ func ExampleMatch_repaired() {
 // A Scanner reads any amount of text in bounded memory.
 func ExampleScanner() {
 	r := strings.NewReader("First <URL:http://a.example/x>, then\nftp://b.example/pub/.\n")
-	sc := urlkit.NewScanner(r)
+	sc := text.NewScanner(r)
 	for sc.Scan() {
 		m := sc.Match()
 		fmt.Printf("%d-%d wrapped=%v %s\n", m.Start, m.End, m.Wrapped, m.URL)
