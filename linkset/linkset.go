@@ -82,6 +82,14 @@ type Record struct {
 	Reason string
 }
 
+// Line applies the command line's rule for input lines: white space
+// around a URL is not part of it, and a blank line is no input at all. It
+// returns the trimmed line, and false for a blank one.
+func Line(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	return s, s != ""
+}
+
 // Classify reads one line. It never fails: a line that is not a URL gives a
 // Rejected record that says why.
 func Classify(line string, opt Options) Record {

@@ -93,3 +93,22 @@ func TestField(t *testing.T) {
 		t.Errorf("RejectedLine = %q", got)
 	}
 }
+
+func TestExtractLines(t *testing.T) {
+	// RFC 1738 appendix: the wrapper and the white space that breaks a
+	// wrapped URL across lines are not part of it; the 1993 draft wrote
+	// host names with a trailing dot, which RFC 1738 3.1 does not allow.
+	in := "See <URL:ftp://ftp.funet.fi/pub/\n  x.txt> and <URL:http://info.cern.ch./> or http://a.b/c."
+	var got []string
+	var rej []Record
+	err := ExtractLines(strings.NewReader(in), Options{}, func(u string) { got = append(got, u) }, func(r Record) { rej = append(rej, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, " ") != "ftp://ftp.funet.fi/pub/x.txt http://a.b/c" {
+		t.Errorf("urls = %q", got)
+	}
+	if len(rej) != 1 || rej[0].Status != Rejected || rej[0].Kind != "bad-host" || rej[0].Input != "http://info.cern.ch./" {
+		t.Errorf("rejected = %+v", rej)
+	}
+}
