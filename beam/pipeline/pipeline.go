@@ -309,5 +309,3 @@ func sortedKeys(m map[string]int) []string {
 	})
 	return keys
 }
-
-
