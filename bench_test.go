@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/urlkit/urlkit/internal/benchpeer"
 	"github.com/urlkit/urlkit/internal/corpus"
 )
 
@@ -26,8 +27,10 @@ func benchParse(b *testing.B, urls []string, parse func(string)) {
 	}
 }
 
-// BenchmarkParse compares strict Parse with net/url.Parse in the same run.
-// Run: go test -run '^$' -bench Parse -benchmem
+// BenchmarkParse compares strict Parse and Check with net/url.Parse in the
+// same run. Run: go test -run '^$' -bench Parse -benchmem. The figures in
+// README come from bench/cmd/compare, which interleaves the
+// implementations and measures CPU time.
 func BenchmarkParse(b *testing.B) {
 	for _, name := range benchCorpora {
 		urls := corpus.Lines(b, name)
@@ -41,36 +44,29 @@ func BenchmarkParse(b *testing.B) {
 			}
 			benchParse(b, valid, func(s string) { Parse(s) })
 		})
+		b.Run(name+"/urlkit-check", func(b *testing.B) { benchParse(b, urls, func(s string) { Check(s) }) })
 		b.Run(name+"/net-url", func(b *testing.B) { benchParse(b, urls, func(s string) { url.Parse(s) }) })
 	}
 }
 
-// BenchmarkCanonical compares Canonical with the closest net/url work:
-// parsing and writing the URL back.
+// BenchmarkCanonical compares Parse followed by Canonical with the closest
+// net/url work, parsing and writing the URL back: both sides parse, on the
+// same valid URLs.
 func BenchmarkCanonical(b *testing.B) {
-	urls := corpus.Lines(b, benchCorpora[0])
-	var parsed []URL
 	var raw []string
-	for _, s := range urls {
-		if u, err := Parse(s); err == nil {
-			parsed = append(parsed, u)
+	for _, s := range corpus.Lines(b, benchCorpora[0]) {
+		if _, err := Parse(s); err == nil {
 			raw = append(raw, s)
 		}
 	}
 	b.Run("urlkit", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			Canonical(parsed[i%len(parsed)])
-		}
-	})
-	b.Run("net-url", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			if u, err := url.Parse(raw[i%len(raw)]); err == nil {
-				_ = u.String()
+		benchParse(b, raw, func(s string) {
+			if u, err := Parse(s); err == nil {
+				_ = Canonical(u).String()
 			}
-		}
+		})
 	})
+	b.Run("net-url", func(b *testing.B) { benchParse(b, raw, func(s string) { benchpeer.Canonical(s) }) })
 }
 
 // BenchmarkUnescape compares Unescape with net/url.PathUnescape.

@@ -38,6 +38,10 @@ var canonDecode = func() (t [256]bool) {
 //   - every remaining escape is written with upper-case hex digits;
 //   - a port with leading zeros loses them, and a port equal to the
 //     scheme's default port is dropped;
+//   - a file URL's host "localhost" (in any case) is written as the empty
+//     host: RFC 1630 says "a void host field is equivalent to
+//     "localhost"", and RFC 1738 3.10 gives both the same meaning, the
+//     machine the URL is interpreted on;
 //   - for the schemes that use the common Internet scheme syntax, an
 //     omitted url-path is written as "/", since RFC 1738 lets the "/" be
 //     omitted when the path is empty.
@@ -84,7 +88,9 @@ func canonString(u URL, decode bool) string {
 			}
 			b.WriteByte('@')
 		}
-		b.WriteString(strings.ToLower(u.Host()))
+		if !fileLocalhost(u) {
+			b.WriteString(strings.ToLower(u.Host()))
+		}
 		if port, ok := canonPort(u); ok {
 			b.WriteByte(':')
 			b.WriteString(port)
@@ -131,7 +137,7 @@ func ipScheme(u URL) bool {
 // canonPort returns the port as Canonical writes it, and whether to write
 // one.
 func canonPort(u URL) (string, bool) {
-	p, ok := u.Port()
+	p, ok := u.RawPort()
 	if !ok {
 		return "", false
 	}
@@ -155,13 +161,16 @@ func needsCanon(u URL) bool {
 			return true
 		}
 	}
+	if fileLocalhost(u) {
+		return true
+	}
 	host := u.Host()
 	for i := 0; i < len(host); i++ {
 		if c := host[i]; 'A' <= c && c <= 'Z' {
 			return true
 		}
 	}
-	if p, ok := u.Port(); ok {
+	if p, ok := u.RawPort(); ok {
 		if q, keep := canonPort(u); !keep || q != p {
 			return true
 		}
@@ -247,4 +256,10 @@ func isDotSegment(seg string) bool {
 		n++
 	}
 	return esc && (n == 1 || n == 2)
+}
+
+// fileLocalhost reports whether u is a file URL whose host is "localhost",
+// which Canonical writes as the empty host (RFC 1630, RFC 1738 3.10).
+func fileLocalhost(u URL) bool {
+	return u.flags&hasAuthority != 0 && strings.EqualFold(u.Host(), "localhost") && strings.EqualFold(u.RawScheme(), "file")
 }

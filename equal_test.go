@@ -29,6 +29,11 @@ func TestEqual(t *testing.T) {
 		{"http://h/x#a", "http://h/x#b", false, "fragments take part"},
 		{"ftp://U%41@h/", "ftp://UA@h/", true, "user"},
 		{"URL:http://h/", "http://h/", true, "RFC 1738 appendix: the prefix is not part of the URL"},
+		{"file:///etc/motd", "file://localhost/etc/motd", true, `RFC 1630 "a void host field is equivalent to localhost"; RFC 1738 3.10`},
+		{"file:///etc/motd", "file://LocalHost/etc/motd", true, "RFC 1738 3.10; host names ignore case"},
+		{"FILE://localhost/", "file:///", true, "RFC 1738 3.10"},
+		{"file:///etc/motd", "file://otherhost/etc/motd", false, "RFC 1738 3.10: another host"},
+		{"ftp://localhost/x", "ftp://127.0.0.1/x", false, "no name resolution"},
 	} {
 		a, b := MustParse(tt.a), MustParse(tt.b)
 		if got := Equal(a, b); got != tt.want {

@@ -120,20 +120,21 @@ func (w Warning) String() string {
 // charError builds the error for a byte that may not appear, unencoded, in
 // component c. Its explanation is derived only when asked for.
 func charError(input string, off int, c Component) *SyntaxError {
-	b := input[off]
-	var kind error
+	return &SyntaxError{Input: input, Offset: off, Component: c, Err: charKind(input[off])}
+}
+
+// charKind returns the sentinel error for byte b where it is not allowed.
+func charKind(b byte) error {
 	cls := chars.Table[b]
 	switch {
 	case b == '%':
-		kind = ErrBadEscape
+		return ErrBadEscape
 	case cls&chars.Unsafe != 0:
-		kind = ErrUnsafeChar
+		return ErrUnsafeChar
 	case cls&chars.Reserved != 0:
-		kind = ErrReservedChar
-	default:
-		kind = ErrBadChar
+		return ErrReservedChar
 	}
-	return &SyntaxError{Input: input, Offset: off, Component: c, Err: kind}
+	return ErrBadChar
 }
 
 // charReason explains why byte off of input may not appear in component c,

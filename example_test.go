@@ -87,7 +87,7 @@ func ExampleURL_Path() {
 	search, _ := u.Search()
 	frag, _ := u.Fragment()
 	fmt.Println(path, search, frag)
-	fmt.Println(u.RawPath(), u.URLPath())
+	fmt.Println(u.PathWithSlash(), u.PathAndSearch())
 	fmt.Println(u.WithoutFragment())
 	// Output:
 	// AboutUs/Index/Phonebook dobbins top
@@ -178,4 +178,12 @@ func ExampleEqual() {
 	c := urlkit.MustParse("http://info.cern.ch/albert/bertram%2Fmarie-claude")
 	fmt.Println(urlkit.Equal(a, b), urlkit.Equal(a, c))
 	// Output: true false
+}
+
+func ExampleCanonical_file() {
+	// RFC 1630: "A void host field is equivalent to localhost"; RFC 1738
+	// 3.10 gives both the same meaning.
+	u := urlkit.MustParse("file://LOCALHOST/etc/motd")
+	fmt.Println(urlkit.Canonical(u), urlkit.Equal(u, urlkit.MustParse("file:///etc/motd")))
+	// Output: file:///etc/motd true
 }

@@ -8,34 +8,69 @@ import (
 	"github.com/urlkit/urlkit/internal/schemes"
 )
 
-// okX marks the bytes of RFC 1738's xchar (unreserved | reserved), which may
-// appear unencoded in a url-path, a search part, a fragment and the
-// scheme-specific part of a URL without "//". "%" is handled separately: it
-// must start an escape.
-//
-// okLogin marks the bytes allowed in a user or password: uchar | ";" | "?" |
-// "&" | "=" (RFC 1738 section 5).
-//
-// okPath is okX without "?", which ends a path.
-//
-// loginStop marks the bytes the login scanner must look at.
-var okX, okLogin, okPath, loginStop [256]bool
+// The classes of the parser's own table, ptab: one load tells everything
+// the parser needs to know about a byte in any component, so that the host
+// is checked during the scan of the authority and the path, search and
+// fragment are scanned eight bytes per branch.
+const (
+	cLetter uint8 = 1 << iota // a letter: in a host label, and starts a top label
+	cDigit                    // a digit: in a host label or a port
+	cHyphen                   // "-": inside a host label (4: parseFast depends on it)
+	cDot                      // ".": separates host labels (8: parseFast depends on it)
+	cPath                     // xchar but "?": unencoded in a url-path or an opaque part
+	cX                        // xchar (RFC 1738 5): unencoded in a search part or fragment
+	cLogin                    // uchar | ";" | "?" | "&" | "=": unencoded in a user or password (RFC 1738 5)
+	cScheme                   // lowalpha | hialpha | digit | "+" | "-" | ".": a scheme name
+)
 
-func init() {
+// cLabel is the bytes of a host name label (RFC 1738 5: alphadigit and "-").
+const cLabel = cLetter | cDigit | cHyphen
+
+// ptab holds the parser's classes of every byte, derived from table. "%"
+// is in none of them: it must start an escape, which is tested apart.
+var ptab = func() (t [256]uint8) {
 	for b := 0; b < 256; b++ {
-		okX[b] = chars.Table[b]&chars.Xchar != 0
-		okPath[b] = okX[b] && b != '?'
-		loginStop[b] = strings.IndexByte("/#?@:", byte(b)) >= 0
-		okLogin[b] = chars.Table[b]&chars.Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0
+		c := chars.Table[b]
+		set := func(cl uint8, ok bool) {
+			if ok {
+				t[b] |= cl
+			}
+		}
+		set(cLetter, c&chars.Alpha != 0)
+		set(cDigit, c&chars.Digit != 0)
+		set(cHyphen, b == '-')
+		set(cDot, b == '.')
+		set(cPath, c&chars.Xchar != 0 && b != '?')
+		set(cX, c&chars.Xchar != 0)
+		set(cLogin, c&chars.Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0)
+		set(cScheme, c&chars.SchemeChar != 0)
 	}
-}
+	return t
+}()
 
-// scan returns the index of the first byte of s[i:end] that is neither in
-// ok nor part of a valid escape, or end if there is none.
-func scan(s string, i, end int, ok *[256]bool) int {
+// okX marks the bytes of RFC 1738's xchar (unreserved | reserved), for the
+// lenient parser.
+var okX = func() (t [256]bool) {
+	for b := range t {
+		t[b] = ptab[b]&cX != 0
+	}
+	return t
+}()
+
+// loginStop marks the bytes the general login scanner must look at.
+var loginStop = func() (t [256]bool) {
+	for _, c := range "/#?@:" {
+		t[c] = true
+	}
+	return t
+}()
+
+// scanLogin returns the index of the first byte of s[i:end] that is neither
+// a login byte nor part of a valid escape ending before end, or end.
+func scanLogin(s string, i, end int) int {
 	for i < end {
 		c := s[i]
-		if ok[c] {
+		if ptab[c]&cLogin != 0 {
 			i++
 			continue
 		}
@@ -46,6 +81,27 @@ func scan(s string, i, end int, ok *[256]bool) int {
 		return i
 	}
 	return end
+}
+
+// skip returns the index of the first byte of s at or after i that is
+// neither in class c nor part of a valid escape, or len(s); i must be at
+// most len(s). It tests eight bytes per branch while it can.
+func skip(s string, i int, c uint8) int {
+	for {
+		t := s[i:]
+		for len(t) >= 8 && ptab[t[0]]&ptab[t[1]]&ptab[t[2]]&ptab[t[3]]&ptab[t[4]]&ptab[t[5]]&ptab[t[6]]&ptab[t[7]]&c != 0 {
+			t = t[8:]
+		}
+		for len(t) > 0 && ptab[t[0]]&c != 0 {
+			t = t[1:]
+		}
+		i = len(s) - len(t)
+		if len(t) >= 3 && t[0] == '%' && chars.Table[t[1]]&chars.HexDigit != 0 && chars.Table[t[2]]&chars.HexDigit != 0 {
+			i += 3
+			continue
+		}
+		return i
+	}
 }
 
 // Parse parses s as an absolute URL, strictly: it accepts exactly what the
@@ -65,14 +121,25 @@ func scan(s string, i, end int, ok *[256]bool) int {
 // first offending byte, the component it is in and why it is wrong.
 // A successful Parse does not allocate: the URL's components are
 // substrings of s.
-func Parse(s string) (URL, error) { return parse(s, false) }
+func Parse(s string) (u URL, err error) {
+	// The fast path first, on the input as it is: a URL it accepts or
+	// rejects cannot start with a "URL:" prefix.
+	u.s = s
+	switch r := u.parseFast(); {
+	case r == fastOK:
+		return u, nil
+	case r >= 0:
+		return URL{}, charError(s, r>>4, Component(r&15))
+	}
+	return parse(s, false, true)
+}
 
 // ParseRef parses s as a URL or as a partial URL (RFC 1630, "Partial
 // (relative) form"). A string is absolute when it starts with a scheme name
 // and a colon that comes before any slash; otherwise it is partial, and may
 // be empty, start with "//" and a login, with "/", with "?" or with "#".
 // An absolute string is parsed as [Parse] does.
-func ParseRef(s string) (URL, error) { return parse(s, true) }
+func ParseRef(s string) (URL, error) { return parse(s, true, false) }
 
 // MustParse is like [Parse] but panics on error. It is meant for URLs
 // written into a program, such as test tables and package variables.
@@ -100,157 +167,477 @@ func hasURLPrefix(s string) bool {
 	return i > 4 && i < len(s) && s[i] == ':' && !(i == 7 && s[4]|0x20 == 'u' && s[5]|0x20 == 'r' && s[6]|0x20 == 'l')
 }
 
-func parse(input string, partialOK bool) (URL, error) {
-	var u URL
+// Check reports whether s is a URL by the rules of [Parse], without
+// allocating, valid or not. For a valid URL it returns -1, ComponentNone
+// and nil; otherwise the byte offset of the first offending byte, the
+// component it is in and the kind of problem, one of the sentinel errors
+// (ErrBadEscape, ErrBadHost...): the same three that [Parse]'s
+// *[SyntaxError] would give, without its explanation.
+func Check(s string) (offset int, c Component, kind error) {
+	u := URL{s: s}
+	switch r := u.parseFast(); {
+	case r == fastOK:
+		return -1, ComponentNone, nil
+	case r >= 0:
+		return r >> 4, Component(r & 15), charKind(s[r>>4])
+	}
+	u = URL{}
+	f := u.parse(s, false, true)
+	if f.code == fOK {
+		return -1, ComponentNone, nil
+	}
+	return int(f.off), f.comp, f.kind(s)
+}
+
+func parse(input string, partialOK, fastTried bool) (u URL, err error) {
+	if f := u.parse(input, partialOK, fastTried); f.code != fOK {
+		return URL{}, f.err(input)
+	}
+	return u, nil
+}
+
+// A failure is a rejection found by the parser, made without allocating:
+// where, in which component, and what is wrong. [failure.err] turns it into
+// the *SyntaxError that Parse returns.
+type failure struct {
+	off  int32 // byte offset in the input
+	n    int32 // a number the explanation quotes
+	comp Component
+	code failCode
+	why  why
+}
+
+// failCode says what a failure is.
+type failCode uint8
+
+const (
+	fOK             failCode = iota
+	fChar                    // a byte not allowed unencoded in comp: see charError
+	fEmpty                   // ErrEmpty
+	fEmptyScheme             // ErrBadScheme: ":" first
+	fSchemeChar              // ErrBadScheme: a byte not allowed in a scheme name
+	fNoColon                 // ErrMissingScheme: a scheme name and no ":"
+	fPartial                 // ErrMissingScheme: what looks like a partial URL
+	fMissingSlashes          // ErrMissingSlashes; n is the length of the scheme name
+	fHost                    // ErrBadHost, explained by why and n
+	fMissingHost             // ErrMissingHost
+	fEmptyPort               // ErrEmptyPort
+	fBadPort                 // ErrBadPort
+)
+
+var failKinds = [...]error{
+	fEmpty:          ErrEmpty,
+	fEmptyScheme:    ErrBadScheme,
+	fSchemeChar:     ErrBadScheme,
+	fNoColon:        ErrMissingScheme,
+	fPartial:        ErrMissingScheme,
+	fMissingSlashes: ErrMissingSlashes,
+	fHost:           ErrBadHost,
+	fMissingHost:    ErrMissingHost,
+	fEmptyPort:      ErrEmptyPort,
+	fBadPort:        ErrBadPort,
+}
+
+// kind returns the sentinel error of a failure in input.
+func (f failure) kind(input string) error {
+	if f.code == fChar {
+		return charKind(input[f.off])
+	}
+	return failKinds[f.code]
+}
+
+// err returns the *SyntaxError of a failure in input.
+func (f failure) err(input string) *SyntaxError {
+	off := int(f.off)
+	e := &SyntaxError{Input: input, Offset: off, Component: f.comp, Err: f.kind(input), why: f.why, n: int(f.n)}
+	switch f.code {
+	case fEmpty:
+		e.Detail = "empty URL"
+	case fEmptyScheme:
+		e.Detail = `empty scheme name before ":" (RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`
+	case fNoColon:
+		e.Detail = fmt.Sprintf(`no ":" after the scheme name %q: a URL is <scheme>:<scheme-specific-part> (RFC 1738 2.1)`, input[:off])
+	case fSchemeChar:
+		e.Detail = fmt.Sprintf(`%q is not allowed in a scheme name (RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`, input[off:off+1])
+	case fPartial:
+		e.Detail = "a URL must start with a scheme name and \":\" (RFC 1738 2.1); this looks like a partial URL, which needs a base"
+	case fMissingSlashes:
+		name := lowerScheme(input[off-1-int(f.n) : off-1])
+		e.Detail = fmt.Sprintf(`%s URLs use the common Internet scheme syntax %s://<host>/<url-path> (RFC 1738 3.1)`, name, name)
+		e.n = 0
+	}
+	return e
+}
+
+// charFail is the failure of a byte not allowed, unencoded, in component c.
+func charFail(i int, c Component) failure {
+	return failure{off: int32(i), comp: c, code: fChar}
+}
+
+// parse parses input into u, which must be the zero URL. Offsets in the
+// failure are offsets in input. fastTried says that parseFast has already
+// deferred input as it is to the general parser.
+func (u *URL) parse(input string, partialOK, fastTried bool) failure {
 	s := input
-	if hasURLPrefix(s) {
+	if len(s) >= 6 && s[0]|0x20 == 'u' && hasURLPrefix(s) {
 		s = s[4:]
 		u.prefix = 4
 	}
 	u.s = s
-	n := len(s)
-	base := int(u.prefix)
-	fail := func(off int, c Component, err error, detail string) (URL, error) {
-		return URL{}, &SyntaxError{Input: input, Offset: base + off, Component: c, Err: err, Detail: detail}
+	if len(s) == 0 && (!partialOK || u.prefix != 0) {
+		return failure{off: u.prefix, comp: ComponentNone, code: fEmpty}
 	}
-	if n == 0 && (!partialOK || u.prefix != 0) {
-		return fail(0, ComponentNone, ErrEmpty, "empty URL")
+	if !partialOK && !(fastTried && u.prefix == 0) {
+		switch r := u.parseFast(); {
+		case r == fastOK:
+			return failure{}
+		case r >= 0:
+			return charFail(r>>4+int(u.prefix), Component(r&15))
+		}
+		*u = URL{s: s, prefix: u.prefix}
 	}
+	f := u.parseScheme(partialOK)
+	f.off += u.prefix
+	return f
+}
 
-	// The scheme: scheme chars up to ":" (RFC 1738 section 5).
+// The results of parseFast that are not a failure.
+const (
+	fastOK    = -1
+	fastDefer = -2
+)
+
+// parseFast parses u.s in the common case, in one function: a scheme with
+// "//" that is not opaque, no user or password, a valid host name or host
+// number (or none, where the scheme allows that), an optional non-empty
+// decimal port, then a valid path, search part and fragment. The host is
+// checked during the scan, and the path, search part and fragment are
+// scanned eight bytes per branch. It returns fastOK for a valid URL, and
+// offset<<4 | component for a byte the general parser would reject as
+// charFail(offset, component); it returns fastDefer, leaving u for the
+// general parser to start again, when the input is anything else.
+func (u *URL) parseFast() int {
+	s := u.s
 	i := 0
-	for i < n && chars.Table[s[i]]&chars.SchemeChar != 0 {
+	syntax := schemes.IP
+	switch {
+	case len(s) >= 8 && s[:8] == "https://":
+		i = 5
+	case len(s) >= 7 && s[:7] == "http://":
+		i = 4
+	default:
+		for i < len(s) && ptab[s[i]]&cScheme != 0 {
+			i++
+		}
+		if i == 0 || len(s)-i < 3 || s[i] != ':' || s[i+1] != '/' || s[i+2] != '/' {
+			return fastDefer
+		}
+		if i == 4 && s[:4] == "file" {
+			syntax = schemes.IPOptionalHost
+		} else if syntax = schemeSyntax(s[:i]); syntax == schemes.Opaque {
+			return fastDefer
+		}
+	}
+	a := i + 3 // the start of the login
+	i = a
+	hostEnd := a
+	if i == len(s) || s[i] == '/' || s[i] == '#' {
+		if syntax != schemes.IPOptionalHost {
+			return fastDefer
+		}
+	} else {
+		// One pass over the host checks every byte and every pair of
+		// bytes: a "." next to a "." or a "-" ends or starts a label
+		// wrongly (RFC 1738 5: hostname = *[ domainlabel "." ] toplabel).
+		// With cHyphen = 4 and cDot = 8, the sum of the two bytes' bits
+		// plus 4 has bit 16 set for exactly "..", ".-" and "-.".
+		var prev, bad uint8
+		for ; i < len(s); i++ {
+			k := ptab[s[i]]
+			if k&(cLabel|cDot) == 0 {
+				break
+			}
+			cur := k & (cDot | cHyphen)
+			bad |= prev + cur + 4
+			prev = cur
+		}
+		hostEnd = i
+		if i == a || bad&16 != 0 || ptab[s[a]]&(cLetter|cDigit) == 0 || prev != 0 {
+			return fastDefer // an empty host or label, or one that starts or ends with "-" or "."
+		}
+		// A host name's top label starts with a letter. A host number
+		// is left to the general parser.
+		top := hostEnd - 1
+		for top > a && s[top-1] != '.' {
+			top--
+		}
+		if ptab[s[top]]&cLetter == 0 {
+			return fastDefer
+		}
+		if i < len(s) && s[i] == ':' {
+			i++
+			for i < len(s) && ptab[s[i]]&cDigit != 0 {
+				i++
+			}
+			if i == hostEnd+1 {
+				return fastDefer
+			}
+			u.flags |= hasPort
+		}
+	}
+	authEnd := i
+	u.scheme = span{0, int32(a - 3)}
+	u.user = span{int32(a), int32(a)}
+	u.pass = u.user
+	u.host = span{int32(a), int32(hostEnd)}
+	if u.flags&hasPort != 0 {
+		u.port = span{int32(hostEnd + 1), int32(authEnd)}
+	} else {
+		u.port = span{int32(authEnd), int32(authEnd)}
+	}
+	u.flags |= hasScheme | hasAuthority
+
+	// The path, from the "/" after the login. Once the login is known to
+	// be valid, a bad byte in a scheme of the common Internet scheme
+	// syntax is the failure the general parser would report; in another
+	// scheme, the general parser tries the scheme-specific part as *xchar.
+	if i < len(s) && s[i] == '/' {
+		u.flags |= hasPath
+		if i = skip(s, i, cPath); i < len(s) && s[i] != '?' && s[i] != '#' && syntax != schemes.Generic {
+			return i<<4 | int(ComponentPath)
+		}
+	}
+	u.path = span{int32(authEnd), int32(i)}
+	u.search = span{int32(i), int32(i)}
+	if i < len(s) && s[i] == '?' {
+		if authEnd == i {
+			return fastDefer // a "?" may not end the login
+		}
+		i++
+		start := i
+		if i = skip(s, i, cX); i < len(s) && s[i] != '#' && syntax != schemes.Generic {
+			return i<<4 | int(ComponentSearch)
+		}
+		u.flags |= hasSearch
+		u.search = span{int32(start), int32(i)}
+	}
+	u.frag = span{int32(len(s)), int32(len(s))}
+	if i < len(s) {
+		if s[i] != '#' {
+			return fastDefer
+		}
+		i++
+		start := i
+		if i = skip(s, i, cX); i < len(s) {
+			if syntax != schemes.Generic {
+				return i<<4 | int(ComponentFragment)
+			}
+			return fastDefer
+		}
+		u.flags |= hasFragment
+		u.frag = span{int32(start), int32(len(s))}
+	}
+	return fastOK
+}
+
+// parseScheme parses u.s: the scheme name up to ":" (RFC 1738 section 5),
+// then the scheme-specific part.
+func (u *URL) parseScheme(partialOK bool) failure {
+	s := u.s
+	i := 0
+	for i < len(s) && ptab[s[i]]&cScheme != 0 {
 		i++
 	}
 	p := 0 // start of the scheme-specific part
 	syntax := schemes.Generic
-	if i < n && s[i] == ':' && i > 0 {
+	if i < len(s) && s[i] == ':' && i > 0 {
 		u.flags |= hasScheme
 		u.scheme = span{0, int32(i)}
 		p = i + 1
-		syntax = schemeSyntax(s[:i])
+		// The common schemes first, without the general lookup.
+		switch {
+		case i == 4 && s[:4] == "http", i == 5 && s[:5] == "https":
+			syntax = schemes.IP
+		case i == 4 && s[:4] == "file":
+			syntax = schemes.IPOptionalHost
+		default:
+			syntax = schemeSyntax(s[:i])
+		}
 	} else if !partialOK {
 		switch {
-		case i < n && s[i] == ':':
-			return fail(0, ComponentScheme, ErrBadScheme, `empty scheme name before ":" (RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`)
-		case i > 0 && (i == n || s[i] == '#'):
-			return fail(i, ComponentScheme, ErrMissingScheme, fmt.Sprintf(`no ":" after the scheme name %q: a URL is <scheme>:<scheme-specific-part> (RFC 1738 2.1)`, s[:i]))
+		case i < len(s) && s[i] == ':':
+			return failure{off: 0, comp: ComponentScheme, code: fEmptyScheme}
+		case i > 0 && (i == len(s) || s[i] == '#'):
+			return failure{off: int32(i), comp: ComponentScheme, code: fNoColon}
 		case i > 0 && s[i] != '/':
-			return fail(i, ComponentScheme, ErrBadScheme, fmt.Sprintf(`%q is not allowed in a scheme name (RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`, s[i:i+1]))
+			return failure{off: int32(i), comp: ComponentScheme, code: fSchemeChar}
 		default:
-			return fail(0, ComponentScheme, ErrMissingScheme, "a URL must start with a scheme name and \":\" (RFC 1738 2.1); this looks like a partial URL, which needs a base")
+			return failure{off: 0, comp: ComponentScheme, code: fPartial}
 		}
 	}
 
 	// The scheme-specific part s[p:].
 	partial := u.flags&hasScheme == 0
-	if n-p >= 2 && s[p] == '/' && s[p+1] == '/' && syntax != schemes.Opaque {
-		v := u
-		err := v.parseLogin(input, base, p+2, syntax, partial)
-		if err == nil {
-			return v, nil
-		}
-		if syntax != schemes.Generic || partial {
-			return URL{}, err
+	if len(s)-p >= 2 && s[p] == '/' && s[p+1] == '/' && syntax != schemes.Opaque {
+		f := u.parseLogin(p+2, syntax, partial)
+		if f.code == fOK || syntax != schemes.Generic || partial {
+			return f
 		}
 		// An unknown scheme may use *xchar instead of ip-schemepart.
-		if u.parseTail(input, base, p, ComponentOpaque) != nil {
-			return URL{}, err
+		*u = URL{s: s, prefix: u.prefix, flags: hasScheme, scheme: u.scheme}
+		if u.parseTail(p, ComponentOpaque).code != fOK {
+			return f
 		}
-		return u, nil
+		return failure{}
 	}
 	if syntax == schemes.IP || syntax == schemes.IPOptionalHost {
-		return fail(p, ComponentOpaque, ErrMissingSlashes, fmt.Sprintf(`%s URLs use the common Internet scheme syntax %s://<host>/<url-path> (RFC 1738 3.1)`, u.Scheme(), u.Scheme()))
+		return failure{off: int32(p), n: int32(i), comp: ComponentOpaque, code: fMissingSlashes}
 	}
 	pc := ComponentOpaque
 	if partial {
 		pc = ComponentPath
 	}
-	if err := u.parseTail(input, base, p, pc); err != nil {
-		return URL{}, err
-	}
-	return u, nil
+	return u.parseTail(p, pc)
 }
 
-func charErrorAt(input string, base, i int, c Component) *SyntaxError {
-	return charError(input, base+i, c)
-}
-
-// parseTail parses s[i:] as a path of xchar up to the first "?", a search
-// part up to the first "#", and a fragment. The path's errors are reported
-// in component pc.
-func (u *URL) parseTail(input string, base, i int, pc Component) error {
+// parseTail parses u.s[i:] as a path of xchar up to the first "?", a
+// search part up to the first "#", and a fragment. The path's failures are
+// reported in component pc.
+func (u *URL) parseTail(i int, pc Component) failure {
 	s := u.s
-	n := len(s)
 	start := i
-	for i < n {
-		c := s[i]
-		if okPath[c] {
-			i++
-			continue
-		}
-		if c == '%' && chars.IsEscape(s, i) {
-			i += 3
-			continue
-		}
-		if c == '?' || c == '#' {
-			break
-		}
-		return charErrorAt(input, base, i, pc)
-	}
+	i = skip(s, i, cPath)
 	u.flags |= hasPath
 	u.path = span{int32(start), int32(i)}
-	if i < n && s[i] == '?' {
+	if i < len(s) && s[i] == '?' {
 		i++
 		start = i
-		if i = scanUntilHash(s, i); i < n && s[i] != '#' {
-			return charErrorAt(input, base, i, ComponentSearch)
-		}
+		i = skip(s, i, cX)
 		u.flags |= hasSearch
 		u.search = span{int32(start), int32(i)}
 	} else {
 		u.search = span{int32(i), int32(i)}
+		if i < len(s) && s[i] != '#' {
+			return charFail(i, pc)
+		}
 	}
-	if i < n {
-		// s[i] is "#".
+	if i < len(s) {
+		if s[i] != '#' {
+			return charFail(i, ComponentSearch)
+		}
 		i++
 		start = i
-		if i = scanUntilHash(s, i); i < n {
-			return charErrorAt(input, base, i, ComponentFragment)
+		if i = skip(s, i, cX); i < len(s) {
+			return charFail(i, ComponentFragment)
 		}
 		u.flags |= hasFragment
-		u.frag = span{int32(start), int32(n)}
+		u.frag = span{int32(start), int32(len(s))}
 	} else {
-		u.frag = span{int32(n), int32(n)}
+		u.frag = span{int32(len(s)), int32(len(s))}
 	}
-	return nil
-}
-
-// scanUntilHash returns the index of the first byte of s[i:] that is
-// neither xchar nor part of a valid escape (a "#" in particular), or len(s).
-func scanUntilHash(s string, i int) int {
-	for i < len(s) {
-		c := s[i]
-		if okX[c] {
-			i++
-			continue
-		}
-		if c == '%' && chars.IsEscape(s, i) {
-			i += 3
-			continue
-		}
-		return i
-	}
-	return i
+	return failure{}
 }
 
 // parseLogin parses login ["/" url-path] ["#" fragment] from a, just after
 // "//". In a partial URL the host may be empty and a "?" also ends the
 // login, as in RFC 1808's net_loc.
-func (u *URL) parseLogin(input string, base, a int, syntax schemes.Syntax, partial bool) error {
+func (u *URL) parseLogin(a int, syntax schemes.Syntax, partial bool) failure {
+	s := u.s
+	u.flags |= hasAuthority
+	authEnd := -1
+	if !partial {
+		authEnd = u.fastAuthority(a, syntax)
+	}
+	if authEnd < 0 {
+		var f failure
+		if authEnd, f = u.parseAuthority(a, syntax, partial); f.code != fOK {
+			return f
+		}
+	}
+	if authEnd < len(s) && s[authEnd] == '/' {
+		return u.parseTail(authEnd, ComponentPath)
+	}
+	// No url-path: what follows is a search part (partial URLs only) or a
+	// fragment.
+	f := u.parseTail(authEnd, ComponentPath)
+	u.flags &^= hasPath
+	return f
+}
+
+// fastAuthority parses the authority of an absolute URL from a in the
+// common case: no user or password, a valid host name or host number (or
+// none, where the scheme allows that), an optional non-empty decimal port,
+// then "/", "#" or the end. The host is checked during the scan. It returns
+// the end of the authority, or -1 when the input needs the general
+// parseAuthority, which also explains any error.
+func (u *URL) fastAuthority(a int, syntax schemes.Syntax) int {
+	s := u.s
+	i := a
+	if i >= len(s) || s[i] == '/' || s[i] == '#' {
+		if syntax != schemes.IPOptionalHost {
+			return -1
+		}
+		u.user, u.pass, u.host, u.port = span{int32(a), int32(a)}, span{int32(a), int32(a)}, span{int32(a), int32(a)}, span{int32(a), int32(a)}
+		return a
+	}
+	var seen uint8 // the classes of all label bytes
+	labels := 0
+	last := a // the start of the last label
+	for {
+		ls := i
+		for i < len(s) {
+			k := ptab[s[i]]
+			if k&cLabel == 0 {
+				break
+			}
+			seen |= k
+			i++
+		}
+		if i == ls || s[ls] == '-' || s[i-1] == '-' {
+			return -1
+		}
+		labels++
+		last = ls
+		if i < len(s) && s[i] == '.' {
+			i++
+			continue
+		}
+		break
+	}
+	if seen&(cLetter|cHyphen) == 0 {
+		if labels != 4 {
+			return -1 // not a host number
+		}
+	} else if ptab[s[last]]&cLetter == 0 {
+		return -1 // a top label must start with a letter
+	}
+	hostEnd := i
+	u.port = span{int32(i), int32(i)}
+	if i < len(s) && s[i] == ':' {
+		i++
+		for i < len(s) && ptab[s[i]]&cDigit != 0 {
+			i++
+		}
+		if i == hostEnd+1 {
+			return -1
+		}
+		u.flags |= hasPort
+		u.port = span{int32(hostEnd + 1), int32(i)}
+	}
+	if i < len(s) && s[i] != '/' && s[i] != '#' {
+		return -1
+	}
+	u.user = span{int32(a), int32(a)}
+	u.pass = u.user
+	u.host = span{int32(a), int32(hostEnd)}
+	return i
+}
+
+// parseAuthority parses the login from a in general: user, password, host
+// and port, with every error explained. It returns the end of the login.
+func (u *URL) parseAuthority(a int, syntax schemes.Syntax, partial bool) (int, failure) {
 	s := u.s
 	n := len(s)
-	u.flags |= hasAuthority
 	at, colon, portColon := -1, -1, -1
 	i := a
 	for ; i < n; i++ {
@@ -282,6 +669,7 @@ func (u *URL) parseLogin(input string, base, a int, syntax schemes.Syntax, parti
 done:
 	authEnd := i
 	hostStart := a
+	u.flags &^= hasUser | hasPassword | hasPort
 	if at >= 0 {
 		u.flags |= hasUser
 		userEnd := at
@@ -289,15 +677,15 @@ done:
 			userEnd = colon
 			u.flags |= hasPassword
 			u.pass = span{int32(colon + 1), int32(at)}
-			if j := scan(s, colon+1, at, &okLogin); j < at {
-				return charErrorAt(input, base, j, ComponentPassword)
+			if j := scanLogin(s, colon+1, at); j < at {
+				return 0, charFail(j, ComponentPassword)
 			}
 		} else {
 			u.pass = span{int32(at), int32(at)}
 		}
 		u.user = span{int32(a), int32(userEnd)}
-		if j := scan(s, a, userEnd, &okLogin); j < userEnd {
-			return charErrorAt(input, base, j, ComponentUser)
+		if j := scanLogin(s, a, userEnd); j < userEnd {
+			return 0, charFail(j, ComponentUser)
 		}
 		hostStart = at + 1
 	} else {
@@ -306,21 +694,21 @@ done:
 	}
 	hostEnd := authEnd
 	if hostStart < authEnd && s[hostStart] == '[' {
-		return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrBadHost, why: whyHostChar}
+		return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fHost, why: whyHostChar}
 	}
 	if portColon >= 0 {
 		hostEnd = portColon
 		u.flags |= hasPort
 		u.port = span{int32(hostEnd + 1), int32(authEnd)}
 		if hostEnd+1 == authEnd {
-			return &SyntaxError{Input: input, Offset: base + hostEnd, Component: ComponentPort, Err: ErrEmptyPort, why: whyEmptyPort}
+			return 0, failure{off: int32(hostEnd), comp: ComponentPort, code: fEmptyPort, why: whyEmptyPort}
 		}
 		for j := hostEnd + 1; j < authEnd; j++ {
-			if chars.Table[s[j]]&chars.Digit == 0 {
+			if ptab[s[j]]&cDigit == 0 {
 				if c := s[j]; c == ':' || c == '@' {
-					return charErrorAt(input, base, j, ComponentPort)
+					return 0, charFail(j, ComponentPort)
 				}
-				return &SyntaxError{Input: input, Offset: base + j, Component: ComponentPort, Err: ErrBadPort, why: whyBadPort}
+				return 0, failure{off: int32(j), comp: ComponentPort, code: fBadPort, why: whyBadPort}
 			}
 		}
 	} else {
@@ -329,23 +717,12 @@ done:
 	u.host = span{int32(hostStart), int32(hostEnd)}
 	if hostStart == hostEnd {
 		if syntax != schemes.IPOptionalHost && !partial {
-			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyMissingHost}
+			return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fMissingHost, why: whyMissingHost}
 		}
 	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
-		return &SyntaxError{Input: input, Offset: base + off, Component: ComponentHost, Err: ErrBadHost, why: w, n: k}
+		return 0, failure{off: int32(off), n: int32(k), comp: ComponentHost, code: fHost, why: w}
 	}
-	if authEnd < n && s[authEnd] == '/' {
-		return u.parseTail(input, base, authEnd, ComponentPath)
-	}
-	// No url-path: what follows is a search part (partial URLs only) or a
-	// fragment.
-	end := int32(authEnd)
-	u.path = span{end, end}
-	if err := u.parseTail(input, base, authEnd, ComponentPath); err != nil {
-		return err
-	}
-	u.flags &^= hasPath
-	return nil
+	return authEnd, failure{}
 }
 
 // checkHost checks s[start:end] against RFC 1738's host = hostname |

@@ -23,7 +23,7 @@ func got(u URL) parts {
 	p := parts{scheme: u.Scheme(), host: u.Host()}
 	p.user = o(u.User())
 	p.password = o(u.Password())
-	p.port = o(u.Port())
+	p.port = o(u.RawPort())
 	p.path = o(u.Path())
 	p.search = o(u.Search())
 	p.fragment = o(u.Fragment())
@@ -247,8 +247,8 @@ func TestAccessors(t *testing.T) {
 	for _, c := range []struct{ name, got, want string }{
 		{"Authority", u.Authority(), "u:p@Host.Dom:21"},
 		{"Opaque", u.Opaque(), "//u:p@Host.Dom:21/a/b;type=i?x"},
-		{"RawPath", u.RawPath(), "/a/b;type=i"},
-		{"URLPath", u.URLPath(), "a/b;type=i?x"},
+		{"RawPath", u.PathWithSlash(), "/a/b;type=i"},
+		{"URLPath", u.PathAndSearch(), "a/b;type=i?x"},
 		{"WithoutFragment", u.WithoutFragment().String(), "ftp://u:p@Host.Dom:21/a/b;type=i?x"},
 	} {
 		if c.got != c.want {
@@ -259,10 +259,10 @@ func TestAccessors(t *testing.T) {
 		t.Error("WithoutFragment kept a fragment")
 	}
 	o := MustParse("mailto:a@b?subject")
-	if o.Authority() != "" || o.URLPath() != "a@b?subject" {
-		t.Errorf("opaque: Authority %q URLPath %q", o.Authority(), o.URLPath())
+	if o.Authority() != "" || o.PathAndSearch() != "a@b?subject" {
+		t.Errorf("opaque: Authority %q URLPath %q", o.Authority(), o.PathAndSearch())
 	}
-	if MustParse("gopher://h").URLPath() != "" {
+	if MustParse("gopher://h").PathAndSearch() != "" {
 		t.Error("URLPath of gopher://h not empty")
 	}
 }

@@ -12,6 +12,15 @@
 // Parsing does not copy: the components of a URL are substrings of the
 // input, and a successful Parse allocates nothing.
 //
+// A URL is a value; editing returns a new one. [Build] makes a URL from
+// [Parts], and [URL.Set], [URL.Clear], [URL.JoinPath] and [URL.AddSearch]
+// change one part, keeping the others byte for byte. Setters take encoded
+// text, as the accessors return it, and check it against RFC 1738's rule
+// for the part: a character the part does not allow is an error at its
+// offset in the text given, never encoded silently ([URL.SetUnescaped]
+// encodes data first). [URL.Redacted] hides a password. README's "Coming
+// from net/url" lists the net/url call for each operation.
+//
 // [Resolve] expands a partial (relative) URL in the context of a base URL,
 // and [Relative] does the reverse, in one of four modes: RFC 1630's rule
 // as written (the default), libwww's practice, RFC 3986 and RFC 1808. RFC
@@ -30,6 +39,8 @@
 // business of the scheme package; fetching a resource is the business of
 // the access package.
 package urlkit
+
+import "strings"
 
 // Component names a part of a URL. It is used in errors and warnings to say
 // where a problem is.
@@ -187,9 +198,48 @@ func (u URL) Password() (string, bool) { return u.pass.of(u.s), u.flags&hasPassw
 // for a URL without "//", and for a file URL that names no host.
 func (u URL) Host() string { return u.host.of(u.s) }
 
-// Port returns the port as written (decimal digits) and whether the URL has
-// one.
-func (u URL) Port() (string, bool) { return u.port.of(u.s), u.flags&hasPort != 0 }
+// RawPort returns the port as written (decimal digits, leading zeros
+// kept) and whether the URL has one.
+func (u URL) RawPort() (string, bool) { return u.port.of(u.s), u.flags&hasPort != 0 }
+
+// Port returns the port number and whether the URL gives one. When it
+// gives none, the number is the scheme's default port (80 for http, 21 for
+// ftp: RFC 1738 section 3; see scheme.DefaultPort, which also knows the
+// schemes a program registers), or 0 for a scheme without one. A port
+// whose digits do not fit in 31 bits gives -1 and true: RFC 1738 puts no
+// bound on the digits, but no TCP port is that large.
+func (u URL) Port() (int, bool) {
+	if u.flags&hasPort == 0 {
+		if u.flags&hasScheme == 0 {
+			return 0, false
+		}
+		return defaultPort(u.RawScheme()), false
+	}
+	n := 0
+	for _, c := range []byte(u.port.of(u.s)) {
+		n = n*10 + int(c-'0')
+		if n > 1<<31-1 {
+			return -1, true
+		}
+	}
+	return n, true
+}
+
+// Hostname returns the host in lower case, the form to look a name up
+// with: host names are not case sensitive (RFC 1738 3.1 defers to the
+// domain name system). It does not allocate when the host is already in
+// lower case. Unlike net/url's Hostname, it never has a port to strip
+// (see [URL.Host]), and for a file URL naming no host it returns "", which
+// RFC 1738 3.10 reads as "localhost".
+func (u URL) Hostname() string {
+	h := u.Host()
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; 'A' <= c && c <= 'Z' {
+			return strings.ToLower(h)
+		}
+	}
+	return h
+}
 
 // Path returns the url-path and whether it is present.
 //
@@ -198,7 +248,7 @@ func (u URL) Port() (string, bool) { return u.port.of(u.s), u.flags&hasPort != 0
 // is absent when there is no "/". For a URL without "//", the path is the
 // scheme-specific part up to any "?", and is always present. For a partial
 // URL it is the path as written, leading "/" included. The search part is
-// never included; see [URL.URLPath] for RFC 1738's url-path with it.
+// never included; see [URL.PathAndSearch] for RFC 1738's url-path with it.
 func (u URL) Path() (string, bool) {
 	p := u.path.of(u.s)
 	if u.flags&hasAuthority != 0 && len(p) > 0 {
@@ -207,14 +257,16 @@ func (u URL) Path() (string, bool) {
 	return p, u.flags&hasPath != 0
 }
 
-// RawPath returns the path exactly as written, including the "/" that
-// separates it from the host of a URL with "//".
-func (u URL) RawPath() string { return u.path.of(u.s) }
+// PathWithSlash returns the path exactly as written, including the "/"
+// that separates it from the host of a URL with "//" (what a browser calls
+// the pathname). It is still encoded, like every accessor's result; it is
+// not net/url's RawPath.
+func (u URL) PathWithSlash() string { return u.path.of(u.s) }
 
-// URLPath returns RFC 1738's url-path: everything after the "/" that
-// follows the host and port, search part included, fragment excluded. For
-// a URL without "//" it is the scheme-specific part.
-func (u URL) URLPath() string {
+// PathAndSearch returns RFC 1738's url-path: everything after the "/"
+// that follows the host and port, search part included, fragment
+// excluded. For a URL without "//" it is the scheme-specific part.
+func (u URL) PathAndSearch() string {
 	start := u.path.start
 	if u.flags&hasAuthority != 0 && u.flags&hasPath != 0 {
 		start++

@@ -196,6 +196,7 @@ sed -i -E \
 	-e "s#^pathhost:.*#pathhost: urlkit.test#" \
 	-e "s#^domain:.*#domain: urlkit.test#" \
 	-e "s#^artcutoff:.*#artcutoff: 0#" \
+	-e "s#^nnrpdloadlimit:.*#nnrpdloadlimit: 0#" \
 	"$INN/etc/inn.conf"
 sed -i \
 	-e "s#XX_patharchive#$INN/spool/archive#" \
@@ -213,6 +214,9 @@ sed -i \
 	-e "s#XX_pathhttp#$INN/tmp#" \
 	"$INN/etc/inn.conf"
 grep -q '^domain:' "$INN/etc/inn.conf" || echo 'domain: urlkit.test' >>"$INN/etc/inn.conf"
+# nnrpd refuses readers ("400 load at N, try later") above a load average of
+# 16 by default; a busy CI machine reaches that, so the limit is off.
+grep -q '^nnrpdloadlimit:' "$INN/etc/inn.conf" || echo 'nnrpdloadlimit: 0' >>"$INN/etc/inn.conf"
 grep -q '^server:' "$INN/etc/inn.conf" || echo 'server: 127.0.0.1' >>"$INN/etc/inn.conf"
 grep -q '^bindaddress:' "$INN/etc/inn.conf" || echo 'bindaddress: 127.0.0.1' >>"$INN/etc/inn.conf"
 # No outgoing feeds, no control channel: just store what arrives.

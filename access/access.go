@@ -1,77 +1,131 @@
-// Package access carries out the retrieval that a URL describes, over the
-// real protocol: FTP as RFC 1738 section 3.2 prescribes, Gopher (RFC 1436,
-// with Gopher+ length headers), NNTP (RFC 977/3977), HTTP through net/http,
-// local files, and the session-oriented schemes (telnet, rlogin, tn3270,
-// mailto) as advisory text, a command to start or a message to send.
+// Package access carries out the access plans of the scheme package over
+// the real protocols: FTP as RFC 1738 section 3.2 prescribes, Gopher (RFC
+// 1436, with Gopher+ length headers), NNTP (RFC 977/3977), HTTP, local
+// files, and the session-oriented schemes (telnet, rlogin, tn3270, mailto)
+// as advisory text, a command to start or a message to send.
 //
-// Each protocol has a request type whose fields are the protocol-level
-// values a URL's parts map onto (already percent-decoded), so a caller that
-// has parsed a URL can fill one in without this package knowing about URL
-// syntax. Every fetch takes a context.Context: cancelling it closes the
-// connection. Resources come back as an io.ReadCloser that counts bytes,
-// reports Progress, enforces Options.MaxSize and applies the idle read
-// timeout to each read.
+// There is one description of each protocol sequence: the plan. [Execute]
+// takes a [scheme.Plan] and sends its lines, in order, exactly as the plan
+// states them (FTPPlan.Commands, GopherPlan.Line, NNTPPlan.Commands,
+// HTTPPlan.Request); what `urlkit plan` prints is what `urlkit get` sends.
 //
-// Arguments that would end up on a protocol's command line are checked for
-// CR, LF and NUL (RFC 1738 section 6 warns that such characters in a URL can
-// smuggle extra commands to a server); such a request is refused with an
-// *UnsafeArgumentError before any connection is made.
+// Everything read from a server is bounded: control reply lines and whole
+// replies ([Options.MaxReplyLine], [Options.MaxReply]), menu and listing
+// lines, the resource ([Options.MaxSize]), the time between reads
+// ([Options.ReadTimeout]), the whole operation ([Options.MaxTime]) and the
+// transfer rate ([Options.SpeedLimit] over [Options.SpeedTime]). A limit
+// that is hit is a *LimitError naming the limit and the protocol step.
+// Every call takes a context.Context: cancelling it closes the connections.
 package access
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
+
+	"github.com/urlkit/urlkit/scheme"
 )
 
-// Default timeouts used when the corresponding Options field is zero.
+// Defaults used when the corresponding Options field is zero. They follow
+// curl where curl has a limit of its own.
 const (
 	DefaultConnectTimeout = 30 * time.Second
 	DefaultReadTimeout    = 60 * time.Second
+	// DefaultMaxReplyLine bounds one line of a control reply (FTP, NNTP,
+	// SMTP, an HTTP header line) and one line of a gopher menu.
+	DefaultMaxReplyLine = 16 << 10
+	// DefaultMaxReply bounds one whole control reply (a multi-line FTP or
+	// SMTP reply, an HTTP response header), as curl stops at 300 KB.
+	DefaultMaxReply = 300 << 10
+	// DefaultSpeedTime is the window of SpeedLimit when SpeedTime is zero
+	// (curl's --speed-time default).
+	DefaultSpeedTime = 30 * time.Second
+	// DefaultMaxRedirects is the number of HTTP redirects followed when
+	// FollowRedirects is set and MaxRedirects is zero.
+	DefaultMaxRedirects = 10
 )
 
 // Options holds the settings shared by every protocol client. The zero value
-// is ready to use: default timeouts, no size limit, no hooks.
+// is ready to use: default bounds, no size limit, no redirects followed.
 type Options struct {
 	// ConnectTimeout bounds establishing each TCP connection (control and
-	// data). Zero means DefaultConnectTimeout; negative means no timeout.
+	// data), name resolution included. Zero means DefaultConnectTimeout;
+	// negative means no timeout.
 	ConnectTimeout time.Duration
 	// ReadTimeout is the idle timeout: the longest wait for any single read
 	// or write on a connection. Zero means DefaultReadTimeout; negative
 	// means no timeout.
 	ReadTimeout time.Duration
-	// MaxSize, when positive, is the largest resource, in bytes, that a
-	// fetch will deliver; reading past it fails with a *SizeLimitError and
-	// the transfer is stopped.
-	MaxSize int64
+	// MaxTime, when positive, bounds the whole operation, from the first
+	// connection to the last byte of the resource.
+	MaxTime time.Duration
+	// SpeedLimit, when positive, is the lowest transfer rate in bytes per
+	// second accepted over SpeedTime (zero: DefaultSpeedTime) while the
+	// resource is read; a slower transfer is stopped.
+	SpeedLimit   int64
+	SpeedTime    time.Duration
+	MaxSize      int64 // when positive, the most bytes of the resource received
+	MaxReplyLine int   // zero: DefaultMaxReplyLine
+	MaxReply     int   // zero: DefaultMaxReply
+	// FollowRedirects makes an HTTP 3xx answer with a Location be followed,
+	// up to MaxRedirects hops (zero: DefaultMaxRedirects). Each hop is a
+	// new plan (see OnPlan); a hop to a scheme other than http or https, or
+	// from https to http, is refused.
+	FollowRedirects bool
+	MaxRedirects    int
 	// Progress, when set, is called after each read of the resource with the
-	// total number of bytes delivered so far.
+	// total number of bytes received so far.
 	Progress func(n int64)
-	// Trace, when set, receives a log of the protocol exchange, one line per
-	// command ("C: ...") or reply line ("S: ..."). Passwords are masked.
+	// Trace, when set, receives the protocol exchange: each line sent as
+	// "> line" (a password masked), each line received as "< line" with
+	// control characters and invalid UTF-8 escaped (see EscapeText), and
+	// notes as "* text".
 	Trace io.Writer
+	// OnPlan, when set, is called with each plan carried out: the first,
+	// and one per redirect hop.
+	OnPlan func(scheme.Plan)
+	// PasswordPrompt, when set, is asked for the password of an ftp URL
+	// that gives a user and no password, when the server wants one (RFC
+	// 1738 3.2.1). It must return when its context ends.
+	PasswordPrompt func(ctx context.Context) (string, error)
 	// Dial, when set, replaces the default dialer (a net.Dialer with
 	// ConnectTimeout). It lets tests and callers route connections.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 func (o *Options) connectTimeout() time.Duration {
-	if o == nil || o.ConnectTimeout == 0 {
+	if o.ConnectTimeout == 0 {
 		return DefaultConnectTimeout
 	}
 	return o.ConnectTimeout
 }
 
 func (o *Options) readTimeout() time.Duration {
-	if o == nil || o.ReadTimeout == 0 {
+	if o.ReadTimeout == 0 {
 		return DefaultReadTimeout
 	}
 	return o.ReadTimeout
+}
+
+func (o *Options) maxLine() int {
+	if o.MaxReplyLine <= 0 {
+		return DefaultMaxReplyLine
+	}
+	return o.MaxReplyLine
+}
+
+func (o *Options) maxReply() int {
+	if o.MaxReply <= 0 {
+		return DefaultMaxReply
+	}
+	return o.MaxReply
 }
 
 func (o *Options) dial(ctx context.Context, proto, addr string) (net.Conn, error) {
@@ -80,11 +134,12 @@ func (o *Options) dial(ctx context.Context, proto, addr string) (net.Conn, error
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
+	o.tracef("* connect to %s", addr)
 	var (
 		c   net.Conn
 		err error
 	)
-	if o != nil && o.Dial != nil {
+	if o.Dial != nil {
 		c, err = o.Dial(ctx, "tcp", addr)
 	} else {
 		var d net.Dialer
@@ -97,44 +152,90 @@ func (o *Options) dial(ctx context.Context, proto, addr string) (net.Conn, error
 }
 
 func (o *Options) tracef(format string, args ...any) {
-	if o == nil || o.Trace == nil {
+	if o.Trace == nil {
 		return
 	}
 	fmt.Fprintf(o.Trace, format+"\n", args...)
 }
 
-// UnsafeArgumentError reports a request argument containing CR, LF or NUL,
-// which could inject protocol commands (RFC 1738 section 6). It is returned
-// before any connection is made.
-type UnsafeArgumentError struct {
-	Protocol string // "ftp", "gopher", "nntp", "mailto"...
-	Field    string // the request field, e.g. "CWD[1]" or "Selector"
-	Value    string
-}
-
-// Error formats the failure for a person.
-func (e *UnsafeArgumentError) Error() string {
-	return fmt.Sprintf("%s: %s %q contains CR, LF or NUL; refusing to send it", e.Protocol, e.Field, e.Value)
-}
-
-// checkArg returns an *UnsafeArgumentError when v holds CR, LF or NUL.
-func checkArg(proto, field, v string) error {
-	if strings.ContainsAny(v, "\r\n\x00") {
-		return &UnsafeArgumentError{Protocol: proto, Field: field, Value: v}
+// traceSent logs a line sent; shown is the line with any password masked.
+func (o *Options) traceSent(shown string) {
+	if o.Trace != nil {
+		fmt.Fprintf(o.Trace, "> %s\n", EscapeText(shown))
 	}
-	return nil
 }
 
-// SizeLimitError reports that a resource grew past Options.MaxSize. The
-// transfer is stopped when it is returned.
-type SizeLimitError struct {
-	Limit int64
+// traceRecv logs a line received, escaped.
+func (o *Options) traceRecv(line string) {
+	if o.Trace != nil {
+		fmt.Fprintf(o.Trace, "< %s\n", EscapeText(line))
+	}
+}
+
+// EscapeText returns s fit for a terminal: control characters (C0, DEL and
+// C1), and bytes that are not valid UTF-8, are written as \xNN (TAB as \t),
+// so that text from a server cannot move the cursor, change colours or
+// retitle the window. Other text is unchanged.
+func EscapeText(s string) string {
+	clean := true
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r == utf8.RuneError && n == 1) {
+			clean = false
+			break
+		}
+		i += n
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f || (r == utf8.RuneError && n == 1):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r >= 0x80 && r < 0xa0:
+			for j := 0; j < n; j++ {
+				fmt.Fprintf(&b, `\x%02x`, s[i+j])
+			}
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// ---- errors ------------------------------------------------------------
+
+// ErrNotRetrievable is wrapped by the error Execute returns for a plan that
+// names no retrieval this package carries out: an interactive session
+// (telnet, tn3270, rlogin), a message to compose (mailto), or a protocol
+// urlkit has no client for (wais, prospero, mid, cid).
+var ErrNotRetrievable = errors.New("protocol not supported for retrieval")
+
+// ErrLimit is matched (errors.Is) by every *LimitError.
+var ErrLimit = errors.New("limit reached")
+
+// LimitError reports a bound that was hit. The operation is stopped when it
+// is returned.
+type LimitError struct {
+	Protocol string // "ftp", "gopher", "nntp", "http", "smtp", "file"
+	Step     string // the protocol step, e.g. `RETR "x"` or "greeting"
+	Limit    string // the option, e.g. "max-size", "max-time", "speed-limit", "reply line"
+	Value    string // the bound, e.g. "1000 bytes"
 }
 
 // Error formats the failure for a person.
-func (e *SizeLimitError) Error() string {
-	return fmt.Sprintf("access: resource exceeds the size limit of %d bytes", e.Limit)
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("%s: %s: %s limit of %s reached", e.Protocol, e.Step, e.Limit, e.Value)
 }
+
+// Is reports whether target is ErrLimit.
+func (e *LimitError) Is(target error) bool { return target == ErrLimit }
 
 // ConnectError reports a failure to establish a connection.
 type ConnectError struct {
@@ -152,11 +253,11 @@ func (e *ConnectError) Error() string {
 func (e *ConnectError) Unwrap() error { return e.Err }
 
 // ReplyError reports a server reply that refused a protocol step. Step
-// names the command (with its argument quoted, passwords omitted); Code and
-// Text are the server's reply code and text.
+// names the command (a password never appears); Code and Text are the
+// server's reply code and text, escaped when formatted.
 type ReplyError struct {
-	Protocol string // "ftp", "nntp", "gopher"
-	Step     string // e.g. `CWD "pub"`
+	Protocol string // "ftp", "nntp", "gopher", "smtp"
+	Step     string // e.g. "CWD pub"
 	Code     int
 	Text     string
 }
@@ -164,9 +265,9 @@ type ReplyError struct {
 // Error formats the failure for a person.
 func (e *ReplyError) Error() string {
 	if e.Code == 0 {
-		return fmt.Sprintf("%s: %s: %s", e.Protocol, e.Step, e.Text)
+		return fmt.Sprintf("%s: %s: %s", e.Protocol, EscapeText(e.Step), EscapeText(e.Text))
 	}
-	return fmt.Sprintf("%s: %s: %d %s", e.Protocol, e.Step, e.Code, e.Text)
+	return fmt.Sprintf("%s: %s: %d %s", e.Protocol, EscapeText(e.Step), e.Code, EscapeText(e.Text))
 }
 
 // StepError reports an I/O or protocol failure (not a refusing reply)
@@ -179,15 +280,151 @@ type StepError struct {
 
 // Error formats the failure for a person.
 func (e *StepError) Error() string {
-	return fmt.Sprintf("%s: %s: %v", e.Protocol, e.Step, e.Err)
+	return fmt.Sprintf("%s: %s: %v", e.Protocol, EscapeText(e.Step), e.Err)
 }
 
 // Unwrap returns the underlying error.
 func (e *StepError) Unwrap() error { return e.Err }
 
 // ErrPasswordRequired is returned (wrapped) when an FTP server asks for a
-// password that neither the request nor a PasswordPrompt supplies.
+// password that neither the plan nor a PasswordPrompt supplies.
 var ErrPasswordRequired = errors.New("password required but none given and no password prompt set")
+
+// ---- Execute -----------------------------------------------------------
+
+// Resource is a resource being read: the stream, and what is known about
+// it. Read it to the end (io.EOF means complete and checked: an FTP
+// completion reply, a Gopher+ length, an NNTP terminator), then Close it.
+type Resource struct {
+	io.ReadCloser
+	// Plan is the plan carried out: for HTTP after redirects, the last
+	// hop's.
+	Plan scheme.Plan
+	// Kind says what the stream holds: "file", "directory" (a listing of
+	// names, one a line), "menu" (a gopher menu as sent, terminator
+	// removed), "article", "overview", "groups".
+	Kind string
+	// ContentType is the media type when known (HTTP Content-Type, the
+	// gopher item type, a file's extension), else "".
+	ContentType string
+	// Size is the length in bytes when announced (Content-Length, a
+	// Gopher+ length, FTP's 150 reply, a file's size), else -1.
+	Size int64
+	// Status and Header are an HTTP response's status line ("HTTP/1.0 200
+	// OK") and header; empty for other protocols.
+	Status string
+	Header http.Header
+}
+
+// Execute carries out an access plan of the scheme package and returns the
+// resource as a stream: an *scheme.FTPPlan, *scheme.GopherPlan,
+// *scheme.NNTPPlan, *scheme.HTTPPlan or *scheme.FilePlan. Any other plan
+// gives an error wrapping ErrNotRetrievable. opts may be nil.
+//
+// The returned Resource must be closed; closing it early stops the
+// transfer. When opts.MaxTime is set, the deadline covers reading the
+// stream too.
+func Execute(ctx context.Context, p scheme.Plan, opts *Options) (*Resource, error) {
+	x := newExec(ctx, opts)
+	opts = x.opts
+	cancel := x.cancel
+	if opts.OnPlan != nil {
+		opts.OnPlan(p)
+	}
+	var (
+		r   *Resource
+		err error
+	)
+	switch p := p.(type) {
+	case *scheme.FTPPlan:
+		r, err = x.ftp(p)
+	case *scheme.GopherPlan:
+		r, err = x.gopher(p)
+	case *scheme.NNTPPlan:
+		r, err = x.nntp(p)
+	case *scheme.HTTPPlan:
+		r, err = x.http(p)
+	case *scheme.FilePlan:
+		r, err = x.file(p)
+	case nil:
+		err = errors.New("access: no plan")
+	default:
+		err = fmt.Errorf("access: %s: %w", p.Scheme(), ErrNotRetrievable)
+	}
+	if err != nil {
+		cancel(nil)
+		return nil, err
+	}
+	return r, nil
+}
+
+// newExec starts an execution: its context ends with MaxTime, and its
+// cancel function must be called when it is over.
+func newExec(ctx context.Context, opts *Options) *execution {
+	if opts == nil {
+		opts = &Options{}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	if opts.MaxTime > 0 {
+		var c2 context.CancelFunc
+		ctx, c2 = context.WithTimeoutCause(ctx, opts.MaxTime, errMaxTime)
+		prev := cancel
+		cancel = func(err error) { prev(err); c2() }
+	}
+	return &execution{ctx: ctx, cancel: cancel, opts: opts}
+}
+
+// errMaxTime is the cause of a context ended by Options.MaxTime.
+var errMaxTime = errors.New("max-time")
+
+// execution is one execution of a plan.
+type execution struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	opts   *Options
+}
+
+// fail turns an I/O error during step into the error to report: the
+// context's cause when the context has ended (max-time, speed-limit,
+// cancellation), else a StepError.
+func (x *execution) fail(proto, step string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var le *LimitError
+	var re *ReplyError
+	var se *StepError
+	if errors.As(err, &le) || errors.As(err, &re) || errors.As(err, &se) {
+		return err
+	}
+	if x.ctx.Err() != nil {
+		return x.ctxErr(proto, step)
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &LimitError{Protocol: proto, Step: step, Limit: "timeout", Value: x.opts.readTimeout().String() + " between reads"}
+	}
+	return &StepError{Protocol: proto, Step: step, Err: err}
+}
+
+// ctxErr is the error for a context that has ended during step.
+func (x *execution) ctxErr(proto, step string) error {
+	cause := context.Cause(x.ctx)
+	switch {
+	case errors.Is(cause, errMaxTime):
+		return &LimitError{Protocol: proto, Step: step, Limit: "max-time", Value: x.opts.MaxTime.String()}
+	case errors.As(cause, new(*LimitError)):
+		le := *cause.(*LimitError)
+		le.Protocol, le.Step = proto, step
+		return &le
+	}
+	return &StepError{Protocol: proto, Step: step, Err: fmt.Errorf("stopped: %w", x.ctx.Err())}
+}
+
+// watch closes c when the execution's context ends; stop ends the watch.
+func (x *execution) watch(c io.Closer) (stop func() bool) {
+	return context.AfterFunc(x.ctx, func() { c.Close() })
+}
 
 // deadlineConn applies the idle timeout to every read and write.
 type deadlineConn struct {
@@ -209,29 +446,110 @@ func (c *deadlineConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
-// watch closes c when ctx is done; the returned stop function ends the
-// watch and reports whether it had already fired.
-func watch(ctx context.Context, c io.Closer) (stop func() bool) {
-	s := context.AfterFunc(ctx, func() { c.Close() })
-	return func() bool { return !s() }
+// meter counts the bytes of the resource as they are received, reports
+// progress and enforces MaxSize.
+type meter struct {
+	r     io.Reader
+	n     atomic.Int64
+	limit int64
+	opts  *Options
+	proto string
+	step  string
 }
 
-// body is the stream handed to callers: it counts bytes, reports progress,
-// enforces the size limit, turns errors after cancellation into the
-// context's error, and runs a finish function at EOF and a cleanup on Close.
+func (m *meter) Read(p []byte) (int, error) {
+	if m.limit > 0 {
+		left := m.limit - m.n.Load()
+		if left <= 0 {
+			// One more byte than allowed is asked for, to tell a resource of
+			// exactly the limit from a larger one.
+			left = 0
+		}
+		if int64(len(p)) > left+1 {
+			p = p[:left+1]
+		}
+	}
+	n, err := m.r.Read(p)
+	total := m.n.Add(int64(n))
+	if m.limit > 0 && total > m.limit {
+		m.n.Store(m.limit)
+		return n - int(total-m.limit), &LimitError{Protocol: m.proto, Step: m.step, Limit: "max-size", Value: fmt.Sprintf("%d bytes", m.limit)}
+	}
+	if n > 0 && m.opts.Progress != nil {
+		m.opts.Progress(total)
+	}
+	return n, err
+}
+
+// newMeter returns a meter over r for the resource read during step.
+func (x *execution) newMeter(r io.Reader, proto, step string) *meter {
+	return &meter{r: r, limit: x.opts.MaxSize, opts: x.opts, proto: proto, step: step}
+}
+
+// body is the stream handed to callers: it maps errors to the context's
+// cause, runs a finish function at EOF and a cleanup on Close, and watches
+// the transfer rate.
 type body struct {
-	ctx    context.Context
+	x      *execution
 	r      io.Reader
-	opts   *Options
-	n      int64
+	m      *meter
+	proto  string
+	step   string
 	err    error // sticky
 	atEOF  func() error
 	closer func() error
 	closed bool
+	stopSp func()
 }
 
-func newBody(ctx context.Context, r io.Reader, opts *Options, atEOF, closer func() error) *body {
-	return &body{ctx: ctx, r: r, opts: opts, atEOF: atEOF, closer: closer}
+// newBody returns the resource stream; r reads the resource through m.
+func (x *execution) newBody(r io.Reader, m *meter, proto, step string, atEOF, closer func() error) *body {
+	b := &body{x: x, r: r, m: m, proto: proto, step: step, atEOF: atEOF, closer: closer}
+	if x.opts.SpeedLimit > 0 && m != nil {
+		b.stopSp = x.speedWatch(m)
+	}
+	return b
+}
+
+// speedWatch cancels the execution when fewer than SpeedLimit bytes a
+// second arrive over a SpeedTime window.
+func (x *execution) speedWatch(m *meter) func() {
+	window := x.opts.SpeedTime
+	if window <= 0 {
+		window = DefaultSpeedTime
+	}
+	tick := min(window, time.Second)
+	t := time.NewTicker(tick)
+	done := make(chan struct{})
+	go func() {
+		defer t.Stop()
+		start, n0 := time.Now(), m.n.Load()
+		for {
+			select {
+			case <-done:
+				return
+			case <-x.ctx.Done():
+				return
+			case now := <-t.C:
+				el := now.Sub(start)
+				if el < window {
+					continue
+				}
+				got := m.n.Load() - n0
+				if float64(got)/el.Seconds() < float64(x.opts.SpeedLimit) {
+					x.cancel(&LimitError{Limit: "speed-limit", Value: fmt.Sprintf("%d bytes/s over %s", x.opts.SpeedLimit, window)})
+					return
+				}
+				start, n0 = now, m.n.Load()
+			}
+		}
+	}()
+	var once atomic.Bool
+	return func() {
+		if once.CompareAndSwap(false, true) {
+			close(done)
+		}
+	}
 }
 
 func (b *body) Read(p []byte) (int, error) {
@@ -241,99 +559,45 @@ func (b *body) Read(p []byte) (int, error) {
 	if b.closed {
 		return 0, errors.New("access: read after close")
 	}
-	limit := int64(0)
-	if b.opts != nil {
-		limit = b.opts.MaxSize
-	}
-	if limit > 0 && int64(len(p)) > limit-b.n+1 {
-		p = p[:limit-b.n+1]
-	}
 	n, err := b.r.Read(p)
-	if limit > 0 && b.n+int64(n) > limit {
-		n = int(limit - b.n)
-		b.n = limit
-		b.err = &SizeLimitError{Limit: limit}
-		b.progress()
-		return n, b.err
-	}
-	b.n += int64(n)
-	if n > 0 {
-		b.progress()
-	}
-	if err == io.EOF {
-		if b.atEOF != nil {
-			if ferr := b.atEOF(); ferr != nil {
-				err = ferr
-			}
-			b.atEOF = nil
+	if err == io.EOF && b.atEOF != nil {
+		f := b.atEOF
+		b.atEOF = nil
+		if ferr := f(); ferr != nil {
+			err = ferr
 		}
 	}
 	if err != nil && err != io.EOF {
-		if cerr := b.ctx.Err(); cerr != nil {
-			err = fmt.Errorf("access: transfer stopped: %w", cerr)
+		err = b.x.fail(b.proto, b.step, err)
+		if b.x.ctx.Err() != nil {
+			var le *LimitError
+			if !errors.As(err, &le) || le.Limit == "timeout" {
+				err = b.x.ctxErr(b.proto, b.step)
+			}
 		}
 	}
 	if err != nil {
 		b.err = err
+		if b.stopSp != nil {
+			b.stopSp()
+		}
 	}
 	return n, err
 }
 
-func (b *body) progress() {
-	if b.opts != nil && b.opts.Progress != nil {
-		b.opts.Progress(b.n)
-	}
-}
-
-// Close ends the transfer and releases the connection.
+// Close ends the transfer and releases the connections.
 func (b *body) Close() error {
 	if b.closed {
 		return nil
 	}
 	b.closed = true
+	if b.stopSp != nil {
+		b.stopSp()
+	}
+	var err error
 	if b.closer != nil {
-		return b.closer()
+		err = b.closer()
 	}
-	return nil
-}
-
-// ctxErr prefers the context's error when the context has ended, since a
-// closed connection is then only the consequence of the cancellation.
-func ctxErr(ctx context.Context, err error) error {
-	if cerr := ctx.Err(); cerr != nil && err != nil {
-		return fmt.Errorf("%w (%v)", cerr, err)
-	}
+	b.x.cancel(nil)
 	return err
-}
-
-// traceConn logs each complete line read from a control connection as
-// "S: line" to the trace writer.
-type traceConn struct {
-	io.ReadWriter
-	opts *Options
-	part []byte
-}
-
-func (t *traceConn) Read(p []byte) (int, error) {
-	n, err := t.ReadWriter.Read(p)
-	t.part = append(t.part, p[:n]...)
-	for {
-		i := bytes.IndexByte(t.part, '\n')
-		if i < 0 {
-			break
-		}
-		t.opts.tracef("S: %s", strings.TrimRight(string(t.part[:i]), "\r"))
-		t.part = t.part[i+1:]
-	}
-	return n, err
-}
-
-// controlRW wraps a control connection with the idle timeout and, when
-// tracing, the reply logger.
-func controlRW(c net.Conn, opts *Options) io.ReadWriter {
-	var rw io.ReadWriter = &deadlineConn{Conn: c, idle: opts.readTimeout()}
-	if opts.Trace != nil {
-		rw = &traceConn{ReadWriter: rw, opts: opts}
-	}
-	return rw
 }

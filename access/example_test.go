@@ -1,35 +1,54 @@
 package access_test
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/scheme"
 )
 
-// A gopher menu line rendered as an RFC 1738 gopher URL: the space and the
-// tilde are among the octets RFC 1738 section 2.2 says to encode.
+// Execute carries out the plan that scheme.PlanOf gives for a URL: the
+// same plan `urlkit plan` prints.
+func ExampleExecute() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "note.txt"), []byte("hello\n"), 0o644)
+
+	u, _ := urlkit.Parse("file://" + filepath.ToSlash(dir) + "/note.txt")
+	plan, _ := scheme.PlanOf(u, scheme.Config{})
+	r, err := access.Execute(context.Background(), plan, &access.Options{MaxSize: 1 << 20})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close()
+	body, err := io.ReadAll(r)
+	fmt.Printf("%q %s %d %v\n", body, r.ContentType, r.Size, err)
+	// Output: "hello\n" text/plain; charset=utf-8 6 <nil>
+}
+
+// A menu item becomes a URL through the scheme layer, or an error that
+// says why it cannot.
 func ExampleMenuItem_URL() {
-	it := access.MenuItem{Type: '0', Display: "About", Selector: "/~fred/about me.txt", Host: "gopher.example.org", Port: "70"}
-	fmt.Println(it.URL())
-	// Output: gopher://gopher.example.org:70/0/%7Efred/about%20me.txt
-}
-
-// How an RFC 1738 FTP URL's path maps onto a request:
-// ftp://ftp.example.org/pub/docs/readme.txt;type=a becomes CWD pub, CWD
-// docs, TYPE A, RETR readme.txt.
-func ExampleGuessFTPType() {
-	req := access.FTPRequest{Addr: "ftp.example.org:21", CWD: []string{"pub", "docs"}, Name: "readme.txt", Type: 'a'}
-	fmt.Printf("%c %c %c\n", req.Type, access.GuessFTPType("x.tar.gz"), access.GuessFTPType(""))
-	// Output: a i d
-}
-
-// Advisory text for a telnet URL never shows the password.
-func ExampleSession_Describe() {
-	s := access.Session{Program: "telnet", Host: "bbs.example.org", User: "guest", Password: "secret"}
-	fmt.Fprint(os.Stdout, s.Describe())
+	for _, it := range []access.MenuItem{
+		{Type: '0', Display: "About", Selector: "/about us.txt", Host: "gopher.example", Port: "70"},
+		{Type: '0', Display: "Broken", Selector: "/x", Host: "gopher.example", Port: ""},
+	} {
+		u, err := it.URL()
+		fmt.Println(u, err)
+	}
 	// Output:
-	// telnet session to host bbs.example.org, logging in as user "guest".
-	// A password is given in the URL (not shown).
-	// The URL only designates the session; the program does not log in for you: give the user name and password when the remote system asks.
+	// gopher://gopher.example:70/0/about%20us.txt <nil>
+	//  gopher menu item cannot form a valid gopher URL: empty port for host "gopher.example"
+}
+
+// Server text is escaped before it reaches a terminal.
+func ExampleEscapeText() {
+	fmt.Println(access.EscapeText("550 \x1b[2Jgone\tnow"))
+	// Output: 550 \x1b[2Jgone\tnow
 }

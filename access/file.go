@@ -2,59 +2,34 @@ package access
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
+	"io/fs"
+	"mime"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
+
+	"github.com/urlkit/urlkit/scheme"
 )
 
-// FileRequest names a local file as a file URL does (RFC 1738 section
-// 3.10): the host, which must be this machine, and the already-decoded path.
-type FileRequest struct {
-	// Host is the URL's host: only "" and "localhost" (any case) mean
-	// this machine.
-	Host string
-	// Path is the local path, e.g. "/etc/motd".
-	Path string
-}
-
-// NonLocalHostError reports a file URL naming another machine. RFC 1738
-// section 3.10 gives no protocol for reaching another host's files, so
-// they are refused.
-type NonLocalHostError struct {
-	Host string
-}
-
-// Error formats the failure for a person.
-func (e *NonLocalHostError) Error() string {
-	return fmt.Sprintf("file: host %q is not this machine (only \"\" and \"localhost\" are)", e.Host)
-}
-
-// IsLocalHost reports whether a file URL's host names this machine.
-func IsLocalHost(host string) bool {
-	return host == "" || strings.EqualFold(host, "localhost")
-}
-
-// OpenFile opens the file, or for a directory returns a listing: the
-// entries' names sorted, one a line, directories marked with a trailing "/".
-func OpenFile(ctx context.Context, req *FileRequest, opts *Options) (io.ReadCloser, error) {
-	if !IsLocalHost(req.Host) {
-		return nil, &NonLocalHostError{Host: req.Host}
-	}
-	if req.Path == "" {
+// file opens the plan's local file, or for a directory returns a listing:
+// the entries' names sorted, one a line, directories marked with a
+// trailing "/". Opening a FIFO or a device can block (a FIFO until a
+// writer comes): the open is abandoned when the context ends.
+func (x *execution) file(p *scheme.FilePlan) (*Resource, error) {
+	if p.Path == "" {
 		return nil, fmt.Errorf("file: empty path")
 	}
-	if strings.IndexByte(req.Path, 0) >= 0 {
-		return nil, &UnsafeArgumentError{Protocol: "file", Field: "Path", Value: req.Path}
+	if strings.IndexByte(p.Path, 0) >= 0 {
+		return nil, fmt.Errorf("file: path %q holds NUL", EscapeText(p.Path))
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(req.Path)
+	step := "open " + p.Path
+	f, err := x.openFile(p.Path)
 	if err != nil {
-		return nil, fmt.Errorf("file: %w", err)
+		return nil, err
 	}
 	st, err := f.Stat()
 	if err != nil {
@@ -62,13 +37,19 @@ func OpenFile(ctx context.Context, req *FileRequest, opts *Options) (io.ReadClos
 		return nil, fmt.Errorf("file: %w", err)
 	}
 	if !st.IsDir() {
-		stop := watch(ctx, f)
-		return newBody(ctx, f, opts, nil, func() error { stop(); return f.Close() }), nil
+		stop := x.watch(f)
+		m := x.newMeter(f, "file", "read "+p.Path)
+		size := int64(-1)
+		if st.Mode().IsRegular() {
+			size = st.Size()
+		}
+		b := x.newBody(m, m, "file", step, nil, func() error { stop(); return f.Close() })
+		return &Resource{ReadCloser: b, Plan: p, Kind: "file", ContentType: mime.TypeByExtension(filepath.Ext(p.Path)), Size: size}, nil
 	}
 	entries, err := f.ReadDir(-1)
 	f.Close()
 	if err != nil {
-		return nil, fmt.Errorf("file: listing %s: %w", req.Path, err)
+		return nil, fmt.Errorf("file: listing %s: %w", p.Path, err)
 	}
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
@@ -79,10 +60,73 @@ func OpenFile(ctx context.Context, req *FileRequest, opts *Options) (io.ReadClos
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	var b bytes.Buffer
+	var buf bytes.Buffer
 	for _, n := range names {
-		b.WriteString(n)
-		b.WriteByte('\n')
+		buf.WriteString(n)
+		buf.WriteByte('\n')
 	}
-	return newBody(ctx, &b, opts, nil, nil), nil
+	m := x.newMeter(&buf, "file", "list "+p.Path)
+	b := x.newBody(m, m, "file", step, nil, nil)
+	return &Resource{ReadCloser: b, Plan: p, Kind: "directory", ContentType: "text/plain", Size: int64(buf.Len())}, nil
+}
+
+// openFile opens name for reading. A regular file or directory is opened
+// at once; anything else (a FIFO, a device) is opened in a goroutine, and
+// when the context ends first the open is abandoned: for a FIFO the
+// blocked open is released by opening its write side without blocking.
+func (x *execution) openFile(name string) (*os.File, error) {
+	if err := x.ctx.Err(); err != nil {
+		return nil, x.ctxErr("file", "open "+name)
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, fmt.Errorf("file: %w", err)
+	}
+	if st.Mode().IsRegular() || st.IsDir() {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("file: %w", err)
+		}
+		return f, nil
+	}
+	type result struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		f, err := os.Open(name)
+		ch <- result{f, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return nil, fmt.Errorf("file: %w", r.err)
+		}
+		return r.f, nil
+	case <-x.ctx.Done():
+		if st.Mode()&fs.ModeNamedPipe != 0 {
+			if fd, err := syscall.Open(name, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0); err == nil {
+				syscall.Close(fd)
+			}
+		}
+		go func() {
+			if r := <-ch; r.f != nil {
+				r.f.Close()
+			}
+		}()
+		return nil, x.ctxErr("file", "open "+name)
+	}
+}
+
+// readAll is io.ReadAll bounded by max bytes (an error past it).
+func readAll(r io.Reader, max int64, what string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, &LimitError{Protocol: "mailto", Step: what, Limit: "message size", Value: fmt.Sprintf("%d bytes", max)}
+	}
+	return b, nil
 }

@@ -2,185 +2,62 @@ package access
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"net/textproto"
-	"path"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/urlkit/urlkit/scheme"
 )
 
-// DefaultAnonymousPassword is sent as the password of an anonymous FTP
-// login when FTPRequest.AnonymousPassword is empty. RFC 1738 section 3.2.1
-// asks for the end user's Internet e-mail address; callers that know it
-// should set AnonymousPassword.
-const DefaultAnonymousPassword = "urlkit@localhost"
-
-// FTPRequest is one retrieval as RFC 1738 section 3.2 describes it. The
-// strings are already percent-decoded.
-type FTPRequest struct {
-	// Addr is the server's host:port.
-	Addr string
-	// User and Password are the URL's user name and password; HasUser and
-	// HasPassword tell an empty one from an absent one. Without a user the
-	// login is "anonymous" with AnonymousPassword (RFC 1738 section 3.2.1).
-	User, Password       string
-	HasUser, HasPassword bool
-	// AnonymousPassword is the e-mail address sent for an anonymous login;
-	// empty means DefaultAnonymousPassword.
-	AnonymousPassword string
-	// CWD lists the directory components; each is sent, in order, as the
-	// argument of one CWD command. An empty element sends "CWD " with an
-	// empty argument, as RFC 1738 section 3.2.2 specifies for "//".
-	CWD []string
-	// Name is the last path component: the file to RETR, or for type 'd'
-	// the argument of NLST (empty: NLST with no argument).
-	Name string
-	// Type is the ";type=" code: 'a' (TYPE A, RETR), 'i' (TYPE I, RETR), 'd'
-	// (NLST), or 0 to guess: see GuessFTPType.
-	Type byte
-	// PasswordPrompt, when set, is called if the server answers USER with
-	// 331 and the request has a user but no password (RFC 1738 section
-	// 3.2.1: the client should then ask the end user for one).
-	PasswordPrompt func(ctx context.Context) (string, error)
-}
-
-// GuessFTPType returns the transfer type used when a request has no type
-// code: 'd' (a listing) when name is empty, since the URL then names a
-// directory; 'a' when name's extension marks a text document (see
-// textExtensions: .txt, .html, .c, .md and the like) or the name is a
-// conventional text file name such as README; 'i' otherwise, since an
-// image transfer never alters bytes.
-func GuessFTPType(name string) byte {
-	if name == "" {
-		return 'd'
+// ftp carries out an FTP plan (RFC 1738 3.2): each line of p.Commands in
+// order. USER is answered 230 (logged in, PASS is then skipped), 331 or
+// 332; "PASS <ask the user>" asks Options.PasswordPrompt; "EPSV" opens the
+// passive data connection (PASV when EPSV is refused; the data connection
+// always goes to the control connection's peer, whatever address a PASV
+// reply names, so a server cannot point the client at a third host); RETR
+// or NLST starts the transfer, whose completion reply is checked when the
+// stream ends; QUIT is sent on Close.
+func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
+	shown := p.Redacted().Commands
+	if len(p.Commands) < 3 || p.Commands[len(p.Commands)-1] != "QUIT" {
+		return nil, fmt.Errorf("ftp: plan has no transfer: %q", shown)
 	}
-	lower := strings.ToLower(name)
-	switch lower {
-	case "readme", "license", "copying", "changes", "changelog", "news", "install", "authors", "todo", "index":
-		return 'a'
-	}
-	if ext := path.Ext(lower); ext != "" && textExtensions[ext[1:]] {
-		return 'a'
-	}
-	return 'i'
-}
-
-// textExtensions are the file name extensions GuessFTPType treats as text.
-var textExtensions = map[string]bool{
-	"txt": true, "text": true, "asc": true, "md": true, "rst": true,
-	"htm": true, "html": true, "xml": true, "json": true, "csv": true,
-	"c": true, "h": true, "go": true, "py": true, "sh": true, "pl": true,
-	"ps": false, "tex": true, "diff": true, "patch": true, "readme": true,
-	"conf": true, "cfg": true, "ini": true, "rfc": true, "me": true,
-	"1": true, "doc": false, "lst": true, "log": true, "faq": true,
-}
-
-// validate refuses values that would break the command line, before any
-// connection is made.
-func (r *FTPRequest) validate() error {
-	if err := checkArg("ftp", "User", r.User); err != nil {
-		return err
-	}
-	if err := checkArg("ftp", "Password", r.Password); err != nil {
-		e := err.(*UnsafeArgumentError)
-		e.Value = "(not shown)"
-		return e
-	}
-	if err := checkArg("ftp", "AnonymousPassword", r.AnonymousPassword); err != nil {
-		return err
-	}
-	for i, c := range r.CWD {
-		if err := checkArg("ftp", fmt.Sprintf("CWD[%d]", i), c); err != nil {
-			return err
+	for i, l := range p.Commands {
+		if strings.ContainsAny(l, "\r\n\x00") {
+			return nil, fmt.Errorf("ftp: plan line %d %q holds CR, LF or NUL; refusing to send it (RFC 1738 6)", i+1, EscapeText(shown[i]))
 		}
 	}
-	if err := checkArg("ftp", "Name", r.Name); err != nil {
-		return err
-	}
-	switch r.Type {
-	case 0, 'a', 'i', 'd', 'A', 'I', 'D':
-	default:
-		return fmt.Errorf("ftp: unknown type code %q (RFC 1738 allows a, i, d)", r.Type)
-	}
-	return nil
-}
-
-// ftpConn is one control connection.
-type ftpConn struct {
-	ctx  context.Context
-	conn net.Conn
-	tp   *textproto.Conn
-	opts *Options
-}
-
-// cmd sends a command and reads one complete reply. show is the command as
-// traced and named in errors (it differs from line for PASS).
-func (c *ftpConn) cmd(show, line string) (int, string, error) {
-	if strings.HasPrefix(line, "PASS ") {
-		c.opts.tracef("C: PASS ****")
-	} else {
-		c.opts.tracef("C: %s", line)
-	}
-	if err := c.tp.PrintfLine("%s", line); err != nil {
-		return 0, "", &StepError{Protocol: "ftp", Step: show, Err: ctxErr(c.ctx, err)}
-	}
-	return c.reply(show)
-}
-
-// reply reads one reply, skipping 1yz preliminary replies only when asked
-// by the caller (it returns them otherwise).
-func (c *ftpConn) reply(step string) (int, string, error) {
-	code, msg, err := c.tp.ReadResponse(0)
-	if err != nil {
-		return 0, "", &StepError{Protocol: "ftp", Step: step, Err: ctxErr(c.ctx, err)}
-	}
-	return code, msg, nil
-}
-
-func ftpRefused(step string, code int, msg string) error {
-	return &ReplyError{Protocol: "ftp", Step: step, Code: code, Text: strings.ReplaceAll(msg, "\n", " / ")}
-}
-
-func quoteStep(cmd, arg string) string { return cmd + " " + strconv.Quote(arg) }
-
-// FetchFTP logs in, changes directory once per CWD element, and starts the
-// transfer: NLST for type 'd', otherwise TYPE A or TYPE I then RETR, over a
-// passive data connection (EPSV, falling back to PASV). The returned stream
-// delivers the data connection's bytes unchanged; at its end the server's
-// completion reply is checked, and Close sends QUIT.
-func FetchFTP(ctx context.Context, req *FTPRequest, opts *Options) (io.ReadCloser, error) {
-	if opts == nil {
-		opts = &Options{}
-	}
-	if err := req.validate(); err != nil {
-		return nil, err
-	}
-	raw, err := opts.dial(ctx, "ftp", req.Addr)
+	raw, err := x.opts.dial(x.ctx, "ftp", p.Addr)
 	if err != nil {
 		return nil, err
 	}
-	stop := watch(ctx, raw)
-	rw := controlRW(raw, opts)
-	c := &ftpConn{ctx: ctx, conn: raw, tp: textproto.NewConn(struct {
-		io.Reader
-		io.Writer
-		io.Closer
-	}{rw, rw, raw}), opts: opts}
-	fail := func(err error) (io.ReadCloser, error) {
+	stop := x.watch(raw)
+	c := x.newCtrl("ftp", raw)
+	var data net.Conn
+	quit := func() {
+		// Polite end, bounded: the reply does not matter.
+		if x.ctx.Err() == nil {
+			raw.SetDeadline(time.Now().Add(2 * time.Second))
+			if c.send("QUIT", "QUIT") == nil {
+				c.reply("QUIT")
+			}
+		}
+	}
+	fail := func(err error) (*Resource, error) {
 		var re *ReplyError
-		if errors.As(err, &re) && ctx.Err() == nil {
-			// The connection still works: end the session politely.
-			c.cmd("QUIT", "QUIT")
+		if errors.As(err, &re) {
+			quit()
+		}
+		if data != nil {
+			data.Close()
 		}
 		stop()
 		raw.Close()
 		return nil, err
 	}
-
 	// Greeting: 220, possibly after 120 "service ready in nnn minutes".
 	for {
 		code, msg, err := c.reply("greeting")
@@ -191,67 +68,87 @@ func FetchFTP(ctx context.Context, req *FTPRequest, opts *Options) (io.ReadClose
 			continue
 		}
 		if code != 220 {
-			return fail(ftpRefused("greeting", code, msg))
+			return fail(c.refused("greeting", code, msg))
 		}
 		break
 	}
-	if err := c.login(req); err != nil {
-		return fail(err)
-	}
-	for _, dir := range req.CWD {
-		step := quoteStep("CWD", dir)
-		code, msg, err := c.cmd(step, "CWD "+dir)
-		if err != nil {
-			return fail(err)
+	loggedIn := false
+	for i := 0; i < len(p.Commands)-1; i++ {
+		line, show := p.Commands[i], shown[i]
+		verb, _, _ := strings.Cut(line, " ")
+		switch verb {
+		case "USER":
+			code, msg, err := c.cmd(show, line)
+			if err != nil {
+				return fail(err)
+			}
+			switch code {
+			case 230, 202:
+				loggedIn = true
+				x.opts.tracef("* logged in without a password: PASS is not sent")
+			case 331:
+			case 332:
+				return fail(c.refused(show, code, msg+" (accounts are not supported)"))
+			default:
+				return fail(c.refused(show, code, msg))
+			}
+		case "PASS":
+			if loggedIn {
+				continue
+			}
+			if line == scheme.PassPrompt {
+				pw, err := x.askPassword()
+				if err != nil {
+					return fail(err)
+				}
+				line, show = "PASS "+pw, "PASS ****"
+			}
+			code, msg, err := c.cmd(show, line)
+			if err != nil {
+				return fail(err)
+			}
+			if code != 230 && code != 202 {
+				return fail(c.refused("PASS", code, msg))
+			}
+			loggedIn = true
+		case "CWD", "TYPE":
+			code, msg, err := c.cmd(show, line)
+			if err != nil {
+				return fail(err)
+			}
+			if code/100 != 2 {
+				return fail(c.refused(show, code, msg))
+			}
+		case "EPSV":
+			if data, err = x.passive(c); err != nil {
+				return fail(err)
+			}
+		case "RETR", "NLST":
+			if data == nil {
+				return fail(fmt.Errorf("ftp: plan line %q comes before EPSV", show))
+			}
+			return x.ftpTransfer(p, c, raw, data, show, line, stop, fail)
+		default:
+			return fail(fmt.Errorf("ftp: plan line %q is not a command this client carries out", show))
 		}
-		if code/100 != 2 {
-			return fail(ftpRefused(step, code, msg))
-		}
 	}
+	return fail(fmt.Errorf("ftp: plan ends before its transfer"))
+}
 
-	typ := req.Type | 0x20 // lower case; 0 stays ' ' below
-	if req.Type == 0 {
-		typ = GuessFTPType(req.Name)
-	}
-	var xfer string
-	switch typ {
-	case 'd':
-		xfer = "NLST"
-		if req.Name != "" {
-			xfer += " " + req.Name
-		}
-	default:
-		t := "TYPE I"
-		if typ == 'a' {
-			t = "TYPE A"
-		}
-		code, msg, err := c.cmd(t, t)
-		if err != nil {
-			return fail(err)
-		}
-		if code/100 != 2 {
-			return fail(ftpRefused(t, code, msg))
-		}
-		xfer = "RETR " + req.Name
-	}
-	xferStep := xfer
-	if req.Name != "" {
-		xferStep = quoteStep(strings.Fields(xfer)[0], req.Name)
-	}
-
-	data, err := c.passive(ctx)
-	if err != nil {
-		return fail(err)
-	}
-	stopData := watch(ctx, data)
-	code, msg, err := c.cmd(xferStep, xfer)
+// ftpTransfer sends RETR or NLST and returns the data connection's stream.
+func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, show, line string, stop func() bool, fail func(error) (*Resource, error)) (*Resource, error) {
+	stopData := x.watch(data)
+	code, msg, err := c.cmd(show, line)
 	if err == nil && code/100 != 1 && code/100 != 2 {
-		err = ftpRefused(xferStep, code, msg)
+		err = c.refused(show, code, msg)
 	}
 	if err != nil {
 		stopData()
-		data.Close()
 		return fail(err)
+	}
+	size := int64(-1)
+	if code == 150 {
+		size = parse150Size(msg)
 	}
 	finished := code/100 == 2 // some servers complete before we read
 	atEOF := func() error {
@@ -260,83 +157,74 @@ func FetchFTP(ctx context.Context, req *FTPRequest, opts *Options) (io.ReadClose
 			return nil
 		}
 		finished = true
-		code, msg, err := c.reply(xferStep)
+		code, msg, err := c.reply(show)
 		if err != nil {
 			return err
 		}
 		if code/100 != 2 {
-			return ftpRefused(xferStep, code, msg)
+			return c.refused(show, code, msg)
 		}
 		return nil
 	}
 	closer := func() error {
 		stopData()
 		data.Close()
-		if finished && ctx.Err() == nil {
-			// Polite end; the reply does not matter.
-			c.cmd("QUIT", "QUIT")
+		if finished && x.ctx.Err() == nil {
+			raw.SetDeadline(time.Now().Add(2 * time.Second))
+			if c.send("QUIT", "QUIT") == nil {
+				c.reply("QUIT")
+			}
 		}
 		stop()
 		return raw.Close()
 	}
-	dr := &deadlineConn{Conn: data, idle: opts.readTimeout()}
-	return newBody(ctx, bufio.NewReaderSize(dr, 32<<10), opts, atEOF, closer), nil
+	m := x.newMeter(&deadlineConn{Conn: data, idle: x.opts.readTimeout()}, "ftp", show)
+	kind := "file"
+	if p.List {
+		kind = "directory"
+	}
+	b := x.newBody(bufio.NewReaderSize(m, 32<<10), m, "ftp", show, atEOF, closer)
+	return &Resource{ReadCloser: b, Plan: p, Kind: kind, Size: size}, nil
 }
 
-// login sends USER and, when asked, PASS (RFC 1738 section 3.2.1).
-func (c *ftpConn) login(req *FTPRequest) error {
-	user, pass, havePass := req.User, req.Password, req.HasPassword
-	if !req.HasUser {
-		user = "anonymous"
-		pass, havePass = req.AnonymousPassword, true
-		if pass == "" {
-			pass = DefaultAnonymousPassword
-		}
+// parse150Size reads the "(N bytes)" many servers put in a 150 reply.
+func parse150Size(msg string) int64 {
+	i := strings.LastIndexByte(msg, '(')
+	if i < 0 {
+		return -1
 	}
-	step := quoteStep("USER", user)
-	code, msg, err := c.cmd(step, "USER "+user)
-	if err != nil {
-		return err
+	f := strings.Fields(msg[i+1:])
+	if len(f) < 2 || !strings.HasPrefix(f[1], "bytes") {
+		return -1
 	}
-	switch {
-	case code == 230 || code == 202:
-		return nil
-	case code == 331 || code == 332:
-	default:
-		return ftpRefused(step, code, msg)
+	n, err := strconv.ParseInt(f[0], 10, 64)
+	if err != nil || n < 0 {
+		return -1
 	}
-	if code == 332 {
-		return ftpRefused(step, code, msg+" (accounts are not supported)")
-	}
-	if !havePass {
-		if req.PasswordPrompt == nil {
-			return &StepError{Protocol: "ftp", Step: "PASS", Err: fmt.Errorf("server asked for a password (%d %s): %w", code, msg, ErrPasswordRequired)}
-		}
-		p, err := req.PasswordPrompt(c.ctx)
-		if err != nil {
-			return &StepError{Protocol: "ftp", Step: "PASS", Err: fmt.Errorf("password prompt: %w", err)}
-		}
-		if err := checkArg("ftp", "Password", p); err != nil {
-			err.(*UnsafeArgumentError).Value = "(not shown)"
-			return err
-		}
-		pass = p
-	}
-	code, msg, err = c.cmd("PASS ****", "PASS "+pass)
-	if err != nil {
-		return err
-	}
-	if code == 230 || code == 202 {
-		return nil
-	}
-	return ftpRefused("PASS", code, msg)
+	return n
 }
 
-// passive opens the data connection: EPSV (RFC 2428) first, then PASV. The
-// data connection always goes to the control connection's peer address;
-// the address inside a PASV reply is ignored so that a server cannot point
-// the client at a third host.
-func (c *ftpConn) passive(ctx context.Context) (net.Conn, error) {
+// askPassword asks Options.PasswordPrompt (RFC 1738 3.2.1: the client
+// should ask the end user when the URL gives a user and no password).
+func (x *execution) askPassword() (string, error) {
+	if x.opts.PasswordPrompt == nil {
+		return "", &StepError{Protocol: "ftp", Step: "PASS", Err: ErrPasswordRequired}
+	}
+	pw, err := x.opts.PasswordPrompt(x.ctx)
+	if err != nil {
+		if x.ctx.Err() != nil {
+			return "", x.ctxErr("ftp", "PASS (password prompt)")
+		}
+		return "", &StepError{Protocol: "ftp", Step: "PASS", Err: fmt.Errorf("password prompt: %w", err)}
+	}
+	if strings.ContainsAny(pw, "\r\n\x00") {
+		return "", &StepError{Protocol: "ftp", Step: "PASS", Err: errors.New("the password holds CR, LF or NUL; refusing to send it")}
+	}
+	return pw, nil
+}
+
+// passive opens the data connection: EPSV (RFC 2428) first, then PASV.
+func (x *execution) passive(c *ctrl) (net.Conn, error) {
 	host, _, err := net.SplitHostPort(c.conn.RemoteAddr().String())
 	if err != nil {
 		return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
@@ -347,8 +235,7 @@ func (c *ftpConn) passive(ctx context.Context) (net.Conn, error) {
 		return nil, err
 	}
 	if code == 229 {
-		port, err = parseEPSV(msg)
-		if err != nil {
+		if port, err = parseEPSV(msg); err != nil {
 			return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
 		}
 	} else {
@@ -357,14 +244,13 @@ func (c *ftpConn) passive(ctx context.Context) (net.Conn, error) {
 			return nil, err
 		}
 		if code != 227 {
-			return nil, ftpRefused("PASV", code, msg)
+			return nil, c.refused("PASV", code, msg)
 		}
-		port, err = parsePASV(msg)
-		if err != nil {
+		if port, err = parsePASV(msg); err != nil {
 			return nil, &StepError{Protocol: "ftp", Step: "PASV", Err: err}
 		}
 	}
-	return c.opts.dial(ctx, "ftp", net.JoinHostPort(host, strconv.Itoa(port)))
+	return x.opts.dial(x.ctx, "ftp", net.JoinHostPort(host, strconv.Itoa(port)))
 }
 
 // parseEPSV extracts the port from "Entering Extended Passive Mode (|||port|)".
@@ -372,17 +258,17 @@ func parseEPSV(msg string) (int, error) {
 	i := strings.IndexByte(msg, '(')
 	j := strings.LastIndexByte(msg, ')')
 	if i < 0 || j < i+5 {
-		return 0, fmt.Errorf("malformed EPSV reply %q", msg)
+		return 0, fmt.Errorf("malformed EPSV reply %q", EscapeText(msg))
 	}
 	inner := msg[i+1 : j]
 	d := inner[0]
 	parts := strings.Split(inner, string(d))
 	if len(parts) != 5 {
-		return 0, fmt.Errorf("malformed EPSV reply %q", msg)
+		return 0, fmt.Errorf("malformed EPSV reply %q", EscapeText(msg))
 	}
 	p, err := strconv.Atoi(parts[3])
 	if err != nil || p < 1 || p > 65535 {
-		return 0, fmt.Errorf("malformed EPSV port in %q", msg)
+		return 0, fmt.Errorf("malformed EPSV port in %q", EscapeText(msg))
 	}
 	return p, nil
 }
@@ -391,7 +277,7 @@ func parseEPSV(msg string) (int, error) {
 func parsePASV(msg string) (int, error) {
 	start := strings.IndexFunc(msg, func(r rune) bool { return r >= '0' && r <= '9' })
 	if start < 0 {
-		return 0, fmt.Errorf("malformed PASV reply %q", msg)
+		return 0, fmt.Errorf("malformed PASV reply %q", EscapeText(msg))
 	}
 	s := msg[start:]
 	end := strings.IndexFunc(s, func(r rune) bool { return !(r >= '0' && r <= '9' || r == ',') })
@@ -400,15 +286,15 @@ func parsePASV(msg string) (int, error) {
 	}
 	f := strings.Split(s, ",")
 	if len(f) != 6 {
-		return 0, fmt.Errorf("malformed PASV reply %q", msg)
+		return 0, fmt.Errorf("malformed PASV reply %q", EscapeText(msg))
 	}
 	var n [6]int
-	for i, x := range f {
-		v, err := strconv.Atoi(x)
-		if err != nil || v < 0 || v > 255 {
-			return 0, fmt.Errorf("malformed PASV reply %q", msg)
+	for i, v := range f {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 0 || k > 255 {
+			return 0, fmt.Errorf("malformed PASV reply %q", EscapeText(msg))
 		}
-		n[i] = v
+		n[i] = k
 	}
 	p := n[4]<<8 | n[5]
 	if p == 0 {

@@ -3,41 +3,18 @@ package access
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"strconv"
 	"strings"
+
+	"github.com/urlkit/urlkit/scheme"
 )
 
-// GopherRequest is one Gopher retrieval as RFC 1738 section 3.4 maps it:
-// the item type, then the selector, then optionally a search string and a
-// Gopher+ string. The strings are already percent-decoded.
-type GopherRequest struct {
-	// Addr is the server's host:port.
-	Addr string
-	// Type is the gopher item type (RFC 1436 section 3.8): it decides how
-	// the reply is read. '0' and the other text types and the menus '1' and
-	// '7' end with a line holding a lone "."; everything else is read to
-	// the end of the connection.
-	Type byte
-	// Selector is sent first on the request line.
-	Selector string
-	// Search, when HasSearch, follows the selector after a TAB (type 7
-	// search servers).
-	Search    string
-	HasSearch bool
-	// PlusString, when HasPlus, is the Gopher+ string sent after a further
-	// TAB (for example "+" or "!"); the reply then starts with a Gopher+
-	// length header.
-	PlusString string
-	HasPlus    bool
-}
-
-// GopherSessionError reports a request for an item type that names an
-// interactive session (2 CSO, 8 telnet, T tn3270) rather than a document.
+// GopherSessionError reports a plan for an item type that names an
+// interactive session (8 telnet, T tn3270) or a CSO phone book (2) rather
+// than a document.
 type GopherSessionError struct {
 	Type byte
 }
@@ -47,185 +24,227 @@ func (e *GopherSessionError) Error() string {
 	return fmt.Sprintf("gopher: item type %q is a session, not a document to fetch", e.Type)
 }
 
-// GopherTextType reports whether items of type t are text that RFC 1436
-// ends with a lone "." line and dot-stuffs: 0 (file), 1 (menu), 7 (search
-// results, a menu), and the informational types 3 (error) and i, h (HTML)
-// kept as text by common practice.
-func GopherTextType(t byte) bool {
+// gopherContentType maps a gopher item type to a media type.
+func gopherContentType(t byte) string {
 	switch t {
-	case '0', '1', '7', '3', 'i', 'h':
-		return true
+	case '0':
+		return "text/plain"
+	case '1', '7':
+		return "text/x-gopher-menu"
+	case 'h':
+		return "text/html"
+	case 'g':
+		return "image/gif"
+	case 'I':
+		return "image/*"
+	case '4':
+		return "application/mac-binhex40"
+	case '6':
+		return "text/x-uuencode"
 	}
-	return false
+	return "application/octet-stream"
 }
 
-// line builds the request line without its CRLF.
-func (r *GopherRequest) line() (string, error) {
-	if err := checkArg("gopher", "Selector", r.Selector); err != nil {
-		return "", err
+// gopher sends the plan's request line and returns the item. Text replies
+// (p.Reply "text" or "menu", RFC 1436) end at a line holding a lone "."
+// and have their dot-stuffing undone, line ends kept as the server sent
+// them; a text reply that ends without the terminator is accepted, since
+// many servers omit it. Other replies are the bytes as sent. With a
+// Gopher+ string the reply's first line ("+N", "+-1", "+-2", or "-" for an
+// error) decides the framing; a declared length is enforced: fewer bytes
+// is an error, bytes after it are not read. A server that answers without
+// such a line is read as plain Gopher.
+func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
+	switch p.Reply {
+	case "session", "cso":
+		return nil, &GopherSessionError{Type: p.Type}
 	}
-	s := r.Selector
-	if r.HasSearch {
-		if err := checkArg("gopher", "Search", r.Search); err != nil {
-			return "", err
-		}
-		s += "\t" + r.Search
+	if !strings.HasSuffix(p.Line, "\r\n") || strings.ContainsAny(strings.TrimSuffix(p.Line, "\r\n"), "\x00") ||
+		(!p.HasPlus && strings.ContainsAny(strings.TrimSuffix(p.Line, "\r\n"), "\r\n")) {
+		return nil, fmt.Errorf("gopher: request line %q is not one CRLF-ended line; refusing to send it (RFC 1738 6)", EscapeText(p.Line))
 	}
-	if r.HasPlus {
-		if err := checkArg("gopher", "PlusString", r.PlusString); err != nil {
-			return "", err
-		}
-		s += "\t" + r.PlusString
-	}
-	// A TAB inside the selector would shift the fields (RFC 1738 3.4
-	// excludes it from selectors).
-	if strings.Contains(r.Selector, "\t") {
-		return "", &UnsafeArgumentError{Protocol: "gopher", Field: "Selector", Value: r.Selector}
-	}
-	return s, nil
-}
-
-// FetchGopher sends the request line and returns the item: for text types
-// (GopherTextType) the lines up to the lone "." terminator, with dot-stuffing
-// undone and line ends kept as the server sent them; for other types the
-// bytes as sent. A reply that ends without the terminator is accepted as
-// complete, since many servers omit it for files. With HasPlus the Gopher+
-// header ("+N", "+-1", "+-2"; "-" for an error) decides the length; a server
-// that answers without such a header is read as plain Gopher.
-func FetchGopher(ctx context.Context, req *GopherRequest, opts *Options) (io.ReadCloser, error) {
-	if opts == nil {
-		opts = &Options{}
-	}
-	switch req.Type {
-	case '2', '8', 'T':
-		return nil, &GopherSessionError{Type: req.Type}
-	}
-	line, err := req.line()
+	raw, err := x.opts.dial(x.ctx, "gopher", p.Addr)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := opts.dial(ctx, "gopher", req.Addr)
-	if err != nil {
-		return nil, err
-	}
-	stop := watch(ctx, raw)
+	stop := x.watch(raw)
 	closer := func() error { stop(); return raw.Close() }
-	conn := &deadlineConn{Conn: raw, idle: opts.readTimeout()}
-	opts.tracef("C: %s", line)
-	if _, err := io.WriteString(conn, line+"\r\n"); err != nil {
-		closer()
-		return nil, &StepError{Protocol: "gopher", Step: "request", Err: ctxErr(ctx, err)}
+	conn := &deadlineConn{Conn: raw, idle: x.opts.readTimeout()}
+	step := "selector " + strconv.Quote(p.Selector)
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(p.Line, "\r\n"), "\r\n") {
+		x.opts.traceSent(strings.TrimSuffix(l, "\r\n"))
 	}
-	br := bufio.NewReaderSize(conn, 32<<10)
+	if _, err := io.WriteString(conn, p.Line); err != nil {
+		closer()
+		return nil, x.fail("gopher", step, err)
+	}
+	m := x.newMeter(conn, "gopher", step)
+	br := bufio.NewReaderSize(m, 32<<10)
 	var r io.Reader = br
-	text := GopherTextType(req.Type)
-	if req.HasPlus {
-		r, text, err = gopherPlus(br, text, opts)
+	text := p.Reply == "text" || p.Reply == "menu" || p.Reply == "error"
+	size := int64(-1)
+	if p.HasPlus {
+		r, text, size, err = x.gopherPlus(br, text, step)
 		if err != nil {
 			closer()
-			return nil, ctxErr(ctx, err)
+			return nil, err
 		}
 	}
 	if text {
-		r = &dotReader{r: bufio.NewReader(r)}
+		r = &dotReader{r: bufio.NewReaderSize(r, 32<<10), start: true}
 	}
-	return newBody(ctx, r, opts, nil, closer), nil
+	kind := "file"
+	if p.Reply == "menu" {
+		kind = "menu"
+	}
+	b := x.newBody(r, m, "gopher", step, nil, closer)
+	return &Resource{ReadCloser: b, Plan: p, Kind: kind, ContentType: gopherContentType(p.Type), Size: size}, nil
 }
 
-// gopherPlus reads the Gopher+ header line and returns the reader for the
-// data that follows and whether it is dot-terminated.
-func gopherPlus(br *bufio.Reader, text bool, opts *Options) (io.Reader, bool, error) {
-	peek, _ := br.Peek(1)
-	if len(peek) == 0 || (peek[0] != '+' && peek[0] != '-') {
-		return br, text, nil // not a Gopher+ server
+// gopherPlus reads the Gopher+ header line (at most 24 bytes) and returns
+// the reader for the data that follows, whether it is dot-terminated, and
+// the declared length (-1 when none).
+func (x *execution) gopherPlus(br *bufio.Reader, text bool, step string) (io.Reader, bool, int64, error) {
+	peek, err := br.Peek(1)
+	if err != nil {
+		return nil, false, -1, x.fail("gopher", step, err)
 	}
-	// Only treat the line as a header when it parses as one.
-	for n := 2; n <= 24; n++ {
-		b, err := br.Peek(n)
-		if len(b) < n {
-			if err != nil {
-				return br, text, nil
-			}
-		}
-		if b[n-1] != '\n' {
-			continue
-		}
-		hdr := strings.TrimRight(string(b), "\r\n")
-		size, err := strconv.ParseInt(hdr[1:], 10, 64)
-		if err != nil || size < -2 {
-			return br, text, nil
-		}
-		br.Discard(n)
-		opts.tracef("S: %s", hdr)
-		var data io.Reader
-		dot := false
-		switch size {
-		case -1:
-			data, dot = br, true
-		case -2:
-			data = br
-		default:
-			data = io.LimitReader(br, size)
-		}
-		if hdr[0] == '-' {
-			// Error: the data is "code text" or text lines.
-			if dot {
-				data = &dotReader{r: bufio.NewReader(data)}
-			}
-			msg, _ := io.ReadAll(io.LimitReader(data, 4096))
-			return nil, false, &ReplyError{Protocol: "gopher", Step: "Gopher+ request", Text: strings.TrimSpace(string(msg))}
-		}
-		return data, dot, nil
+	if peek[0] != '+' && peek[0] != '-' {
+		return br, text, -1, nil // not a Gopher+ server
 	}
-	return br, text, nil
+	b, _ := br.Peek(24)
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return br, text, -1, nil
+	}
+	hdr := strings.TrimRight(string(b[:i]), "\r")
+	size, err := strconv.ParseInt(hdr[1:], 10, 64)
+	if err != nil || size < -2 {
+		return br, text, -1, nil
+	}
+	br.Discard(i + 1)
+	x.opts.traceRecv(hdr)
+	var data io.Reader
+	dot := false
+	switch size {
+	case -1:
+		data, dot = br, true
+	case -2:
+		data = br
+	default:
+		if x.opts.MaxSize > 0 && size > x.opts.MaxSize {
+			return nil, false, -1, &LimitError{Protocol: "gopher", Step: step + " (Gopher+ length +" + strconv.FormatInt(size, 10) + ")",
+				Limit: "max-size", Value: fmt.Sprintf("%d bytes", x.opts.MaxSize)}
+		}
+		data = &exactReader{r: br, left: size, want: size, step: step}
+	}
+	if hdr[0] == '-' {
+		// Error: the data is "code text" or text lines.
+		if dot {
+			data = &dotReader{r: bufio.NewReader(data), start: true}
+		}
+		msg, _ := io.ReadAll(io.LimitReader(data, 4096))
+		return nil, false, -1, &ReplyError{Protocol: "gopher", Step: step + " (Gopher+)", Text: strings.TrimSpace(string(msg))}
+	}
+	if size < 0 {
+		size = -1
+	}
+	return data, dot, size, nil
 }
 
-// dotReader undoes RFC 1436 (and RFC 977) text framing: it stops at a line
-// holding only "." and removes the first "." of lines starting with "..".
+// exactReader delivers exactly the declared Gopher+ length: an early end of
+// the connection is an error, and nothing after the length is read.
+type exactReader struct {
+	r          io.Reader
+	left, want int64
+	step       string
+}
+
+func (e *exactReader) Read(p []byte) (int, error) {
+	if e.left <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > e.left {
+		p = p[:e.left]
+	}
+	n, err := e.r.Read(p)
+	e.left -= int64(n)
+	if err == io.EOF && e.left > 0 {
+		return n, &StepError{Protocol: "gopher", Step: e.step, Err: fmt.Errorf("the Gopher+ header declared %d bytes and the server closed the connection after %d", e.want, e.want-e.left)}
+	}
+	if e.left == 0 && err == nil {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// dotReader undoes RFC 1436 and RFC 977 text framing: it stops at a line
+// holding only "." and removes the first "." of a line starting with "..".
+// Only the start of a line is examined: a line longer than the buffer is
+// passed on in pieces, and a piece that does not begin a line is never
+// taken for a terminator. When strict, the end of the stream before the
+// terminator is an error (NNTP); otherwise it ends the text (Gopher
+// servers often omit the terminator).
 type dotReader struct {
-	r    *bufio.Reader
-	buf  []byte
-	done bool
+	r       *bufio.Reader
+	start   bool // the next byte begins a line
+	strict  bool
+	done    bool
+	pending []byte
 }
+
+// errNoTerminator is the error of a strict dotReader whose stream ended
+// before the terminating "." line.
+var errNoTerminator = errors.New(`the connection ended before the terminating "." line`)
 
 func (d *dotReader) Read(p []byte) (int, error) {
-	for len(d.buf) == 0 {
+	for len(d.pending) == 0 {
 		if d.done {
 			return 0, io.EOF
 		}
 		line, err := d.r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// A long line: pass it through as is.
-			d.buf = append(d.buf[:0], line...)
-			break
-		}
-		if err != nil && err != io.EOF {
-			return 0, err
-		}
-		if err == io.EOF {
+		switch {
+		case err == bufio.ErrBufferFull:
+			// A piece of a long line; the buffer holds at least 16 bytes,
+			// so a leading ".." is wholly inside it.
+			if d.start && len(line) >= 2 && line[0] == '.' && line[1] == '.' {
+				line = line[1:]
+			}
+			d.start = false
+			d.pending = line
+			continue
+		case err == io.EOF:
 			d.done = true
+			if d.strict {
+				return 0, errNoTerminator
+			}
 			if len(line) == 0 {
 				return 0, io.EOF
 			}
+		case err != nil:
+			return 0, err
 		}
-		trimmed := bytes.TrimRight(line, "\r\n")
-		if len(line) > len(trimmed) && string(trimmed) == "." {
-			d.done = true
-			return 0, io.EOF
+		if d.start {
+			if (len(line) == 2 && line[0] == '.' && line[1] == '\n') || (len(line) == 3 && string(line) == ".\r\n") {
+				d.done = true
+				return 0, io.EOF
+			}
+			if len(line) >= 2 && line[0] == '.' && line[1] == '.' {
+				line = line[1:]
+			}
 		}
-		if bytes.HasPrefix(line, []byte("..")) {
-			line = line[1:]
-		}
-		d.buf = append(d.buf[:0], line...)
+		d.start = len(line) > 0 && line[len(line)-1] == '\n'
+		d.pending = line
 	}
-	n := copy(p, d.buf)
-	d.buf = d.buf[n:]
+	n := copy(p, d.pending)
+	d.pending = d.pending[n:]
 	return n, nil
 }
 
 // MenuItem is one line of a gopher menu (RFC 1436 section 3.8): the item
 // type, the display string, the selector, host and port, and the optional
-// Gopher+ field that follows the port.
+// Gopher+ field that follows the port. The strings are as the server sent
+// them: escape Display (EscapeText) before showing it.
 type MenuItem struct {
 	Type     byte
 	Display  string
@@ -235,109 +254,116 @@ type MenuItem struct {
 	Plus     string
 }
 
-// ParseMenu reads a menu as FetchGopher delivers it (terminator already
-// removed; a lone "." line also ends the menu). Lines without the four
-// TAB-separated fields are kept as informational items (type 'i') holding
-// the whole line as Display, since servers send such lines.
-func ParseMenu(r io.Reader) ([]MenuItem, error) {
-	var items []MenuItem
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		l := strings.TrimRight(sc.Text(), "\r")
-		if l == "." {
+// URL returns the item's gopher URL through the scheme layer
+// (scheme.GopherItemURL), or an error saying why the item cannot form a
+// valid one. Informational and error items (types 'i' and '3') have no URL.
+func (m MenuItem) URL() (string, error) {
+	if m.Type == 'i' || m.Type == '3' {
+		return "", fmt.Errorf("gopher: item type %q is information, not a link", m.Type)
+	}
+	return scheme.GopherItemURL(m.Type, m.Selector, m.Host, m.Port)
+}
+
+// MenuReader reads a gopher menu item by item, holding one line at a time:
+// a menu of any size is read in constant memory.
+type MenuReader struct {
+	br   *bufio.Reader
+	max  int
+	line []byte
+	n    int // lines read
+}
+
+// NewMenuReader reads the menu from r (a Resource of Kind "menu": the
+// terminator already removed). Lines longer than maxLine bytes (zero:
+// DefaultMaxReplyLine) are an error.
+func NewMenuReader(r io.Reader, maxLine int) *MenuReader {
+	if maxLine <= 0 {
+		maxLine = DefaultMaxReplyLine
+	}
+	return &MenuReader{br: bufio.NewReaderSize(r, 4096), max: maxLine}
+}
+
+// Next returns the next item, or io.EOF at the end of the menu. Lines
+// without the four TAB-separated fields are informational items (type 'i')
+// holding the whole line as Display, since servers send such lines; empty
+// lines are skipped.
+func (mr *MenuReader) Next() (MenuItem, error) {
+	for {
+		mr.line = mr.line[:0]
+		for {
+			frag, err := mr.br.ReadSlice('\n')
+			if len(mr.line)+len(frag) > mr.max+2 {
+				return MenuItem{}, &LimitError{Protocol: "gopher", Step: fmt.Sprintf("menu line %d", mr.n+1), Limit: "menu line", Value: fmt.Sprintf("%d bytes", mr.max)}
+			}
+			mr.line = append(mr.line, frag...)
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err == io.EOF && len(mr.line) > 0 {
+				break
+			}
+			if err != nil {
+				return MenuItem{}, err
+			}
 			break
+		}
+		mr.n++
+		l := string(bytes.TrimRight(mr.line, "\r\n"))
+		if l == "." {
+			return MenuItem{}, io.EOF
 		}
 		if l == "" {
 			continue
 		}
 		f := strings.Split(l[1:], "\t")
 		if len(f) < 4 {
-			items = append(items, MenuItem{Type: 'i', Display: l})
-			continue
+			return MenuItem{Type: 'i', Display: l}, nil
 		}
-		it := MenuItem{Type: l[0], Display: f[0], Selector: f[1], Host: f[2], Port: f[3]}
+		it := MenuItem{Type: l[0], Display: f[0], Selector: f[1], Host: f[2], Port: strings.TrimSpace(f[3])}
 		if len(f) > 4 {
 			it.Plus = f[4]
 		}
-		items = append(items, it)
+		return it, nil
 	}
-	if err := sc.Err(); err != nil {
-		return items, fmt.Errorf("gopher: reading menu: %w", err)
-	}
-	return items, nil
 }
 
-// FetchGopherMenu fetches a menu (req.Type should be '1' or '7') and parses it.
-func FetchGopherMenu(ctx context.Context, req *GopherRequest, opts *Options) ([]MenuItem, error) {
-	if !GopherTextType(req.Type) {
-		return nil, fmt.Errorf("gopher: item type %q is not a menu", req.Type)
-	}
-	rc, err := FetchGopher(ctx, req, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	items, err := ParseMenu(rc)
-	if err != nil {
-		var se *SizeLimitError
-		if errors.As(err, &se) {
-			return items, se
-		}
-	}
-	return items, err
-}
-
-// URL returns the item as a gopher URL (RFC 1738 section 3.4):
-// gopher://host:port/<type><selector>, the selector percent-encoded where
-// RFC 1738 forbids the octet in a URL. Informational and error items
-// (types 'i' and '3') have no URL; URL returns "" for them.
-func (m MenuItem) URL() string {
-	if m.Type == 'i' || m.Type == '3' {
-		return ""
-	}
-	host := m.Host
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	return "gopher://" + host + ":" + m.Port + "/" + EscapeRFC1738(string([]byte{m.Type})+m.Selector)
-}
-
-// EscapeRFC1738 percent-encodes exactly the octets RFC 1738 section 2.2
-// does not allow to appear bare in a URL: controls (00-1F, 7F), octets
-// 80-FF, space, the unsafe characters < > " # % { } | \ ^ ~ [ ] and `.
-// Reserved characters (; / ? : @ = &) are left alone: a gopher selector
-// may hold them as they are.
-func EscapeRFC1738(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= 0x20 || c >= 0x7f || strings.IndexByte("<>\"#%{}|\\^~[]`", c) >= 0 {
-			fmt.Fprintf(&b, "%%%02X", c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// WriteMenuListing writes a menu as a listing, one item a line: the item's
-// URL, a TAB and its display string. Informational items are written as
-// "# " followed by the text; error items (type 3) as "# error: " and the text.
-func WriteMenuListing(w io.Writer, items []MenuItem) error {
+// WriteMenuListing copies a menu from r to w as a listing, one item a line,
+// as it arrives: the item's URL, a TAB and its display string. Display
+// strings are escaped (EscapeText). Informational items are written as
+// "# " and the text, error items (type 3) as "# error: " and the text, and
+// an item that cannot form a valid gopher URL as "# invalid item: " with
+// the reason and its display string. It returns the number of items.
+func WriteMenuListing(w io.Writer, r io.Reader, maxLine int) (int, error) {
+	mr := NewMenuReader(r, maxLine)
 	bw := bufio.NewWriter(w)
-	for _, it := range items {
+	n := 0
+	for {
+		it, err := mr.Next()
+		if err == io.EOF {
+			return n, bw.Flush()
+		}
+		if err != nil {
+			bw.Flush()
+			return n, err
+		}
+		n++
 		switch it.Type {
 		case 'i':
-			fmt.Fprintf(bw, "# %s\n", it.Display)
+			fmt.Fprintf(bw, "# %s\n", EscapeText(it.Display))
 		case '3':
-			fmt.Fprintf(bw, "# error: %s\n", it.Display)
+			fmt.Fprintf(bw, "# error: %s\n", EscapeText(it.Display))
 		default:
-			fmt.Fprintf(bw, "%s\t%s\n", it.URL(), it.Display)
+			u, err := it.URL()
+			if err != nil {
+				fmt.Fprintf(bw, "# invalid item (%s): %s\n", EscapeText(err.Error()), EscapeText(it.Display))
+			} else {
+				fmt.Fprintf(bw, "%s\t%s\n", u, EscapeText(it.Display))
+			}
+		}
+		if bw.Buffered() > 16<<10 {
+			if err := bw.Flush(); err != nil {
+				return n, err
+			}
 		}
 	}
-	return bw.Flush()
 }
-
-// Addr joins a menu item's host and port into a dial address.
-func (m MenuItem) Addr() string { return net.JoinHostPort(m.Host, m.Port) }

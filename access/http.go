@@ -1,136 +1,236 @@
 package access
 
 import (
-	"bytes"
-	"context"
+	"bufio"
+	"compress/gzip"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
 )
-
-// DefaultMaxRedirects is the number of redirects FetchHTTP follows when
-// HTTPRequest.MaxRedirects is zero.
-const DefaultMaxRedirects = 10
-
-// HTTPRequest is a GET of an http URL (RFC 1738 section 3.3).
-type HTTPRequest struct {
-	// URL is the absolute http URL to get.
-	URL string
-	// Header holds extra request header fields.
-	Header http.Header
-	// IncludeHeaders puts the final response's status line and header
-	// fields, then an empty line, before the body (like curl -i).
-	IncludeHeaders bool
-	// MaxRedirects bounds the redirects followed (net/http resolves each
-	// Location against the current URL as RFC 3986 does). Zero means
-	// DefaultMaxRedirects; negative means none are followed.
-	MaxRedirects int
-	// Transport, when set, replaces the transport built from Options.
-	Transport http.RoundTripper
-}
 
 // HTTPStatusError reports a final response whose status is not 2xx.
 type HTTPStatusError struct {
-	URL    string // the URL that gave the status, after redirects
+	URL    string // the URL that gave the status
 	Code   int
 	Status string // e.g. "404 Not Found"
 }
 
 // Error formats the failure for a person.
 func (e *HTTPStatusError) Error() string {
-	return fmt.Sprintf("http: GET %s: %s", e.URL, e.Status)
+	return fmt.Sprintf("http: GET %s: %s", e.URL, EscapeText(e.Status))
 }
 
-// TooManyRedirectsError reports a chain of redirects longer than allowed.
-type TooManyRedirectsError struct {
-	Limit int
+// RedirectError reports a redirect that was not followed: following is
+// off, the hop goes to another scheme (or from https to http), the
+// Location is not a valid URL, or there were too many hops.
+type RedirectError struct {
+	URL      string // the URL that answered with the redirect
+	Code     int
+	Location string // as sent by the server
+	Reason   string
 }
 
 // Error formats the failure for a person.
-func (e *TooManyRedirectsError) Error() string {
-	return fmt.Sprintf("http: stopped after %d redirects", e.Limit)
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("http: GET %s: %d redirect to %q not followed: %s", e.URL, e.Code, EscapeText(e.Location), e.Reason)
 }
 
-// FetchHTTP sends a GET and returns the final response's body (preceded by
-// its header when IncludeHeaders is set). A status other than 2xx gives a
-// *HTTPStatusError. The idle read timeout applies to each read of the
-// connection; Options.MaxSize and Progress apply to the body.
-func FetchHTTP(ctx context.Context, req *HTTPRequest, opts *Options) (io.ReadCloser, error) {
-	if opts == nil {
-		opts = &Options{}
+// http sends the plan's Request, exactly, and reads the response; with
+// FollowRedirects each redirect is planned anew (scheme.PlanOf on the
+// resolved Location) and carried out the same way.
+func (x *execution) http(p *scheme.HTTPPlan) (*Resource, error) {
+	max := x.opts.MaxRedirects
+	if max <= 0 {
+		max = DefaultMaxRedirects
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, req.URL, nil)
+	for hop := 0; ; hop++ {
+		r, loc, code, err := x.httpOnce(p)
+		if err != nil || loc == "" {
+			return r, err
+		}
+		redirect := &RedirectError{URL: p.URL, Code: code, Location: loc}
+		if !x.opts.FollowRedirects {
+			redirect.Reason = "redirects are followed only with -L (--location)"
+			return nil, redirect
+		}
+		if hop >= max {
+			redirect.Reason = fmt.Sprintf("more than %d redirects (--max-redirs)", max)
+			return nil, redirect
+		}
+		next, err := urlkit.ResolveString(p.URL, loc, urlkit.ModeRFC3986)
+		if err != nil {
+			redirect.Reason = "the Location is not a valid URL: " + err.Error()
+			return nil, redirect
+		}
+		switch s := next.Scheme(); {
+		case s != "http" && s != "https":
+			redirect.Reason = fmt.Sprintf("it goes to another scheme (%s); only http and https redirects are followed", s)
+			return nil, redirect
+		case s == "http" && p.TLS:
+			redirect.Reason = "it goes from https to plain http"
+			return nil, redirect
+		}
+		var ua string
+		for _, h := range p.Header {
+			if h.Name == "User-Agent" {
+				ua = h.Value
+			}
+		}
+		np, err := scheme.PlanOf(next, scheme.Config{Compressed: p.Compressed, UserAgent: ua})
+		if err != nil {
+			redirect.Reason = "the new URL has no plan: " + err.Error()
+			return nil, redirect
+		}
+		x.opts.tracef("* redirect %d to %s: new plan", hop+1, EscapeText(next.String()))
+		if x.opts.OnPlan != nil {
+			x.opts.OnPlan(np)
+		}
+		p = np.(*scheme.HTTPPlan)
+	}
+}
+
+// capReader fails once more than max bytes have been read from it, until
+// lifted (max < 0).
+type capReader struct {
+	r   io.Reader
+	n   int
+	max int
+}
+
+var errCap = errors.New("cap")
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.max >= 0 && c.n >= c.max {
+		return 0, errCap
+	}
+	if c.max >= 0 && len(p) > c.max-c.n {
+		p = p[:c.max-c.n]
+	}
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// httpOnce carries out one plan; for a 3xx answer with a Location it
+// returns that Location and the code.
+func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error) {
+	if !strings.HasSuffix(p.Request, "\r\n\r\n") || strings.Contains(strings.TrimSuffix(p.Request, "\r\n\r\n"), "\r\n\r\n") || strings.IndexByte(p.Request, 0) >= 0 {
+		return nil, "", 0, fmt.Errorf("http: plan request is not one request head; refusing to send it")
+	}
+	step := p.RequestLine
+	raw, err := x.opts.dial(x.ctx, "http", p.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("http: %w", err)
+		return nil, "", 0, err
 	}
-	for k, v := range req.Header {
-		hreq.Header[k] = append([]string(nil), v...)
+	stop := x.watch(raw)
+	var conn net.Conn = &deadlineConn{Conn: raw, idle: x.opts.readTimeout()}
+	closer := func() error { stop(); return raw.Close() }
+	if p.TLS {
+		tc := tls.Client(conn, &tls.Config{ServerName: p.ServerName})
+		if err := tc.HandshakeContext(x.ctx); err != nil {
+			closer()
+			return nil, "", 0, x.fail("http", "TLS handshake with "+p.ServerName, err)
+		}
+		conn = tc
 	}
-	rt := req.Transport
-	if rt == nil {
-		rt = &http.Transport{
-			Proxy: http.ProxyFromEnvironment,
-			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-				c, err := opts.dial(ctx, "http", addr)
-				if err != nil {
-					return nil, err
-				}
-				return &deadlineConn{Conn: c, idle: opts.readTimeout()}, nil
-			},
-			ResponseHeaderTimeout: max(opts.readTimeout(), 0),
-			DisableKeepAlives:     true,
+	for _, l := range strings.Split(strings.TrimSuffix(p.Request, "\r\n\r\n"), "\r\n") {
+		x.opts.traceSent(l)
+	}
+	x.opts.traceSent("")
+	if _, err := io.WriteString(conn, p.Request); err != nil {
+		closer()
+		return nil, "", 0, x.fail("http", step, err)
+	}
+	cr := &capReader{r: conn, max: x.opts.maxReply()}
+	br := bufio.NewReaderSize(cr, 4096)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		closer()
+		if errors.Is(err, errCap) {
+			return nil, "", 0, &LimitError{Protocol: "http", Step: step + " (response header)", Limit: "reply size", Value: fmt.Sprintf("%d bytes", x.opts.maxReply())}
+		}
+		return nil, "", 0, x.fail("http", step+" (response header)", err)
+	}
+	cr.max = -1
+	status := resp.Proto + " " + resp.Status
+	x.opts.traceRecv(status)
+	if x.opts.Trace != nil {
+		for _, k := range sortedKeys(resp.Header) {
+			for _, v := range resp.Header[k] {
+				x.opts.traceRecv(k + ": " + v)
+			}
 		}
 	}
-	limit := req.MaxRedirects
-	if limit == 0 {
-		limit = DefaultMaxRedirects
-	}
-	client := &http.Client{
-		Transport: rt,
-		CheckRedirect: func(r *http.Request, via []*http.Request) error {
-			if limit < 0 {
-				return http.ErrUseLastResponse
-			}
-			if len(via) > limit {
-				return &TooManyRedirectsError{Limit: limit}
-			}
-			opts.tracef("C: GET %s (redirected)", r.URL)
-			return nil
-		},
-	}
-	opts.tracef("C: GET %s", req.URL)
-	resp, err := client.Do(hreq)
-	if err != nil {
-		var tm *TooManyRedirectsError
-		if errors.As(err, &tm) {
-			return nil, tm
+	if resp.StatusCode/100 == 3 {
+		if loc := resp.Header.Get("Location"); loc != "" {
+			resp.Body.Close()
+			closer()
+			return nil, loc, resp.StatusCode, nil
 		}
-		return nil, fmt.Errorf("http: %w", err)
 	}
-	opts.tracef("S: %s %s", resp.Proto, resp.Status)
 	if resp.StatusCode/100 != 2 {
 		resp.Body.Close()
-		return nil, &HTTPStatusError{URL: resp.Request.URL.String(), Code: resp.StatusCode, Status: resp.Status}
+		closer()
+		return nil, "", 0, &HTTPStatusError{URL: p.URL, Code: resp.StatusCode, Status: resp.Status}
 	}
-	var r io.Reader = resp.Body
-	if req.IncludeHeaders {
-		var h bytes.Buffer
-		fmt.Fprintf(&h, "%s %s\r\n", resp.Proto, resp.Status)
-		keys := make([]string, 0, len(resp.Header))
-		for k := range resp.Header {
-			keys = append(keys, k)
+	m := x.newMeter(resp.Body, "http", step)
+	var r io.Reader = m
+	if p.Compressed && strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
+		zr, err := gzip.NewReader(m)
+		if err != nil {
+			resp.Body.Close()
+			closer()
+			return nil, "", 0, x.fail("http", step+" (gzip body)", err)
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			for _, v := range resp.Header[k] {
-				fmt.Fprintf(&h, "%s: %s\r\n", k, v)
-			}
-		}
-		h.WriteString("\r\n")
-		r = io.MultiReader(&h, resp.Body)
+		r = &decodedCap{r: zr, max: x.opts.MaxSize, step: step}
 	}
-	return newBody(ctx, r, opts, nil, resp.Body.Close), nil
+	size := resp.ContentLength
+	if r != io.Reader(m) {
+		size = -1
+	}
+	b := x.newBody(r, m, "http", step, nil, func() error { resp.Body.Close(); return closer() })
+	return &Resource{ReadCloser: b, Plan: p, Kind: "file", ContentType: resp.Header.Get("Content-Type"), Size: size,
+		Status: status, Header: resp.Header}, "", 0, nil
+}
+
+// decodedCap bounds a decoded (gunzipped) body by MaxSize too, so that a
+// small compressed body cannot expand without bound.
+type decodedCap struct {
+	r    io.Reader
+	n    int64
+	max  int64
+	step string
+}
+
+func (d *decodedCap) Read(p []byte) (int, error) {
+	if d.max > 0 && int64(len(p)) > d.max-d.n+1 {
+		p = p[:d.max-d.n+1]
+	}
+	n, err := d.r.Read(p)
+	d.n += int64(n)
+	if d.max > 0 && d.n > d.max {
+		return n - int(d.n-d.max), &LimitError{Protocol: "http", Step: d.step + " (decoded gzip body)", Limit: "max-size", Value: strconv.FormatInt(d.max, 10) + " bytes"}
+	}
+	return n, err
+}
+
+func sortedKeys(h http.Header) []string {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
 }

@@ -1,191 +1,126 @@
 package access
 
 import (
-	"context"
+	"bufio"
+	"errors"
 	"fmt"
-	"io"
-	"net/textproto"
-	"strconv"
 	"strings"
+	"time"
+
+	"github.com/urlkit/urlkit/scheme"
 )
 
-// NNTPRequest is one news retrieval (RFC 1738 sections 3.6 and 3.7). Exactly
-// one of ListGroups, MessageID, or Group (with or without Article) is used,
-// in that order of precedence.
-type NNTPRequest struct {
-	// Addr is the server's host:port.
-	Addr string
-	// Group is a newsgroup name. With Article it selects the group before
-	// ARTICLE n; alone it asks for the group's overview (OVER, or XOVER on
-	// servers without OVER).
-	Group string
-	// Article is an article number within Group.
-	Article string
-	// MessageID is a message-id, with or without its angle brackets
-	// (news:<message-id> in RFC 1738 leaves them out); it is fetched with
-	// ARTICLE <message-id> and needs no group.
-	MessageID string
-	// ListGroups asks for the list of active groups (LIST), as news:*
-	// does.
-	ListGroups bool
-}
+// ErrNoNewsServer is returned for a news plan without a server: news URLs
+// name no host (RFC 1630, News), so one must be configured.
+var ErrNoNewsServer = errors.New("news: no news server configured (set NNTPSERVER or --nntp-server)")
 
-func (r *NNTPRequest) validate() error {
-	for _, f := range []struct{ name, v string }{{"Group", r.Group}, {"Article", r.Article}, {"MessageID", r.MessageID}} {
-		if err := checkArg("nntp", f.name, f.v); err != nil {
-			return err
-		}
-		if strings.ContainsAny(f.v, " \t") {
-			return &UnsafeArgumentError{Protocol: "nntp", Field: f.name, Value: f.v}
-		}
+// nntp carries out an NNTP plan: each line of p.Commands in order. MODE
+// READER may be refused with 5xx (a server without the command is used as
+// it is); GROUP wants 211; ARTICLE 220; LIST 215; OVER 224, with XOVER
+// (RFC 2980) sent instead when OVER is not known (5xx) and an empty
+// overview on 420 or 423 (no articles). The multi-line response is the
+// stream, dot-stuffing undone and line ends kept as sent; a response that
+// ends before its "." line is an error. QUIT is sent on Close.
+func (x *execution) nntp(p *scheme.NNTPPlan) (*Resource, error) {
+	if p.Addr == "" {
+		return nil, ErrNoNewsServer
 	}
-	if r.Article != "" {
-		if _, err := strconv.ParseUint(r.Article, 10, 63); err != nil {
-			return fmt.Errorf("nntp: article number %q is not a number", r.Article)
-		}
-		if r.Group == "" && r.MessageID == "" {
-			return fmt.Errorf("nntp: article number %s needs a group", r.Article)
-		}
+	if len(p.Commands) < 2 || p.Commands[len(p.Commands)-1] != "QUIT" {
+		return nil, fmt.Errorf("nntp: plan has no retrieval: %q", p.Commands)
 	}
-	if !r.ListGroups && r.MessageID == "" && r.Group == "" {
-		return fmt.Errorf("nntp: nothing to fetch: no group, article or message-id")
-	}
-	return nil
-}
-
-type nntpConn struct {
-	ctx  context.Context
-	tp   *textproto.Conn
-	opts *Options
-}
-
-func (c *nntpConn) cmd(step, line string) (int, string, error) {
-	c.opts.tracef("C: %s", line)
-	if err := c.tp.PrintfLine("%s", line); err != nil {
-		return 0, "", &StepError{Protocol: "nntp", Step: step, Err: ctxErr(c.ctx, err)}
-	}
-	code, msg, err := c.tp.ReadCodeLine(0)
-	if err != nil {
-		if _, ok := err.(*textproto.Error); !ok {
-			return 0, "", &StepError{Protocol: "nntp", Step: step, Err: ctxErr(c.ctx, err)}
+	for i, l := range p.Commands {
+		if strings.ContainsAny(l, "\r\n\x00") {
+			return nil, fmt.Errorf("nntp: plan line %d %q holds CR, LF or NUL; refusing to send it (RFC 1738 6)", i+1, EscapeText(l))
 		}
 	}
-	return code, msg, nil
-}
-
-// FetchNNTP connects, sends MODE READER (RFC 3977 section 5.3; a server that
-// does not know it is used as it is), then carries out the request: LIST,
-// ARTICLE <message-id>, GROUP and ARTICLE n, or GROUP and OVER. The returned
-// stream holds the multi-line response's text with dot-stuffing undone and
-// line ends kept as sent (CRLF). Close sends QUIT.
-func FetchNNTP(ctx context.Context, req *NNTPRequest, opts *Options) (io.ReadCloser, error) {
-	if opts == nil {
-		opts = &Options{}
-	}
-	if err := req.validate(); err != nil {
-		return nil, err
-	}
-	raw, err := opts.dial(ctx, "nntp", req.Addr)
+	raw, err := x.opts.dial(x.ctx, "nntp", p.Addr)
 	if err != nil {
 		return nil, err
 	}
-	stop := watch(ctx, raw)
-	rw := controlRW(raw, opts)
-	c := &nntpConn{ctx: ctx, opts: opts, tp: textproto.NewConn(struct {
-		io.Reader
-		io.Writer
-		io.Closer
-	}{rw, rw, raw})}
+	stop := x.watch(raw)
+	c := x.newCtrl("nntp", raw)
 	// healthy: the session is between commands, so QUIT may be sent.
 	healthy := true
-	var closer func() error
-	atEOF := func() error { healthy = true; return nil }
-	body := func(r io.Reader) (io.ReadCloser, error) {
-		healthy = false // until the whole response has been read
-		return newBody(ctx, r, opts, atEOF, closer), nil
-	}
-	closer = func() error {
-		if healthy && ctx.Err() == nil {
-			c.cmd("QUIT", "QUIT")
+	closer := func() error {
+		if healthy && x.ctx.Err() == nil {
+			raw.SetDeadline(time.Now().Add(2 * time.Second))
+			if c.send("QUIT", "QUIT") == nil {
+				c.reply("QUIT")
+			}
 		}
 		stop()
 		return raw.Close()
 	}
-	fail := func(err error) (io.ReadCloser, error) {
-		if _, ok := err.(*ReplyError); !ok {
+	fail := func(err error) (*Resource, error) {
+		var re *ReplyError
+		if !errors.As(err, &re) {
 			healthy = false
 		}
 		closer()
 		return nil, err
 	}
-	code, msg, err := c.tp.ReadCodeLine(0)
+	code, msg, err := c.reply("greeting")
 	if err != nil {
-		if _, ok := err.(*textproto.Error); !ok {
-			return fail(&StepError{Protocol: "nntp", Step: "greeting", Err: ctxErr(ctx, err)})
-		}
+		return fail(err)
 	}
 	if code != 200 && code != 201 {
 		healthy = false
-		return fail(&ReplyError{Protocol: "nntp", Step: "greeting", Code: code, Text: msg})
+		return fail(c.refused("greeting", code, msg))
 	}
-	code, msg, err = c.cmd("MODE READER", "MODE READER")
-	if err != nil {
-		return fail(err)
-	}
-	if code != 200 && code != 201 && code/100 != 5 {
-		return fail(&ReplyError{Protocol: "nntp", Step: "MODE READER", Code: code, Text: msg})
-	}
-
-	var step, line string
-	var want int
-	switch {
-	case req.ListGroups:
-		step, line, want = "LIST", "LIST", 215
-	case req.MessageID != "":
-		id := req.MessageID
-		if !strings.HasPrefix(id, "<") {
-			id = "<" + id + ">"
+	body := func(step, kind string) (*Resource, error) {
+		healthy = false // until the whole response has been read
+		m := x.newMeter(c.br, "nntp", step)
+		d := &dotReader{r: bufio.NewReaderSize(m, 32<<10), start: true, strict: true}
+		ct := "text/plain"
+		if kind == "article" {
+			ct = "message/rfc822"
 		}
-		step, line, want = "ARTICLE "+strconv.Quote(id), "ARTICLE "+id, 220
-	default:
-		gstep := "GROUP " + strconv.Quote(req.Group)
-		code, msg, err := c.cmd(gstep, "GROUP "+req.Group)
+		b := x.newBody(d, m, "nntp", step, func() error { healthy = true; return nil }, closer)
+		return &Resource{ReadCloser: b, Plan: p, Kind: kind, ContentType: ct, Size: -1}, nil
+	}
+	for _, line := range p.Commands[:len(p.Commands)-1] {
+		verb, _, _ := strings.Cut(line, " ")
+		code, msg, err := c.cmd(line, line)
 		if err != nil {
 			return fail(err)
 		}
-		if code != 211 {
-			return fail(&ReplyError{Protocol: "nntp", Step: gstep, Code: code, Text: msg})
-		}
-		if req.Article != "" {
-			step, line, want = "ARTICLE "+strconv.Quote(req.Article), "ARTICLE "+req.Article, 220
-			break
-		}
-		// 211 count first last group
-		f := strings.Fields(msg)
-		if len(f) < 3 || f[0] == "0" {
-			return newBody(ctx, strings.NewReader(""), opts, nil, closer), nil
-		}
-		rng := f[1] + "-" + f[2]
-		step, line, want = "OVER "+strconv.Quote(rng), "OVER "+rng, 224
-		code, msg, err = c.cmd(step, line)
-		if err != nil {
-			return fail(err)
-		}
-		if code/100 == 5 { // RFC 2980's XOVER on servers without OVER
-			step, line = "XOVER "+strconv.Quote(rng), "XOVER "+rng
-		} else {
-			if code != want {
-				return fail(&ReplyError{Protocol: "nntp", Step: step, Code: code, Text: msg})
+		switch verb {
+		case "MODE":
+			if code != 200 && code != 201 && code/100 != 5 {
+				return fail(c.refused(line, code, msg))
 			}
-			return body(&dotReader{r: c.tp.R})
+		case "GROUP":
+			if code != 211 {
+				return fail(c.refused(line, code, msg))
+			}
+		case "ARTICLE":
+			if code != 220 {
+				return fail(c.refused(line, code, msg))
+			}
+			return body(line, "article")
+		case "LIST":
+			if code != 215 {
+				return fail(c.refused(line, code, msg))
+			}
+			return body(line, "groups")
+		case "OVER":
+			if code/100 == 5 { // RFC 2980's XOVER on servers without OVER
+				line = "X" + line
+				if code, msg, err = c.cmd(line, line); err != nil {
+					return fail(err)
+				}
+			}
+			switch code {
+			case 224:
+				return body(line, "overview")
+			case 420, 423: // no articles in the group or range
+				b := x.newBody(strings.NewReader(""), nil, "nntp", line, nil, closer)
+				return &Resource{ReadCloser: b, Plan: p, Kind: "overview", ContentType: "text/plain", Size: 0}, nil
+			}
+			return fail(c.refused(line, code, msg))
+		default:
+			return fail(fmt.Errorf("nntp: plan line %q is not a command this client carries out", EscapeText(line)))
 		}
 	}
-	code, msg, err = c.cmd(step, line)
-	if err != nil {
-		return fail(err)
-	}
-	if code != want {
-		return fail(&ReplyError{Protocol: "nntp", Step: step, Code: code, Text: msg})
-	}
-	return body(&dotReader{r: c.tp.R})
+	return fail(fmt.Errorf("nntp: plan ends before its retrieval"))
 }

@@ -1,11 +1,10 @@
 package scheme
 
 import (
-	"net/url"
-	"strings"
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/benchpeer"
 )
 
 const benchFTP = "ftp://myname:secret@ftp.host.dom:2121/pub/gnu/emacs/emacs-19.28.tar.gz;type=i"
@@ -31,35 +30,14 @@ func BenchmarkFTPPlan(b *testing.B) {
 
 // BenchmarkFTPPlanNetURL does the same work with net/url: parse, split the
 // path into segments, cut ";type=", unescape each segment and build the
-// commands.
+// commands (internal/benchpeer, shared with bench/cmd/compare).
 func BenchmarkFTPPlanNetURL(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(benchFTP)))
 	for b.Loop() {
-		u, err := url.Parse(benchFTP)
-		if err != nil {
+		if _, err := benchpeer.FTPCommands(benchFTP); err != nil {
 			b.Fatal(err)
 		}
-		p := strings.TrimPrefix(u.EscapedPath(), "/")
-		typ := ""
-		if i := strings.LastIndex(p, ";type="); i >= 0 {
-			typ, p = p[i+6:], p[:i]
-		}
-		segs := strings.Split(p, "/")
-		pw, _ := u.User.Password()
-		cmds := []string{"USER " + u.User.Username(), "PASS " + pw}
-		for i, s := range segs {
-			d, err := url.PathUnescape(s)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if i < len(segs)-1 {
-				cmds = append(cmds, "CWD "+d)
-			} else {
-				cmds = append(cmds, "TYPE "+strings.ToUpper(typ), "RETR "+d)
-			}
-		}
-		_ = cmds
 	}
 }
 
@@ -83,15 +61,9 @@ func BenchmarkGopherPlanNetURL(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(benchGopher)))
 	for b.Loop() {
-		u, err := url.Parse(benchGopher)
-		if err != nil {
+		if _, err := benchpeer.GopherRequest(benchGopher); err != nil {
 			b.Fatal(err)
 		}
-		p := u.EscapedPath()[1:]
-		sel, search, _ := strings.Cut(p[1:], "%09")
-		s, _ := url.PathUnescape(sel)
-		q, _ := url.PathUnescape(search)
-		_ = s + "\t" + q + "\r\n"
 	}
 }
 

@@ -103,9 +103,12 @@ func Check(u urlkit.URL) []Finding {
 	}
 	name := u.Scheme()
 	def := DefaultPort(name)
-	if p, ok := u.Port(); ok {
+	if p, ok := u.RawPort(); ok {
 		n, _ := portOf(u, 0)
-		if n != def || def == 0 {
+		if n > 65535 {
+			out = append(out, Finding{SeverityError, CodePort, l.base + l.port(), urlkit.ComponentPort,
+				fmt.Sprintf("port %s is above 65535: no TCP connection can be made to it (RFC 793 ports are 16-bit)", p)})
+		} else if n != def || def == 0 {
 			f := Finding{SeverityWarning, CodePort, l.base + l.port(), urlkit.ComponentPort, ""}
 			proto, known := wellKnownPorts[n]
 			switch {

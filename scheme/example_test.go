@@ -23,9 +23,9 @@ func ExampleFTP_Plan() {
 		fmt.Printf("%q\n", p.(*scheme.FTPPlan).Commands[2:])
 	}
 	// Output:
-	// ["CWD /etc" "RETR motd"]
-	// ["CWD etc" "RETR motd"]
-	// ["CWD " "CWD etc" "RETR motd"]
+	// ["CWD /etc" "TYPE I" "EPSV" "RETR motd" "QUIT"]
+	// ["CWD etc" "TYPE I" "EPSV" "RETR motd" "QUIT"]
+	// ["CWD " "CWD etc" "TYPE I" "EPSV" "RETR motd" "QUIT"]
 }
 
 // A gopher search (RFC 1738 3.4.2): the selector, a TAB and the search words.
@@ -50,7 +50,7 @@ func ExampleNews_Plan() {
 	v, _ := scheme.Parse("news:comp.infosystems.www.misc")
 	p, _ := v.Plan(scheme.Config{NewsServer: "news.my.dom"})
 	fmt.Println(p.Steps())
-	// Output: [connect to news.my.dom:119 (NNTP) GROUP comp.infosystems.www.misc]
+	// Output: [connect to news.my.dom:119 (NNTP) MODE READER GROUP comp.infosystems.www.misc OVER 1- QUIT]
 }
 
 // The security findings of RFC 1738 section 6.

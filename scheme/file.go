@@ -11,7 +11,7 @@ import (
 
 // FILES (RFC 1738 3.10; RFC 1630, file): file://<host>/<path>
 
-func init() { registerBuiltin("file", func(u urlkit.URL) (View, error) { return ParseFile(u) }) }
+func init() { registerBuiltin("file", func(u urlkit.URL) (View, error) { return FileOf(u) }) }
 
 // File is the view of a file URL.
 type File struct {
@@ -26,16 +26,16 @@ type File struct {
 	segs     []part
 }
 
-// ParseFile checks u against RFC 1738's fileurl = "file://" [ host |
+// FileOf checks u against RFC 1738's fileurl = "file://" [ host |
 // "localhost" ] "/" fpath: the "/" after the host is required, and a
 // segment is an fsegment, in which ";" is reserved. File URLs have no
 // login, port or search part ("?" belongs to the segment).
-func ParseFile(u urlkit.URL) (*File, error) {
+func FileOf(u urlkit.URL) (*File, error) {
 	l := locOf(u)
 	if err := noLogin(l, `RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath`); err != nil {
 		return nil, err
 	}
-	if _, ok := u.Port(); ok {
+	if _, ok := u.RawPort(); ok {
 		return nil, l.err(l.port()-1, urlkit.ComponentPort, ErrNotAllowed, `a file URL has no port (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)`)
 	}
 	if _, ok := u.Path(); !ok {
@@ -43,7 +43,7 @@ func ParseFile(u urlkit.URL) (*File, error) {
 	}
 	v := &File{u: u, Host: u.Host()}
 	v.Local = v.Host == "" || strings.EqualFold(v.Host, "localhost")
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	v.segs = p.split('/')
 	for _, s := range v.segs {
 		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {

@@ -8,7 +8,7 @@ import (
 
 // FTP (RFC 1738 3.2; RFC 1630, FTP): ftp://<user>:<password>@<host>:<port>/<cwd1>/.../<cwdN>/<name>;type=<typecode>
 
-func init() { registerBuiltin("ftp", func(u urlkit.URL) (View, error) { return ParseFTP(u) }) }
+func init() { registerBuiltin("ftp", func(u urlkit.URL) (View, error) { return FTPOf(u) }) }
 
 // FTP is the view of an ftp URL (RFC 1738 3.2). Strings are decoded.
 type FTP struct {
@@ -28,16 +28,21 @@ type FTP struct {
 
 	user, pass part
 	segs       []part
+
+	// Room for the segments and CWD arguments of a short path, in the
+	// view's own allocation.
+	segBuf [6]part
+	cwdBuf [5]string
 }
 
 // AnonymousUser is the user name of anonymous FTP (RFC 1738 3.2.1).
 const AnonymousUser = "anonymous"
 
-// ParseFTP checks u against RFC 1738's ftpurl and returns its view:
+// FTPOf checks u against RFC 1738's ftpurl and returns its view:
 // fpath = fsegment *[ "/" fsegment ], fsegment = *[ uchar | "?" | ":" |
 // "@" | "&" | "=" ], with an optional ";type=" ftptype at the end. Within
 // a segment "/" and ";" are reserved (RFC 1738 3.2.2).
-func ParseFTP(u urlkit.URL) (*FTP, error) {
+func FTPOf(u urlkit.URL) (*FTP, error) {
 	l := locOf(u)
 	v := &FTP{u: u, Host: u.Host(), CWD: []string{}}
 	v.Port, _ = portOf(u, 21)
@@ -55,7 +60,7 @@ func ParseFTP(u urlkit.URL) (*FTP, error) {
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
 	}
 	// The url-path includes any "?": fsegment allows it.
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
 		code := p.raw[k+6:]
 		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {
@@ -65,13 +70,21 @@ func ParseFTP(u urlkit.URL) (*FTP, error) {
 		v.Type = code[0] | 0x20
 		p.raw = p.raw[:k]
 	}
-	segs := p.split('/')
+	segs := v.segBuf[:0]
+	if n := strings.Count(p.raw, "/") + 1; n > len(v.segBuf) {
+		segs = make([]part, 0, n)
+	}
+	segs = p.splitInto(segs, '/')
 	for _, s := range segs {
 		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
 			return nil, reservedErr(l, s, i, `RFC 1738 3.2.2: within a name or CWD component, "/" and ";" are reserved and must be encoded`)
 		}
 	}
 	v.segs = segs
+	v.CWD = v.cwdBuf[:0]
+	if len(segs)-1 > len(v.cwdBuf) {
+		v.CWD = make([]string, 0, len(segs)-1)
+	}
 	for _, s := range segs[:len(segs)-1] {
 		v.CWD = append(v.CWD, s.decode())
 	}
@@ -86,48 +99,105 @@ func (v *FTP) URL() urlkit.URL { return v.u }
 // fields are those an FTP client needs, decoded: User and Password as the
 // URL gives them (HasUser false means anonymous FTP), one CWD argument per
 // directory segment, the file Name, and the transfer Type.
+//
+// Commands is the whole control-connection dialogue, in order, exactly as
+// the access package sends it: the login, one CWD per directory, TYPE (for
+// a retrieval), EPSV to open the passive data connection, RETR or NLST,
+// and QUIT. Two lines are rules rather than literal text: "PASS <ask the
+// user>" (the password is asked for when the server wants one) and "EPSV",
+// which is followed by "PASV" when the server refuses EPSV (RFC 2428).
 type FTPPlan struct {
 	Addr        string   `json:"addr"` // host:port to connect to
 	User        string   `json:"user,omitempty"`
-	Password    string   `json:"password,omitempty"`
+	Password    string   `json:"-"` // never serialised; Commands masks nothing, so print Redacted
 	HasUser     bool     `json:"has_user"`
 	HasPassword bool     `json:"has_password"`
 	CWD         []string `json:"cwd"`
 	Name        string   `json:"name"`
-	// Type is 'a', 'i' or 'd' from ";type=", or 0 when the client must
-	// guess between 'a' and 'i' (RFC 1738 3.2.3).
-	Type byte `json:"-"`
+	// Type is 'a', 'i' or 'd': from ";type=", or guessed from the name
+	// when the URL has none (Guessed is then true; RFC 1738 3.2.3).
+	Type    byte `json:"-"`
+	Guessed bool `json:"type_guessed"`
 	// List is true when the plan lists a directory (NLST) rather than
 	// retrieving a file: ";type=d", or an empty name with no type (RFC
 	// 1630, FTP: a "/" suffix means "use FTP directory list commands").
 	List bool `json:"list"`
-	// Commands is the exact command sequence, anonymous login included
-	// when the URL gives no user (RFC 1738 3.2.1). When the URL gives a
-	// user but no password, the PASS line is "PASS" followed by the
-	// placeholder <ask the user>.
+	// Commands is the exact command sequence (see the type's comment).
 	Commands []string `json:"commands"`
 }
+
+// PassPrompt is the PASS line of a plan whose URL gives a user and no
+// password: the client asks the user when the server wants a password.
+const PassPrompt = "PASS <ask the user>"
 
 // Scheme returns "ftp".
 func (p *FTPPlan) Scheme() string { return "ftp" }
 
-// Steps describes the plan: the connection, then each command.
+// Steps describes the plan: the connection, then each command, a
+// password from the URL masked.
 func (p *FTPPlan) Steps() []string {
-	out := []string{"connect to " + p.Addr + " (FTP control connection)"}
-	out = append(out, p.Commands...)
-	if p.Type == 0 && !p.List {
-		out = append(out, "(no ;type=: the client guesses TYPE A or TYPE I from the name, RFC 1738 3.2.3)")
+	cmds := p.Redacted().Commands
+	out := make([]string, 0, len(cmds)+1)
+	out = append(out, "connect to "+p.Addr+" (FTP control connection)")
+	for _, c := range cmds {
+		switch {
+		case c == "EPSV":
+			c += " (PASV if refused; the data connection goes to the control connection's address)"
+		case p.Guessed && strings.HasPrefix(c, "TYPE "):
+			c += " (guessed from the name: the URL has no ;type=, RFC 1738 3.2.3)"
+		}
+		out = append(out, c)
 	}
 	return out
 }
 
-// TypeString returns the plan's type code as a string, or "" when it must
-// be guessed.
-func (p *FTPPlan) TypeString() string {
-	if p.Type == 0 {
-		return ""
+// Redacted returns a copy of the plan whose password is masked in both
+// Password and Commands, for printing.
+func (p *FTPPlan) Redacted() *FTPPlan {
+	q := *p
+	if p.HasUser && p.HasPassword {
+		q.Password = "****"
+		q.Commands = append([]string(nil), p.Commands...)
+		for i, c := range q.Commands {
+			if strings.HasPrefix(c, "PASS ") {
+				q.Commands[i] = "PASS ****"
+			}
+		}
 	}
-	return string(rune(p.Type))
+	return &q
+}
+
+// TypeString returns the plan's type code as a string.
+func (p *FTPPlan) TypeString() string { return typeString(p.Type) }
+
+// GuessFTPType returns the transfer type used when an ftp URL has no type
+// code: 'd' (a listing) when name is empty, since the URL then names a
+// directory; 'a' when name's extension marks a text document (.txt, .html,
+// .c, .md and the like) or the name is a conventional text file name such
+// as README; 'i' otherwise, since an image transfer never alters bytes.
+func GuessFTPType(name string) byte {
+	if name == "" {
+		return 'd'
+	}
+	lower := strings.ToLower(name)
+	switch lower {
+	case "readme", "license", "copying", "changes", "changelog", "news", "install", "authors", "todo", "index":
+		return 'a'
+	}
+	if i := strings.LastIndexByte(lower, '.'); i >= 0 && textExtensions[lower[i+1:]] {
+		return 'a'
+	}
+	return 'i'
+}
+
+// textExtensions are the file name extensions GuessFTPType treats as text.
+var textExtensions = map[string]bool{
+	"txt": true, "text": true, "asc": true, "md": true, "rst": true,
+	"htm": true, "html": true, "xml": true, "json": true, "csv": true,
+	"c": true, "h": true, "go": true, "py": true, "sh": true, "pl": true,
+	"tex": true, "diff": true, "patch": true, "readme": true,
+	"conf": true, "cfg": true, "ini": true, "rfc": true, "me": true,
+	"1": true, "lst": true, "log": true, "faq": true,
 }
 
 // Plan returns the FTP command sequence. Every argument is decoded; one
@@ -135,6 +205,9 @@ func (p *FTPPlan) TypeString() string {
 // an error wrapping [ErrControl], since it could inject a command (RFC
 // 1738 6). cfg.Email is the anonymous password.
 func (v *FTP) Plan(cfg Config) (Plan, error) {
+	if err := planPort(v.u); err != nil {
+		return nil, err
+	}
 	l := locOf(v.u)
 	p := &FTPPlan{Addr: hostPort(v.Host, v.Port), HasUser: v.HasUser, HasPassword: v.HasPassword, Type: v.Type, CWD: []string{}}
 	var err error
@@ -147,6 +220,9 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 		if p.Password, err = v.pass.wire(l, "PASS argument"); err != nil {
 			return nil, err
 		}
+	}
+	if len(v.segs) > 1 {
+		p.CWD = make([]string, 0, len(v.segs)-1)
 	}
 	for i, s := range v.segs {
 		what := "CWD argument"
@@ -163,32 +239,30 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 			p.CWD = append(p.CWD, d)
 		}
 	}
+	if p.Type == 0 {
+		p.Type, p.Guessed = GuessFTPType(p.Name), true
+	}
+	p.List = p.Type == 'd'
+	p.Commands = make([]string, 0, len(p.CWD)+6)
 	switch {
 	case !v.HasUser:
 		email := cfg.Email
-		if email == "" || strings.ContainsAny(email, "\r\n") {
+		if email == "" || strings.ContainsAny(email, "\r\n\x00") {
 			email = "anonymous@localhost"
 		}
 		p.Commands = append(p.Commands, "USER "+AnonymousUser, "PASS "+email)
 	case v.HasPassword:
 		p.Commands = append(p.Commands, "USER "+p.User, "PASS "+p.Password)
 	default:
-		p.Commands = append(p.Commands, "USER "+p.User, "PASS <ask the user>")
+		p.Commands = append(p.Commands, "USER "+p.User, PassPrompt)
 	}
 	for _, c := range p.CWD {
 		p.Commands = append(p.Commands, "CWD "+c)
 	}
-	switch {
-	case v.Type == 'd':
-		p.List = true
-		p.Commands = append(p.Commands, nlst(p.Name))
-	case v.Type == 0 && p.Name == "":
-		p.List = true
-		p.Commands = append(p.Commands, nlst(p.Name))
-	case v.Type == 0:
-		p.Commands = append(p.Commands, "RETR "+p.Name)
-	default:
-		p.Commands = append(p.Commands, "TYPE "+string(rune(v.Type&^0x20)), "RETR "+p.Name)
+	if p.List {
+		p.Commands = append(p.Commands, "EPSV", nlst(p.Name), "QUIT")
+	} else {
+		p.Commands = append(p.Commands, "TYPE "+string(rune(p.Type&^0x20)), "EPSV", "RETR "+p.Name, "QUIT")
 	}
 	return p, nil
 }

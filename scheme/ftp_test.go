@@ -60,34 +60,34 @@ func TestFTPPlanRFC1738(t *testing.T) {
 		// (prompting for a password if it is asked for), and then
 		// executing "CWD /etc" and then "RETR motd"."
 		{"RFC 1738 3.2.2 example 1", "ftp://myname@host.dom/%2Fetc/motd",
-			[]string{"USER myname", "PASS <ask the user>", "CWD /etc", "RETR motd"}, []string{"/etc"}, "motd", 0},
+			[]string{"USER myname", "PASS <ask the user>", "CWD /etc", "TYPE I", "EPSV", "RETR motd", "QUIT"}, []string{"/etc"}, "motd", 'i'},
 		// "<URL:ftp://myname@host.dom/etc/motd> which would "CWD etc" and then "RETR motd""
 		{"RFC 1738 3.2.2 example 2", "ftp://myname@host.dom/etc/motd",
-			[]string{"USER myname", "PASS <ask the user>", "CWD etc", "RETR motd"}, []string{"etc"}, "motd", 0},
+			[]string{"USER myname", "PASS <ask the user>", "CWD etc", "TYPE I", "EPSV", "RETR motd", "QUIT"}, []string{"etc"}, "motd", 'i'},
 		// "<URL:ftp://myname@host.dom//etc/motd>, would "CWD " with a null
 		// argument, then "CWD etc", and then "RETR motd"."
 		{"RFC 1738 3.2.2 example 3", "ftp://myname@host.dom//etc/motd",
-			[]string{"USER myname", "PASS <ask the user>", "CWD ", "CWD etc", "RETR motd"}, []string{"", "etc"}, "motd", 0},
+			[]string{"USER myname", "PASS <ask the user>", "CWD ", "CWD etc", "TYPE I", "EPSV", "RETR motd", "QUIT"}, []string{"", "etc"}, "motd", 'i'},
 		// RFC 1738 3.2.1: no user name: anonymous, the e-mail address as password.
 		{"RFC 1738 3.2.1 anonymous", "ftp://host.dom/pub/file.txt;type=a",
-			[]string{"USER anonymous", "PASS me@my.dom", "CWD pub", "TYPE A", "RETR file.txt"}, []string{"pub"}, "file.txt", 'a'},
+			[]string{"USER anonymous", "PASS me@my.dom", "CWD pub", "TYPE A", "EPSV", "RETR file.txt", "QUIT"}, []string{"pub"}, "file.txt", 'a'},
 		// RFC 1738 3.2.2: "If the typecode is "d", perform a NLST".
 		{"RFC 1738 3.2.2 type d", "ftp://u:p@host.dom/pub;type=D",
-			[]string{"USER u", "PASS p", "NLST pub"}, []string{}, "pub", 'd'},
+			[]string{"USER u", "PASS p", "EPSV", "NLST pub", "QUIT"}, []string{}, "pub", 'd'},
 		{"RFC 1738 3.2.2 type i", "ftp://host.dom/a/b/c.bin;type=i",
-			[]string{"USER anonymous", "PASS me@my.dom", "CWD a", "CWD b", "TYPE I", "RETR c.bin"}, []string{"a", "b"}, "c.bin", 'i'},
+			[]string{"USER anonymous", "PASS me@my.dom", "CWD a", "CWD b", "TYPE I", "EPSV", "RETR c.bin", "QUIT"}, []string{"a", "b"}, "c.bin", 'i'},
 		// RFC 1738 3.2.2: "The whole url-path may be omitted".
 		{"RFC 1738 3.2.2 no url-path", "ftp://host.dom",
-			[]string{"USER anonymous", "PASS me@my.dom", "NLST"}, []string{}, "", 0},
+			[]string{"USER anonymous", "PASS me@my.dom", "EPSV", "NLST", "QUIT"}, []string{}, "", 'd'},
 		// RFC 1630 FTP data type: a "/" suffix means directory listing.
 		{"RFC 1630 FTP / suffix", "ftp://host.dom/pub/",
-			[]string{"USER anonymous", "PASS me@my.dom", "CWD pub", "NLST"}, []string{"pub"}, "", 0},
+			[]string{"USER anonymous", "PASS me@my.dom", "CWD pub", "EPSV", "NLST", "QUIT"}, []string{"pub"}, "", 'd'},
 		// RFC 1738 5: fsegment allows "?" unencoded: it is not a search part.
 		{"RFC 1738 5 fsegment ?", "ftp://host.dom/what?.txt",
-			[]string{"USER anonymous", "PASS me@my.dom", "RETR what?.txt"}, []string{}, "what?.txt", 0},
+			[]string{"USER anonymous", "PASS me@my.dom", "TYPE A", "EPSV", "RETR what?.txt", "QUIT"}, []string{}, "what?.txt", 'a'},
 		// RFC 1738 3.1: encoded ":" and "@" in user and password.
 		{"RFC 1738 3.1 login escapes", "ftp://a%3Ab:c%40d@host.dom/f",
-			[]string{"USER a:b", "PASS c@d", "RETR f"}, []string{}, "f", 0},
+			[]string{"USER a:b", "PASS c@d", "TYPE I", "EPSV", "RETR f", "QUIT"}, []string{}, "f", 'i'},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cite, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package scheme
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -9,7 +11,7 @@ import (
 // Gopher (RFC 1738 3.4; RFC 1630, Gopher; RFC 1436):
 // gopher://<host>:<port>/<gophertype><selector>%09<search>%09<gopher+_string>
 
-func init() { registerBuiltin("gopher", func(u urlkit.URL) (View, error) { return ParseGopher(u) }) }
+func init() { registerBuiltin("gopher", func(u urlkit.URL) (View, error) { return GopherOf(u) }) }
 
 // Gopher is the view of a gopher URL. Selector, Search and PlusString are
 // decoded.
@@ -52,19 +54,19 @@ type GopherPlus struct {
 	Values     []string `json:"values,omitempty"`     // the answers of a filled-in form
 }
 
-// ParseGopher checks u against RFC 1738's gopherurl and splits the
+// GopherOf checks u against RFC 1738's gopherurl and splits the
 // gopher-path: the first character is the type (an escape counts as one
 // character), the selector runs to the first %09, the search to the next,
 // and the Gopher+ string is the rest. Within the gopher-path no characters
 // are reserved (RFC 1738 3.4.1), so "?" belongs to the selector.
-func ParseGopher(u urlkit.URL) (*Gopher, error) {
+func GopherOf(u urlkit.URL) (*Gopher, error) {
 	l := locOf(u)
 	if err := noLogin(l, "RFC 1738 5: gopherurl = \"gopher://\" hostport ..."); err != nil {
 		return nil, err
 	}
 	v := &Gopher{u: u, Host: u.Host(), Type: '1'}
 	v.Port, _ = portOf(u, 70)
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	v.sel = part{"", p.off, urlkit.ComponentPath}
 	if p.raw == "" {
 		return v, nil
@@ -75,7 +77,8 @@ func ParseGopher(u urlkit.URL) (*Gopher, error) {
 	}
 	v.Type = part{p.raw[:n], p.off, p.comp}.decode()[0]
 	p = part{p.raw[n:], p.off + n, p.comp}
-	fields := p.splitEscape("%09", 2)
+	var buf [3]part
+	fields := p.splitEscapeInto(buf[:0], "%09", 2)
 	v.sel = fields[0]
 	v.Selector = v.sel.decode()
 	if len(fields) > 1 {
@@ -206,6 +209,9 @@ func GopherReply(t byte) string {
 // change the request (RFC 1738 3.4.1, 6). The Gopher+ string may carry CR
 // LF only as the structure of a filled-in form (RFC 1738 3.4.9).
 func (v *Gopher) Plan(Config) (Plan, error) {
+	if err := planPort(v.u); err != nil {
+		return nil, err
+	}
 	l := locOf(v.u)
 	p := &GopherPlan{Addr: hostPort(v.Host, v.Port), Type: v.Type, HasSearch: v.HasSearch, HasPlus: v.HasPlus, Reply: GopherReply(v.Type)}
 	var err error
@@ -273,4 +279,65 @@ func (v *Gopher) wireParts() []wirePart {
 		out = append(out, wirePart{v.search, "gopher search"})
 	}
 	return out
+}
+
+// ErrBadMenuItem: a gopher menu item whose fields cannot form a valid
+// gopher URL (an empty or malformed host, a port that is not 1 to 65535, a
+// control character in the selector).
+var ErrBadMenuItem = errors.New("gopher menu item cannot form a valid gopher URL")
+
+// GopherItemURL returns the gopher URL of a menu item (RFC 1436 3.8: type,
+// selector, host, port; RFC 1738 3.4): gopher://host:port/<type><selector>,
+// the type and selector escaped where RFC 1738 forbids the octet bare. The
+// result is checked by parsing it back, strictly, and planning it; an item
+// that cannot form a valid gopher URL is an error wrapping
+// [ErrBadMenuItem] that says which field is wrong, never an invalid URL.
+func GopherItemURL(typ byte, selector, host, port string) (string, error) {
+	bad := func(format string, args ...any) (string, error) {
+		return "", fmt.Errorf("%w: "+format, append([]any{ErrBadMenuItem}, args...)...)
+	}
+	if host == "" {
+		return bad("empty host")
+	}
+	if port == "" {
+		return bad("empty port for host %q", host)
+	}
+	n := 0
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' || n > 65535 {
+			return bad("port %q is not a number from 1 to 65535", port)
+		}
+		n = n*10 + int(port[i]-'0')
+	}
+	if n < 1 || n > 65535 {
+		return bad("port %q is not a number from 1 to 65535", port)
+	}
+	if isControl(typ) || typ >= 0x80 {
+		return bad("item type 0x%02X is not a printable character", typ)
+	}
+	for i := 0; i < len(selector); i++ {
+		if isControl(selector[i]) {
+			return bad("selector holds control character 0x%02X at byte %d", selector[i], i)
+		}
+	}
+	var b strings.Builder
+	b.Grow(len("gopher://") + len(host) + len(port) + 2 + len(selector)*3/2 + 1)
+	b.WriteString("gopher://")
+	b.WriteString(host)
+	b.WriteByte(':')
+	b.WriteString(port)
+	b.WriteByte('/')
+	b.WriteString(urlkit.Escape(string(rune(typ))+selector, urlkit.ComponentPath))
+	s := b.String()
+	u, err := urlkit.Parse(s)
+	if err != nil {
+		return bad("host %q: %v", host, err)
+	}
+	if u.Host() != host {
+		return bad("host %q is not a host name or address", host)
+	}
+	if _, err := PlanOf(u, Config{}); err != nil {
+		return bad("%v", err)
+	}
+	return s, nil
 }

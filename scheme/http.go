@@ -1,6 +1,8 @@
 package scheme
 
 import (
+	"strings"
+
 	"github.com/urlkit/urlkit"
 )
 
@@ -8,8 +10,8 @@ import (
 // https (RFC 2818) is read the same way with port 443.
 
 func init() {
-	registerBuiltin("http", func(u urlkit.URL) (View, error) { return ParseHTTP(u) })
-	registerBuiltin("https", func(u urlkit.URL) (View, error) { return ParseHTTP(u) })
+	registerBuiltin("http", func(u urlkit.URL) (View, error) { return HTTPOf(u) })
+	registerBuiltin("https", func(u urlkit.URL) (View, error) { return HTTPOf(u) })
 }
 
 // HTTP is the view of an http (or https) URL. Path and Search are as
@@ -24,11 +26,11 @@ type HTTP struct {
 	HasSearch bool   `json:"has_search"`
 }
 
-// ParseHTTP checks u against RFC 1738's httpurl: no user name or password
+// HTTPOf checks u against RFC 1738's httpurl: no user name or password
 // (RFC 1738 3.3), hpath = hsegment *[ "/" hsegment ] and search =
 // *[ uchar | ";" | ":" | "@" | "&" | "=" ], so "/" and "?" may not appear
 // unencoded in the search part.
-func ParseHTTP(u urlkit.URL) (*HTTP, error) {
+func HTTPOf(u urlkit.URL) (*HTTP, error) {
 	l := locOf(u)
 	if err := noLogin(l, "RFC 1738 3.3: no user name or password is allowed"); err != nil {
 		return nil, err
@@ -54,44 +56,109 @@ func ParseHTTP(u urlkit.URL) (*HTTP, error) {
 func (v *HTTP) URL() urlkit.URL { return v.u }
 
 // HTTPPlan is how an HTTP client asks for the resource (RFC 1630, HTTP):
-// the request line sent to the server itself, or, through a proxy, the
-// request line carrying the whole URL. The fragment is never sent.
+// the request sent to the server, byte for byte in Request, and its parts.
+// The access package sends Request and nothing else. The fragment is never
+// sent. ProxyRequestLine is the line a client would send through a proxy
+// (informative: urlkit connects to the server itself).
 type HTTPPlan struct {
-	Addr             string `json:"addr"`               // host:port of the server
-	URL              string `json:"url"`                // the URL without its fragment
-	RequestURI       string `json:"request_uri"`        // "/" path ["?" search]
-	RequestLine      string `json:"request_line"`       // GET <RequestURI> HTTP/1.0
-	ProxyRequestLine string `json:"proxy_request_line"` // GET <URL> HTTP/1.0
-	scheme           string
+	Addr             string        `json:"addr"` // host:port of the server
+	TLS              bool          `json:"tls"`  // https: TLS to ServerName first
+	ServerName       string        `json:"server_name,omitempty"`
+	URL              string        `json:"url"`          // the URL without its fragment
+	Method           string        `json:"method"`       // "GET"
+	RequestURI       string        `json:"request_uri"`  // "/" path ["?" search]: the request target
+	Version          string        `json:"version"`      // "HTTP/1.0"
+	Header           []HeaderField `json:"header"`       // in the order sent
+	Compressed       bool          `json:"compressed"`   // Accept-Encoding: gzip was asked for
+	RequestLine      string        `json:"request_line"` // Method SP RequestURI SP Version
+	ProxyRequestLine string        `json:"proxy_request_line"`
+	// Request is the whole request: the request line, each header field,
+	// and the empty line, every line ended by CRLF.
+	Request string `json:"request"`
+	scheme  string
 }
+
+// HeaderField is one request header field.
+type HeaderField struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// HTTPVersion is the version of the requests HTTP plans send: HTTP/1.0
+// (RFC 1945), with a Host field, so that the response is delimited by the
+// connection's end or Content-Length and never needs a second request.
+const HTTPVersion = "HTTP/1.0"
 
 // Scheme returns "http" or "https".
 func (p *HTTPPlan) Scheme() string { return p.scheme }
 
-// Steps describes the plan.
+// Steps describes the plan: the connection, then each line of the request.
 func (p *HTTPPlan) Steps() []string {
-	return []string{
-		"connect to " + p.Addr,
-		"send: " + p.RequestLine,
-		"or, through a proxy, send: " + p.ProxyRequestLine,
+	c := "connect to " + p.Addr
+	if p.TLS {
+		c += " (TLS, server name " + p.ServerName + ")"
 	}
+	out := make([]string, 0, len(p.Header)+3)
+	out = append(out, c, "send: "+p.RequestLine)
+	for _, h := range p.Header {
+		out = append(out, "send: "+h.Name+": "+h.Value)
+	}
+	return append(out, "send: (empty line)", "read the response: status line, header, body to Content-Length or the connection's end")
 }
 
-// Plan returns the request lines. Path and search are sent as written,
-// still encoded, so an encoded CR or LF stays encoded and cannot split the
-// request.
-func (v *HTTP) Plan(Config) (Plan, error) {
+// Plan returns the request. Path and search are sent as written, still
+// encoded, so an encoded CR or LF stays encoded and cannot split the
+// request. cfg.UserAgent and cfg.Compressed shape the header.
+func (v *HTTP) Plan(cfg Config) (Plan, error) {
+	if err := planPort(v.u); err != nil {
+		return nil, err
+	}
 	whole := v.u.WithoutFragment().String()
 	uri := "/" + v.Path
 	if v.HasSearch {
 		uri += "?" + v.Search
 	}
-	return &HTTPPlan{
+	host := v.Host
+	if p, ok := v.u.RawPort(); ok && p != "" {
+		if def := DefaultPort(v.u.Scheme()); v.Port != def {
+			host += ":" + p
+		}
+	}
+	ua := cfg.UserAgent
+	if ua == "" || strings.ContainsAny(ua, "\r\n\x00") {
+		ua = DefaultUserAgent
+	}
+	p := &HTTPPlan{
 		Addr:             hostPort(v.Host, v.Port),
+		TLS:              v.u.Scheme() == "https",
 		URL:              whole,
+		Method:           "GET",
 		RequestURI:       uri,
-		RequestLine:      "GET " + uri + " HTTP/1.0",
-		ProxyRequestLine: "GET " + whole + " HTTP/1.0",
+		Version:          HTTPVersion,
+		Compressed:       cfg.Compressed,
+		RequestLine:      "GET " + uri + " " + HTTPVersion,
+		ProxyRequestLine: "GET " + whole + " " + HTTPVersion,
 		scheme:           v.u.Scheme(),
-	}, nil
+	}
+	if p.TLS {
+		p.ServerName = v.Host
+	}
+	p.Header = make([]HeaderField, 0, 5)
+	p.Header = append(p.Header, HeaderField{"Host", host}, HeaderField{"User-Agent", ua}, HeaderField{"Accept", "*/*"})
+	if cfg.Compressed {
+		p.Header = append(p.Header, HeaderField{"Accept-Encoding", "gzip"})
+	}
+	p.Header = append(p.Header, HeaderField{"Connection", "close"})
+	var b strings.Builder
+	b.WriteString(p.RequestLine)
+	b.WriteString("\r\n")
+	for _, h := range p.Header {
+		b.WriteString(h.Name)
+		b.WriteString(": ")
+		b.WriteString(h.Value)
+		b.WriteString("\r\n")
+	}
+	b.WriteString("\r\n")
+	p.Request = b.String()
+	return p, nil
 }

@@ -8,7 +8,7 @@ import (
 
 // MAILTO (RFC 1738 3.5; RFC 1630, Mailto): mailto:<rfc822-addr-spec>
 
-func init() { registerBuiltin("mailto", func(u urlkit.URL) (View, error) { return ParseMailto(u) }) }
+func init() { registerBuiltin("mailto", func(u urlkit.URL) (View, error) { return MailtoOf(u) }) }
 
 // Mailto is the view of a mailto URL: one RFC 822 addr-spec, decoded.
 type Mailto struct {
@@ -17,12 +17,12 @@ type Mailto struct {
 	addr    part
 }
 
-// ParseMailto checks that the scheme-specific part of u decodes to an RFC
+// MailtoOf checks that the scheme-specific part of u decodes to an RFC
 // 822 addr-spec (checked with net/mail; a display name or angle brackets
 // are not an addr-spec). Within mailto URLs no characters are reserved, so
 // a "?" is part of the address (RFC 1738 3.5); a "%" of the address is
 // written %25, as the core parser has already made sure.
-func ParseMailto(u urlkit.URL) (*Mailto, error) {
+func MailtoOf(u urlkit.URL) (*Mailto, error) {
 	l := locOf(u)
 	p := part{u.Opaque(), l.opaque(), urlkit.ComponentOpaque}
 	a, err := addrSpec(l, p, "RFC 1738 3.5: mailto:<rfc822-addr-spec>")

@@ -8,8 +8,8 @@ import (
 // without the "<" ">" wrapper. RFC 1738 section 4 reserves both names.
 
 func init() {
-	registerBuiltin("mid", func(u urlkit.URL) (View, error) { return ParseMID(u) })
-	registerBuiltin("cid", func(u urlkit.URL) (View, error) { return ParseMID(u) })
+	registerBuiltin("mid", func(u urlkit.URL) (View, error) { return MIDOf(u) })
+	registerBuiltin("cid", func(u urlkit.URL) (View, error) { return MIDOf(u) })
 }
 
 // MID is the view of a mid or cid URL: an RFC 822 msg-id (or MIME
@@ -22,8 +22,8 @@ type MID struct {
 	Header string `json:"header"`
 }
 
-// ParseMID checks that the scheme-specific part decodes to an addr-spec.
-func ParseMID(u urlkit.URL) (*MID, error) {
+// MIDOf checks that the scheme-specific part decodes to an addr-spec.
+func MIDOf(u urlkit.URL) (*MID, error) {
 	l := locOf(u)
 	p := part{u.Opaque(), l.opaque(), urlkit.ComponentOpaque}
 	id, err := addrSpec(l, p, "RFC 1630: the msg-id with the constant <> wrapper removed has addr-spec format")

@@ -9,7 +9,7 @@ import (
 
 // NEWS (RFC 1738 3.6; RFC 1630, News): news:<newsgroup-name> | news:<message-id> | news:*
 
-func init() { registerBuiltin("news", func(u urlkit.URL) (View, error) { return ParseNews(u) }) }
+func init() { registerBuiltin("news", func(u urlkit.URL) (View, error) { return NewsOf(u) }) }
 
 // News is the view of a news URL: all groups ("*"), one group, or one
 // article by message-id. News URLs name no host (RFC 1630, News, note 1).
@@ -21,11 +21,11 @@ type News struct {
 	id        part
 }
 
-// ParseNews checks u against RFC 1738's newsurl: grouppart = "*" | group |
+// NewsOf checks u against RFC 1738's newsurl: grouppart = "*" | group |
 // article, with group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
 // and article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host.
 // An "@" tells a message-id from a group name (RFC 1738 3.6).
-func ParseNews(u urlkit.URL) (*News, error) {
+func NewsOf(u urlkit.URL) (*News, error) {
 	l := locOf(u)
 	p := part{u.Opaque(), l.opaque(), urlkit.ComponentOpaque}
 	v := &News{u: u}
@@ -122,7 +122,12 @@ func strquote(c byte) string { return `"` + string(rune(c)) + `"` }
 // URL returns the URL the view was made from.
 func (v *News) URL() urlkit.URL { return v.u }
 
-// NNTPPlan is the NNTP dialogue (RFC 977) for a news or nntp URL.
+// NNTPPlan is the NNTP dialogue (RFC 977, RFC 3977) for a news or nntp
+// URL. Commands is the whole dialogue exactly as the access package sends
+// it: MODE READER (RFC 3977 5.3), then LIST, ARTICLE <message-id>, GROUP
+// and ARTICLE n, or GROUP and OVER for a group's overview, then QUIT. One
+// line is a rule rather than literal text: "OVER 1-" is followed by
+// "XOVER 1-" (RFC 2980) when the server does not know OVER.
 type NNTPPlan struct {
 	// Addr is the server: the URL's host for nntp, the configured news
 	// server for news (empty when none is configured).
@@ -147,6 +152,10 @@ func (p *NNTPPlan) Steps() []string {
 	return append([]string{"connect to " + addr + " (NNTP)"}, p.Commands...)
 }
 
+// OverAll is the command of a group's overview: every article from the
+// first on (RFC 3977 8.3 range "1-").
+const OverAll = "OVER 1-"
+
 // Plan returns the NNTP commands against cfg.NewsServer (default port
 // 119): LIST for news:*, GROUP for a group, ARTICLE <message-id> for an
 // article (RFC 1630, News).
@@ -158,10 +167,10 @@ func (v *News) Plan(cfg Config) (Plan, error) {
 	switch {
 	case v.All:
 		p.ListGroups = true
-		p.Commands = []string{"LIST"}
+		p.Commands = []string{"MODE READER", "LIST", "QUIT"}
 	case v.Group != "":
 		p.Group = v.Group
-		p.Commands = []string{"GROUP " + v.Group}
+		p.Commands = []string{"MODE READER", "GROUP " + v.Group, OverAll, "QUIT"}
 	default:
 		id, err := v.id.wire(locOf(v.u), "message-id")
 		if err != nil {
@@ -171,7 +180,7 @@ func (v *News) Plan(cfg Config) (Plan, error) {
 			return nil, locOf(v.u).err(v.id.off, v.id.comp, ErrBadArticle, "message-id %q decodes to a space or angle bracket, which an NNTP argument cannot hold (RFC 977)", id)
 		}
 		p.MessageID = "<" + id + ">"
-		p.Commands = []string{"ARTICLE " + p.MessageID}
+		p.Commands = []string{"MODE READER", "ARTICLE " + p.MessageID, "QUIT"}
 	}
 	return p, nil
 }

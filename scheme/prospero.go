@@ -12,7 +12,7 @@ import (
 //   prospero://<host>:<port>/<hsoname>%00<version>[%00<attribute>...]   (older form)
 
 func init() {
-	registerBuiltin("prospero", func(u urlkit.URL) (View, error) { return ParseProspero(u) })
+	registerBuiltin("prospero", func(u urlkit.URL) (View, error) { return ProsperoOf(u) })
 }
 
 // Prospero is the view of a prospero URL. Strings are decoded.
@@ -38,13 +38,13 @@ type ProsperoField struct {
 	Value string `json:"value"`
 }
 
-// ParseProspero checks u against RFC 1738's prosperourl = "prospero://"
+// ProsperoOf checks u against RFC 1738's prosperourl = "prospero://"
 // hostport "/" ppath *[ fieldspec ], fieldspec = ";" fieldname "="
 // fieldvalue. The older form, hsoname "%00" version ["%00" attribute...]
 // (RFC 1630; the 1993 draft allows several attributes), is read too:
 // version is digits, possibly empty when attributes follow, and an
 // attribute is alphanumeric.
-func ParseProspero(u urlkit.URL) (*Prospero, error) {
+func ProsperoOf(u urlkit.URL) (*Prospero, error) {
 	l := locOf(u)
 	if err := noLogin(l, "RFC 1738 3.11: no username or password is allowed"); err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func ParseProspero(u urlkit.URL) (*Prospero, error) {
 	if _, ok := u.Path(); !ok {
 		return nil, l.err(l.end(), urlkit.ComponentPath, ErrMissing, "a prospero URL names an object: prospero://<host>:<port>/<hsoname> (RFC 1738 3.11)")
 	}
-	p := part{u.URLPath(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	specs := p.split(';')
 	name := specs[0]
 	for _, f := range specs[1:] {

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -71,6 +72,33 @@ type Config struct {
 	// Email is the end user's Internet e-mail address, sent as the
 	// password of anonymous FTP (RFC 1738 3.2.1).
 	Email string
+	// Compressed makes HTTP plans ask for a compressed body
+	// (Accept-Encoding: gzip); the access layer then decodes it. Off by
+	// default, so that a body is what the server stores.
+	Compressed bool
+	// UserAgent is the User-Agent field of HTTP plans; empty means
+	// DefaultUserAgent.
+	UserAgent string
+}
+
+// DefaultUserAgent is the User-Agent of HTTP plans when Config names none.
+const DefaultUserAgent = "urlkit/1"
+
+// ErrPortRange: a plan for a URL whose port is above 65535, to which no
+// TCP connection can be made.
+var ErrPortRange = errors.New("port out of range")
+
+// planPort returns an error when u's port is above 65535. Plans call it so
+// that no plan ever names an address that cannot exist (portOf saturates
+// such a port instead of wrapping it).
+func planPort(u urlkit.URL) error {
+	n, ok := portOf(u, 0)
+	if !ok || n <= 65535 {
+		return nil
+	}
+	l := locOf(u)
+	p, _ := u.RawPort()
+	return l.err(l.port(), urlkit.ComponentPort, ErrPortRange, "port %s is above 65535: no TCP connection can be made to it", p)
 }
 
 // ConfigFromEnv returns a Config read from environment variables through
@@ -314,8 +342,8 @@ func (l loc) end() int {
 	return len(s)
 }
 
-// urlPath is the offset in String() of URLPath().
-func (l loc) urlPath() int { return l.end() - len(l.u.URLPath()) }
+// urlPath is the offset in String() of PathAndSearch().
+func (l loc) urlPath() int { return l.end() - len(l.u.PathAndSearch()) }
 
 // opaque is the offset in String() of Opaque().
 func (l loc) opaque() int { return l.end() - len(l.u.Opaque()) }
@@ -381,19 +409,28 @@ func isControl(b byte) bool { return b < 0x20 || b == 0x7f }
 // decodes to a control character (RFC 1738 section 6). what names the part
 // in the message, e.g. "CWD argument".
 func (p part) wire(l loc, what string) (string, error) {
-	if i, b := firstControl(p.raw); i >= 0 {
-		return "", l.err(p.off+i, p.comp, ErrControl,
-			"%%%02X decodes to control character 0x%02X in the %s: it would be sent on the wire and could inject a command (RFC 1738 6)", b, b, what)
+	if err := p.noControl(l, what); err != nil {
+		return "", err
 	}
 	return p.decode(), nil
+}
+
+// noControl is the check of wire without the decoding, for a caller that
+// has the decoded text already.
+func (p part) noControl(l loc, what string) error {
+	if i, b := firstControl(p.raw); i >= 0 {
+		return l.err(p.off+i, p.comp, ErrControl,
+			"%%%02X decodes to control character 0x%02X in the %s: it would be sent on the wire and could inject a command (RFC 1738 6)", b, b, what)
+	}
+	return nil
 }
 
 // firstControl returns the index in raw of the first escape that decodes to
 // a control character, and that byte, or -1.
 func firstControl(raw string) (int, byte) {
 	for i := 0; i+2 < len(raw); i++ {
-		if raw[i] == '%' && chars.Is(raw[i+1], chars.HexDigit) && chars.Is(raw[i+2], chars.HexDigit) {
-			b := unhex(raw[i+1])<<4 | unhex(raw[i+2])
+		if chars.IsEscape(raw, i) {
+			b := chars.Unhex(raw[i+1])<<4 | chars.Unhex(raw[i+2])
 			if isControl(b) {
 				return i, b
 			}
@@ -403,20 +440,13 @@ func firstControl(raw string) (int, byte) {
 	return -1, 0
 }
 
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	default:
-		return c - 'A' + 10
-	}
-}
-
 // split splits p at every unencoded sep, keeping offsets.
 func (p part) split(sep byte) []part {
-	var out []part
+	return p.splitInto(make([]part, 0, strings.Count(p.raw, string(sep))+1), sep)
+}
+
+// splitInto is split appending to out.
+func (p part) splitInto(out []part, sep byte) []part {
 	start := 0
 	for i := 0; i < len(p.raw); i++ {
 		if p.raw[i] == sep {
@@ -430,7 +460,12 @@ func (p part) split(sep byte) []part {
 // splitEscape splits p at the first n occurrences of the escape esc (such as
 // "%09"), in any case of its hex digits.
 func (p part) splitEscape(esc string, n int) []part {
-	var out []part
+	return p.splitEscapeInto(make([]part, 0, min(n, strings.Count(p.raw, "%"))+1), esc, n)
+}
+
+// splitEscapeInto is splitEscape appending to out, which a caller that
+// knows n can keep on its stack.
+func (p part) splitEscapeInto(out []part, esc string, n int) []part {
 	start := 0
 	for i := 0; i+len(esc) <= len(p.raw) && len(out) < n; {
 		if p.raw[i] == '%' && strings.EqualFold(p.raw[i:i+len(esc)], esc) {
@@ -464,9 +499,38 @@ func (p part) firstNot(ok func(b byte) bool) int {
 // by firstNot).
 func uchar(b byte) bool { return chars.Is(b, chars.Unreserved) }
 
-// ucharOr returns a predicate for uchar plus the bytes of extra.
+// ucharOr returns a predicate for uchar plus the bytes of extra: one
+// table lookup. The tables of the sets the schemes use are built once.
 func ucharOr(extra string) func(byte) bool {
-	return func(b byte) bool { return uchar(b) || strings.IndexByte(extra, b) >= 0 }
+	for _, s := range ucharSets {
+		if s.extra == extra {
+			return s.ok
+		}
+	}
+	return makeUcharOr(extra)
+}
+
+// ucharSets are the sets of the schemes' grammars: fsegment and fpath
+// (ftp, file, prospero), hsegment (http), the news group, the wais path.
+var ucharSets = func() []ucharSet {
+	var out []ucharSet
+	for _, extra := range []string{"?:@&=", ";:@&=", ";/?:&=", "?:@&"} {
+		out = append(out, ucharSet{extra, makeUcharOr(extra)})
+	}
+	return out
+}()
+
+type ucharSet struct {
+	extra string
+	ok    func(byte) bool
+}
+
+func makeUcharOr(extra string) func(byte) bool {
+	var t [256]bool
+	for b := range t {
+		t[b] = uchar(byte(b)) || strings.IndexByte(extra, byte(b)) >= 0
+	}
+	return func(b byte) bool { return t[b] }
 }
 
 // reservedErr is the error for a reserved byte found where the scheme's
@@ -481,7 +545,7 @@ func reservedErr(l loc, p part, i int, rule string) error {
 // core parser has checked that a port is digits; a number too large for an
 // int saturates.
 func portOf(u urlkit.URL, def int) (int, bool) {
-	p, ok := u.Port()
+	p, ok := u.RawPort()
 	if !ok {
 		return def, false
 	}
@@ -496,7 +560,12 @@ func portOf(u urlkit.URL, def int) (int, bool) {
 }
 
 // hostPort joins a host and port for dialling.
-func hostPort(host string, port int) string { return fmt.Sprintf("%s:%d", host, port) }
+func hostPort(host string, port int) string {
+	var buf [64]byte
+	b := append(buf[:0], host...)
+	b = append(b, ':')
+	return string(strconv.AppendInt(b, int64(port), 10))
+}
 
 // noLogin returns an error when u has a user or password, which the scheme
 // does not allow.

@@ -94,16 +94,16 @@ func TestNews(t *testing.T) {
 	cfg := Config{NewsServer: "news.my.dom"}
 	// RFC 1738 3.6: news:*, a group like comp.infosystems.www.misc, and a message-id.
 	p := mustPlan(t, "news:*", cfg).(*NNTPPlan)
-	if !p.ListGroups || !reflect.DeepEqual(p.Commands, []string{"LIST"}) || p.Addr != "news.my.dom:119" {
+	if !p.ListGroups || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "LIST", "QUIT"}) || p.Addr != "news.my.dom:119" {
 		t.Errorf("news:* plan %+v", p)
 	}
 	p = mustPlan(t, "news:comp.infosystems.www.misc", cfg).(*NNTPPlan)
-	if p.Group != "comp.infosystems.www.misc" || !reflect.DeepEqual(p.Commands, []string{"GROUP comp.infosystems.www.misc"}) {
+	if p.Group != "comp.infosystems.www.misc" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP comp.infosystems.www.misc", OverAll, "QUIT"}) {
 		t.Errorf("group plan %+v", p)
 	}
 	// RFC 1630 News: "ARTICLE by message-id", with the <> of RFC 1036 restored.
 	p = mustPlan(t, "news:12345@host.my.dom", cfg).(*NNTPPlan)
-	if p.MessageID != "<12345@host.my.dom>" || !reflect.DeepEqual(p.Commands, []string{"ARTICLE <12345@host.my.dom>"}) {
+	if p.MessageID != "<12345@host.my.dom>" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "ARTICLE <12345@host.my.dom>", "QUIT"}) {
 		t.Errorf("article plan %+v", p)
 	}
 	// No configured server: the plan says so.
@@ -131,12 +131,12 @@ func TestNNTP(t *testing.T) {
 	// RFC 1738 3.7: nntp://<host>:<port>/<newsgroup-name>/<article-number>, port 119.
 	p := mustPlan(t, "nntp://news.com/comp.lang.perl/42", Config{}).(*NNTPPlan)
 	if p.Addr != "news.com:119" || p.Group != "comp.lang.perl" || p.Article != "42" ||
-		!reflect.DeepEqual(p.Commands, []string{"GROUP comp.lang.perl", "ARTICLE 42"}) {
+		!reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP comp.lang.perl", "ARTICLE 42", "QUIT"}) {
 		t.Errorf("plan %+v", p)
 	}
 	// RFC 1738 5: the article number is optional.
 	p = mustPlan(t, "nntp://news.com:8119/alt.test", Config{}).(*NNTPPlan)
-	if p.Addr != "news.com:8119" || !reflect.DeepEqual(p.Commands, []string{"GROUP alt.test"}) {
+	if p.Addr != "news.com:8119" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP alt.test", OverAll, "QUIT"}) {
 		t.Errorf("plan %+v", p)
 	}
 	for _, tt := range []struct {
@@ -268,7 +268,7 @@ func TestFileRoundTrip(t *testing.T) {
 			t.Errorf("fromLocalPath(%q, %s) = %q, %v; want %q", tt.path, tt.goos, u.String(), err, tt.url)
 			continue
 		}
-		v, err := ParseFile(u)
+		v, err := FileOf(u)
 		if err != nil {
 			t.Fatal(err)
 		}

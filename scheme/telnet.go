@@ -9,7 +9,7 @@ import (
 
 func init() {
 	for _, name := range []string{"telnet", "tn3270", "rlogin"} {
-		registerBuiltin(name, func(u urlkit.URL) (View, error) { return ParseTelnet(u) })
+		registerBuiltin(name, func(u urlkit.URL) (View, error) { return TelnetOf(u) })
 	}
 }
 
@@ -28,11 +28,11 @@ type Telnet struct {
 	user, pass  part
 }
 
-// ParseTelnet checks u against RFC 1738's telneturl = "telnet://" login
+// TelnetOf checks u against RFC 1738's telneturl = "telnet://" login
 // [ "/" ]: nothing may follow the optional final "/".
-func ParseTelnet(u urlkit.URL) (*Telnet, error) {
+func TelnetOf(u urlkit.URL) (*Telnet, error) {
 	l := locOf(u)
-	if p := u.URLPath(); p != "" {
+	if p := u.PathAndSearch(); p != "" {
 		return nil, l.err(l.urlPath(), urlkit.ComponentPath, ErrBadPath,
 			`a %s URL ends after the login and an optional "/" (RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/)`, u.Scheme())
 	}
@@ -86,6 +86,9 @@ func quoteVisible(s string) string { return `"` + s + `"` }
 // command line (rlogin -l user) or a terminal, so control characters are
 // refused (RFC 1738 6).
 func (v *Telnet) Plan(Config) (Plan, error) {
+	if err := planPort(v.u); err != nil {
+		return nil, err
+	}
 	l := locOf(v.u)
 	s := &Session{Program: v.Program, Host: v.Host, Port: v.Port, HasUser: v.HasUser, HasPassword: v.HasPassword}
 	var err error

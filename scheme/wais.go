@@ -11,7 +11,7 @@ import (
 //   wais://<host>:<port>/<database>?<search>
 //   wais://<host>:<port>/<database>/<wtype>/<wpath>
 
-func init() { registerBuiltin("wais", func(u urlkit.URL) (View, error) { return ParseWAIS(u) }) }
+func init() { registerBuiltin("wais", func(u urlkit.URL) (View, error) { return WAISOf(u) }) }
 
 // WAIS forms (RFC 1738 3.9).
 const (
@@ -43,10 +43,10 @@ type WAISField struct {
 	Value  string `json:"value"`
 }
 
-// ParseWAIS checks u against RFC 1738's waisurl: database, wtype and wpath
+// WAISOf checks u against RFC 1738's waisurl: database, wtype and wpath
 // are *uchar, so a "/" separates them and there are one or three path
 // segments; a search goes only with the database form.
-func ParseWAIS(u urlkit.URL) (*WAIS, error) {
+func WAISOf(u urlkit.URL) (*WAIS, error) {
 	l := locOf(u)
 	if err := noLogin(l, `RFC 1738 5: waisurl uses "wais://" hostport`); err != nil {
 		return nil, err

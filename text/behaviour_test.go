@@ -44,6 +44,7 @@ func TestExtractNonASCII(t *testing.T) {
 		{"letter before the scheme", "ähttp://a.example/ and xhttp://a.example/", nil, nil, "", nil},
 		{"curly quotes", "“http://a.example/c” «ftp://a.example/d»", []string{"http://a.example/c", "ftp://a.example/d"}, []string{"http://a.example/c", "ftp://a.example/d"}, "", nil},
 		{"no-break space and arrow", "http://a.example/d\u00a0next http://a.example/e→f", []string{"http://a.example/d", "http://a.example/e"}, []string{"http://a.example/d", "http://a.example/e"}, "", nil},
+		{"right after the colon", "mailto:üser@a.example", nil, []string{"mailto:%C3%BCser@a.example"}, "üser@a.example", ErrNonASCII},
 		{"wrapper", "<URL:http://a.example/bü>", nil, []string{"http://a.example/b%C3%BC"}, "ü>", ErrNonASCII},
 	}
 	for _, tt := range tests {

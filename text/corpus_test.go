@@ -110,16 +110,29 @@ const pinnedHeader = `# Every %s Extract finds in ../shared/corpora/text-with-ur
 
 // TestExtractCorpusPinned checks every match, and every candidate given
 // up, in the text corpus against the reviewed lists in testdata. Review
-// notes, for the rows a reader might question:
+// decisions, for the rows a reader might question:
 //
-//   - URLs of the 1993 draft and RFC 1630 such as "http://info.cern.ch/"
-//     are found bare: they are real URLs of the period.
-//   - Grammar templates ("http://<host>:<port>/<path>") are not URLs and
-//     are not found; "ftp://@host.com/" in RFC 1738 3.2 is a URL (an
-//     empty user name) and is.
-//   - A wrapper whose contents do not parse is a rejection, with the
-//     parser's reason (a host ending in "." as the 1993 draft writes
-//     them, an IPv6 literal, which RFC 1738 does not allow).
+//   - Bare URLs lose a final "." as the end of a sentence, so RFC 2396's
+//     and RFC 3986's table rows "g. = http://a/b/c/g." give
+//     "http://a/b/c/g": without a wrapper a final dot cannot be told from
+//     a full stop (RFC 1738's appendix recommends wrappers for this
+//     reason; RFC 1808 wraps the same rows, which come out whole).
+//   - Grammar templates ("http://<host>:<port>/<path>", "telnet://[user@]")
+//     are neither matches nor rejections; "ftp://@host.com/" (RFC 1738
+//     3.2.1, an empty user name) is a URL.
+//   - RFC 1630's "news:12345667123%asdghfh@info.cern.ch" is rejected, as
+//     that RFC's Example 3 says it is illegal; so is its
+//     "name%%3Ddobbins", by the same rule, rather than guessed at.
+//   - RFC 2732's IPv6 literals are rejections: RFC 1738 hosts have none.
+//   - "<URL:http:g>" and "<URL:http:>" of RFC 1808's abnormal examples
+//     are rejections (RFC 1738 3.1 needs "//" for http); bare "http:g" is
+//     no candidate.
+//   - RFC 2368's HTML example is taken as written, "&amp;" and all: the
+//     extractor reads plain text, not HTML.
+//   - Schemes urlkit does not know (ldap:, data:) are found only in
+//     wrappers with "//", never bare; "http://example.com:/" of RFC 3986
+//     6.2.3 is given repaired as "http://example.com/", the repair
+//     reported.
 func TestExtractCorpusPinned(t *testing.T) {
 	matches, rejections := corpusRows(t)
 	for _, f := range []struct {

@@ -77,3 +77,40 @@ func ExampleScanner() {
 	// 6-30 wrapped=true http://a.example/x
 	// 37-57 wrapped=false ftp://b.example/pub/
 }
+
+// A non-ASCII letter never cuts a URL short. By default such a candidate
+// is given up; Lenient percent-encodes it byte by byte (RFC 1738 2.2),
+// except in a host, for which RFC 1738 has no encoding.
+func ExampleExtractor_lenient() {
+	doc := "See http://www.w3.org/People/Dürst/ or https://bücher.example/."
+	fmt.Println(len(text.Extract(doc)))
+	for _, m := range (text.Extractor{Lenient: true}).Extract(doc) {
+		fmt.Println(m.URL)
+	}
+	// Output:
+	// 0
+	// http://www.w3.org/People/D%C3%BCrst/
+}
+
+// Rejected hears of each candidate given up: here a wrapper from the 1993
+// URL draft, whose host ends with a dot.
+func ExampleExtractor_rejected() {
+	doc := "HTTP spec:\nURL=<ftp://info.cern.ch./pub/www/doc/http-spec.txt>\n"
+	x := text.Extractor{Rejected: func(r text.Rejection) {
+		fmt.Printf("line %d: %s\n%s\n", r.Line, r.Text, r.Reason())
+	}}
+	fmt.Println(len(x.Extract(doc)), "URLs")
+	// Output:
+	// line 2: ftp://info.cern.ch./pub/www/doc/http-spec.txt
+	// host: a host name must not end with "." (RFC 1738 5: hostname ends with a toplabel)
+	// 0 URLs
+}
+
+// White space of any kind inside a wrapper is ignored, the no-break space
+// (U+00A0) of a word processor included.
+func ExampleExtract_unicodeSpace() {
+	m := text.Extract("<URL:http://a.example/long\u00a0path/>")[0]
+	fmt.Println(m.URL, m.Line)
+	// Output:
+	// http://a.example/longpath/ 1
+}

@@ -311,18 +311,32 @@ func endsURL(r rune, w int) bool {
 // extractor finds URLs in text. Positions are indices into text; base is
 // the offset of text[0] in the whole input.
 type extractor struct {
-	text     string
-	base     int
-	final    bool // text runs to the end of the input
-	more     bool // an examination needs more text than there is
-	floor    int  // no match may start before text[floor]
-	quiet    int  // no bare candidate before text[quiet] is reported
-	clone    bool // copy the URLs out of text (a Scanner's window is reused)
-	lenient  bool
-	rejected func(Rejection)
-	lineAt   int // text[lineAt] is on line number line
-	line     int
-	out      []Match
+	text  string
+	base  int
+	final bool // text runs to the end of the input
+	more  bool // an examination needs more text than there is
+	// inWrapper tells, with more, that the examination waits for the end
+	// of a wrapper: only a ">", a "<" or a line feed can decide it.
+	inWrapper bool
+	floor     int  // no match may start before text[floor]
+	quiet     int  // no bare candidate before text[quiet] is reported
+	clone     bool // copy the URLs out of text (a Scanner's window is reused)
+	lenient   bool
+	rejected  func(Rejection)
+	resume    wrapState // where a wrapper's examination stopped for more text
+	lineAt    int       // text[lineAt] is on line number line
+	line      int
+	out       []Match
+}
+
+// wrapState is how far the examination of a wrapper got when the text
+// ran out, with positions as offsets in the whole input: the "<" (at), the
+// next byte to read (k), the last line feed and the last byte that is not
+// white space (-1 for none), and the piece found so far.
+type wrapState struct {
+	ok                       bool
+	at, k, lastNL, lastSolid int
+	p                        piece
 }
 
 // needMore reports whether the text may go on beyond its end: if so, the
@@ -425,14 +439,21 @@ func (x *extractor) assemble(p piece, drop bool, offs *[]int) string {
 // hyphenBreak reports whether t[i:end] starts with optional white space
 // other than a line feed, and a line feed: the hyphen before i ends a line.
 func hyphenBreak(t string, i, end int) bool {
-	for i < end && t[i] != '\n' {
-		w := spaceAt(t, i)
+	i = skipSpace(t, i, end, true)
+	return i < end && t[i] == '\n'
+}
+
+// skipSpace returns the index of the first byte of t[k:end] that is not
+// white space, or that is a line feed when stopNL is set; end if none.
+func skipSpace(t string, k, end int, stopNL bool) int {
+	for k < end && !(stopNL && t[k] == '\n') {
+		w := spaceAt(t, k)
 		if w == 0 {
-			return false
+			break
 		}
-		i += w
+		k += w
 	}
-	return i < end
+	return k
 }
 
 // reject reports a candidate given up, if anyone listens.
@@ -481,6 +502,9 @@ func (x *extractor) emit(p piece, start, end int, wrapped, prefixed bool) bool {
 		}
 	}
 	if err != nil {
+		if x.rejected == nil {
+			return false
+		}
 		at := p.b
 		var se *urlkit.SyntaxError
 		if errors.As(err, &se) {
@@ -578,14 +602,7 @@ func (x *extractor) wrapped(i int) int {
 			return i + 1
 		}
 		if known, _ := lookupScheme(t[a:j]); !known {
-			k := j + 1
-			for k < len(t) && k-i < MaxSpan {
-				w := spaceAt(t, k)
-				if w == 0 {
-					break
-				}
-				k += w
-			}
+			k := skipSpace(t, j+1, min(len(t), i+MaxSpan), false)
 			if len(t) < k+2 && k-i < MaxSpan && x.needMore() {
 				return i
 			}
@@ -597,11 +614,23 @@ func (x *extractor) wrapped(i int) int {
 	p := piece{a: a, nonASCII: -1}
 	lastNL := -1    // index of the last line feed
 	lastSolid := -1 // index of the last byte that is not whitespace
+	k := a
+	if r := &x.resume; r.ok && r.at == x.base+i {
+		// Go on where this wrapper's examination stopped for more text.
+		d := x.base
+		p = r.p
+		p.a -= d
+		if p.nonASCII >= 0 {
+			p.nonASCII -= d
+		}
+		k, lastNL, lastSolid = r.k-d, max(-1, r.lastNL-d), max(-1, r.lastSolid-d)
+	}
+	x.resume.ok = false
 	limit := min(len(t), i+MaxSpan)
 	eol := func(k int) int { // the end of the line of text[k], for a report
 		return min(indexFrom(t, k, '\n'), limit)
 	}
-	for k := a; k < limit; {
+	for k < limit {
 		c := t[k]
 		switch {
 		case c == '>':
@@ -661,6 +690,22 @@ func (x *extractor) wrapped(i int) int {
 		}
 	}
 	if limit < i+MaxSpan && x.needMore() {
+		x.inWrapper = true
+		// Remember how far the body was read, in offsets of the whole
+		// input, so that more text is not read again from the "<".
+		d := x.base
+		q := p
+		q.a += d
+		if q.nonASCII >= 0 {
+			q.nonASCII += d
+		}
+		keep := func(j int) int {
+			if j < 0 {
+				return -1
+			}
+			return j + d
+		}
+		x.resume = wrapState{ok: true, at: d + i, k: d + k, lastNL: keep(lastNL), lastSolid: keep(lastSolid), p: q}
 		return i
 	}
 	p.b = min(eol(a), limit)
@@ -677,7 +722,7 @@ func (x *extractor) bare(i int) int {
 		}
 		return i + 1
 	}
-	if class[t[i+1]]&cBare == 0 {
+	if w, _ := wordAt(t, i+1); w == 0 {
 		return i + 1
 	}
 	// The scheme name before the ":".
@@ -752,14 +797,7 @@ func (x *extractor) bare(i int) int {
 		if t[e-1] != '-' {
 			break
 		}
-		k := e
-		for k < limit && t[k] != '\n' {
-			w := spaceAt(t, k)
-			if w == 0 {
-				break
-			}
-			k += w
-		}
+		k := skipSpace(t, e, limit, true)
 		if k >= limit {
 			if limit == len(t) && x.needMore() {
 				return i
@@ -769,13 +807,7 @@ func (x *extractor) bare(i int) int {
 		if t[k] != '\n' {
 			break
 		}
-		for k < limit {
-			w := spaceAt(t, k)
-			if w == 0 {
-				break
-			}
-			k += w
-		}
+		k = skipSpace(t, k, limit, false)
 		if k >= limit {
 			if limit == len(t) && x.needMore() {
 				return i
@@ -807,6 +839,9 @@ func (x *extractor) bare(i int) int {
 			}
 			if k == len(t) && x.needMore() {
 				return i
+			}
+			if x.rejected == nil {
+				return k
 			}
 			p.b = k
 			_, _, err := parseCandidate(t[s:k])
@@ -981,7 +1016,7 @@ func (sc *Scanner) Scan() bool {
 		if avail, ok := sc.ready(); ok {
 			sc.x.text = string(sc.buf[:avail])
 			sc.x.final = sc.eof
-			sc.x.more = false
+			sc.x.more, sc.x.inWrapper = false, false
 			sc.x.out = sc.pending[:0]
 			sc.pos = sc.x.run(sc.pos)
 			sc.pending, sc.x.out = sc.x.out, nil
@@ -1027,12 +1062,19 @@ func (sc *Scanner) ready() (int, bool) {
 		return avail, true
 	}
 	// Only a byte that cannot continue a run of URL characters can end
-	// the examination waiting.
+	// the examination waiting, and within a wrapper only a ">", a "<" or
+	// a line feed: looking again on other bytes would make a slow reader
+	// cost MaxSpan work per byte.
 	for _, c := range sc.buf[min(sc.seen, avail):avail] {
-		if class[c]&cBare == 0 {
+		if sc.x.inWrapper {
+			if c == '>' || c == '<' || c == '\n' {
+				return avail, true
+			}
+		} else if class[c]&cBare == 0 {
 			return avail, true
 		}
 	}
+	sc.seen = avail
 	return avail, false
 }
 

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/urlkit/urlkit"
-	"testing/iotest"
 )
 
 // rfc1738Example is the example paragraph of RFC 1738's appendix,
@@ -392,7 +392,7 @@ func sameMatches(a, b []Match) bool {
 	}
 	for i := range a {
 		x, y := a[i], b[i]
-		if x.URL.String() != y.URL.String() || x.Text != y.Text || x.Start != y.Start || x.End != y.End ||
+		if x.URL.String() != y.URL.String() || x.Text != y.Text || x.Start != y.Start || x.End != y.End || x.Line != y.Line ||
 			x.Wrapped != y.Wrapped || x.Prefixed != y.Prefixed || x.Ambiguous != y.Ambiguous ||
 			len(x.Alternatives) != len(y.Alternatives) || !reflect.DeepEqual(x.Warnings, y.Warnings) {
 			return false
@@ -404,28 +404,41 @@ func sameMatches(a, b []Match) bool {
 // TestScannerMatchesExtract checks that streaming finds exactly what
 // Extract finds, wherever the reads happen to split the text.
 func TestScannerMatchesExtract(t *testing.T) {
-	corpus := readCorpus(t)
-	var all strings.Builder
-	for _, name := range []string{"rfc1738.txt", "rfc2368.txt", "minutes-SJ.txt", "rfc1630.txt", "rfc3986.txt"} {
-		all.WriteString(corpus[name])
+	texts := map[string]func(*testing.T) string{
+		"example": func(*testing.T) string { return rfc1738Example },
+		"unclosed": func(*testing.T) string {
+			return strings.Repeat("<URL:http://a.b/c "+strings.Repeat("y", 3000)+" http://d.e/f-\n g ", 40)
+		},
+		"non-ASCII": func(*testing.T) string {
+			return strings.Repeat("“http://a.b/c” https://bücher.de/ <URL:http://a.b/\u00a0x\n y> http://b\xfccher/ ", 300)
+		},
+		"corpus": func(t *testing.T) string {
+			corpus := readCorpus(t)
+			var all strings.Builder
+			for _, name := range []string{"rfc1738.txt", "rfc2368.txt", "minutes-SJ.txt", "rfc1630.txt", "rfc3986.txt"} {
+				all.WriteString(corpus[name])
+			}
+			return all.String()
+		},
 	}
-	texts := map[string]string{"corpus": all.String(), "example": rfc1738Example,
-		"unclosed": strings.Repeat("<URL:http://a.b/c "+strings.Repeat("y", 3000)+" http://d.e/f-\n g ", 40)}
-	for name, text := range texts {
-		want := Extract(text)
-		for _, chunk := range []int{0, 1000, 4097, 7777} {
-			got, err := scanAll(t, strings.NewReader(text), chunk)
-			if err != nil {
-				t.Fatal(err)
+	for name, get := range texts {
+		t.Run(name, func(t *testing.T) {
+			text := get(t)
+			want := Extract(text)
+			for _, chunk := range []int{0, 1000, 4097, 7777} {
+				got, err := scanAll(t, strings.NewReader(text), chunk)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !sameMatches(got, want) {
+					t.Errorf("chunk %d: Scanner found %d URLs, Extract %d, or they differ", chunk, len(got), len(want))
+				}
 			}
-			if !sameMatches(got, want) {
-				t.Errorf("%s, chunk %d: Scanner found %d URLs, Extract %d, or they differ", name, chunk, len(got), len(want))
+			got, err := scanAll(t, iotest.OneByteReader(strings.NewReader(text)), 0)
+			if err != nil || !sameMatches(got, want) {
+				t.Errorf("one byte at a time: Scanner found %d URLs, Extract %d, or they differ (%v)", len(got), len(want), err)
 			}
-		}
-		got, err := scanAll(t, iotest.OneByteReader(strings.NewReader(text)), 0)
-		if err != nil || !sameMatches(got, want) {
-			t.Errorf("%s, one byte at a time: Scanner found %d URLs, Extract %d, or they differ (%v)", name, len(got), len(want), err)
-		}
+		})
 	}
 }
 

@@ -59,7 +59,7 @@ func BenchmarkCorpus(b *testing.B) {
 		}
 		b.ReportMetric(float64(n)/float64(b.N), "urls/op")
 	})
-	b.Run("urlkit.Scanner", func(b *testing.B) {
+	b.Run("text.Scanner", func(b *testing.B) {
 		b.SetBytes(size(texts))
 		b.ReportAllocs()
 		n := 0

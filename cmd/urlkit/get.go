@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -18,9 +22,39 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// exitNotSupported is the status of get for a URL whose protocol urlkit
-// has no retrieval for (wais, prospero, mid, cid): the plan is printed.
-const exitNotSupported = 3
+// Exit statuses of get beyond the common ones.
+const (
+	// exitNotSupported is the status for a URL whose protocol urlkit has
+	// no retrieval for (wais, prospero, mid, cid): the plan is printed.
+	exitNotSupported = 3
+	// exitInterrupted is the status after Ctrl-C (128 + SIGINT).
+	exitInterrupted = 130
+)
+
+// outputList collects -o FILE and -O in order: one entry per URL, "" for
+// -O (name the file after the URL's last segment).
+type outputList struct{ names *[]string }
+
+func (o outputList) String() string { return "" }
+func (o outputList) Set(s string) error {
+	if s == "" {
+		return errors.New("empty file name (use - for standard output)")
+	}
+	*o.names = append(*o.names, s)
+	return nil
+}
+
+type remoteName struct{ names *[]string }
+
+func (o remoteName) String() string   { return "" }
+func (o remoteName) IsBoolFlag() bool { return true }
+func (o remoteName) Set(s string) error {
+	if s != "true" {
+		return errors.New("-O takes no value")
+	}
+	*o.names = append(*o.names, "")
+	return nil
+}
 
 func init() {
 	register(&command{
@@ -28,15 +62,25 @@ func init() {
 		summary: "fetch the resource over its real protocol (ftp, gopher, news/nntp, http, file); describe telnet sessions, compose mail",
 		usage:   "[flags] URL...",
 		flags: func(fs *flag.FlagSet) {
-			fs.String("o", "", "write the resource to this file instead of standard output")
+			outs := new([]string)
+			fs.Var(outputList{outs}, "o", "write the next URL's resource to this file (- for standard output); repeat for several URLs")
+			fs.Var(remoteName{outs}, "O", "write the next URL's resource to a file named after the URL's last segment; repeat for several URLs")
+			fs.Bool("keep-partial", false, "on failure keep what was received, as FILE.part (the target itself is never touched)")
 			fs.Bool("i", false, "http: include the response status line and headers")
-			fs.Bool("v", false, "show the protocol exchange on standard error (passwords masked)")
+			fs.Bool("v", false, "show each plan and the protocol exchange on standard error (passwords masked, server text escaped)")
 			fs.Bool("raw", false, "gopher: write a menu as the server sent it instead of a listing of gopher URLs")
-			fs.Duration("connect-timeout", access.DefaultConnectTimeout, "time allowed to connect")
+			fs.Bool("L", false, "http: follow redirects (each hop a new plan; only to http or https)")
+			fs.Bool("location", false, "same as -L")
+			fs.Int("max-redirs", access.DefaultMaxRedirects, "http: the most redirects -L follows")
+			fs.Duration("connect-timeout", access.DefaultConnectTimeout, "time allowed to connect, name resolution included")
 			fs.Duration("timeout", access.DefaultReadTimeout, "time allowed between reads")
-			fs.Int64("max-size", 0, "stop a transfer larger than this many bytes (0: no limit)")
-			fs.String("email", "", "your e-mail address, the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
-			fs.String("nntp-server", "", "news server host[:port] for news: URLs; default $NNTPSERVER")
+			fs.Duration("max-time", 0, "time allowed for the whole transfer (0: no limit)")
+			fs.Int64("speed-limit", 0, "stop a transfer slower than this many bytes a second over --speed-time (0: off)")
+			fs.Duration("speed-time", access.DefaultSpeedTime, "the window of --speed-limit")
+			fs.Int64("max-size", 0, "stop a transfer after this many bytes received (0: no limit)")
+			fs.Int("max-reply", access.DefaultMaxReply, "the largest protocol reply (ftp, nntp, smtp; an http header), in bytes")
+			fs.Int("max-line", access.DefaultMaxReplyLine, "the longest reply line or gopher menu line, in bytes")
+			planFlags(fs)
 			fs.Bool("exec", false, "telnet, tn3270, rlogin: start the system's client (the URL's user is passed, never the password)")
 			fs.String("subject", "", "mailto: the Subject of the message")
 			fs.String("from", "", "mailto: the From address; default the --email address")
@@ -49,8 +93,10 @@ func init() {
 
 // getFlags are the parsed flags of get.
 type getFlags struct {
-	out, email, nntp, subject, from, send string
+	outs                                  []string
+	subject, from, send                   string
 	include, verbose, raw, exec, progress bool
+	keepPartial                           bool
 	opts                                  access.Options
 }
 
@@ -58,16 +104,30 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 	str := func(n string) string { return fs.Lookup(n).Value.String() }
 	get := func(n string) any { return fs.Lookup(n).Value.(flag.Getter).Get() }
 	g := getFlags{
-		out: str("o"), email: str("email"), nntp: str("nntp-server"),
+		outs:    *fs.Lookup("o").Value.(outputList).names,
 		subject: str("subject"), from: str("from"), send: str("send"),
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
-		exec: get("exec").(bool), progress: get("progress").(bool),
+		exec: get("exec").(bool), progress: get("progress").(bool), keepPartial: get("keep-partial").(bool),
 	}
-	g.opts.ConnectTimeout = get("connect-timeout").(time.Duration)
-	g.opts.ReadTimeout = get("timeout").(time.Duration)
-	g.opts.MaxSize = get("max-size").(int64)
+	o := &g.opts
+	o.ConnectTimeout = get("connect-timeout").(time.Duration)
+	o.ReadTimeout = get("timeout").(time.Duration)
+	o.MaxTime = get("max-time").(time.Duration)
+	o.SpeedLimit = get("speed-limit").(int64)
+	o.SpeedTime = get("speed-time").(time.Duration)
+	o.MaxSize = get("max-size").(int64)
+	o.MaxReply = get("max-reply").(int)
+	o.MaxReplyLine = get("max-line").(int)
+	o.FollowRedirects = get("L").(bool) || get("location").(bool)
+	o.MaxRedirects = get("max-redirs").(int)
 	if g.verbose {
-		g.opts.Trace = e.stderr
+		o.Trace = e.stderr
+		o.OnPlan = func(p scheme.Plan) {
+			fmt.Fprintf(e.stderr, "* plan (%s):\n", p.Scheme())
+			for _, s := range printablePlan(p).Steps() {
+				fmt.Fprintf(e.stderr, "*   %s\n", access.EscapeText(s))
+			}
+		}
 	}
 	return g
 }
@@ -78,38 +138,40 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	g := readGetFlags(e, fs)
-	cfg := scheme.ConfigFromEnv(e.getenv)
-	if g.email != "" {
-		cfg.Email = g.email
+	if len(g.outs) > len(args) {
+		fmt.Fprintf(e.stderr, "urlkit get: %d -o/-O for %d URLs\n", len(g.outs), len(args))
+		return exitUsage
 	}
-	if g.nntp != "" {
-		cfg.NewsServer = g.nntp
-	}
-	out := e.stdout
-	if g.out != "" {
-		f, err := os.Create(g.out)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "urlkit get: %v\n", err)
-			return exitInvalid
-		}
-		defer f.Close()
-		out = f
-	}
+	cfg := planConfig(e, fs)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	status := exitOK
-	for _, arg := range args {
-		if s := getOne(ctx, e, g, cfg, arg, out); s > status {
+	for i, arg := range args {
+		out := ""
+		if i < len(g.outs) {
+			out = g.outs[i]
+		} else if len(g.outs) > 0 {
+			out = "-"
+		}
+		s := getOne(ctx, e, g, cfg, arg, out)
+		if s > status {
 			status = s
+		}
+		if ctx.Err() != nil {
+			return exitInterrupted
 		}
 	}
 	return status
 }
 
-// getOne fetches one URL and returns the exit status for it.
-func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in string, out io.Writer) int {
+// getOne fetches one URL into out ("" or "-": standard output; a name with
+// -O's "" resolved here) and returns the exit status for it.
+func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in, out string) int {
 	fail := func(err error) int {
-		fmt.Fprintf(e.stderr, "urlkit get: %s: %v\n", redact(in), err)
+		fmt.Fprintf(e.stderr, "urlkit get: %s: %s\n", redact(in), redactErr(in, err))
+		if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+			return exitInterrupted
+		}
 		return exitInvalid
 	}
 	u, err := urlkit.Parse(in)
@@ -118,7 +180,7 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in strin
 	}
 	// RFC 1738 6: warn of a port other than the scheme's before connecting.
 	for _, f := range scheme.Check(u) {
-		if f.Code == "port" {
+		if f.Code == scheme.CodePort && f.Severity < scheme.SeverityError {
 			fmt.Fprintf(e.stderr, "urlkit get: %s: warning: %s\n", redact(in), f.Message)
 		}
 	}
@@ -126,15 +188,13 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in strin
 	if err != nil {
 		return fail(err)
 	}
-	opts := g.opts
 	switch p := plan.(type) {
 	case *scheme.Session:
-		s := access.SessionFor(p)
-		fmt.Fprintln(out, s.Describe())
+		fmt.Fprint(e.stdout, access.DescribeSession(p))
 		if !g.exec {
 			return exitOK
 		}
-		cmd, err := s.Command(ctx)
+		cmd, err := access.SessionCommand(ctx, p)
 		if err != nil {
 			return fail(err)
 		}
@@ -144,79 +204,130 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in strin
 		}
 		return exitOK
 	case *scheme.MailPlan:
-		return sendMail(ctx, e, g, cfg, p, out, fail)
-	case *scheme.GopherPlan:
-		if (p.Type == '1' || p.Type == '7') && !g.raw {
-			items, err := access.FetchGopherMenu(ctx, access.GopherRequestFor(p), &opts)
-			if err != nil {
-				return fail(err)
-			}
-			if err := access.WriteMenuListing(out, items); err != nil {
-				return fail(err)
-			}
-			return exitOK
-		}
-	case *scheme.HTTPPlan:
-		if g.include {
-			return copyOut(e, g, out, fail, func(o *access.Options) (io.ReadCloser, error) {
-				return access.FetchHTTP(ctx, &access.HTTPRequest{URL: p.URL, IncludeHeaders: true}, o)
-			})
-		}
-	}
-	switch plan.(type) {
+		return sendMail(ctx, e, g, cfg, p, fail)
 	case *scheme.FTPPlan, *scheme.GopherPlan, *scheme.NNTPPlan, *scheme.HTTPPlan, *scheme.FilePlan:
 	default:
 		// wais, prospero, mid, cid: print what a client would do.
-		fmt.Fprintln(out, u.String())
+		fmt.Fprintln(e.stdout, redact(u.String()))
 		for _, step := range plan.Steps() {
-			fmt.Fprintln(out, "  "+step)
+			fmt.Fprintln(e.stdout, "  "+step)
 		}
 		fmt.Fprintf(e.stderr, "urlkit get: %s: %s: %v\n", redact(in), u.Scheme(), access.ErrNotRetrievable)
 		return exitNotSupported
 	}
-	return copyOut(e, g, out, fail, func(o *access.Options) (io.ReadCloser, error) {
-		return access.Open(ctx, plan, o, passwordPrompt(e))
-	})
-}
-
-// copyOut opens the resource with open and copies it to out, drawing a
-// progress bar when standard error is a terminal.
-func copyOut(e *env, g getFlags, out io.Writer, fail func(error) int, open func(*access.Options) (io.ReadCloser, error)) int {
-	opts := g.opts
-	var bar *progressbar.ProgressBar
-	if g.progress && isTerminal(e.stderr) {
-		bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(e.stderr), progressbar.OptionShowBytes(true),
-			progressbar.OptionSetDescription("fetching"), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
-		opts.Progress = func(n int64) { bar.Set64(n) }
+	if out == "" && len(g.outs) > 0 {
+		name, err := remoteFileName(plan)
+		if err != nil {
+			return fail(err)
+		}
+		out = name
 	}
-	rc, err := open(&opts)
+	w, err := openOutput(e, out, g.keepPartial)
 	if err != nil {
 		return fail(err)
 	}
-	defer rc.Close()
-	_, err = io.Copy(out, rc)
-	if bar != nil {
-		bar.Finish()
+	if err := fetch(ctx, e, g, plan, w); err != nil {
+		if werr := w.abort(); werr != nil {
+			fmt.Fprintf(e.stderr, "urlkit get: %v\n", werr)
+		}
+		return fail(err)
 	}
-	if err != nil {
+	if err := w.commit(); err != nil {
 		return fail(err)
 	}
 	return exitOK
 }
 
-func sendMail(ctx context.Context, e *env, g getFlags, cfg scheme.Config, p *scheme.MailPlan, out io.Writer, fail func(error) int) int {
+// fetch carries out the plan and copies the resource to w.
+func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Writer) error {
+	opts := g.opts
+	opts.PasswordPrompt = passwordPrompt
+	var bar *progressbar.ProgressBar
+	if g.progress && isTerminal(e.stderr) {
+		bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(e.stderr), progressbar.OptionShowBytes(true),
+			progressbar.OptionSetDescription("fetching"), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+		opts.Progress = func(n int64) { bar.Set64(n) }
+		defer bar.Finish()
+	}
+	r, err := access.Execute(ctx, plan, &opts)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if g.include && r.Status != "" {
+		bw := bufio.NewWriter(w)
+		fmt.Fprintf(bw, "%s\r\n", r.Status)
+		keys := make([]string, 0, len(r.Header))
+		for k := range r.Header {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			for _, v := range r.Header[k] {
+				fmt.Fprintf(bw, "%s: %s\r\n", k, v)
+			}
+		}
+		bw.WriteString("\r\n")
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+	}
+	if r.Kind == "menu" && !g.raw {
+		_, err = access.WriteMenuListing(w, r, opts.MaxReplyLine)
+		return err
+	}
+	if r.Kind != "file" && r.Kind != "article" && isTerminal(w) {
+		// A listing shown on a terminal: names from the server, escaped.
+		return copyEscaped(w, r)
+	}
+	_, err = io.Copy(w, r)
+	return err
+}
+
+// copyEscaped copies r to w line by line, escaping each line (EscapeText).
+func copyEscaped(w io.Writer, r io.Reader) error {
+	br := bufio.NewReaderSize(r, 32<<10)
+	bw := bufio.NewWriter(w)
+	for {
+		line, err := br.ReadSlice('\n')
+		if len(line) > 0 {
+			l := strings.TrimRight(string(line), "\r\n")
+			bw.WriteString(access.EscapeText(l))
+			if len(l) < len(line) {
+				bw.WriteByte('\n')
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF {
+			return bw.Flush()
+		}
+		if err != nil {
+			bw.Flush()
+			return err
+		}
+	}
+}
+
+func sendMail(ctx context.Context, e *env, g getFlags, cfg scheme.Config, p *scheme.MailPlan, fail func(error) int) int {
 	from := g.from
 	if from == "" {
 		from = cfg.Email
 	}
-	m := &access.MailMessage{From: from, To: []string{p.To}, Subject: g.subject, Date: time.Now(), Body: e.stdin}
+	body, err := access.ReadBody(ctx, e.stdin)
+	if err != nil {
+		return fail(err)
+	}
+	m := &access.MailMessage{From: from, To: []string{p.To}, Subject: g.subject, Date: time.Now(), Body: body}
 	if g.send == "" {
-		if err := access.WriteMessage(out, m); err != nil {
+		if err := access.WriteMessage(e.stdout, m); err != nil {
 			return fail(err)
 		}
 		return exitOK
 	}
-	if err := access.SendMail(ctx, g.send, m, &g.opts); err != nil {
+	opts := g.opts
+	if err := access.SendMail(ctx, g.send, m, &opts); err != nil {
 		return fail(err)
 	}
 	fmt.Fprintf(e.stderr, "urlkit get: message to %s sent through %s\n", p.To, g.send)
@@ -225,41 +336,213 @@ func sendMail(ctx context.Context, e *env, g getFlags, cfg scheme.Config, p *sch
 
 // passwordPrompt asks for an ftp password on the terminal, when there is
 // one (RFC 1738 3.2.1: "the program interpreting the FTP URL should request
-// one from the user").
-func passwordPrompt(e *env) func(context.Context) (string, error) {
-	return func(context.Context) (string, error) {
-		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
-		if err != nil {
-			return "", fmt.Errorf("the server asks for a password and there is no terminal to ask on: %w", access.ErrPasswordRequired)
-		}
-		defer tty.Close()
-		fmt.Fprint(tty, "password: ")
-		b, err := term.ReadPassword(int(tty.Fd()))
+// one from the user"). When ctx ends first, the terminal's mode is
+// restored and the prompt abandoned.
+func passwordPrompt(ctx context.Context) (string, error) {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return "", fmt.Errorf("the server asks for a password and there is no terminal to ask on: %w", access.ErrPasswordRequired)
+	}
+	fd := int(tty.Fd())
+	state, err := term.GetState(fd)
+	if err != nil {
+		tty.Close()
+		return "", fmt.Errorf("the server asks for a password and /dev/tty is not a terminal: %w", access.ErrPasswordRequired)
+	}
+	fmt.Fprint(tty, "password: ")
+	type result struct {
+		pw  []byte
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		b, err := term.ReadPassword(fd)
+		ch <- result{b, err}
+	}()
+	select {
+	case r := <-ch:
 		fmt.Fprintln(tty)
-		return string(b), err
+		tty.Close()
+		return string(r.pw), r.err
+	case <-ctx.Done():
+		term.Restore(fd, state)
+		fmt.Fprintln(tty)
+		return "", ctx.Err()
 	}
 }
 
 func isTerminal(w io.Writer) bool {
+	if o, ok := w.(*output); ok {
+		w = o.w
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// redact returns a URL for messages with any password replaced, so that
-// get never prints one (RFC 1738 6).
-func redact(s string) string {
-	u, err := urlkit.Parse(s)
+// ---- output files ------------------------------------------------------
+
+// output is where one URL's resource goes: standard output, or a
+// temporary file beside the target that is renamed onto it only when the
+// whole resource has arrived. On failure the target is left as it was and
+// the temporary file removed (kept as TARGET.part with --keep-partial).
+type output struct {
+	w      io.Writer
+	f      *os.File // the temporary file, nil for standard output
+	dev    *os.File // a device or FIFO written directly
+	target string
+	keep   bool
+}
+
+func (o *output) Write(p []byte) (int, error) { return o.w.Write(p) }
+
+// openOutput prepares the output for name: "" or "-" is standard output.
+func openOutput(e *env, name string, keep bool) (*output, error) {
+	if name == "" || name == "-" {
+		return &output{w: e.stdout}, nil
+	}
+	if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return nil, fmt.Errorf("output %s is a directory", name)
+		}
+		// A device or FIFO (such as /dev/null): written directly.
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("output: %w", err)
+		}
+		return &output{w: f, dev: f}, nil
+	}
+	dir, base := filepath.Split(name)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".urlkit-*.part")
 	if err != nil {
-		return s
+		return nil, fmt.Errorf("output: %w", err)
 	}
-	pw, ok := u.Password()
-	if !ok || pw == "" {
-		return s
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(name); err == nil {
+		mode = st.Mode().Perm()
 	}
-	user, _ := u.User()
-	prefix := u.RawScheme() + "://" + user + ":"
-	if i := strings.Index(s, prefix+pw+"@"); i >= 0 {
-		return s[:i] + prefix + "****@" + s[i+len(prefix)+len(pw)+1:]
+	f.Chmod(mode)
+	return &output{w: f, f: f, target: name, keep: keep}, nil
+}
+
+// commit renames the complete temporary file onto the target.
+func (o *output) commit() error {
+	if o.dev != nil {
+		return o.dev.Close()
 	}
-	return s
+	if o.f == nil {
+		return nil
+	}
+	if err := o.f.Close(); err != nil {
+		os.Remove(o.f.Name())
+		return fmt.Errorf("output %s: %w", o.target, err)
+	}
+	if err := os.Rename(o.f.Name(), o.target); err != nil {
+		os.Remove(o.f.Name())
+		return fmt.Errorf("output %s: %w", o.target, err)
+	}
+	return nil
+}
+
+// abort removes the temporary file, or with --keep-partial renames it to
+// TARGET.part; the target itself is not touched.
+func (o *output) abort() error {
+	if o.dev != nil {
+		return o.dev.Close()
+	}
+	if o.f == nil {
+		return nil
+	}
+	o.f.Close()
+	if o.keep {
+		if err := os.Rename(o.f.Name(), o.target+".part"); err != nil {
+			return err
+		}
+		return fmt.Errorf("the partial transfer is kept in %s; %s is unchanged", o.target+".part", o.target)
+	}
+	return os.Remove(o.f.Name())
+}
+
+// remoteFileName is -O's file name: the last segment of the URL's path,
+// decoded (ftp: the file name; gopher: the selector's last segment; http:
+// the path's). A name that is empty, "." or "..", or holds "/", NUL or a
+// control character is refused.
+func remoteFileName(p scheme.Plan) (string, error) {
+	var last string
+	switch p := p.(type) {
+	case *scheme.FTPPlan:
+		last = p.Name
+	case *scheme.GopherPlan:
+		last = p.Selector[strings.LastIndexByte(p.Selector, '/')+1:]
+	case *scheme.HTTPPlan:
+		path, _, _ := strings.Cut(p.RequestURI, "?")
+		seg := path[strings.LastIndexByte(path, '/')+1:]
+		d, err := urlkit.Unescape(seg)
+		if err != nil {
+			return "", fmt.Errorf("-O: %w", err)
+		}
+		last = d
+	case *scheme.FilePlan:
+		last = filepath.Base(p.Path)
+	case *scheme.NNTPPlan:
+		last = p.Article
+		if last == "" {
+			return "", errors.New("-O: a news or nntp URL without an article number names no file; use -o FILE")
+		}
+	}
+	switch {
+	case last == "", last == ".", last == "..":
+		return "", fmt.Errorf("-O: the URL's last path segment %q is no file name; use -o FILE", last)
+	case strings.ContainsAny(last, "/\x00") || strings.ContainsFunc(last, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return "", fmt.Errorf("-O: the URL's last path segment %q holds \"/\" or a control character; use -o FILE", access.EscapeText(last))
+	}
+	return last, nil
+}
+
+// ---- redaction ---------------------------------------------------------
+
+// password returns the password in URL-like text, whether or not it
+// parses: in "scheme://user:password@host", the text between the first
+// ":" after "//" and the last "@" before any space. It may take more than
+// the password when the text is ambiguous; it never takes less.
+func password(s string) (start, end int) {
+	i := strings.Index(s, "://")
+	if i < 0 {
+		return -1, -1
+	}
+	rest := s[i+3:]
+	if sp := strings.IndexAny(rest, " \t\r\n"); sp >= 0 {
+		rest = rest[:sp]
+	}
+	at := strings.LastIndexByte(rest, '@')
+	if at < 0 {
+		return -1, -1
+	}
+	colon := strings.IndexByte(rest[:at], ':')
+	if colon < 0 {
+		return -1, -1
+	}
+	return i + 3 + colon + 1, i + 3 + at
+}
+
+// redact returns s with any password masked, whether or not it parses, so
+// that get and plan never print one (RFC 1738 6).
+func redact(s string) string { return urlkit.RedactString(s) }
+
+// redactErr is err's message with passwords masked (urlkit.RedactString),
+// in's password also where the message quotes it decoded.
+func redactErr(in string, err error) string {
+	msg := urlkit.RedactString(err.Error())
+	a, b := password(in)
+	if a < 0 || a == b {
+		return msg
+	}
+	pw := in[a:b]
+	msg = strings.ReplaceAll(msg, pw, urlkit.RedactedPassword)
+	if d, err := urlkit.Unescape(pw); err == nil && d != "" {
+		msg = strings.ReplaceAll(msg, d, urlkit.RedactedPassword)
+	}
+	return msg
 }

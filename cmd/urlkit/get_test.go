@@ -49,9 +49,20 @@ func TestGetHTTP(t *testing.T) {
 	}))
 	defer srv.Close()
 	base := strings.Replace(srv.URL, "http://127.0.0.1", "http://localhost", 1)
+	// Redirects are followed only with -L (issue 17).
 	out, errOut, code := runCLI(t, "", "get", base+"/old")
+	if code != exitInvalid || out != "" || !strings.Contains(errOut, `302 redirect to "/new?x=1" not followed`) || !strings.Contains(errOut, "-L") {
+		t.Errorf("redirect without -L: %d %q %q", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "", "get", "-L", "-v", base+"/old")
 	if code != exitOK || out != "path /new query x=1" {
-		t.Errorf("redirect: %d %q %q", code, out, errOut)
+		t.Errorf("redirect with -L: %d %q %q", code, out, errOut)
+	}
+	// -v shows each hop's plan and the request lines as sent.
+	for _, w := range []string{"* plan (http):", "> GET /old HTTP/1.0", "< HTTP/1.0 302 Found", "* redirect 1 to " + base + "/new?x=1", "> GET /new?x=1 HTTP/1.0", "> User-Agent: urlkit/1"} {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("-v output lacks %q:\n%s", w, errOut)
+		}
 	}
 	if !strings.Contains(errOut, "warning: port") {
 		t.Errorf("no warning about the non-default port: %q", errOut)
@@ -93,7 +104,7 @@ func TestGetTelnet(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, `"guest"`) || strings.Contains(out+errOut, "s3cret") {
 		t.Errorf("telnet: %d %q %q", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "guest:****@") {
+	if !strings.Contains(errOut, "guest:xxxxx@") {
 		t.Errorf("the URL in messages is not redacted: %q", errOut)
 	}
 }

@@ -14,10 +14,11 @@ func init() {
 	register(&command{
 		name:    "parse",
 		summary: "split URLs into their components, strictly by RFC 1738 (or leniently, with repairs reported)",
-		usage:   "[--json] [--lenient] [URL...]",
+		usage:   "[--json] [--lenient] [--format TEMPLATE] [URL...]",
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
 			fs.Bool("lenient", false, "accept what browsers accept, repairing by percent-encoding; each repair is a warning on stderr")
+			fs.String("format", "", formatUsage)
 		},
 		run: runParse,
 	})
@@ -102,7 +103,7 @@ func newParseResult(input string, u urlkit.URL) parseResult {
 	if u.HasAuthority() {
 		r.Host = opt(u.Host(), true)
 	}
-	r.Port = opt(u.Port())
+	r.Port = opt(u.RawPort())
 	r.Path = opt(u.Path())
 	r.Search = opt(u.Search())
 	r.Fragment = opt(u.Fragment())
@@ -120,8 +121,13 @@ func errorJSON(err error) *jsonError {
 func runParse(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := fs.Lookup("json").Value.(flag.Getter).Get().(bool)
 	lenient := fs.Lookup("lenient").Value.(flag.Getter).Get().(bool)
+	tpl, err := formatFlag(fs)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "urlkit parse: --format: %v\n", err)
+		return exitUsage
+	}
 	status := exitOK
-	err := eachInput(e, args, func(in string) bool {
+	err = eachInput(e, args, func(in string) bool {
 		var u urlkit.URL
 		var warns []urlkit.Warning
 		var err error
@@ -153,6 +159,10 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 		}
 		if asJSON {
 			writeJSON(e.stdout, r)
+			return true
+		}
+		if tpl != nil {
+			fmt.Fprintln(e.stdout, tpl.apply(u))
 			return true
 		}
 		printParse(e, r)

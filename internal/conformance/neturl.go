@@ -88,9 +88,9 @@ func fromURLKit(u urlkit.URL) netFields {
 	pass, f.HasPassword = u.Password()
 	f.User, f.Password = unesc(user), unesc(pass)
 	f.Host = u.Host()
-	f.Port, _ = u.Port()
+	f.Port, _ = u.RawPort()
 	if u.HasAuthority() {
-		f.Path = unesc(u.RawPath())
+		f.Path = unesc(u.PathWithSlash())
 	} else {
 		p, _ := u.Path()
 		f.Path = p // opaque: net/url keeps Opaque as written too

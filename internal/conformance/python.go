@@ -122,8 +122,8 @@ func comparePySplit(s *Suite, in string, row []string) {
 		got.User, _ = u.User()
 		got.Password, _ = u.Password()
 		got.Host = u.Host()
-		got.Port, _ = u.Port()
-		got.Path = u.RawPath()
+		got.Port, _ = u.RawPort()
+		got.Path = u.PathWithSlash()
 	} else {
 		got.Path, _ = u.Path()
 	}

@@ -182,8 +182,8 @@ func present(u urlkit.URL) wptFields {
 		f.Username, _ = u.User()
 		f.Password, _ = u.Password()
 		f.Hostname = u.Host()
-		f.Port, _ = u.Port()
-		f.Pathname = u.RawPath()
+		f.Port, _ = u.RawPort()
+		f.Pathname = u.PathWithSlash()
 	} else {
 		f.Pathname, _ = u.Path()
 	}
@@ -314,7 +314,7 @@ func wptFailureClass(u urlkit.URL) (name, reason string, ok bool) {
 		}
 		return "\"//\" not a login", reasonLoginFallback, true
 	}
-	if p, ok := u.Port(); ok && u.HasAuthority() {
+	if p, ok := u.RawPort(); ok && u.HasAuthority() {
 		if n, err := strconv.ParseUint(p, 10, 64); err != nil || n > 65535 {
 			return "port above 65535", "RFC 1738 3.1: port is 1*digit with no upper bound (the bound is TCP's, not the URL syntax's); WHATWG fails on ports above 65535", true
 		}

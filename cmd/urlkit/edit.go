@@ -1,0 +1,232 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+func init() {
+	register(&command{
+		name:    "edit",
+		summary: "change parts of URLs (set, append, delete, sort the search, follow a redirect), strictly",
+		usage:   "[--set PART=VALUE] [--append path=SEGMENT] [--append search=KEY=VALUE] [--delete PART] [--sort-search] [--redirect REF] [--canonical] [--format TEMPLATE] [URL...]",
+		flags: func(fs *flag.FlagSet) {
+			ops := &editOps{}
+			fs.Var(editFlag{ops, "set"}, "set", "set `PART=VALUE`; VALUE is data, encoded for the part (PART:=VALUE takes it already encoded). "+
+				"PART is scheme, user, password, host, port, path, search (or query), fragment or opaque")
+			fs.Var(editFlag{ops, "append"}, "append", "append `path=SEGMENT` (one segment, encoded) or search=KEY=VALUE (one pair, encoded; search=KEY adds the key alone)")
+			fs.Var(editFlag{ops, "delete"}, "delete", "remove `PART`, or search:KEY to remove the search pairs with that key")
+			fs.Var(editFlag{ops, "redirect"}, "redirect", "resolve `REF` against the URL first, as a redirect would (see --mode)")
+			fs.Var(editBoolFlag{ops, "sort-search"}, "sort-search", "sort the search part's pairs by key, then value (unchanged pairs keep their bytes)")
+			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution mode of --redirect: rfc1630, libwww, rfc3986 or rfc1808")
+			fs.Bool("canonical", false, "write each result in canonical form (urlkit canon)")
+			fs.Bool("lenient", false, "read the input URLs leniently, repairing what browsers repair (warnings on stderr)")
+			fs.String("format", "", formatUsage)
+		},
+		run: runEdit,
+	})
+}
+
+// An editOp is one edit, in the order given on the command line.
+type editOp struct {
+	verb string // set, append, delete, redirect, sort-search
+	arg  string
+}
+
+// editOps collects the edits of one command line, shared by the flags
+// that add to it.
+type editOps struct{ list []editOp }
+
+type editFlag struct {
+	ops  *editOps
+	verb string
+}
+
+func (f editFlag) String() string { return "" }
+func (f editFlag) Set(s string) error {
+	if err := checkEditArg(f.verb, s); err != nil {
+		return err
+	}
+	f.ops.list = append(f.ops.list, editOp{f.verb, s})
+	return nil
+}
+
+type editBoolFlag editFlag
+
+func (f editBoolFlag) String() string   { return "" }
+func (f editBoolFlag) IsBoolFlag() bool { return true }
+func (f editBoolFlag) Set(s string) error {
+	if s == "true" {
+		f.ops.list = append(f.ops.list, editOp{f.verb, ""})
+	}
+	return nil
+}
+
+// editParts names the parts --set and --delete take, with trurl's "query"
+// for the search part.
+var editParts = map[string]urlkit.Component{
+	"scheme": urlkit.ComponentScheme, "user": urlkit.ComponentUser, "password": urlkit.ComponentPassword,
+	"host": urlkit.ComponentHost, "port": urlkit.ComponentPort, "path": urlkit.ComponentPath,
+	"search": urlkit.ComponentSearch, "query": urlkit.ComponentSearch, "fragment": urlkit.ComponentFragment,
+	"opaque": urlkit.ComponentOpaque,
+}
+
+// checkEditArg checks the shape of a flag's argument when it is given, so
+// that a usage mistake stops the command before any input is read.
+func checkEditArg(verb, s string) error {
+	switch verb {
+	case "set":
+		name, _, ok := strings.Cut(s, "=")
+		if !ok {
+			return fmt.Errorf("%q: want PART=VALUE", s)
+		}
+		if _, known := editParts[strings.TrimSuffix(name, ":")]; !known {
+			return fmt.Errorf("%q: unknown part %q", s, name)
+		}
+	case "append":
+		name, _, ok := strings.Cut(s, "=")
+		if !ok || (name != "path" && name != "search" && name != "query") {
+			return fmt.Errorf("%q: want path=SEGMENT or search=KEY=VALUE", s)
+		}
+	case "delete":
+		if _, isKey := strings.CutPrefix(s, "search:"); isKey {
+			return nil
+		}
+		if _, isKey := strings.CutPrefix(s, "query:"); isKey {
+			return nil
+		}
+		if c, known := editParts[s]; !known || c == urlkit.ComponentOpaque {
+			return fmt.Errorf("%q: unknown part", s)
+		}
+	}
+	return nil
+}
+
+// applyEdit applies one edit to u.
+func applyEdit(u urlkit.URL, op editOp, mode urlkit.Mode) (urlkit.URL, error) {
+	switch op.verb {
+	case "set":
+		name, value, _ := strings.Cut(op.arg, "=")
+		encoded := strings.HasSuffix(name, ":")
+		c := editParts[strings.TrimSuffix(name, ":")]
+		if c == urlkit.ComponentPath && u.HasAuthority() {
+			// The "/" that separates the path from the host is not part of
+			// urlkit's path (RFC 1738 3.1); accept it, as trurl does.
+			value = strings.TrimPrefix(value, "/")
+		}
+		if encoded {
+			return u.Set(c, value)
+		}
+		return u.SetUnescaped(c, value)
+	case "append":
+		name, value, _ := strings.Cut(op.arg, "=")
+		if name == "path" {
+			return u.JoinPath(value)
+		}
+		key, val, hasValue := strings.Cut(value, "=")
+		return u.AddSearchPair(urlkit.SearchPair{Key: key, Value: val, NoEquals: !hasValue})
+	case "delete":
+		if key, ok := strings.CutPrefix(op.arg, "search:"); ok {
+			return u.DeleteSearch(key)
+		}
+		if key, ok := strings.CutPrefix(op.arg, "query:"); ok {
+			return u.DeleteSearch(key)
+		}
+		return u.Clear(editParts[op.arg])
+	case "sort-search":
+		pairs, err := u.SearchPairs()
+		if err != nil || len(pairs) == 0 {
+			return u, err
+		}
+		sort.SliceStable(pairs, func(i, j int) bool {
+			if pairs[i].Key != pairs[j].Key {
+				return pairs[i].Key < pairs[j].Key
+			}
+			return pairs[i].Value < pairs[j].Value
+		})
+		return u.SetSearchPairs(pairs)
+	case "redirect":
+		return urlkit.ResolveString(u.String(), op.arg, mode)
+	}
+	return u, fmt.Errorf("unknown edit %q", op.verb)
+}
+
+func runEdit(e *env, fs *flag.FlagSet, args []string) int {
+	ops := fs.Lookup("set").Value.(editFlag).ops
+	canonical := fs.Lookup("canonical").Value.String() == "true"
+	lenient := fs.Lookup("lenient").Value.String() == "true"
+	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
+	tpl, err := formatFlag(fs)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "urlkit edit: --format: %v\n", err)
+		return exitUsage
+	}
+	status := exitOK
+	err = eachInput(e, args, func(in string) bool {
+		out, err := editOne(e, in, ops.list, mode, lenient, canonical)
+		if err != nil {
+			status = exitInvalid
+			fmt.Fprintf(e.stderr, "urlkit edit: %q: %v\n", urlkit.RedactString(in), err)
+			return true
+		}
+		if tpl != nil {
+			fmt.Fprintln(e.stdout, tpl.apply(out))
+		} else {
+			fmt.Fprintln(e.stdout, out)
+		}
+		return true
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "urlkit edit: reading input: %v\n", err)
+		return exitInvalid
+	}
+	return status
+}
+
+// editOne parses in, applies the edits in order and checks the result
+// against its scheme's grammar, as parse does.
+func editOne(e *env, in string, ops []editOp, mode urlkit.Mode, lenient, canonical bool) (urlkit.URL, error) {
+	var u urlkit.URL
+	var err error
+	if lenient {
+		var warns []urlkit.Warning
+		u, warns, err = urlkit.ParseLenient(in)
+		for _, w := range warns {
+			fmt.Fprintf(e.stderr, "urlkit edit: %q: warning: %s\n", urlkit.RedactString(in), w)
+		}
+	} else {
+		u, err = urlkit.Parse(in)
+	}
+	if err != nil {
+		return u, err
+	}
+	for _, op := range ops {
+		v, err := applyEdit(u, op, mode)
+		if err != nil {
+			return u, fmt.Errorf("--%s %s: %w", op.verb, redactEditArg(op), err)
+		}
+		u = v
+	}
+	if canonical {
+		u = urlkit.Canonical(u)
+	}
+	if _, err := scheme.ViewOf(u); err != nil {
+		return u, fmt.Errorf("the result %q is not a valid %s URL: %w", u.Redacted(), u.Scheme(), err)
+	}
+	return u, nil
+}
+
+// redactEditArg returns an edit's argument for a message, without a
+// password being set.
+func redactEditArg(op editOp) string {
+	if op.verb == "set" && (strings.HasPrefix(op.arg, "password=") || strings.HasPrefix(op.arg, "password:=")) {
+		name, _, _ := strings.Cut(op.arg, "=")
+		return name + "=" + urlkit.RedactedPassword
+	}
+	return op.arg
+}

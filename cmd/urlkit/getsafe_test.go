@@ -1,0 +1,278 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/urlkit/urlkit/internal/hostile"
+)
+
+// TestMain lets the tests run the command as a separate process (the test
+// binary re-executed with URLKIT_TEST_MAIN=1), for signals and maxrss.
+func TestMain(m *testing.M) {
+	if os.Getenv("URLKIT_TEST_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+var serveHostile = hostile.Serve
+
+// entries lists a directory's names.
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// -o writes beside the target and renames only on success: a failed fetch
+// leaves the target as it was and no partial file; --keep-partial keeps
+// what arrived as TARGET.part; a bad URL touches nothing.
+func TestGetOutputSafety(t *testing.T) {
+	f := &hostile.FTP{Files: map[string][]byte{"big": bytes.Repeat([]byte("x"), 5000)}}
+	s := serveHostile(t, f.Serve)
+	dir := t.TempDir()
+	target := filepath.Join(dir, "keep.txt")
+	os.WriteFile(target, []byte("precious"), 0o600)
+	for _, args := range [][]string{
+		{"get", "-o", target, "ftp://" + s.Addr + "/missing;type=i"},
+		{"get", "-o", target, "--max-size", "100", "ftp://" + s.Addr + "/big;type=i"},
+		{"get", "-o", target, "ftp://u:pw@" + s.Addr + "/%zz"},
+	} {
+		_, errOut, code := runCLI(t, "", args...)
+		if code != exitInvalid {
+			t.Errorf("%q: exit %d %q", args, code, errOut)
+		}
+		if b, _ := os.ReadFile(target); string(b) != "precious" {
+			t.Errorf("%q: target now %q", args, b)
+		}
+		if e := entries(t, dir); len(e) != 1 {
+			t.Errorf("%q: directory holds %q", args, e)
+		}
+	}
+	_, errOut, code := runCLI(t, "", "get", "-o", target, "--keep-partial", "--max-size", "100", "ftp://"+s.Addr+"/big;type=i")
+	if b, _ := os.ReadFile(target + ".part"); code != exitInvalid || len(b) != 100 || !strings.Contains(errOut, "keep.txt.part") || !strings.Contains(errOut, "max-size limit of 100 bytes") {
+		t.Errorf("--keep-partial: %d %q, part has %d bytes", code, errOut, len(b))
+	}
+	if b, _ := os.ReadFile(target); string(b) != "precious" {
+		t.Errorf("--keep-partial touched the target: %q", b)
+	}
+	if _, errOut, code := runCLI(t, "", "get", "-o", target, "ftp://"+s.Addr+"/big;type=i"); code != exitOK {
+		t.Fatalf("success: %d %q", code, errOut)
+	}
+	if b, _ := os.ReadFile(target); len(b) != 5000 {
+		t.Errorf("target has %d bytes after success", len(b))
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the old file's 0600", st.Mode().Perm())
+	}
+}
+
+// -o - is standard output; -O names files after the last segment; several
+// URLs take several -o/-O in order; -O refuses a URL without a name.
+func TestGetOutputNames(t *testing.T) {
+	f := &hostile.FTP{Files: map[string][]byte{"a.bin": []byte("AAA"), "b.bin": []byte("BB")}}
+	s := serveHostile(t, f.Serve)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	out, errOut, code := runCLI(t, "", "get", "-o", "-", "ftp://"+s.Addr+"/a.bin")
+	if code != exitOK || out != "AAA" {
+		t.Errorf("-o -: %d %q %q", code, out, errOut)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error(`-o - created a file named "-"`)
+	}
+	_, errOut, code = runCLI(t, "", "get", "-O", "-o", "second", "ftp://"+s.Addr+"/pub/a.bin", "ftp://"+s.Addr+"/b.bin")
+	if code != exitOK {
+		t.Fatalf("-O -o: %d %q", code, errOut)
+	}
+	if a, _ := os.ReadFile("a.bin"); string(a) != "AAA" {
+		t.Errorf("-O wrote %q", a)
+	}
+	if b, _ := os.ReadFile("second"); string(b) != "BB" {
+		t.Errorf("-o second wrote %q", b)
+	}
+	_, errOut, code = runCLI(t, "", "get", "-O", "ftp://"+s.Addr+"/pub/")
+	if code != exitInvalid || !strings.Contains(errOut, "-O") {
+		t.Errorf("-O without a name: %d %q", code, errOut)
+	}
+	_, _, code = runCLI(t, "", "get", "-o", "x", "-o", "y", "ftp://"+s.Addr+"/a.bin")
+	if code != exitUsage {
+		t.Errorf("two -o for one URL: %d", code)
+	}
+}
+
+// plan and get take the same plan-changing flags: what plan prints for
+// --email is what get sends.
+func TestPlanAndGetAgree(t *testing.T) {
+	f := &hostile.FTP{Files: map[string][]byte{"f.txt": []byte("text")}}
+	s := serveHostile(t, f.Serve)
+	u := "ftp://" + s.Addr + "/pub/f.txt"
+	vars := map[string]string{"EMAIL": "env@example.org"}
+	plan, _, code := runCLIEnv(t, "", vars, "plan", "--email", "flag@example.org", u)
+	if code != exitOK || !strings.Contains(plan, "PASS flag@example.org") {
+		t.Fatalf("plan: %d %q", code, plan)
+	}
+	out, errOut, code := runCLIEnv(t, "", vars, "get", "-v", "--email", "flag@example.org", u)
+	if code != exitOK || out != "text" {
+		t.Fatalf("get: %d %q %q", code, out, errOut)
+	}
+	var steps []string
+	for _, l := range strings.Split(plan, "\n")[2:] {
+		if l = strings.TrimSpace(l); l != "" {
+			steps = append(steps, strings.SplitN(l, " (", 2)[0])
+		}
+	}
+	if got := strings.TrimSuffix(s.Received(), "\r\n"); got != strings.Join(steps, "\r\n") {
+		t.Errorf("server received %q, plan printed %q", got, steps)
+	}
+	for _, st := range steps {
+		if !strings.Contains(errOut, "> "+st+"\n") {
+			t.Errorf("-v lacks %q:\n%s", st, errOut)
+		}
+	}
+}
+
+// A password is never printed, even when the URL does not parse.
+func TestGetRedactsUnparsable(t *testing.T) {
+	for _, in := range []string{"ftp://user:s3cr3t@host/%zz", "ftp://user:s3cr3t@ho st/x", "telnet://u:s3cr3t@h:99999"} {
+		_, errOut, code := runCLI(t, "", "get", in)
+		if code != exitInvalid || strings.Contains(errOut, "s3cr3t") || !strings.Contains(errOut, "xxxxx") {
+			t.Errorf("%s: %d %q", in, code, errOut)
+		}
+		_, errOut, _ = runCLI(t, "", "plan", in)
+		if strings.Contains(errOut, "s3cr3t") {
+			t.Errorf("plan %s: %q", in, errOut)
+		}
+	}
+}
+
+// plan --json and plan never show a password from the URL.
+func TestPlanHidesPassword(t *testing.T) {
+	for _, args := range [][]string{{"plan", "--json", "ftp://u:s3cr3t@h.dom/f"}, {"plan", "ftp://u:s3cr3t@h.dom/f"}} {
+		out, errOut, code := runCLI(t, "", args...)
+		if code != exitOK || strings.Contains(out+errOut, "s3cr3t") || !strings.Contains(out, "PASS ****") {
+			t.Errorf("%q: %d %q %q", args, code, out, errOut)
+		}
+	}
+}
+
+// urlkitProcess starts the command as its own process.
+func urlkitProcess(t *testing.T, stdin io.Reader, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "URLKIT_TEST_MAIN=1")
+	cmd.Stdin = stdin
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &errb
+}
+
+// Ctrl-C ends get at each blocking point with status 130: waiting for a
+// server that never answers, opening a FIFO nobody writes, reading a
+// mailto body from a pipe that never closes, and in mid-transfer. The
+// time from SIGINT to exit is logged.
+func TestGetInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	silent := serveHostile(t, hostile.Silent)
+	drip := serveHostile(t, hostile.Drip("", 50*time.Millisecond))
+	// A pipe whose write end stays open: the body never ends.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	for _, tc := range []struct {
+		name  string
+		stdin io.Reader
+		args  []string
+	}{
+		{"silent server", nil, []string{"get", "ftp://" + silent.Addr + "/f"}},
+		{"fifo open", nil, []string{"get", "file://" + fifo}},
+		{"mailto body", pr, []string{"get", "mailto:a@example.org"}},
+		{"transfer", nil, []string{"get", "-o", filepath.Join(dir, "out"), "gopher://" + drip.Addr + "/9/x"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd, errb := urlkitProcess(t, tc.stdin, tc.args...)
+			time.Sleep(300 * time.Millisecond)
+			start := time.Now()
+			cmd.Process.Signal(os.Interrupt)
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("still running 5 s after SIGINT; stderr %q", errb.String())
+			}
+			d := time.Since(start)
+			if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+				t.Errorf("exit %d, want 130; stderr %q", code, errb.String())
+			}
+			t.Logf("stopped %v after SIGINT: %s", d.Round(time.Millisecond), strings.TrimSpace(errb.String()))
+		})
+	}
+	if e := entries(t, dir); len(e) != 1 {
+		t.Errorf("partial files left: %q", e)
+	}
+}
+
+// Peak memory of the whole command (maxrss) under each hostile server.
+func TestGetMaxRSS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs subprocesses against hostile servers")
+	}
+	menu := serveHostile(t, hostile.GopherEndlessMenu(64<<20))
+	ftpReply := serveHostile(t, hostile.HugeMultilineReply("220"))
+	nntpArticle := serveHostile(t, hostile.NNTPEndlessArticle)
+	smtpReply := serveHostile(t, hostile.HugeReplyAfter([]string{"220 hi"}, "250"))
+	header := serveHostile(t, hostile.HTTPEndlessHeader)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"gopher 64 MiB menu", []string{"get", "-o", os.DevNull, "gopher://" + menu.Addr + "/1"}, exitOK},
+		{"ftp endless reply", []string{"get", "ftp://" + ftpReply.Addr + "/f"}, exitInvalid},
+		{"nntp endless article, --max-size 256M", []string{"get", "-o", os.DevNull, "--max-size", "268435456", "nntp://" + nntpArticle.Addr + "/g/1"}, exitInvalid},
+		{"smtp endless reply", []string{"get", "--send", smtpReply.Addr, "--from", "a@example.org", "mailto:b@example.org"}, exitInvalid},
+		{"http endless header", []string{"get", "http://" + header.Addr + "/"}, exitInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd, errb := urlkitProcess(t, strings.NewReader("body"), tc.args...)
+			err := cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Fatalf("exit %d (%v), want %d: %s", code, err, tc.code, errb.String())
+			}
+			ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			t.Logf("maxrss %d MiB; %s", ru.Maxrss>>10, strings.TrimSpace(errb.String()))
+			if ru.Maxrss > 64<<10 {
+				t.Errorf("maxrss %d KiB", ru.Maxrss)
+			}
+		})
+	}
+}

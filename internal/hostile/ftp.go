@@ -1,0 +1,107 @@
+package hostile
+
+import (
+	"fmt"
+	"net"
+	"strings"
+)
+
+// FTP is a small FTP server (RFC 959) serving files from a map, for
+// tests: USER/PASS (any), CWD (any), TYPE, EPSV or PASV, RETR, NLST, QUIT.
+// Its fields change how it misbehaves.
+type FTP struct {
+	Files map[string][]byte // by name, as RETR gives it
+	// NoEPSV refuses EPSV, so the client must fall back to PASV.
+	NoEPSV bool
+	// PASVHost is the address the PASV reply names (a client must ignore
+	// it and use the control connection's peer); default 127.0.0.1.
+	PASVHost string
+	// Greeting replaces the 220 greeting's text.
+	Greeting string
+	// RefuseText, when set, is the text of a 550 reply to every RETR.
+	RefuseText string
+}
+
+// Serve handles one control connection.
+func (f *FTP) Serve(c net.Conn) {
+	say := func(s string) { fmt.Fprintf(c, "%s\r\n", s) }
+	g := f.Greeting
+	if g == "" {
+		g = "220 hostile ftp"
+	}
+	say(g)
+	var dl net.Listener
+	defer func() {
+		if dl != nil {
+			dl.Close()
+		}
+	}()
+	for {
+		line, err := readLine(c)
+		if err != nil {
+			return
+		}
+		cmd, arg, _ := strings.Cut(line, " ")
+		switch cmd {
+		case "USER":
+			say("331 password please")
+		case "PASS":
+			say("230 in")
+		case "CWD":
+			say("250 ok")
+		case "TYPE":
+			say("200 type set")
+		case "EPSV":
+			if f.NoEPSV {
+				say("500 EPSV not understood")
+				continue
+			}
+			dl, _ = net.Listen("tcp", "127.0.0.1:0")
+			say(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", dl.Addr().(*net.TCPAddr).Port))
+		case "PASV":
+			dl, _ = net.Listen("tcp", "127.0.0.1:0")
+			p := dl.Addr().(*net.TCPAddr).Port
+			h := f.PASVHost
+			if h == "" {
+				h = "127.0.0.1"
+			}
+			say(fmt.Sprintf("227 Entering Passive Mode (%s,%d,%d).", strings.ReplaceAll(h, ".", ","), p>>8, p&255))
+		case "RETR", "NLST":
+			if dl == nil {
+				say("425 no data connection")
+				continue
+			}
+			data, ok := f.Files[arg]
+			if cmd == "RETR" && (!ok || f.RefuseText != "") {
+				t := f.RefuseText
+				if t == "" {
+					t = "no such file"
+				}
+				say("550 " + t)
+				continue
+			}
+			if cmd == "NLST" {
+				var b strings.Builder
+				for name := range f.Files {
+					b.WriteString(name + "\r\n")
+				}
+				data = []byte(b.String())
+			}
+			say(fmt.Sprintf("150 here it comes (%d bytes)", len(data)))
+			d, err := dl.Accept()
+			dl.Close()
+			dl = nil
+			if err != nil {
+				return
+			}
+			d.Write(data)
+			d.Close()
+			say("226 done")
+		case "QUIT":
+			say("221 bye")
+			return
+		default:
+			say("502 not implemented")
+		}
+	}
+}

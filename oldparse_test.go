@@ -1,0 +1,366 @@
+package urlkit
+
+// This file keeps the straightforward parser that the fast one in parse.go
+// replaced (a loop per component, a second pass over the host), so that
+// FuzzParseDifferential can check that the two agree on every input: the
+// same URL, or the same error at the same offset.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
+)
+
+var oldOkX, oldOkLogin, oldOkPath, oldLoginStop [256]bool
+
+func init() {
+	for b := 0; b < 256; b++ {
+		oldOkX[b] = chars.Table[b]&chars.Xchar != 0
+		oldOkPath[b] = oldOkX[b] && b != '?'
+		oldLoginStop[b] = strings.IndexByte("/#?@:", byte(b)) >= 0
+		oldOkLogin[b] = chars.Table[b]&chars.Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0
+	}
+}
+
+// oldScan returns the index of the first byte of s[i:end] that is neither in
+// ok nor part of a valid escape, or end if there is none.
+func oldScan(s string, i, end int, ok *[256]bool) int {
+	for i < end {
+		c := s[i]
+		if ok[c] {
+			i++
+			continue
+		}
+		if c == '%' && chars.IsEscape(s, i) && i+2 < end {
+			i += 3
+			continue
+		}
+		return i
+	}
+	return end
+}
+
+func oldParse(input string, partialOK bool) (URL, error) {
+	var u URL
+	s := input
+	if hasURLPrefix(s) {
+		s = s[4:]
+		u.prefix = 4
+	}
+	u.s = s
+	n := len(s)
+	base := int(u.prefix)
+	fail := func(off int, c Component, err error, detail string) (URL, error) {
+		return URL{}, &SyntaxError{Input: input, Offset: base + off, Component: c, Err: err, Detail: detail}
+	}
+	if n == 0 && (!partialOK || u.prefix != 0) {
+		return fail(0, ComponentNone, ErrEmpty, "empty URL")
+	}
+
+	// The scheme: scheme chars up to ":" (RFC 1738 section 5).
+	i := 0
+	for i < n && chars.Table[s[i]]&chars.SchemeChar != 0 {
+		i++
+	}
+	p := 0 // start of the scheme-specific part
+	syntax := schemes.Generic
+	if i < n && s[i] == ':' && i > 0 {
+		u.flags |= hasScheme
+		u.scheme = span{0, int32(i)}
+		p = i + 1
+		syntax = schemeSyntax(s[:i])
+	} else if !partialOK {
+		switch {
+		case i < n && s[i] == ':':
+			return fail(0, ComponentScheme, ErrBadScheme, `empty scheme name before ":" (RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`)
+		case i > 0 && (i == n || s[i] == '#'):
+			return fail(i, ComponentScheme, ErrMissingScheme, fmt.Sprintf(`no ":" after the scheme name %q: a URL is <scheme>:<scheme-specific-part> (RFC 1738 2.1)`, s[:i]))
+		case i > 0 && s[i] != '/':
+			return fail(i, ComponentScheme, ErrBadScheme, fmt.Sprintf(`%q is not allowed in a scheme name (RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`, s[i:i+1]))
+		default:
+			return fail(0, ComponentScheme, ErrMissingScheme, "a URL must start with a scheme name and \":\" (RFC 1738 2.1); this looks like a partial URL, which needs a base")
+		}
+	}
+
+	// The scheme-specific part s[p:].
+	partial := u.flags&hasScheme == 0
+	if n-p >= 2 && s[p] == '/' && s[p+1] == '/' && syntax != schemes.Opaque {
+		v := u
+		err := v.oldParseLogin(input, base, p+2, syntax, partial)
+		if err == nil {
+			return v, nil
+		}
+		if syntax != schemes.Generic || partial {
+			return URL{}, err
+		}
+		// An unknown scheme may use *xchar instead of ip-schemepart.
+		if u.oldParseTail(input, base, p, ComponentOpaque) != nil {
+			return URL{}, err
+		}
+		return u, nil
+	}
+	if syntax == schemes.IP || syntax == schemes.IPOptionalHost {
+		return fail(p, ComponentOpaque, ErrMissingSlashes, fmt.Sprintf(`%s URLs use the common Internet scheme syntax %s://<host>/<url-path> (RFC 1738 3.1)`, u.Scheme(), u.Scheme()))
+	}
+	pc := ComponentOpaque
+	if partial {
+		pc = ComponentPath
+	}
+	if err := u.oldParseTail(input, base, p, pc); err != nil {
+		return URL{}, err
+	}
+	return u, nil
+}
+
+func oldCharErrorAt(input string, base, i int, c Component) *SyntaxError {
+	return charError(input, base+i, c)
+}
+
+// oldParseTail parses s[i:] as a path of xchar up to the first "?", a search
+// part up to the first "#", and a fragment. The path's errors are reported
+// in component pc.
+func (u *URL) oldParseTail(input string, base, i int, pc Component) error {
+	s := u.s
+	n := len(s)
+	start := i
+	for i < n {
+		c := s[i]
+		if oldOkPath[c] {
+			i++
+			continue
+		}
+		if c == '%' && chars.IsEscape(s, i) {
+			i += 3
+			continue
+		}
+		if c == '?' || c == '#' {
+			break
+		}
+		return oldCharErrorAt(input, base, i, pc)
+	}
+	u.flags |= hasPath
+	u.path = span{int32(start), int32(i)}
+	if i < n && s[i] == '?' {
+		i++
+		start = i
+		if i = oldScanUntilHash(s, i); i < n && s[i] != '#' {
+			return oldCharErrorAt(input, base, i, ComponentSearch)
+		}
+		u.flags |= hasSearch
+		u.search = span{int32(start), int32(i)}
+	} else {
+		u.search = span{int32(i), int32(i)}
+	}
+	if i < n {
+		// s[i] is "#".
+		i++
+		start = i
+		if i = oldScanUntilHash(s, i); i < n {
+			return oldCharErrorAt(input, base, i, ComponentFragment)
+		}
+		u.flags |= hasFragment
+		u.frag = span{int32(start), int32(n)}
+	} else {
+		u.frag = span{int32(n), int32(n)}
+	}
+	return nil
+}
+
+// oldScanUntilHash returns the index of the first byte of s[i:] that is
+// neither xchar nor part of a valid escape (a "#" in particular), or len(s).
+func oldScanUntilHash(s string, i int) int {
+	for i < len(s) {
+		c := s[i]
+		if oldOkX[c] {
+			i++
+			continue
+		}
+		if c == '%' && chars.IsEscape(s, i) {
+			i += 3
+			continue
+		}
+		return i
+	}
+	return i
+}
+
+// oldParseLogin parses login ["/" url-path] ["#" fragment] from a, just after
+// "//". In a partial URL the host may be empty and a "?" also ends the
+// login, as in RFC 1808's net_loc.
+func (u *URL) oldParseLogin(input string, base, a int, syntax schemes.Syntax, partial bool) error {
+	s := u.s
+	n := len(s)
+	u.flags |= hasAuthority
+	at, colon, portColon := -1, -1, -1
+	i := a
+	for ; i < n; i++ {
+		c := s[i]
+		if !oldLoginStop[c] {
+			continue
+		}
+		switch c {
+		case '/', '#':
+			goto done
+		case '?':
+			if partial {
+				goto done
+			}
+		case '@':
+			if at < 0 {
+				at = i
+				portColon = -1
+			}
+		case ':':
+			if colon < 0 && at < 0 {
+				colon = i
+			}
+			if portColon < 0 {
+				portColon = i
+			}
+		}
+	}
+done:
+	authEnd := i
+	hostStart := a
+	if at >= 0 {
+		u.flags |= hasUser
+		userEnd := at
+		if colon >= 0 {
+			userEnd = colon
+			u.flags |= hasPassword
+			u.pass = span{int32(colon + 1), int32(at)}
+			if j := oldScan(s, colon+1, at, &oldOkLogin); j < at {
+				return oldCharErrorAt(input, base, j, ComponentPassword)
+			}
+		} else {
+			u.pass = span{int32(at), int32(at)}
+		}
+		u.user = span{int32(a), int32(userEnd)}
+		if j := oldScan(s, a, userEnd, &oldOkLogin); j < userEnd {
+			return oldCharErrorAt(input, base, j, ComponentUser)
+		}
+		hostStart = at + 1
+	} else {
+		u.user = span{int32(a), int32(a)}
+		u.pass = u.user
+	}
+	hostEnd := authEnd
+	if hostStart < authEnd && s[hostStart] == '[' {
+		return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrBadHost, why: whyHostChar}
+	}
+	if portColon >= 0 {
+		hostEnd = portColon
+		u.flags |= hasPort
+		u.port = span{int32(hostEnd + 1), int32(authEnd)}
+		if hostEnd+1 == authEnd {
+			return &SyntaxError{Input: input, Offset: base + hostEnd, Component: ComponentPort, Err: ErrEmptyPort, why: whyEmptyPort}
+		}
+		for j := hostEnd + 1; j < authEnd; j++ {
+			if chars.Table[s[j]]&chars.Digit == 0 {
+				if c := s[j]; c == ':' || c == '@' {
+					return oldCharErrorAt(input, base, j, ComponentPort)
+				}
+				return &SyntaxError{Input: input, Offset: base + j, Component: ComponentPort, Err: ErrBadPort, why: whyBadPort}
+			}
+		}
+	} else {
+		u.port = span{int32(authEnd), int32(authEnd)}
+	}
+	u.host = span{int32(hostStart), int32(hostEnd)}
+	if hostStart == hostEnd {
+		if syntax != schemes.IPOptionalHost && !partial {
+			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyMissingHost}
+		}
+	} else if off, w, k := oldCheckHost(s, hostStart, hostEnd); off >= 0 {
+		return &SyntaxError{Input: input, Offset: base + off, Component: ComponentHost, Err: ErrBadHost, why: w, n: k}
+	}
+	if authEnd < n && s[authEnd] == '/' {
+		return u.oldParseTail(input, base, authEnd, ComponentPath)
+	}
+	// No url-path: what follows is a search part (partial URLs only) or a
+	// fragment.
+	end := int32(authEnd)
+	u.path = span{end, end}
+	if err := u.oldParseTail(input, base, authEnd, ComponentPath); err != nil {
+		return err
+	}
+	u.flags &^= hasPath
+	return nil
+}
+
+// oldCheckHost checks s[start:end] against RFC 1738's host = hostname |
+// hostnumber. It returns the offset of the first offending byte, the
+// explanation and a number it quotes, or -1.
+func oldCheckHost(s string, start, end int) (int, why, int) {
+	labels := 0
+	var seen uint8 // the oldHostTab kinds seen in the whole host
+	last := start
+	for i := start; ; {
+		ls := i
+		for i < end {
+			k := oldHostTab[s[i]]
+			if k == oldHostDot {
+				break
+			}
+			if k == 0 {
+				return i, whyHostChar, 0
+			}
+			seen |= k
+			i++
+		}
+		if i == ls {
+			return ls, whyHostEmptyLabel, 0
+		}
+		if s[ls] == '-' {
+			return ls, whyHostLabelStart, 0
+		}
+		if s[i-1] == '-' {
+			return i - 1, whyHostLabelEnd, 0
+		}
+		labels++
+		last = ls
+		if i == end {
+			break
+		}
+		i++ // the "."
+		if i == end {
+			return i - 1, whyHostTrailingDot, 0
+		}
+	}
+	if seen == oldHostDigit {
+		if labels == 4 {
+			return -1, 0, 0
+		}
+		return last, whyHostNumber, labels
+	}
+	if oldHostTab[s[last]] != oldHostLetter {
+		return last, whyHostTopLabel, 0
+	}
+	return -1, 0, 0
+}
+
+// The kinds of byte in a host, for oldCheckHost.
+const (
+	oldHostLetter uint8 = 1 << iota
+	oldHostDigit
+	oldHostHyphen
+	oldHostDot
+)
+
+var oldHostTab = func() (t [256]uint8) {
+	for b := 0; b < 256; b++ {
+		switch c := byte(b); {
+		case chars.Table[c]&chars.Alpha != 0:
+			t[b] = oldHostLetter
+		case chars.Table[c]&chars.Digit != 0:
+			t[b] = oldHostDigit
+		case c == '-':
+			t[b] = oldHostHyphen
+		case c == '.':
+			t[b] = oldHostDot
+		}
+	}
+	return t
+}()

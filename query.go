@@ -1,0 +1,164 @@
+package urlkit
+
+import "strings"
+
+// A SearchPair is one key=value pair of a search part, as HTML forms and
+// most servers write them: pairs separated by "&", key and value by the
+// first "=", "+" standing for a space as RFC 1630 defines within a search
+// ("the plus sign is reserved as shorthand notation for a space").
+//
+// RFC 1630 and RFC 1738 give the search part no further structure; the
+// pairs are a reading of it, and a search part that is not pairs (RFC
+// 1630's "word+word" index search) reads as one pair with no "=".
+type SearchPair struct {
+	Key   string // decoded: escapes and "+" undone
+	Value string // decoded; "" when there is no "="
+	// NoEquals says the pair was written without "=" ("flag" rather
+	// than "flag="); it is kept when the pair is written again.
+	NoEquals bool
+	raw      string // the pair as written, when it came from a URL
+}
+
+// String returns the pair as it is written in a search part: as it was
+// read when Key, Value and NoEquals are unchanged, byte for byte, or else
+// encoded with [EscapeSearchWord].
+func (p SearchPair) String() string {
+	if p.raw != "" {
+		if k, v, ne, err := decodePair(p.raw); err == nil && k == p.Key && v == p.Value && ne == p.NoEquals {
+			return p.raw
+		}
+	}
+	if p.NoEquals && p.Value == "" {
+		return EscapeSearchWord(p.Key)
+	}
+	return EscapeSearchWord(p.Key) + "=" + EscapeSearchWord(p.Value)
+}
+
+// ParseSearch reads a search part (without the "?") as key=value pairs, in
+// order. An empty search gives no pairs; empty pieces between "&"s are
+// dropped. An invalid escape is a *[SyntaxError] with its offset in s.
+func ParseSearch(s string) ([]SearchPair, error) {
+	var out []SearchPair
+	for start := 0; start <= len(s); {
+		end := strings.IndexByte(s[start:], '&')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		if raw := s[start:end]; raw != "" {
+			k, v, ne, err := decodePair(raw)
+			if err != nil {
+				if se, ok := err.(*SyntaxError); ok {
+					return nil, &SyntaxError{Input: s, Offset: start + se.Offset, Component: ComponentSearch, Err: se.Err, Detail: se.Detail}
+				}
+				return nil, err
+			}
+			out = append(out, SearchPair{Key: k, Value: v, NoEquals: ne, raw: raw})
+		}
+		start = end + 1
+	}
+	return out, nil
+}
+
+func decodePair(raw string) (key, value string, noEquals bool, err error) {
+	k, v, found := strings.Cut(raw, "=")
+	if key, err = UnescapeSearch(k); err != nil {
+		return "", "", false, err
+	}
+	if value, err = UnescapeSearch(v); err != nil {
+		if se, ok := err.(*SyntaxError); ok {
+			se.Offset += len(k) + 1
+			se.Input = raw
+		}
+		return "", "", false, err
+	}
+	return key, value, !found, nil
+}
+
+// EncodeSearch writes pairs as a search part (without the "?"), joined by
+// "&": each pair that came from [ParseSearch] and was not changed exactly
+// as it was written, the others encoded with [EscapeSearchWord] (a space
+// as "+").
+func EncodeSearch(pairs []SearchPair) string {
+	var b strings.Builder
+	for i, p := range pairs {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// SearchPairs returns the URL's search part read as key=value pairs (see
+// [ParseSearch]); none when it has no search part.
+func (u URL) SearchPairs() ([]SearchPair, error) {
+	s, _ := u.Search()
+	return ParseSearch(s)
+}
+
+// SearchValue returns the decoded value of the first pair with the given
+// key (compared after decoding) and whether there is one.
+func (u URL) SearchValue(key string) (string, bool) {
+	pairs, err := u.SearchPairs()
+	if err != nil {
+		return "", false
+	}
+	for _, p := range pairs {
+		if p.Key == key {
+			return p.Value, true
+		}
+	}
+	return "", false
+}
+
+// SetSearchPairs returns u with its search part written from pairs by
+// [EncodeSearch]; no pairs removes the search part. Pairs read from the
+// URL and left unchanged keep their bytes.
+func (u URL) SetSearchPairs(pairs []SearchPair) (URL, error) {
+	if len(pairs) == 0 {
+		return u.Clear(ComponentSearch)
+	}
+	return u.Set(ComponentSearch, EncodeSearch(pairs))
+}
+
+// AddSearch returns u with the pair key=value added at the end of its
+// search part; key and value are data, encoded with [EscapeSearchWord].
+// The existing search part is kept byte for byte.
+func (u URL) AddSearch(key, value string) (URL, error) {
+	return u.AddSearchPair(SearchPair{Key: key, Value: value})
+}
+
+// AddSearchPair returns u with p added at the end of its search part,
+// written as [SearchPair.String] writes it (a pair with NoEquals set and
+// an empty value is written as its key alone). The existing search part is
+// kept byte for byte.
+func (u URL) AddSearchPair(p SearchPair) (URL, error) {
+	pair := p.String()
+	s, ok := u.Search()
+	if ok && s != "" && !strings.HasSuffix(s, "&") {
+		s += "&"
+	}
+	return u.Set(ComponentSearch, s+pair)
+}
+
+// DeleteSearch returns u without the pairs whose decoded key is key; the
+// other pairs keep their bytes. When no pair is left, the search part is
+// removed.
+func (u URL) DeleteSearch(key string) (URL, error) {
+	pairs, err := u.SearchPairs()
+	if err != nil {
+		return URL{}, err
+	}
+	kept := pairs[:0]
+	for _, p := range pairs {
+		if p.Key != key {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == len(pairs) {
+		return u, nil
+	}
+	return u.SetSearchPairs(kept)
+}

@@ -1,0 +1,88 @@
+package scheme
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+)
+
+// TestViewAllocs holds the typed views to their allocation budgets: the
+// view itself (which has room for the segments of a short path), a slice
+// for each list a long path needs, and one string per decoded part that has
+// escapes.
+func TestViewAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		url string
+		max float64
+	}{
+		{benchFTP, 1},                    // *FTP
+		{"ftp://h.dom/a/b/c", 1},         // the same
+		{"ftp://h.dom/a/b/c/d/e/f/g", 3}, // *FTP, the segments, the CWD list
+		{"ftp://h.dom/a%20b/c", 2},       // *FTP, "a b"
+		{benchGopher, 2},                 // *Gopher, the decoded search
+		{"gopher://info.cern.ch:70/0/about", 1},
+	} {
+		u := urlkit.MustParse(tc.url)
+		if n := testing.AllocsPerRun(50, func() { ViewOf(u) }); n > tc.max {
+			t.Errorf("ViewOf(%s): %v allocations, budget %v", tc.url, n, tc.max)
+		}
+	}
+}
+
+// TestHostPort checks the dial address, short and long hosts, in one
+// allocation.
+func TestHostPort(t *testing.T) {
+	long := "a23456789.b23456789.c23456789.d23456789.e23456789.f23456789.g23456789"
+	for _, tc := range []struct {
+		host string
+		port int
+		want string
+	}{{"ftp.host.dom", 2121, "ftp.host.dom:2121"}, {"h", 0, "h:0"}, {long, 70, long + ":70"}, {"", 1 << 30, ":1073741824"}} {
+		if got := hostPort(tc.host, tc.port); got != tc.want {
+			t.Errorf("hostPort(%q, %d) = %q, want %q", tc.host, tc.port, got, tc.want)
+		}
+	}
+	if n := testing.AllocsPerRun(50, func() { hostPort("ftp.host.dom", 2121) }); n > 1 {
+		t.Errorf("hostPort: %v allocations, want 1", n)
+	}
+}
+
+// TestUcharOr checks the cached and the built predicates against their
+// definition: uchar or one of the extra bytes.
+func TestUcharOr(t *testing.T) {
+	for _, extra := range []string{"?:@&=", ";:@&=", ";/?:&=", "?:@&", "+"} {
+		ok := ucharOr(extra)
+		for b := 0; b < 256; b++ {
+			want := uchar(byte(b)) || strings.IndexByte(extra, byte(b)) >= 0
+			if ok(byte(b)) != want {
+				t.Errorf("ucharOr(%q)(%q) = %v", extra, rune(b), !want)
+			}
+		}
+	}
+}
+
+// TestFTPPathLengths checks CWD and Name around the size of the view's
+// own room for segments (six) and CWD arguments (five).
+func TestFTPPathLengths(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		var segs []string
+		for i := range n {
+			segs = append(segs, string(rune('a'+i))+"%20x")
+		}
+		u := urlkit.MustParse("ftp://h.dom/" + strings.Join(segs, "/") + ";type=a")
+		view, err := ViewOf(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := view.(*FTP)
+		for i, c := range v.CWD {
+			if want := string(rune('a'+i)) + " x"; c != want {
+				t.Errorf("%d segments: CWD[%d] = %q, want %q", n, i, c, want)
+			}
+		}
+		if len(v.CWD) != n-1 || v.Name != string(rune('a'+n-1))+" x" || len(v.segs) != n {
+			t.Errorf("%d segments: CWD %q, name %q, %d segments", n, v.CWD, v.Name, len(v.segs))
+		}
+	}
+}
