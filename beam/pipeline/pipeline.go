@@ -60,8 +60,9 @@ type Outputs struct {
 }
 
 func init() {
-	register.DoFn4x0[string, func(string, string), func(string), func(string)](&classifyFn{})
+	register.DoFn4x0[string, func(string, string), func(string), func(string, int)](&classifyFn{})
 	register.Emitter2[string, string]()
+	register.Emitter2[string, int]()
 	register.Emitter1[string]()
 	register.DoFn4x1[context.Context, fileio.ReadableFile, func(string), func(string), error](&extractFn{})
 	register.Function2x1(pickFirst)
@@ -91,7 +92,7 @@ func Build(s beam.Scope, cfg Config) Outputs {
 		canon, rejected, keys = beam.ParDo3(s, cf, lines)
 	}
 	distinct := beam.ParDo(s, dropKey, beam.CombinePerKey(s, pickFirst, canon))
-	counts := stats.Count(s, keys)
+	counts := stats.SumPerKey(s, keys)
 	nDistinct := stats.CountElms(s, distinct)
 
 	hosts := beam.ParDo(s, hostOnly, counts)
@@ -138,33 +139,79 @@ const (
 )
 
 // classifyFn reads one line: it emits the URL's dedup key and canonical
-// form, the rejected line, and the keys to count.
+// form, the rejected line, and the keys to count with their counts.
+//
+// It combines within a bundle itself before anything is shuffled: each
+// count key once per bundle with its sum, each canonical URL once per
+// bundle. (Beam's own combiner lifting keeps only 2,000 keys per bundle
+// and evicts at random, so with the many hosts and URLs of a link set it
+// would pass on nearly one element per line.) Each map is flushed when it
+// holds maxBundleKeys keys, so memory stays bounded whatever the bundle.
 type classifyFn struct {
 	Lenient bool
+
+	counts map[string]int
+	seen   map[string]string // dedup key -> canonical URL
 }
 
-func (f *classifyFn) ProcessElement(line string, canon func(string, string), rejected func(string), count func(string)) {
+// maxBundleKeys bounds each of classifyFn's maps.
+const maxBundleKeys = 1 << 17
+
+func (f *classifyFn) StartBundle(canon func(string, string), rejected func(string), count func(string, int)) {
+	f.counts = make(map[string]int)
+	f.seen = make(map[string]string)
+}
+
+func (f *classifyFn) ProcessElement(line string, canon func(string, string), rejected func(string), count func(string, int)) {
 	line, ok := linkset.Line(line)
 	if !ok {
 		return
 	}
-	emitRecord(linkset.Classify(line, linkset.Options{Lenient: f.Lenient}), canon, rejected, count)
+	r := linkset.Classify(line, linkset.Options{Lenient: f.Lenient})
+	if f.counts == nil {
+		f.StartBundle(canon, rejected, count)
+	}
+	add := func(k string) { f.counts[k]++ }
+	if r.Status == linkset.Rejected {
+		rejected(linkset.RejectedLine(r))
+	} else {
+		f.seen[linkset.DedupKey(r.Canonical)] = r.Canonical
+	}
+	recordKeys(r, add)
+	if len(f.counts) >= maxBundleKeys || len(f.seen) >= maxBundleKeys {
+		f.flush(canon, count)
+	}
 }
 
-func emitRecord(r linkset.Record, canon func(string, string), rejected func(string), count func(string)) {
-	count(SectionStatus + "\t" + r.Status.String())
+func (f *classifyFn) FinishBundle(canon func(string, string), rejected func(string), count func(string, int)) {
+	f.flush(canon, count)
+}
+
+func (f *classifyFn) flush(canon func(string, string), count func(string, int)) {
+	for k, n := range f.counts {
+		count(k, n)
+	}
+	for k, u := range f.seen {
+		canon(k, u)
+	}
+	clear(f.counts)
+	clear(f.seen)
+}
+
+// recordKeys calls add with each count key of a record: its status, and
+// its scheme, host and scheme finding or its rejection kind.
+func recordKeys(r linkset.Record, add func(string)) {
+	add(SectionStatus + "\t" + r.Status.String())
 	if r.Status == linkset.Rejected {
-		count(SectionKind + "\t" + r.Kind)
-		rejected(linkset.RejectedLine(r))
+		add(SectionKind + "\t" + r.Kind)
 		return
 	}
-	canon(linkset.DedupKey(r.Canonical), r.Canonical)
-	count(SectionScheme + "\t" + r.Scheme)
+	add(SectionScheme + "\t" + r.Scheme)
 	if r.Host != "" {
-		count(SectionHost + "\t" + r.Host)
+		add(SectionHost + "\t" + r.Host)
 	}
 	if r.SchemeError != "" {
-		count(SectionSchemeError + "\t" + r.Scheme)
+		add(SectionSchemeError + "\t" + r.Scheme)
 	}
 }
 
@@ -188,11 +235,11 @@ func (f *extractFn) ProcessElement(ctx context.Context, file fileio.ReadableFile
 
 // rejectedKeys turns a rejected line written by extractFn back into its
 // count keys.
-func rejectedKeys(line string, count func(string)) {
-	count(SectionStatus + "\t" + linkset.Rejected.String())
+func rejectedKeys(line string, count func(string, int)) {
+	count(SectionStatus+"\t"+linkset.Rejected.String(), 1)
 	f := strings.Split(line, "\t")
 	if len(f) >= 2 {
-		count(SectionKind + "\t" + f[1])
+		count(SectionKind+"\t"+f[1], 1)
 	}
 }
 
