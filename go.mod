@@ -3,12 +3,9 @@ module github.com/urlkit/urlkit
 go 1.26.0
 
 require (
-	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
 )
 
-require (
-	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
-	github.com/rivo/uniseg v0.4.7 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-)
+require golang.org/x/tools v0.26.0 // indirect

@@ -273,7 +273,7 @@ done:
 		if syntax != schemes.IPOptionalHost && !partial {
 			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyMissingHost}
 		}
-	} else if off, w, k := oldCheckHost(s, hostStart, hostEnd); off >= 0 {
+	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
 		return &SyntaxError{Input: input, Offset: base + off, Component: ComponentHost, Err: ErrBadHost, why: w, n: k}
 	}
 	if authEnd < n && s[authEnd] == '/' {
@@ -289,78 +289,3 @@ done:
 	u.flags &^= hasPath
 	return nil
 }
-
-// oldCheckHost checks s[start:end] against RFC 1738's host = hostname |
-// hostnumber. It returns the offset of the first offending byte, the
-// explanation and a number it quotes, or -1.
-func oldCheckHost(s string, start, end int) (int, why, int) {
-	labels := 0
-	var seen uint8 // the oldHostTab kinds seen in the whole host
-	last := start
-	for i := start; ; {
-		ls := i
-		for i < end {
-			k := oldHostTab[s[i]]
-			if k == oldHostDot {
-				break
-			}
-			if k == 0 {
-				return i, whyHostChar, 0
-			}
-			seen |= k
-			i++
-		}
-		if i == ls {
-			return ls, whyHostEmptyLabel, 0
-		}
-		if s[ls] == '-' {
-			return ls, whyHostLabelStart, 0
-		}
-		if s[i-1] == '-' {
-			return i - 1, whyHostLabelEnd, 0
-		}
-		labels++
-		last = ls
-		if i == end {
-			break
-		}
-		i++ // the "."
-		if i == end {
-			return i - 1, whyHostTrailingDot, 0
-		}
-	}
-	if seen == oldHostDigit {
-		if labels == 4 {
-			return -1, 0, 0
-		}
-		return last, whyHostNumber, labels
-	}
-	if oldHostTab[s[last]] != oldHostLetter {
-		return last, whyHostTopLabel, 0
-	}
-	return -1, 0, 0
-}
-
-// The kinds of byte in a host, for oldCheckHost.
-const (
-	oldHostLetter uint8 = 1 << iota
-	oldHostDigit
-	oldHostHyphen
-	oldHostDot
-)
-
-var oldHostTab = func() (t [256]uint8) {
-	for b := 0; b < 256; b++ {
-		switch c := byte(b); {
-		case chars.Table[c]&chars.Alpha != 0:
-			t[b] = oldHostLetter
-		case chars.Table[c]&chars.Digit != 0:
-			t[b] = oldHostDigit
-		case c == '-':
-			t[b] = oldHostHyphen
-		case c == '.':
-			t[b] = oldHostDot
-		}
-	}
-	return t
-}()

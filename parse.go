@@ -296,9 +296,28 @@ func (u *URL) parse(input string, partialOK, fastTried bool) failure {
 		}
 		*u = URL{s: s, prefix: u.prefix}
 	}
-	f := u.parseScheme(partialOK)
+	f := u.parseScheme(partialOK, false)
 	f.off += u.prefix
 	return f
+}
+
+// parseGeneric parses input as ParseRef does, but reads every scheme by
+// the generic syntax (RFC 1738 section 5 genericurl), ignoring the rules a
+// known scheme adds; see ParseGeneric in resolve.go.
+func parseGeneric(input string) (URL, error) {
+	u := URL{s: input}
+	if len(input) >= 6 && input[0]|0x20 == 'u' && hasURLPrefix(input) {
+		u.s, u.prefix = input[4:], 4
+	}
+	f := failure{off: u.prefix, comp: ComponentNone, code: fEmpty}
+	if u.s != "" || u.prefix == 0 {
+		f = u.parseScheme(true, true)
+		f.off += u.prefix
+	}
+	if f.code != fOK {
+		return URL{}, f.err(input)
+	}
+	return u, nil
 }
 
 // The results of parseFast that are not a failure.
@@ -442,7 +461,9 @@ func (u *URL) parseFast() int {
 
 // parseScheme parses u.s: the scheme name up to ":" (RFC 1738 section 5),
 // then the scheme-specific part.
-func (u *URL) parseScheme(partialOK bool) failure {
+//
+// With generic, every scheme is read as schemes.Generic.
+func (u *URL) parseScheme(partialOK, generic bool) failure {
 	s := u.s
 	i := 0
 	for i < len(s) && ptab[s[i]]&cScheme != 0 {
@@ -456,6 +477,7 @@ func (u *URL) parseScheme(partialOK bool) failure {
 		p = i + 1
 		// The common schemes first, without the general lookup.
 		switch {
+		case generic:
 		case i == 4 && s[:4] == "http", i == 5 && s[:5] == "https":
 			syntax = schemes.IP
 		case i == 4 && s[:4] == "file":
@@ -704,7 +726,7 @@ done:
 			return 0, failure{off: int32(hostEnd), comp: ComponentPort, code: fEmptyPort, why: whyEmptyPort}
 		}
 		for j := hostEnd + 1; j < authEnd; j++ {
-			if ptab[s[j]]&cDigit == 0 {
+			if ptab[s[j]]&cDigit == 0 && (mutation != "port-letters" || ptab[s[j]]&cLetter == 0) {
 				if c := s[j]; c == ':' || c == '@' {
 					return 0, charFail(j, ComponentPort)
 				}
@@ -739,7 +761,7 @@ func checkHost(s string, start, end int) (int, why, int) {
 			if k == hostDot {
 				break
 			}
-			if k == 0 {
+			if k == 0 && (mutation != "host-underscore" || s[i] != '_') {
 				return i, whyHostChar, 0
 			}
 			seen |= k

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/schemes"
 )
 
 // Mode says which reading of partial-form resolution [Resolve], [Relative]
@@ -56,17 +59,45 @@ const (
 	// error and that the rule gives runs like "///" their own level.
 	ModeRFC1630 Mode = iota
 	// ModeLibwww is the practice of the reference implementation of
-	// 1993-94 (CERN libwww's HTParse) and of the browsers after it: "//"
-	// only marks the host, "/path" keeps the scheme and host, any other
-	// path (and "?y" and ";x") replaces the last segment of the context's
-	// path, and dot segments of such a merged path are simplified as RFC
-	// 1808 step 6 says (a ".." that would climb above the root stays). A
-	// reference "#s" keeps the whole context with its fragment replaced;
-	// an empty reference is the whole context, fragment included. A
-	// reference with the context's own scheme and no "//" is read as
-	// partial (http:g is http://a/b/c/g), as RFC 3986 section 5.2.2 allows
-	// "for backward compatibility". This mode gives all ten printed RFC
-	// 1630 examples and the results of RFC 2396 appendix C.
+	// 1993-94, CERN libwww's HTParse (the libwww 2.14 line that lynx is
+	// built on), and of the browsers after it: "//" only marks the host,
+	// "/path" keeps the scheme and host, any other path (and "?y" and
+	// ";x") replaces the last segment of the context's path, and dot
+	// segments of such a merged path are simplified as RFC 1808 step 6
+	// says: a ".." that would climb above the root stays, and so does an
+	// "xxx/.." directly after "//" (HTParse's HTSimplify took the element
+	// after "//" as the start of a section). A reference "#s" keeps the
+	// whole context with its fragment replaced; an empty reference is the
+	// whole context. A reference with the context's own scheme, spelled
+	// exactly the same (HTParse compared scheme names with strcmp), and
+	// no "//" is read as partial (http:g is http://a/b/c/g), as RFC 3986
+	// section 5.2.2 allows "for backward compatibility"; HTTP:g in an
+	// http context is absolute. A result whose path is empty gets the
+	// path "/", as HTParse wrote it: //g gives magic://g/, http://v gives
+	// http://v/, https: gives https:/. A colon before any "/", "?", "#"
+	// or ";" makes a reference absolute, as in HTParse's scan.
+	//
+	// This mode gives nine of the ten printed RFC 1630 examples (the
+	// tenth, //g, is printed without the "/" HTParse adds) and the
+	// results of RFC 2396 appendix C. It differs from HTParse on purpose
+	// where HTParse was careless or where RFC 1738 decides (each checked
+	// against lynx, see CONFORMANCE.md):
+	//
+	//   - a scheme name HTParse would take ("a_b:y") that is not an RFC
+	//     1738 scheme name is an error, never a URL;
+	//   - the search part of a host-only reference (//g?y/../x) is not a
+	//     path: HTParse wrote it without "/" before "?" and simplified its
+	//     dot segments; urlkit gives magic://g/?y/../x;
+	//   - an empty reference keeps the context's fragment (HTParse never
+	//     carried a fragment over); a fragment names a part of the same
+	//     document, which the empty reference names whole;
+	//   - "//h" naming the context's own host replaces the whole path
+	//     (HTParse kept the context's path when the host was the same);
+	//   - default ports and a trailing "." of a host name are kept as
+	//     written (HTParse dropped them);
+	//   - what lynx added later is not followed: RFC 3986 dot removal in
+	//     lynx 2.9's HTSimplify, //localhost filled into a context without
+	//     a host, and "http:" alone read as the context's directory.
 	ModeLibwww
 	// ModeRFC3986 is RFC 3986 section 5.2 exactly, with a strict parser
 	// (http:g is absolute): "?y" keeps the context's path, dot segments
@@ -115,16 +146,6 @@ func ParseMode(name string) (Mode, error) {
 	return 0, fmt.Errorf("urlkit: %w %q (want one of %s)", ErrUnknownMode, name, strings.Join(modeNames[:], ", "))
 }
 
-// Set implements flag.Value, so that a Mode can be a command-line flag.
-func (m *Mode) Set(name string) error {
-	v, err := ParseMode(name)
-	if err != nil {
-		return err
-	}
-	*m = v
-	return nil
-}
-
 // MarshalText implements encoding.TextMarshaler.
 func (m Mode) MarshalText() ([]byte, error) {
 	if int(m) >= len(modeNames) {
@@ -133,8 +154,16 @@ func (m Mode) MarshalText() ([]byte, error) {
 	return []byte(m.String()), nil
 }
 
-// UnmarshalText implements encoding.TextUnmarshaler with [ParseMode].
-func (m *Mode) UnmarshalText(text []byte) error { return m.Set(string(text)) }
+// UnmarshalText implements encoding.TextUnmarshaler with [ParseMode]. With
+// it a Mode can be a command-line flag through [flag.TextVar].
+func (m *Mode) UnmarshalText(text []byte) error {
+	v, err := ParseMode(string(text))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
 
 func (m Mode) valid() bool { return int(m) < len(modeNames) }
 
@@ -179,52 +208,212 @@ func (e *ResolveError) Error() string {
 // Unwrap returns the underlying error.
 func (e *ResolveError) Unwrap() error { return e.Err }
 
-// ResolveString parses base and ref with [ParseRef] and resolves ref in the
-// context of base with [Resolve]. A syntax error in either input is
-// reported as a *[ResolveError] whose Part says which input it is in, and
-// which wraps the *[SyntaxError] with the byte offset in that input.
+// ParseGeneric parses s as [ParseRef] does, but reads every scheme by the
+// generic syntax of RFC 1738 section 5 (genericurl: a scheme name, ":" and
+// either an ip-schemepart or *xchar) and RFC 1630's BNF, ignoring the rules
+// a known scheme adds, such as the "//" and host of http. It accepts
+// http:///s//a/b/c, which [ParseRef] rejects, as a scheme and the opaque
+// part ///s//a/b/c. Resolution needs only this syntax; see [ResolveWarning].
+func ParseGeneric(s string) (URL, error) { return parseGeneric(s) }
+
+// A SchemeFinding is a rule of a URL's scheme that a text breaks while it
+// is still a generic URL (see [ParseGeneric]).
+type SchemeFinding struct {
+	Part string // "base", "reference" or "result"
+	Text string // the text that breaks the rule
+	Err  error  // the strict parser's error about Text: a *SyntaxError with the offset in Text
+}
+
+// String returns the finding as "base \"http:///s\": offset ...".
+func (f SchemeFinding) String() string {
+	return fmt.Sprintf("%s %q: %v", f.Part, f.Text, f.Err)
+}
+
+// A ResolveWarning is the error [Resolve] and [ResolveString] return
+// together with a usable result when the resolution worked on the generic
+// syntax but the base, the reference or the result breaks the rules of its
+// own scheme. RFC 1630's partial form is textual: it relies only on "/",
+// "." and ".." (section "Partial (relative) form"), so such inputs resolve
+// in every mode, and the scheme's complaint is a warning, not a failure.
 //
-// In [ModeLibwww] a reference that repeats base's scheme without "//"
-// (http:g) is read as the partial form after the scheme even when RFC 1738
-// would reject it as an absolute URL, as libwww did.
+// A caller that treats every non-nil error as a failure stays strict; one
+// that accepts warnings tests for this type with [errors.As] (or
+// [IsResolveWarning]) and uses the returned URL, which is the result parsed
+// with [ParseGeneric].
+type ResolveWarning struct {
+	Mode     Mode
+	Base     string // the context URL
+	Ref      string // the reference
+	Result   string // the result, which the call also returns
+	Findings []SchemeFinding
+}
+
+// Error returns a message naming the call and each finding, such as
+//
+//	resolve "g" against "http:///s//a/b/c" (rfc1630): warning: base "http:///s//a/b/c": offset 7 in host: missing host: ...
+func (w *ResolveWarning) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "resolve %q against %q (%s): warning: ", w.Ref, w.Base, w.Mode)
+	for i, f := range w.Findings {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(f.String())
+	}
+	return b.String()
+}
+
+// IsResolveWarning reports whether err is a *[ResolveWarning]: the
+// resolution succeeded, and the URL returned with err is the result.
+func IsResolveWarning(err error) bool {
+	var w *ResolveWarning
+	return errors.As(err, &w)
+}
+
+// parseInput parses a base or reference strictly and, when that fails,
+// on the generic syntax, recording the strict parser's complaint as a
+// finding. The error is the generic parser's.
+func parseInput(s, part string, findings *[]SchemeFinding) (URL, error) {
+	u, err := ParseRef(s)
+	if err == nil {
+		return u, nil
+	}
+	g, gerr := ParseGeneric(s)
+	if gerr != nil {
+		return URL{}, gerr
+	}
+	*findings = append(*findings, SchemeFinding{Part: part, Text: s, Err: err})
+	return g, nil
+}
+
+// ResolveString parses base and ref and resolves ref in the context of
+// base with [Resolve]. Each input need only be a generic URL (see
+// [ParseGeneric]); an input that breaks its scheme's own rules is resolved
+// all the same, and the call returns the result with a *[ResolveWarning]
+// listing what the scheme rules say. An input that is not even a generic
+// URL is an error: a *[ResolveError] whose Part says which input it is
+// in, wrapping the *[SyntaxError] with the byte offset in that input.
+//
+// In [ModeRFC1630] and [ModeLibwww], a reference with a colon before any
+// "/" (or "?" or "#") is an absolute form (RFC 1630); when the text
+// before that colon is not a scheme name, that is an error with its
+// offset, never a partial form; in [ModeRFC3986] it is an error too (RFC
+// 3986 4.2: no colon in the first segment of a relative-path reference),
+// while [ModeRFC1808] reads it as a relative path (RFC 1808 2.4.2). In
+// [ModeLibwww] a reference that repeats
+// base's scheme, in the same case, without "//" (http:g) is read as the
+// partial form after the scheme, as HTParse did.
 func ResolveString(base, ref string, mode Mode) (URL, error) {
-	b, err := ParseRef(base)
+	var findings []SchemeFinding
+	b, err := parseInput(base, "base", &findings)
 	if err != nil {
 		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base, Ref: ref, Part: "base", Err: err}
 	}
-	r, err := ParseRef(ref)
+	var r URL
+	if n := len(b.RawScheme()) + 1; mode == ModeLibwww && b.IsAbsolute() && len(ref) >= n &&
+		ref[:n] == b.s[:n] && !strings.HasPrefix(ref[n:], "//") {
+		// libwww reads "http:g" in an http context as the partial form "g".
+		r, err = parseInput(ref[n:], "reference", &findings)
+	} else {
+		r, err = parseInput(ref, "reference", &findings)
+	}
 	if err != nil {
-		if mode == ModeLibwww && b.IsAbsolute() {
-			// libwww reads "http:g" in an http context as the partial
-			// form "g", even where RFC 1738 would not accept "http:g".
-			if n := len(b.RawScheme()) + 1; len(ref) >= n && strings.EqualFold(ref[:n], b.s[:n]) && !strings.HasPrefix(ref[n:], "//") {
-				if r, err2 := ParseRef(ref[n:]); err2 == nil {
-					return Resolve(b, r, mode)
-				}
-			}
-		}
 		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base, Ref: ref, Part: "reference", Err: err}
 	}
-	return Resolve(b, r, mode)
+	u, err := Resolve(b, r, mode)
+	var w *ResolveWarning
+	switch {
+	case err == nil && findings == nil:
+		return u, nil
+	case err == nil:
+		w = &ResolveWarning{Mode: mode, Base: base, Ref: ref, Result: u.s}
+	case errors.As(err, &w):
+		w.Base, w.Ref = base, ref
+	default:
+		if re, ok := err.(*ResolveError); ok {
+			re.Base, re.Ref = base, ref
+		}
+		return URL{}, err
+	}
+	w.Findings = append(findings, w.Findings...)
+	return u, w
+}
+
+// checkAbsoluteForm applies RFC 1630's test to a reference the strict
+// parser took as partial: in [ModeRFC1630] and [ModeLibwww] a colon before
+// any "/" makes the text an absolute form, so the text before it must be
+// a scheme name. It returns the error for a text whose "scheme" is not
+// one, or nil. The stops are "/" (RFC 1630), "?" and "#", which start the
+// search part and the fragment of RFC 1630's BNF (uri = scheme ":" path
+// ["?" search], fragmentaddress = uri ["#" fragmentid]), and in
+// [ModeLibwww] also ";", as HTParse's scan stops there.
+//
+// In [ModeRFC3986] such a reference is neither an absolute URI (its
+// scheme name is invalid) nor a relative reference: RFC 3986 4.2 says a
+// colon may not appear in the first segment of a relative-path
+// reference. The error is at the colon.
+func checkAbsoluteForm(s string, mode Mode) *SyntaxError {
+	if mode == ModeRFC3986 {
+		if i := strings.IndexAny(s, ":/?#"); i >= 0 && s[i] == ':' {
+			return &SyntaxError{Input: s, Offset: i, Component: ComponentPath, Err: ErrBadChar,
+				Detail: fmt.Sprintf(`":" in the first segment of a relative-path reference (RFC 3986 4.2), and %q is no scheme name: write "./%s"`, s[:i], s)}
+		}
+		return nil
+	}
+	if mode != ModeRFC1630 && mode != ModeLibwww {
+		return nil
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '/' || c == '?' || c == '#' || (c == ';' && mode == ModeLibwww):
+			return nil
+		case c == ':':
+			if i == 0 {
+				return &SyntaxError{Input: s, Offset: 0, Component: ComponentScheme, Err: ErrBadScheme,
+					Detail: `empty scheme name before ":": a colon before any "/" makes an absolute form (RFC 1630, "Partial (relative) form"; RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`}
+			}
+			for j := 0; j < i; j++ {
+				if chars.Table[s[j]]&chars.SchemeChar == 0 {
+					return &SyntaxError{Input: s, Offset: j, Component: ComponentScheme, Err: ErrBadScheme,
+						Detail: fmt.Sprintf(`%q is not allowed in a scheme name, and a colon before any "/" makes %q an absolute form with scheme %q (RFC 1630, "Partial (relative) form"; RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`, s[j:j+1], s, s[:i])}
+				}
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // Resolve expands the partial (relative) URL ref in the context of base,
 // by the rules of mode (see [Mode]), and returns the full URL. An absolute
 // ref is returned as it is, except that [ModeRFC3986] removes its dot
 // segments and [ModeLibwww] reads it as partial when its scheme is base's
-// and it has no "//". The base may itself be partial; the result then is
-// too.
+// (compared exactly, as HTParse did) and it has no "//". The base may
+// itself be partial; the result then is too. base and ref may come from
+// [ParseRef] or [ParseGeneric]: resolution uses only the generic syntax.
 //
-// The result is parsed with [ParseRef]'s strict rules. When the text the
-// rules build is not a URL (http://a/b with the reference "//" gives
-// "http://", which has no host), the error is a *[ResolveError] with Part
-// "result", wrapping the *[SyntaxError] positioned in that text.
+// In [ModeRFC1630] and [ModeLibwww] a partial ref with a colon before any
+// "/" is an error (see [ResolveString]); so it is in [ModeRFC3986], where
+// RFC 3986 4.2 allows no colon in the first segment of a relative path.
+//
+// The result is parsed with [ParseRef]'s strict rules. When it breaks only
+// its scheme's rules (http://a/b with the reference "//" gives "http://",
+// which has no host), Resolve returns it, parsed with [ParseGeneric],
+// together with a *[ResolveWarning]. When it is not even a generic URL,
+// the error is a *[ResolveError] with Part "result", wrapping the
+// *[SyntaxError] positioned in that text. A result that is base or ref
+// unchanged is returned as given, without a finding.
 //
 // Resolve allocates once, for the result's text, and not at all when the
 // result is base or ref.
 func Resolve(base, ref URL, mode Mode) (URL, error) {
 	var arr [192]byte
 	var u URL
+	if !ref.IsAbsolute() {
+		if e := checkAbsoluteForm(ref.s, mode); e != nil {
+			return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s, Part: "reference", Err: e}
+		}
+	}
 	b, direct, ok := resolveInto(arr[:0], &base, &ref, mode)
 	if !ok {
 		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s,
@@ -243,7 +432,12 @@ func Resolve(base, ref URL, mode Mode) (URL, error) {
 		s := string(b)
 		v, err := ParseRef(s)
 		if err != nil {
-			return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s, Part: "result", Result: s, Err: err}
+			g, gerr := ParseGeneric(s)
+			if gerr != nil {
+				return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s, Part: "result", Result: s, Err: gerr}
+			}
+			return g, &ResolveWarning{Mode: mode, Base: base.s, Ref: ref.s, Result: s,
+				Findings: []SchemeFinding{{Part: "result", Text: s, Err: err}}}
 		}
 		return v, nil
 	}
@@ -267,7 +461,7 @@ const (
 // FuzzResolve check that the URL equals what ParseRef gives for its text.
 func withBaseAuthority(u *URL, b []byte, base *URL) bool {
 	const need = hasScheme | hasAuthority
-	if base.flags&need != need {
+	if base.flags&need != need || schemeSyntax(base.RawScheme()) == schemes.Opaque {
 		return false
 	}
 	ae := base.host.end
@@ -436,6 +630,10 @@ func dirOf(path string) string {
 // resolve3986 is RFC 3986 section 5.2.2 (strict) with 5.2.3 merge and
 // 5.3 recomposition.
 func resolve3986(b []byte, B, R *refParts) []byte {
+	if mutation == "rfc3986-empty-authority" {
+		R.hasAuth = R.hasAuth && R.auth != ""
+		B.hasAuth = B.hasAuth && B.auth != ""
+	}
 	var ps int
 	switch {
 	case R.hasScheme:
@@ -443,7 +641,9 @@ func resolve3986(b []byte, B, R *refParts) []byte {
 		b = appendAuth(b, R)
 		ps = len(b)
 		b = append(b, R.path...)
-		b = b[:ps+removeDots3986(b[ps:])]
+		if mutation != "rfc3986-keep-dots" {
+			b = b[:ps+removeDots3986(b[ps:])]
+		}
 		return appendQueryFrag(b, R)
 	case R.hasAuth:
 		b = appendScheme(b, B)
@@ -489,8 +689,20 @@ func resolve3986(b []byte, B, R *refParts) []byte {
 // resolveLibwww follows libwww's practice; see ModeLibwww.
 func resolveLibwww(b []byte, base string, B, R *refParts) ([]byte, int) {
 	if R.hasScheme {
-		if !B.hasScheme || !strings.EqualFold(R.scheme, B.scheme) || R.hasAuth {
-			return b, isRef
+		// HTParse compared scheme names exactly (strcmp): HTTP:g in an
+		// http context is absolute.
+		if !B.hasScheme || R.scheme != B.scheme || R.hasAuth {
+			// HTParse gives an empty path the path "/": after a host
+			// (http://v gives http://v/, http://?y gives http:///?y),
+			// and when nothing follows the scheme at all (https: gives
+			// https:/).
+			if R.path != "" || (!R.hasAuth && R.hasQuery) {
+				return b, isRef
+			}
+			b = appendScheme(b, R)
+			b = appendAuth(b, R)
+			b = append(b, '/')
+			return appendQueryFrag(b, R), 0
 		}
 		// Same scheme, no "//": read the rest as a partial form.
 	}
@@ -499,6 +711,9 @@ func resolveLibwww(b []byte, base string, B, R *refParts) ([]byte, int) {
 		b = appendScheme(b, B)
 		b = appendAuth(b, R)
 		b = append(b, R.path...)
+		if R.path == "" {
+			b = append(b, '/') // HTParse: a host with no path gets "/"
+		}
 		return appendQueryFrag(b, R), 0
 	case R.path != "" && R.path[0] == '/':
 		b = appendScheme(b, B)
@@ -506,16 +721,26 @@ func resolveLibwww(b []byte, base string, B, R *refParts) ([]byte, int) {
 		b = append(b, R.path...)
 		return appendQueryFrag(b, R), 0
 	case R.path == "" && !R.hasQuery:
-		if !R.hasFrag {
+		hostOnly := B.hasAuth && B.path == ""
+		if !R.hasFrag && !hostOnly {
 			return b, isBase
 		}
 		b = append(b, base[:B.hierEnd]...)
+		if hostOnly {
+			b = append(b, '/')
+		}
 		if B.hasQuery {
 			b = append(b, '?')
 			b = append(b, B.query...)
 		}
-		b = append(b, '#')
-		b = append(b, R.frag...)
+		frag, has := R.frag, R.hasFrag
+		if !has { // the empty reference keeps the context's fragment
+			frag, has = B.frag, B.hasFrag
+		}
+		if has {
+			b = append(b, '#')
+			b = append(b, frag...)
+		}
 		return b, 0
 	}
 	b = appendScheme(b, B)
@@ -527,7 +752,7 @@ func resolveLibwww(b []byte, base string, B, R *refParts) ([]byte, int) {
 		b = append(b, dirOf(B.path)...)
 	}
 	b = append(b, R.path...)
-	b = b[:ps+removeDotsKeep(b[ps:])]
+	b = b[:ps+removeDotsLibwww(b[ps:])]
 	return appendQueryFrag(b, R), 0
 }
 
@@ -697,7 +922,9 @@ func RemoveDotSegments(path string, mode Mode) string {
 	switch mode {
 	case ModeRFC1630:
 		n = removeDots1630(b)
-	case ModeLibwww, ModeRFC1808:
+	case ModeLibwww:
+		n = removeDotsLibwww(b)
+	case ModeRFC1808:
 		n = removeDotsKeep(b)
 	case ModeRFC3986:
 		n = removeDots3986(b)
@@ -796,7 +1023,17 @@ func popSegment(p []byte, w int) int {
 }
 
 // removeDotsKeep is RFC 1808 section 4 step 6 (b to e) in place.
-func removeDotsKeep(p []byte) int {
+func removeDotsKeep(p []byte) int { return removeDotsSeg(p, false) }
+
+// removeDotsLibwww is removeDotsKeep, except that a segment directly after
+// "//" (an empty segment) is never cancelled by "..": HTParse's
+// HTSimplify kept "//xxx/..", taking the element after "//" as the start
+// of a section.
+func removeDotsLibwww(p []byte) int { return removeDotsSeg(p, true) }
+
+// removeDotsSeg is RFC 1808 section 4 step 6 (b to e) in place; with
+// sections, a segment that follows an empty one is never popped.
+func removeDotsSeg(p []byte, sections bool) int {
 	n := len(p)
 	lead := 0
 	if n > 0 && p[0] == '/' {
@@ -814,7 +1051,8 @@ func removeDotsKeep(p []byte) int {
 		switch seg := p[r:e]; {
 		case len(seg) == 1 && seg[0] == '.':
 			// Removed; a trailing "." leaves the directory.
-		case len(seg) == 2 && seg[0] == '.' && seg[1] == '.' && w > lead && !topIsDotDot(p, lead, w):
+		case len(seg) == 2 && seg[0] == '.' && seg[1] == '.' && w > lead && !topIsDotDot(p, lead, w) &&
+			!(sections && afterEmpty(p, topStart(p, lead, w))):
 			w = topStart(p, lead, w)
 		default:
 			w += copy(p[w:], seg)
@@ -841,59 +1079,99 @@ func topStart(p []byte, lead, w int) int {
 	return lead
 }
 
+// afterEmpty reports whether the output segment starting at t directly
+// follows an empty segment, that is a "//".
+func afterEmpty(p []byte, t int) bool { return t >= 2 && p[t-1] == '/' && p[t-2] == '/' }
+
 func topIsDotDot(p []byte, lead, w int) bool {
 	t := topStart(p, lead, w)
 	return w-1-t == 2 && p[t] == '.' && p[t+1] == '.'
 }
 
 // removeDots1630 applies RFC 1630's simplification to p in place, leftmost
-// first, until nothing changes, and returns the new length.
+// first, until nothing changes, and returns the new length. It works in
+// one pass over p, in time linear in len(p): the output p[:w] is kept as
+// a stack of tokens, path elements and maximal runs of slashes, and every
+// removal the rule allows ends at the token just added, so it is made on
+// the top of the stack when that token arrives:
+//
+//   - "/." where the "/" is a run of exactly one slash (a "." after a
+//     longer run starts a section): the run and the "." go;
+//   - "xxx/.." where xxx is an element other than "." and "..", preceded
+//     by the start or by a run of exactly one slash, and separated from
+//     ".." by exactly one slash: xxx, that slash and ".." go, and so does
+//     one slash of the run after "..", if any (the rule removes
+//     "xxx/../"), which then joins the run before xxx.
+//
+// TestRemoveDots1630Exhaustive checks it against the rule applied by
+// rescanning from the start after each removal, on every path of up to 12
+// bytes over "a", "." and "/".
 func removeDots1630(p []byte) int {
-	n := len(p)
-	for i := 0; i < n; {
-		// "/." where "." is a complete element and the "/" is not part of a
-		// longer run (an element after "//" starts a section).
-		if p[i] == '/' && i+1 < n && p[i+1] == '.' && (i+2 == n || p[i+2] == '/') && (i == 0 || p[i-1] != '/') {
-			copy(p[i:], p[i+2:n])
-			n -= 2
-			i = prevElement(p, i)
-			continue
+	if firstDotSegment(p) < 0 {
+		return len(p)
+	}
+	var arr [64]int32
+	starts := arr[:0] // start in p of each token of the output p[:w]
+	w, n := 0, len(p)
+	eat := false // the last removal took "xxx/..": drop one slash of the next run
+	isRun := func(t int) bool { return p[starts[t]] == '/' }
+	tokLen := func(t int) int {
+		if t+1 < len(starts) {
+			return int(starts[t+1] - starts[t])
 		}
-		// "xxx/../" or a final "xxx/..", xxx an element that does not start
-		// a section.
-		if p[i] != '/' && (i == 0 || p[i-1] == '/') && !(i >= 2 && p[i-2] == '/') {
-			e := i
-			for e < n && p[e] != '/' {
+		return w - int(starts[t])
+	}
+	for r := 0; r < n; {
+		e := r + 1
+		if p[r] == '/' {
+			for e < n && p[e] == '/' {
 				e++
 			}
-			xxx := p[i:e]
-			if e+2 < n && p[e+1] == '.' && p[e+2] == '.' && (e+3 == n || p[e+3] == '/') &&
-				!(len(xxx) == 1 && xxx[0] == '.') && !(len(xxx) == 2 && xxx[0] == '.' && xxx[1] == '.') {
-				cut := e + 4
-				if e+3 == n {
-					cut = n
-				}
-				copy(p[i:], p[cut:n])
-				n -= cut - i
-				i = prevElement(p, i)
-				continue
+			k := e - r
+			if eat {
+				k--
 			}
-			i = e
+			eat = false
+			if k > 0 {
+				if len(starts) == 0 || !isRun(len(starts)-1) {
+					starts = append(starts, int32(w))
+				}
+				for ; k > 0; k-- {
+					p[w] = '/'
+					w++
+				}
+			}
+			r = e
 			continue
 		}
-		i++
+		for e < n && p[e] != '/' {
+			e++
+		}
+		eat = false
+		seg := p[r:e]
+		t := len(starts)
+		switch {
+		case len(seg) == 1 && seg[0] == '.' && t >= 1 && isRun(t-1) && tokLen(t-1) == 1:
+			// "/." with a single slash: drop the slash, and the ".".
+			w = int(starts[t-1])
+			starts = starts[:t-1]
+		case len(seg) == 2 && seg[0] == '.' && seg[1] == '.' && t >= 2 && isRun(t-1) && tokLen(t-1) == 1 &&
+			!isRun(t-2) && !isDots(p[starts[t-2]:starts[t-1]]) &&
+			(t == 2 || tokLen(t-3) == 1):
+			// "xxx/..": xxx at the start or after a single slash.
+			w = int(starts[t-2])
+			starts = starts[:t-2]
+			eat = true
+		default:
+			starts = append(starts, int32(w))
+			w += copy(p[w:], seg)
+		}
+		r = e
 	}
-	return n
+	return w
 }
 
-// prevElement returns the start of the element before index i (the place
-// from which a new match may begin after a removal at i).
-func prevElement(p []byte, i int) int {
-	for i > 0 && p[i-1] == '/' {
-		i--
-	}
-	for i > 0 && p[i-1] != '/' {
-		i--
-	}
-	return i
+// isDots reports whether an element is "." or "..".
+func isDots(seg []byte) bool {
+	return len(seg) == 1 && seg[0] == '.' || len(seg) == 2 && seg[0] == '.' && seg[1] == '.'
 }

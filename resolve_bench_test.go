@@ -1,8 +1,11 @@
 package urlkit
 
 import (
+	"fmt"
 	"net/url"
+	"strings"
 	"testing"
+	"time"
 )
 
 // benchRefs are the references of RFC 3986 section 5.4.1, resolved against
@@ -104,4 +107,74 @@ func BenchmarkRelative(b *testing.B) {
 			_, _ = Relative(base, t, ModeRFC3986)
 		}
 	}
+}
+
+// linearSizes are the input sizes of BenchmarkLinear: 1 KB to 4 MB.
+var linearSizes = []int{1 << 10, 16 << 10, 256 << 10, 1 << 20, 4 << 20}
+
+// linearInputs builds the inputs of issue 10's quadratic cases at size n:
+// a target http://a/a/a/... for Relative against http://a/, and a path of
+// "a/../" repeated for every mode's dot removal (each removal used to move
+// the rest of the path in ModeRFC1630).
+func linearInputs(n int) (target URL, dots string) {
+	target = MustParse("http://a/" + strings.Repeat("a/", n/2)[:n-9])
+	dots = strings.Repeat("a/../", n/5+1)[:n]
+	return target, dots
+}
+
+// BenchmarkLinear shows time per byte flat from 1 KB to 4 MB for Relative
+// and for every mode's dot-segment removal (issue 10). The ns/byte column
+// is the figure to compare across sizes:
+//
+//	go test -run '^$' -bench 'BenchmarkLinear' -benchtime 5x .
+func BenchmarkLinear(b *testing.B) {
+	base := MustParse("http://a/")
+	for _, n := range linearSizes {
+		target, dots := linearInputs(n)
+		name := fmt.Sprintf("%dKB", n>>10)
+		b.Run("relative/"+name, func(b *testing.B) {
+			b.SetBytes(int64(n))
+			cpu := cpuTime()
+			for b.Loop() {
+				if _, err := Relative(base, target, ModeRFC1630); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportPerByte(b, n, cpu)
+		})
+		if n <= 256<<10 {
+			// The quadratic rescanning rule this replaced, for contrast.
+			b.Run("dots-rfc1630-rescan/"+name, func(b *testing.B) { benchDots(b, dots, removeDots1630Rescan) })
+		}
+		for _, m := range Modes() {
+			// The mode's in-place removal, as RemoveDotSegments and
+			// Resolve run it, on a buffer refilled each time (so that the
+			// figure is the algorithm's, not the allocator's).
+			remove := map[Mode]func([]byte) int{ModeRFC1630: removeDots1630, ModeLibwww: removeDotsLibwww,
+				ModeRFC3986: removeDots3986, ModeRFC1808: removeDotsKeep}[m]
+			b.Run("dots-"+m.String()+"/"+name, func(b *testing.B) { benchDots(b, dots, remove) })
+		}
+	}
+}
+
+// benchDots runs an in-place dot removal on dots, copied into one buffer
+// before each call, and reports the time per byte.
+func benchDots(b *testing.B, dots string, remove func([]byte) int) {
+	n := len(dots)
+	b.SetBytes(int64(n))
+	buf := make([]byte, n)
+	cpu := cpuTime()
+	for b.Loop() {
+		copy(buf, dots)
+		_ = remove(buf)
+	}
+	reportPerByte(b, n, cpu)
+}
+
+// reportPerByte reports wall time and process CPU time (user + system,
+// which other processes on a shared machine do not inflate) per input
+// byte, since the CPU time reading cpu0.
+func reportPerByte(b *testing.B, n int, cpu0 time.Duration) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/byte")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/byte")
 }

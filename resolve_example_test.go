@@ -1,6 +1,7 @@
 package urlkit_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/urlkit/urlkit"
@@ -19,7 +20,7 @@ func ExampleResolve() {
 	// Output:
 	// g     magic://a/b/c//d/e/g   magic://a/b/c//d/e/g
 	// /g    magic://a/b/c//d/g     magic://a/g
-	// //g   magic://g              magic://g
+	// //g   magic://g              magic://g/
 	// ../g  magic://a/b/c//d/g     magic://a/b/c//d/g
 	// g:h   g:h                    g:h
 }
@@ -74,7 +75,33 @@ func ExampleRemoveDotSegments() {
 	}
 	// Output:
 	// rfc1630 /s//a/../../g
-	// libwww  /s/g/
+	// libwww  /s//a/../../g/
 	// rfc3986 /s/g/
 	// rfc1808 /s/g/
+}
+
+// A base that breaks only its scheme's rules (http URLs need a host)
+// still resolves: the partial form works on the generic syntax. The
+// result comes with a *ResolveWarning, which tells a warning from a
+// failure; a caller that treats every error as a failure stays strict.
+func ExampleResolveWarning() {
+	u, err := urlkit.ResolveString("http:///s//a/b/c", "../g", urlkit.ModeRFC1630)
+	var w *urlkit.ResolveWarning
+	switch {
+	case errors.As(err, &w):
+		fmt.Println("result:", u)
+		for _, f := range w.Findings {
+			fmt.Println("warning:", f.Part, f.Err)
+		}
+	case err != nil:
+		fmt.Println("failed:", err)
+	}
+	// A reference whose "scheme" is no scheme name is a failure.
+	_, err = urlkit.ResolveString("http://a/b/c/d", "a_b:y", urlkit.ModeRFC1630)
+	fmt.Println(urlkit.IsResolveWarning(err), errors.Is(err, urlkit.ErrBadScheme))
+	// Output:
+	// result: http:///s//a/g
+	// warning: base offset 7 in host: missing host: the common Internet scheme syntax needs a host after "//" (RFC 1738 3.1)
+	// warning: result offset 7 in host: missing host: the common Internet scheme syntax needs a host after "//" (RFC 1738 3.1)
+	// false true
 }

@@ -30,9 +30,16 @@
 // reference starts with that has no longer run to its right) gives
 // magic://a/b/c//d/g. The author of RFC 1630 later wrote that the examples
 // contain an error and that the rule gives runs like "///" their own
-// level. [ModeRFC1630] follows the rule; [ModeLibwww] gives the printed
-// table. See [Mode] for what each mode does with "?y", "#s" and the empty
-// reference.
+// level. [ModeRFC1630] follows the rule; [ModeLibwww] follows CERN
+// libwww's HTParse, which gives the printed table, and lists its
+// deliberate differences from HTParse. See [Mode] for what each mode does
+// with "?y", "#s" and the empty reference.
+//
+// Resolution needs only the generic syntax ([ParseGeneric]): a base, a
+// reference or a result that breaks just its scheme's rules (http:///s//a
+// has no host) is resolved all the same, and the result comes with a
+// *[ResolveWarning], which callers can tell from a failure. Relative and
+// every mode's dot-segment removal take time linear in their input.
 //
 // The package depends on the standard library only. What each scheme's
 // parts mean (an ftp URL's CWD commands, a gopher URL's selector) is the

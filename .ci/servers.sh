@@ -1,33 +1,133 @@
 #!/usr/bin/env bash
-# Start real Debian daemons for the access package's tests, listening only on
-# 127.0.0.1 on high ports, each serving content this script writes:
-#   vsftpd      ftp     127.0.0.1:2121
-#   gophernicus gopher  127.0.0.1:7070 (inetd-style, run under socat)
-#   inn2 innd   nntp    127.0.0.1:1119 (readers handed to nnrpd after MODE READER)
-# The ports, paths and expected content locations are written as shell
-# variable assignments to $URLKIT_SERVERS_ENV (default /tmp/urlkit-servers.env),
-# which the Go tests in access/ read. Safe to run more than once: running
-# daemons started by an earlier run are stopped (by their recorded pid) first.
+# Start real Debian daemons for the access and CLI tests, listening only on
+# 127.0.0.1, each serving content this script writes:
+#   vsftpd      ftp
+#   gophernicus gopher (inetd-style, run under socat)
+#   inn2 innd   nntp   (readers handed to nnrpd after MODE READER)
+#
+#   bash .ci/servers.sh [start]   start them; print the environment file's name
+#   bash .ci/servers.sh stop      stop what start started, delete the FTP
+#                                 account, the PAM service, the directory and
+#                                 the environment file
+#
+# Variables (all optional):
+#   URLKIT_SERVERS_DIR  working directory (default: a new mktemp -d directory)
+#   URLKIT_SERVERS_ENV  environment file the Go tests read (default: a new
+#                       mktemp file); `stop` needs one of these two to find
+#                       what to stop
+#   URLKIT_FTP_PORT, URLKIT_GOPHER_PORT, URLKIT_NNTP_PORT
+#                       listening ports (default: free ports picked now)
+#
+# Every run makes its own FTP account (nologin shell, random password, only
+# allowed through this run's vsftpd by a private PAM service and user list),
+# its own ports and its own files, so runs on one machine do not collide and
+# nothing is left behind by `stop`. Only processes whose pids this script
+# recorded are ever signalled. Installing the packages never starts their
+# system services, and their boot-time services are disabled.
 set -euo pipefail
-
-BASE=${URLKIT_SERVERS_DIR:-/tmp/urlkit-servers}
-ENVFILE=${URLKIT_SERVERS_ENV:-/tmp/urlkit-servers.env}
-FTP_PORT=${URLKIT_FTP_PORT:-2121}
-GOPHER_PORT=${URLKIT_GOPHER_PORT:-7070}
-NNTP_PORT=${URLKIT_NNTP_PORT:-1119}
-FTP_USER=urlkitftp
-FTP_PASS=urlkit-secret-1
 
 log() { printf 'servers.sh: %s\n' "$*" >&2; }
 
 if [ "$(id -u)" != 0 ]; then
-	log "must run as root (installs packages, starts vsftpd and innd)"
+	log "must run as root (installs packages, adds a test account, starts vsftpd and innd)"
 	exit 1
 fi
 
+ACTION=${1:-start}
+
+# kill_group PID: SIGKILL the daemon PID and the process group it runs in
+# (each daemon is started under setsid, so the group holds only it and its
+# children: socat's per-connection gophernicus, innd's nnrpd). The pid must
+# still belong to one of the programs this script starts, so a recycled pid
+# is left alone. These are throw-away test daemons whose state is deleted
+# next, so SIGKILL is enough (innd takes many seconds over a SIGTERM
+# shutdown).
+kill_group() {
+	local pid=$1 pgid cmd
+	[ -n "$pid" ] || return 0
+	kill -0 "$pid" 2>/dev/null || return 0
+	cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+	case $cmd in
+	*vsftpd* | *socat* | *innd*) ;;
+	*) log "pid $pid is no longer a daemon of ours ($cmd); not signalled"; return 0 ;;
+	esac
+	pgid=$(ps -o pgid= -p "$pid" 2>/dev/null | tr -dc 0-9)
+	if [ -n "$pgid" ] && [ "$pgid" -gt 1 ] && [ "$pgid" != "$(ps -o pgid= -p $$ | tr -dc 0-9)" ]; then
+		kill -9 -- "-$pgid" 2>/dev/null || true
+	fi
+	kill -9 "$pid" 2>/dev/null || true
+	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+}
+
+# stop_dir DIR: stop the daemons recorded under DIR, remove the account and
+# PAM service recorded there, then DIR itself.
+stop_dir() {
+	local dir=$1 f pid user pam
+	[ -d "$dir/run" ] || return 0
+	for f in "$dir"/run/*.pid "$dir"/inn/run/innd.pid; do
+		[ -f "$f" ] || continue
+		pid=$(tr -dc 0-9 <"$f" | head -c 12)
+		kill_group "$pid"
+		rm -f "$f"
+	done
+	if [ -f "$dir/run/ftp-user" ]; then
+		user=$(tr -dc a-z0-9 <"$dir/run/ftp-user")
+		case $user in
+		ukftp*) if id "$user" >/dev/null 2>&1; then userdel "$user" 2>/dev/null || true; fi ;;
+		esac
+	fi
+	if [ -f "$dir/run/pam-service" ]; then
+		pam=$(tr -dc a-z0-9- <"$dir/run/pam-service")
+		case $pam in
+		urlkit-ftp-*) rm -f "/etc/pam.d/$pam" ;;
+		esac
+	fi
+	rm -rf "$dir"
+}
+
+if [ "$ACTION" = stop ]; then
+	dir=${URLKIT_SERVERS_DIR:-}
+	if [ -z "$dir" ] && [ -n "${URLKIT_SERVERS_ENV:-}" ] && [ -f "$URLKIT_SERVERS_ENV" ]; then
+		dir=$(sed -n 's/^URLKIT_SERVERS_DIR=//p' "$URLKIT_SERVERS_ENV" | head -n1)
+	fi
+	if [ -z "$dir" ]; then
+		log "stop: set URLKIT_SERVERS_DIR or URLKIT_SERVERS_ENV to say which run to stop"
+		exit 2
+	fi
+	stop_dir "$dir"
+	if [ -n "${URLKIT_SERVERS_ENV:-}" ]; then rm -f "$URLKIT_SERVERS_ENV"; fi
+	log "stopped the servers of $dir"
+	exit 0
+fi
+if [ "$ACTION" != start ]; then
+	log "usage: servers.sh [start|stop]"
+	exit 2
+fi
+
+# disable_boot_services turns off at boot every service of the daemon
+# packages CI installs (vsftpd, inn2, gophernicus's socket, squid for the
+# gateway, exim4 which inn2 pulls in), where present. Nothing is stopped:
+# CI's own instances are private processes, not these services.
+disable_boot_services() {
+	local unit name
+	if command -v systemctl >/dev/null; then
+		for unit in vsftpd.service inn2.service gophernicus.socket squid.service exim4.service; do
+			if systemctl list-unit-files "$unit" 2>/dev/null | grep "^$unit" >/dev/null; then
+				systemctl disable --quiet "$unit" 2>/dev/null || true
+			fi
+		done
+	fi
+	for name in vsftpd inn2 squid exim4; do
+		if [ -x "/etc/init.d/$name" ]; then
+			update-rc.d "$name" disable >/dev/null 2>&1 || true
+		fi
+	done
+}
+
 # --- packages -------------------------------------------------------------
+PACKAGES=(vsftpd gophernicus inn2 socat)
 need=()
-for p in vsftpd gophernicus inn2 socat; do
+for p in "${PACKAGES[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -55,34 +155,88 @@ if [ ${#need[@]} -gt 0 ]; then
 		DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 	}
+	rm -f /usr/sbin/policy-rc.d
+	trap - EXIT
 fi
+# Nothing these packages bring may start at boot: the machine may persist
+# after CI, and the system configurations listen on every interface (the
+# system vsftpd.conf allows local logins, gophernicus.socket listens on port
+# 70). The tests use only the private instances below.
+disable_boot_services
 
-# --- stop what an earlier run started ---------------------------------------
-stop_pidfile() {
-	local f=$1 pid
-	[ -f "$f" ] || return 0
-	pid=$(tr -dc 0-9 <"$f" | head -c 12)
-	# These are throw-away test daemons whose state is deleted next, so
-	# SIGKILL is enough (innd takes many seconds over a SIGTERM shutdown).
-	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-		kill -9 "$pid" 2>/dev/null || true
-		for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-	fi
-	rm -f "$f"
-}
-if [ -d "$BASE/run" ]; then
-	for f in "$BASE"/run/*.pid; do stop_pidfile "$f"; done
+# --- this run's directory, ports and environment file ------------------------
+if [ -n "${URLKIT_SERVERS_DIR:-}" ]; then
+	BASE=$URLKIT_SERVERS_DIR
+	stop_dir "$BASE" # what an earlier run with this directory left
+	mkdir -p "$BASE"
+else
+	BASE=$(mktemp -d /tmp/urlkit-servers.XXXXXXXX)
 fi
-if [ -f "$BASE/inn/run/innd.pid" ]; then
-	stop_pidfile "$BASE/inn/run/innd.pid"
-fi
-rm -rf "$BASE"
-mkdir -p "$BASE/run" "$BASE/log"
 chmod 755 "$BASE"
+mkdir -p "$BASE/run" "$BASE/log"
+if [ -n "${URLKIT_SERVERS_ENV:-}" ]; then
+	ENVFILE=$URLKIT_SERVERS_ENV
+else
+	ENVFILE=$(mktemp /tmp/urlkit-servers.XXXXXXXX.env)
+fi
 
-wait_port() { # name port
-	local name=$1 port=$2
+# If starting fails half-way, stop what was started and remove the account.
+started=0
+cleanup_on_failure() {
+	if [ "$started" != 1 ]; then
+		log "start failed; stopping what this run started"
+		stop_dir "$BASE"
+		rm -f "$ENVFILE"
+	fi
+}
+trap cleanup_on_failure EXIT
+
+# port_free PORT: nothing accepts connections on 127.0.0.1:PORT.
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+taken=" "
+# pick_port: a free port in 20000-29999 not yet chosen by this run.
+pick_port() {
+	local p
 	for _ in $(seq 200); do
+		p=$((20000 + RANDOM % 10000))
+		case $taken in *" $p "*) continue ;; esac
+		if port_free "$p"; then
+			taken+="$p "
+			echo "$p"
+			return 0
+		fi
+	done
+	log "no free port found in 20000-29999"
+	return 1
+}
+FTP_PORT=${URLKIT_FTP_PORT:-$(pick_port)}
+taken+="$FTP_PORT "
+GOPHER_PORT=${URLKIT_GOPHER_PORT:-$(pick_port)}
+taken+="$GOPHER_PORT "
+NNTP_PORT=${URLKIT_NNTP_PORT:-$(pick_port)}
+taken+="$NNTP_PORT "
+for p in "$FTP_PORT" "$GOPHER_PORT" "$NNTP_PORT"; do
+	if ! port_free "$p"; then
+		log "port $p on 127.0.0.1 is already in use"
+		exit 1
+	fi
+done
+# vsftpd's passive data ports: a per-run range of 100 in 30000-59999.
+PASV_MIN=$((30000 + (RANDOM % 300) * 100))
+PASV_MAX=$((PASV_MIN + 99))
+
+# This run's FTP account: a random name and password, no login shell.
+FTP_USER=ukftp$(head -c 64 /dev/urandom | tr -dc a-z0-9 | head -c 8)
+FTP_PASS=$(head -c 256 /dev/urandom | tr -dc A-Za-z0-9 | head -c 24)
+PAM_SERVICE=urlkit-ftp-${FTP_USER#ukftp}
+
+wait_port() { # name port pid
+	local name=$1 port=$2 pid=${3:-}
+	for _ in $(seq 200); do
+		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+			log "$name exited before listening on 127.0.0.1:$port"
+			return 1
+		fi
 		if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
 			return 0
 		fi
@@ -116,11 +270,26 @@ printf 'one\n' >"$FTPROOT/pub/dir/a.txt"
 printf 'two\n' >"$FTPROOT/pub/dir/b.txt"
 chmod -R a+rX,go-w "$FTPROOT"
 chmod 555 "$FTPROOT" # vsftpd refuses a writable anonymous root
-# A local account for the user:password tests.
-if ! id "$FTP_USER" >/dev/null 2>&1; then
-	useradd --system --no-create-home --home-dir "$FTPROOT" --shell /bin/sh "$FTP_USER"
-fi
+# A local account for the user:password tests: no login shell, a random
+# password, recorded so that `stop` (or a failed start) deletes it.
+echo "$FTP_USER" >"$BASE/run/ftp-user"
+useradd --system --no-create-home --home-dir "$FTPROOT" --shell /usr/sbin/nologin "$FTP_USER"
 echo "$FTP_USER:$FTP_PASS" | chpasswd
+# Debian's vsftpd authenticates through PAM, and /etc/pam.d/vsftpd requires a
+# shell listed in /etc/shells (pam_shells), which nologin is not (vsftpd's own
+# check_shell applies only to builds without PAM). Rather than list nologin in
+# /etc/shells for every service, this run's vsftpd uses a PAM service of its
+# own that checks the password and admits only this run's user.
+echo "$PAM_SERVICE" >"$BASE/run/pam-service"
+cat >"/etc/pam.d/$PAM_SERVICE" <<PAM
+# urlkit CI ($BASE): deleted by .ci/servers.sh stop
+auth    required pam_succeed_if.so quiet user = $FTP_USER
+auth    required pam_unix.so
+account required pam_unix.so
+session required pam_permit.so
+PAM
+# vsftpd's own list: only anonymous and this run's user may log in.
+printf 'anonymous\nftp\n%s\n' "$FTP_USER" >"$BASE/vsftpd.users"
 cat >"$BASE/vsftpd.conf" <<CONF
 listen=YES
 listen_ipv6=NO
@@ -135,13 +304,17 @@ local_root=$FTPROOT
 write_enable=NO
 pasv_enable=YES
 pasv_address=127.0.0.1
-pasv_min_port=30000
-pasv_max_port=30100
+pasv_min_port=$PASV_MIN
+pasv_max_port=$PASV_MAX
 port_enable=YES
 connect_from_port_20=NO
 seccomp_sandbox=NO
 secure_chroot_dir=$BASE/vsftpd-empty
-pam_service_name=vsftpd
+pam_service_name=$PAM_SERVICE
+userlist_enable=YES
+userlist_deny=NO
+userlist_file=$BASE/vsftpd.users
+check_shell=NO
 vsftpd_log_file=$BASE/log/vsftpd.log
 xferlog_enable=YES
 xferlog_std_format=NO
@@ -155,7 +328,7 @@ chmod 600 "$BASE/vsftpd.conf"
 : >"$BASE/log/vsftpd.log"
 setsid vsftpd "$BASE/vsftpd.conf" </dev/null >>"$BASE/log/vsftpd.out" 2>&1 &
 echo $! >"$BASE/run/vsftpd.pid"
-wait_port vsftpd "$FTP_PORT"
+wait_port vsftpd "$FTP_PORT" "$(cat "$BASE/run/vsftpd.pid")"
 
 # --- gophernicus (inetd-style: one process per connection, under socat) --------
 GROOT="$BASE/gopher"
@@ -181,7 +354,7 @@ setsid socat "TCP-LISTEN:$GOPHER_PORT,bind=127.0.0.1,reuseaddr,fork" \
 	"EXEC:/usr/sbin/gophernicus -h 127.0.0.1 -p $GOPHER_PORT -r $GROOT -nv -nf -nh -l $BASE/log/gophernicus.log,su=nobody" \
 	</dev/null >>"$BASE/log/socat-gopher.out" 2>&1 &
 echo $! >"$BASE/run/gopher.pid"
-wait_port gophernicus "$GOPHER_PORT"
+wait_port gophernicus "$GOPHER_PORT" "$(cat "$BASE/run/gopher.pid")"
 touch "$BASE/log/gophernicus.log"; chmod 666 "$BASE/log/gophernicus.log"
 
 # --- inn2: innd with a private inn.conf (INNCONF) and all paths under $BASE/inn ----
@@ -213,6 +386,13 @@ sed -i \
 	-e "s#XX_pathfilter#$INN/etc/filter#" \
 	-e "s#XX_pathhttp#$INN/tmp#" \
 	"$INN/etc/inn.conf"
+# nnrpd refuses readers ("400 load at N, try later") above nnrpdloadlimit
+# (16 by default), which a busy 2-core CI machine can reach: no limit here.
+if grep -q '^nnrpdloadlimit:' "$INN/etc/inn.conf"; then
+	sed -i 's/^nnrpdloadlimit:.*/nnrpdloadlimit: 0/' "$INN/etc/inn.conf"
+else
+	echo 'nnrpdloadlimit: 0' >>"$INN/etc/inn.conf"
+fi
 grep -q '^domain:' "$INN/etc/inn.conf" || echo 'domain: urlkit.test' >>"$INN/etc/inn.conf"
 # nnrpd refuses readers ("400 load at N, try later") above a load average of
 # 16 by default; a busy CI machine reaches that, so the limit is off.
@@ -251,7 +431,7 @@ chown -R news:news "$INN"
 export INNCONF="$INN/etc/inn.conf"
 su -s /bin/sh news -c "INNCONF=$INNCONF /usr/lib/news/bin/makedbz -i -o" >/dev/null
 # innd forks into the background itself unless -f; its pid file is $INN/run/innd.pid.
-INNCONF=$INNCONF /usr/lib/news/bin/innd </dev/null >>"$BASE/log/innd.out" 2>&1 || {
+INNCONF=$INNCONF setsid /usr/lib/news/bin/innd </dev/null >>"$BASE/log/innd.out" 2>&1 || {
 	log "innd failed: $(tail -5 "$BASE/log/innd.out")"; exit 1; }
 wait_port innd "$NNTP_PORT"
 
@@ -301,6 +481,9 @@ URLKIT_FTP_ROOT=$FTPROOT
 URLKIT_FTP_LOG=$BASE/log/vsftpd.log
 URLKIT_FTP_USER=$FTP_USER
 URLKIT_FTP_PASSWORD=$FTP_PASS
+URLKIT_FTP_PORT=$FTP_PORT
+URLKIT_GOPHER_PORT=$GOPHER_PORT
+URLKIT_NNTP_PORT=$NNTP_PORT
 URLKIT_GOPHER_ADDR=127.0.0.1:$GOPHER_PORT
 URLKIT_GOPHER_ROOT=$GROOT
 URLKIT_NNTP_ADDR=127.0.0.1:$NNTP_PORT
@@ -312,5 +495,13 @@ URLKIT_NNTP_DIR=$BASE/news
 URLKIT_CONTENT_TEXT=$TEXT
 URLKIT_CONTENT_BINARY=$BIN
 ENV
-chmod 644 "$ENVFILE"
+chmod 600 "$ENVFILE" # it holds the FTP password
+# Run by hand under sudo, the tests run as the invoking user: let them read it.
+if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+	chown "$SUDO_USER" "$ENVFILE"
+fi
+started=1
+trap - EXIT
 log "ftp 127.0.0.1:$FTP_PORT, gopher 127.0.0.1:$GOPHER_PORT, nntp 127.0.0.1:$NNTP_PORT; environment in $ENVFILE"
+log "run the tests with URLKIT_SERVERS_ENV=$ENVFILE; stop with URLKIT_SERVERS_ENV=$ENVFILE bash .ci/servers.sh stop"
+echo "$ENVFILE"

@@ -95,6 +95,9 @@ type Options struct {
 	// that gives a user and no password, when the server wants one (RFC
 	// 1738 3.2.1). It must return when its context ends.
 	PasswordPrompt func(ctx context.Context) (string, error)
+	// FTPSessions, when set, keeps FTP control connections open between
+	// retrievals and reuses them (see FTPSessions). A gateway sets it.
+	FTPSessions *FTPSessions
 	// Dial, when set, replaces the default dialer (a net.Dialer with
 	// ConnectTimeout). It lets tests and callers route connections.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)

@@ -21,6 +21,27 @@ import (
 // or NLST starts the transfer, whose completion reply is checked when the
 // stream ends; QUIT is sent on Close.
 func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
+	// Options.FTPSessions (ftppool.go): a kept session first; if it fails
+	// before its transfer starts, the plan again on a new connection.
+	key := ""
+	if x.opts.FTPSessions != nil {
+		key = ftpSessionKey(p)
+	}
+	if kept := x.opts.FTPSessions.take(key); kept != nil {
+		r, err := x.ftpSession(p, key, kept)
+		var re *ReplyError
+		if err == nil || errors.As(err, &re) || x.ctx.Err() != nil {
+			return r, err
+		}
+		x.opts.tracef("* kept session failed (%v): a new connection", err)
+	}
+	return x.ftpSession(p, key, nil)
+}
+
+// ftpSession carries out p on a new connection, or on a kept session
+// (skipping the greeting and the login and CWD lines, and TYPE when the
+// session's type is the same).
+func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*Resource, error) {
 	shown := p.Redacted().Commands
 	if len(p.Commands) < 3 || p.Commands[len(p.Commands)-1] != "QUIT" {
 		return nil, fmt.Errorf("ftp: plan has no transfer: %q", shown)
@@ -30,8 +51,12 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 			return nil, fmt.Errorf("ftp: plan line %d %q holds CR, LF or NUL; refusing to send it (RFC 1738 6)", i+1, EscapeText(shown[i]))
 		}
 	}
-	raw, err := x.opts.dial(x.ctx, "ftp", p.Addr)
-	if err != nil {
+	var raw net.Conn
+	var err error
+	if kept != nil {
+		raw = kept.conn
+		x.opts.tracef("* reusing a logged-in session to %s", p.Addr)
+	} else if raw, err = x.opts.dial(x.ctx, "ftp", p.Addr); err != nil {
 		return nil, err
 	}
 	stop := x.watch(raw)
@@ -58,13 +83,15 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 		raw.Close()
 		return nil, err
 	}
-	// Greeting: 220, possibly after 120 "service ready in nnn minutes".
-	for {
+	typ := ""
+	// Greeting: 220, possibly after 120 "service ready in nnn minutes"
+	// (at most a few of those: a server repeating it forever is refused).
+	for n := 0; kept == nil; n++ {
 		code, msg, err := c.reply("greeting")
 		if err != nil {
 			return fail(err)
 		}
-		if code == 120 {
+		if code == 120 && n < 5 {
 			continue
 		}
 		if code != 220 {
@@ -76,6 +103,12 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 	for i := 0; i < len(p.Commands)-1; i++ {
 		line, show := p.Commands[i], shown[i]
 		verb, _, _ := strings.Cut(line, " ")
+		if kept != nil && (verb == "USER" || verb == "PASS" || verb == "CWD" || line == kept.typ) {
+			continue // the kept session is in this state already
+		}
+		if verb == "TYPE" {
+			typ = line
+		}
 		switch verb {
 		case "USER":
 			code, msg, err := c.cmd(show, line)
@@ -127,7 +160,12 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 			if data == nil {
 				return fail(fmt.Errorf("ftp: plan line %q comes before EPSV", show))
 			}
-			return x.ftpTransfer(p, c, raw, data, show, line, stop, fail)
+			return x.ftpTransfer(p, c, raw, data, show, line, stop, fail, func() {
+				if typ == "" && kept != nil {
+					typ = kept.typ
+				}
+				x.opts.FTPSessions.put(key, raw, typ)
+			})
 		default:
 			return fail(fmt.Errorf("ftp: plan line %q is not a command this client carries out", show))
 		}
@@ -136,7 +174,10 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 }
 
 // ftpTransfer sends RETR or NLST and returns the data connection's stream.
-func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, show, line string, stop func() bool, fail func(error) (*Resource, error)) (*Resource, error) {
+//
+// keep, called on Close after a complete transfer when sessions are kept,
+// hands the control connection to Options.FTPSessions instead of QUIT.
+func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, show, line string, stop func() bool, fail func(error) (*Resource, error), keep func()) (*Resource, error) {
 	stopData := x.watch(data)
 	code, msg, err := c.cmd(show, line)
 	if err == nil && code/100 != 1 && code/100 != 2 {
@@ -151,9 +192,11 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 		size = parse150Size(msg)
 	}
 	finished := code/100 == 2 // some servers complete before we read
+	complete := false         // read to the end and the completion reply was 2xx
 	atEOF := func() error {
 		data.Close()
 		if finished {
+			complete = true
 			return nil
 		}
 		finished = true
@@ -164,11 +207,16 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 		if code/100 != 2 {
 			return c.refused(show, code, msg)
 		}
+		complete = true
 		return nil
 	}
 	closer := func() error {
 		stopData()
 		data.Close()
+		if complete && x.opts.FTPSessions != nil && x.ctx.Err() == nil && keepable(c.br) && stop() {
+			keep()
+			return nil
+		}
 		if finished && x.ctx.Err() == nil {
 			raw.SetDeadline(time.Now().Add(2 * time.Second))
 			if c.send("QUIT", "QUIT") == nil {

@@ -91,7 +91,13 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		}
 	}
 	if text {
-		r = &dotReader{r: bufio.NewReaderSize(r, 32<<10), start: true}
+		// The reader is the buffered one above unless a Gopher+ length
+		// wraps it: it is buffered once, not twice.
+		tb, ok := r.(*bufio.Reader)
+		if !ok {
+			tb = bufio.NewReaderSize(r, 32<<10)
+		}
+		r = &dotReader{r: tb, start: true}
 	}
 	kind := "file"
 	if p.Reply == "menu" {

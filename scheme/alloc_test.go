@@ -63,7 +63,7 @@ func TestUcharOr(t *testing.T) {
 }
 
 // TestFTPPathLengths checks CWD and Name around the size of the view's
-// own room for segments (six) and CWD arguments (five).
+// own room for segments (four) and CWD arguments (three).
 func TestFTPPathLengths(t *testing.T) {
 	for n := 1; n <= 9; n++ {
 		var segs []string

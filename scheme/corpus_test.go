@@ -11,17 +11,17 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/corpus"
 )
 
 // The external corpora live beside the module: ../shared/corpora from the
-// module root (see its SOURCES.md).
-var corpusDir = filepath.Join("..", "..", "shared", "corpora", "scheme-tests")
-
+// module root (see its SOURCES.md); corpus.Require skips (or, in CI, fails)
+// when they are absent.
 func openCorpus(t *testing.T, name string) *os.File {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpusDir, name))
+	f, err := os.Open(filepath.Join(corpus.Require(t), "scheme-tests", name))
 	if err != nil {
-		t.Skipf("corpus %s not available (%v): it lives in ../shared/corpora/scheme-tests beside the module", name, err)
+		t.Fatalf("corpus file: %v", err)
 	}
 	t.Cleanup(func() { f.Close() })
 	return f
@@ -141,6 +141,16 @@ func TestCorpusCurlFTP(t *testing.T) {
 		got, div := curlCWD(p.CWD)
 		if div {
 			divergent = append(divergent, test)
+			// Each divergence is pinned: urlkit's own CWD list must be the
+			// RFC 1738 3.2.2 one recorded for the case, so a change on
+			// either side fails here instead of passing through the
+			// translation into curl's form.
+			pin, ok := curlFTPDivergences[test]
+			if !ok {
+				t.Errorf("%s %s: CWD %q diverges from curl's %q and is not a pinned divergence", test, in, p.CWD, want)
+			} else if strings.Join(p.CWD, "|") != strings.Join(pin.cwd, "|") {
+				t.Errorf("%s %s: CWD %q, pinned RFC 1738 list %q (%s)", test, in, p.CWD, pin.cwd, pin.why)
+			}
 		}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("%s %s: CWD %q (as curl would send %q), curl %q", test, in, p.CWD, got, want)
@@ -170,7 +180,22 @@ func TestCorpusCurlFTP(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d rows; curl's CWD differs from RFC 1738 (leading empty or %%2F segment, empty middle segments) in %v", len(rows), divergent)
+	if len(divergent) != len(curlFTPDivergences) {
+		t.Errorf("divergent cases %v, pinned %d: a pinned divergence no longer occurs", divergent, len(curlFTPDivergences))
+	}
+	t.Logf("%d rows; curl's CWD differs from RFC 1738 (leading empty or %%2F segment, empty middle segments) in %v, each pinned", len(rows), divergent)
+}
+
+// curlFTPDivergences pins the cases of curl_ftp_url_to_commands.tsv where
+// curl's CWD sequence differs from RFC 1738 3.2.2's, with urlkit's list.
+var curlFTPDivergences = map[string]struct {
+	cwd []string
+	why string
+}{
+	"test106":  {[]string{"", "path with  spaces", "", "and things2"}, "RFC 1738 3.2.2: every segment, empty ones too, is one CWD (an empty CWD); curl sends \"CWD /\" for the leading empty segment and skips the middle one"},
+	"test1091": {[]string{"/tmp", "moo"}, "RFC 1738 3.2.2: %2F is a \"/\" inside the segment, so the first CWD is \"/tmp\"; curl splits it into \"CWD /\" and \"CWD tmp\""},
+	"test143":  {[]string{"/tmp", "moo"}, "as test1091, with ;type=a"},
+	"test1224": {[]string{""}, "RFC 1738 3.2.2: the empty first segment is an empty CWD; curl sends \"CWD /\""},
 }
 
 // TestCorpusCurlGopher checks curl's gopher selector tests.

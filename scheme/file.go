@@ -16,13 +16,13 @@ func init() { registerBuiltin("file", func(u urlkit.URL) (View, error) { return 
 // File is the view of a file URL.
 type File struct {
 	u    urlkit.URL
-	Host string `json:"host"` // as written; "" and "localhost" mean this machine
+	Host string // as written; "" and "localhost" mean this machine
 	// Local reports whether the host is "" or "localhost" (in any case):
 	// "the machine from which the URL is being interpreted".
-	Local bool `json:"local"`
+	Local bool
 	// Segments are the path's segments, decoded: directories, then the
 	// name.
-	Segments []string `json:"segments"`
+	Segments []string
 	segs     []part
 }
 

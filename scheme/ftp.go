@@ -13,27 +13,33 @@ func init() { registerBuiltin("ftp", func(u urlkit.URL) (View, error) { return F
 // FTP is the view of an ftp URL (RFC 1738 3.2). Strings are decoded.
 type FTP struct {
 	u           urlkit.URL
-	Host        string   `json:"host"`
-	Port        int      `json:"port"` // 21 when the URL names none
-	User        string   `json:"user,omitempty"`
-	Password    string   `json:"password,omitempty"`
-	HasUser     bool     `json:"has_user"`
-	HasPassword bool     `json:"has_password"`
-	CWD         []string `json:"cwd"`  // one CWD argument per segment before the last, in order
-	Name        string   `json:"name"` // the last segment: the argument of RETR or NLST
+	Host        string
+	Port        int // 21 when the URL names none
+	User        string
+	Password    string
+	HasUser     bool
+	HasPassword bool
+	CWD         []string // one CWD argument per segment before the last, in order
+	Name        string   // the last segment: the argument of RETR or NLST
 	// Type is the ";type=" code in lower case: 'a' (ASCII), 'i' (image)
 	// or 'd' (directory listing); 0 when the URL has none and the client
 	// must guess (RFC 1738 3.2.3).
-	Type byte `json:"-"`
+	Type byte
 
 	user, pass part
 	segs       []part
 
 	// Room for the segments and CWD arguments of a short path, in the
 	// view's own allocation.
-	segBuf [6]part
-	cwdBuf [5]string
+	segBuf [4]part
+	cwdBuf [3]string
+
+	escapes bool // whether the URL has a "%" at all
 }
+
+// fsegChars are the bytes of an fsegment besides escapes: uchar | "?" |
+// ":" | "@" | "&" | "=" (RFC 1738 5).
+var fsegChars = ucharTable("?:@&=")
 
 // AnonymousUser is the user name of anonymous FTP (RFC 1738 3.2.1).
 const AnonymousUser = "anonymous"
@@ -46,15 +52,16 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	l := locOf(u)
 	v := &FTP{u: u, Host: u.Host(), CWD: []string{}}
 	v.Port, _ = portOf(u, 21)
+	v.escapes = strings.IndexByte(u.String(), '%') >= 0
 	if s, ok := u.User(); ok {
 		v.HasUser = true
 		v.user = part{s, l.user(), urlkit.ComponentUser}
-		v.User = v.user.decode()
+		v.User = v.user.decodeIf(v.escapes)
 	}
 	if s, ok := u.Password(); ok {
 		v.HasPassword = true
 		v.pass = part{s, l.password(), urlkit.ComponentPassword}
-		v.Password = v.pass.decode()
+		v.Password = v.pass.decodeIf(v.escapes)
 	}
 	if _, ok := u.Path(); !ok {
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
@@ -64,6 +71,10 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
 		code := p.raw[k+6:]
 		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {
+			if hint := rfc1630Type(code); hint != "" {
+				return nil, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
+					`ftp type code %q is RFC 1630's form (ftptype = A formcode | E formcode | I | L digits, formcode = N | T | C), which RFC 1738 3.2.2 replaced by "a", "i" or "d": %s`, code, hint)
+			}
 			return nil, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
 				`ftp type code %q: it is one of "a", "i" or "d" (RFC 1738 3.2.2: ftptype = "A" | "I" | "D" | "a" | "i" | "d")`, code)
 		}
@@ -76,7 +87,7 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	}
 	segs = p.splitInto(segs, '/')
 	for _, s := range segs {
-		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
+		if i := s.firstNotIn(&fsegChars); i >= 0 {
 			return nil, reservedErr(l, s, i, `RFC 1738 3.2.2: within a name or CWD component, "/" and ";" are reserved and must be encoded`)
 		}
 	}
@@ -86,9 +97,9 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 		v.CWD = make([]string, 0, len(segs)-1)
 	}
 	for _, s := range segs[:len(segs)-1] {
-		v.CWD = append(v.CWD, s.decode())
+		v.CWD = append(v.CWD, s.decodeIf(v.escapes))
 	}
-	v.Name = segs[len(segs)-1].decode()
+	v.Name = segs[len(segs)-1].decodeIf(v.escapes)
 	return v, nil
 }
 
@@ -124,6 +135,11 @@ type FTPPlan struct {
 	List bool `json:"list"`
 	// Commands is the exact command sequence (see the type's comment).
 	Commands []string `json:"commands"`
+
+	// Room for the commands and CWD arguments of a short path, in the
+	// plan's own allocation.
+	cmdBuf [9]string
+	cwdBuf [3]string
 }
 
 // PassPrompt is the PASS line of a plan whose URL gives a user and no
@@ -208,71 +224,118 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 	if err := planPort(v.u); err != nil {
 		return nil, err
 	}
-	l := locOf(v.u)
-	p := &FTPPlan{Addr: hostPort(v.Host, v.Port), HasUser: v.HasUser, HasPassword: v.HasPassword, Type: v.Type, CWD: []string{}}
-	var err error
-	if v.HasUser {
-		if p.User, err = v.user.wire(l, "USER argument"); err != nil {
+	// Every argument is checked for control characters (only an escape
+	// can make one); the view holds its decoded text already.
+	if v.escapes {
+		if err := v.noControl(locOf(v.u)); err != nil {
 			return nil, err
 		}
+	}
+	p := &FTPPlan{HasUser: v.HasUser, HasPassword: v.HasPassword, Type: v.Type, CWD: []string{}, Name: v.Name}
+	if len(v.CWD) > len(p.cwdBuf) {
+		p.CWD = make([]string, 0, len(v.CWD))
+	} else if len(v.CWD) > 0 {
+		p.CWD = p.cwdBuf[:0]
+	}
+	if v.HasUser {
+		p.User = v.User
 	}
 	if v.HasPassword {
-		if p.Password, err = v.pass.wire(l, "PASS argument"); err != nil {
-			return nil, err
-		}
-	}
-	if len(v.segs) > 1 {
-		p.CWD = make([]string, 0, len(v.segs)-1)
-	}
-	for i, s := range v.segs {
-		what := "CWD argument"
-		if i == len(v.segs)-1 {
-			what = "file name"
-		}
-		d, err := s.wire(l, what)
-		if err != nil {
-			return nil, err
-		}
-		if i == len(v.segs)-1 {
-			p.Name = d
-		} else {
-			p.CWD = append(p.CWD, d)
-		}
+		p.Password = v.Password
 	}
 	if p.Type == 0 {
 		p.Type, p.Guessed = GuessFTPType(p.Name), true
 	}
 	p.List = p.Type == 'd'
-	p.Commands = make([]string, 0, len(p.CWD)+6)
+
+	// The address and every command line are built into one string, and
+	// the plan's strings are substrings of it.
+	var lines [24]string // verb and argument of each line; room for six CWDs
+	cmds := append(lines[:0], "USER ", "", "PASS ", "")
 	switch {
 	case !v.HasUser:
 		email := cfg.Email
 		if email == "" || strings.ContainsAny(email, "\r\n\x00") {
 			email = "anonymous@localhost"
 		}
-		p.Commands = append(p.Commands, "USER "+AnonymousUser, "PASS "+email)
+		cmds[1], cmds[3] = AnonymousUser, email
 	case v.HasPassword:
-		p.Commands = append(p.Commands, "USER "+p.User, "PASS "+p.Password)
+		cmds[1], cmds[3] = p.User, p.Password
 	default:
-		p.Commands = append(p.Commands, "USER "+p.User, PassPrompt)
+		cmds[1], cmds[2] = p.User, PassPrompt
 	}
-	for _, c := range p.CWD {
-		p.Commands = append(p.Commands, "CWD "+c)
+	for _, c := range v.CWD {
+		if mutation == "ftp-skip-empty-cwd" && c == "" {
+			continue // a bug planted on purpose (mutate_on.go), never in a normal build
+		}
+		cmds = append(cmds, "CWD ", c)
 	}
 	if p.List {
-		p.Commands = append(p.Commands, "EPSV", nlst(p.Name), "QUIT")
+		if p.Name == "" {
+			cmds = append(cmds, "EPSV", "", "NLST", "", "QUIT", "")
+		} else {
+			cmds = append(cmds, "EPSV", "", "NLST ", p.Name, "QUIT", "")
+		}
 	} else {
-		p.Commands = append(p.Commands, "TYPE "+string(rune(p.Type&^0x20)), "EPSV", "RETR "+p.Name, "QUIT")
+		cmds = append(cmds, "TYPE ", upperType[p.Type&^0x20-'A':][:1], "EPSV", "", "RETR ", p.Name, "QUIT", "")
+	}
+	n := len(v.Host) + 12
+	for _, c := range cmds {
+		n += len(c)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	writeHostPort(&b, v.Host, v.Port)
+	addrEnd := b.Len()
+	for _, c := range cmds {
+		b.WriteString(c)
+	}
+	all := b.String()
+	p.Addr = all[:addrEnd]
+	p.Commands = p.cmdBuf[:0]
+	if len(cmds)/2 > len(p.cmdBuf) {
+		p.Commands = make([]string, 0, len(cmds)/2)
+	}
+	at := addrEnd
+	for i := 0; i < len(cmds); i += 2 {
+		end := at + len(cmds[i]) + len(cmds[i+1])
+		p.Commands = append(p.Commands, all[at:end])
+		if cmds[i] == "CWD " {
+			p.CWD = append(p.CWD, all[at+4:end])
+		}
+		at = end
 	}
 	return p, nil
 }
 
-func nlst(name string) string {
-	if name == "" {
-		return "NLST"
+// noControl checks every part the plan sends for an escape that decodes
+// to a control character.
+func (v *FTP) noControl(l loc) error {
+	if v.HasUser {
+		if err := v.user.noControl(l, "USER argument"); err != nil {
+			return err
+		}
 	}
-	return "NLST " + name
+	if v.HasPassword {
+		if err := v.pass.noControl(l, "PASS argument"); err != nil {
+			return err
+		}
+	}
+	for i, s := range v.segs {
+		what := "CWD argument"
+		if i == len(v.segs)-1 {
+			what = "file name"
+		}
+		if err := s.noControl(l, what); err != nil {
+			return err
+		}
+	}
+	return nil
 }
+
+// upperType holds the upper-case type codes, so that a TYPE argument is a
+// substring rather than a new string.
+const upperType = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 func (v *FTP) wireParts() []wirePart {
 	var out []wirePart
@@ -290,4 +353,23 @@ func (v *FTP) wireParts() []wirePart {
 		out = append(out, wirePart{s, what})
 	}
 	return out
+}
+
+// rfc1630Type says what to write instead of an RFC 1630 ftptype that RFC
+// 1738 does not allow (A or E with a format code, or L with a byte size),
+// or "" when code is not one. RFC 1738 3.2.2 keeps only "a" and "i" (and
+// adds "d"): the format code and the local byte size have no URL form, so
+// urlkit rejects them, with the nearest RFC 1738 code (issue 10, README
+// "Deliberate strictness and divergences").
+func rfc1630Type(code string) string {
+	switch {
+	case len(code) == 2 && (code[0] == 'A' || code[0] == 'a') && strings.IndexByte("NTCntc", code[1]) >= 0:
+		return `write ";type=a" (ASCII; the format code has no RFC 1738 form)`
+	case len(code) == 2 && (code[0] == 'E' || code[0] == 'e') && strings.IndexByte("NTCntc", code[1]) >= 0,
+		code == "E" || code == "e":
+		return "EBCDIC has no RFC 1738 type code: omit ;type= or use \";type=i\" to transfer the bytes unchanged"
+	case len(code) >= 2 && (code[0] == 'L' || code[0] == 'l') && strings.Trim(code[1:], "0123456789") == "":
+		return `write ";type=i" (image; RFC 959 local byte size 8 is the same transfer)`
+	}
+	return ""
 }

@@ -24,9 +24,9 @@ func (generic) View(u urlkit.URL) (View, error) {
 // Generic is the view of a URL of a scheme the registry does not know.
 type Generic struct {
 	u            urlkit.URL
-	Scheme       string `json:"scheme"`
-	Experimental bool   `json:"experimental"` // the name starts with "x-"
-	Opaque       string `json:"opaque"`
+	Scheme       string
+	Experimental bool // the name starts with "x-"
+	Opaque       string
 }
 
 // URL returns the URL the view was made from.

@@ -17,19 +17,19 @@ func init() { registerBuiltin("gopher", func(u urlkit.URL) (View, error) { retur
 // decoded.
 type Gopher struct {
 	u    urlkit.URL
-	Host string `json:"host"`
-	Port int    `json:"port"` // 70 when the URL names none
+	Host string
+	Port int // 70 when the URL names none
 	// Type is the gopher type character: how to read the reply, never
 	// sent to the server. It is '1' when the gopher-path is empty (RFC
 	// 1738 3.4.1).
-	Type       byte   `json:"-"`
-	Selector   string `json:"selector"`
-	Search     string `json:"search,omitempty"`
-	PlusString string `json:"plus,omitempty"`
-	HasSearch  bool   `json:"has_search"`
-	HasPlus    bool   `json:"has_plus"`
+	Type       byte
+	Selector   string
+	Search     string
+	PlusString string
+	HasSearch  bool
+	HasPlus    bool
 	// Plus is the parsed Gopher+ string, nil without one.
-	Plus *GopherPlus `json:"plus_parsed,omitempty"`
+	Plus *GopherPlus
 
 	sel, search, plus part
 }
@@ -47,11 +47,11 @@ const (
 
 // GopherPlus is a parsed Gopher+ string.
 type GopherPlus struct {
-	Kind       string   `json:"kind"`                 // one of the Plus* constants
-	View       string   `json:"view,omitempty"`       // alternate view, e.g. "application/postscript"
-	Language   string   `json:"language,omitempty"`   // its language, e.g. "Es_ES"
-	Attributes []string `json:"attributes,omitempty"` // named attributes, e.g. "+ABSTRACT"
-	Values     []string `json:"values,omitempty"`     // the answers of a filled-in form
+	Kind       string   // one of the Plus* constants
+	View       string   // alternate view, e.g. "application/postscript"
+	Language   string   // its language, e.g. "Es_ES"
+	Attributes []string // named attributes, e.g. "+ABSTRACT"
+	Values     []string // the answers of a filled-in form
 }
 
 // GopherOf checks u against RFC 1738's gopherurl and splits the
@@ -213,18 +213,15 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 		return nil, err
 	}
 	l := locOf(v.u)
-	p := &GopherPlan{Addr: hostPort(v.Host, v.Port), Type: v.Type, HasSearch: v.HasSearch, HasPlus: v.HasPlus, Reply: GopherReply(v.Type)}
-	var err error
-	if p.Selector, err = v.sel.wire(l, "gopher selector"); err != nil {
+	if err := v.sel.noControl(l, "gopher selector"); err != nil {
 		return nil, err
 	}
-	line := p.Selector
 	if v.HasSearch {
-		if p.Search, err = v.search.wire(l, "gopher search"); err != nil {
+		if err := v.search.noControl(l, "gopher search"); err != nil {
 			return nil, err
 		}
-		line += "\t" + p.Search
 	}
+	p := &GopherPlan{Type: v.Type, HasSearch: v.HasSearch, HasPlus: v.HasPlus, Reply: GopherReply(v.Type)}
 	if v.HasPlus {
 		p.PlusString = v.PlusString
 		if v.Plus.Kind == PlusForm {
@@ -236,12 +233,35 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 		} else if i, _ := firstControl(v.plus.raw); i >= 0 {
 			return nil, v.plusControlErr(l)
 		}
-		line += "\t" + p.PlusString
+	}
+	// The address and the request line are built into one string; the
+	// plan's strings are substrings of it. The view holds the decoded
+	// selector and search.
+	var b strings.Builder
+	b.Grow(len(v.Host) + 12 + len(v.Selector) + len(v.Search) + len(v.PlusString) + 4)
+	writeHostPort(&b, v.Host, v.Port)
+	addrEnd := b.Len()
+	b.WriteString(v.Selector)
+	selEnd := b.Len()
+	searchStart := selEnd
+	if v.HasSearch {
+		b.WriteByte('\t')
+		searchStart = b.Len()
+		b.WriteString(v.Search)
+	}
+	searchEnd := b.Len()
+	if v.HasPlus {
+		b.WriteByte('\t')
+		b.WriteString(v.PlusString)
 	}
 	if !(v.HasPlus && v.Plus.Kind == PlusForm) {
-		line += "\r\n"
+		b.WriteString("\r\n")
 	}
-	p.Line = line
+	all := b.String()
+	p.Addr = all[:addrEnd]
+	p.Selector = all[addrEnd:selEnd]
+	p.Search = all[searchStart:searchEnd]
+	p.Line = all[addrEnd:]
 	return p, nil
 }
 

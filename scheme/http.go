@@ -19,11 +19,11 @@ func init() {
 // (RFC 1630, HTTP).
 type HTTP struct {
 	u         urlkit.URL
-	Host      string `json:"host"`
-	Port      int    `json:"port"` // 80 (443 for https) when the URL names none
-	Path      string `json:"path"` // hpath, without the leading "/"
-	Search    string `json:"search,omitempty"`
-	HasSearch bool   `json:"has_search"`
+	Host      string
+	Port      int    // 80 (443 for https) when the URL names none
+	Path      string // hpath, without the leading "/"
+	Search    string
+	HasSearch bool
 }
 
 // HTTPOf checks u against RFC 1738's httpurl: no user name or password

@@ -1,3 +1,6 @@
+// JSON for the plan types. The views' JSON is the command line's business
+// (cmd/urlkit/views.go).
+
 package scheme
 
 import "encoding/json"
@@ -10,16 +13,6 @@ func typeString(t byte) string {
 	return string(rune(t))
 }
 
-// MarshalJSON writes the view with its type code as a string ("a", "i",
-// "d", or "" when it must be guessed).
-func (v *FTP) MarshalJSON() ([]byte, error) {
-	type plain FTP
-	return json.Marshal(struct {
-		*plain
-		Type string `json:"type"`
-	}{(*plain)(v), typeString(v.Type)})
-}
-
 // MarshalJSON writes the plan with its type code as a string ("a", "i",
 // "d", or "" when it must be guessed).
 func (p *FTPPlan) MarshalJSON() ([]byte, error) {
@@ -28,16 +21,6 @@ func (p *FTPPlan) MarshalJSON() ([]byte, error) {
 		*plain
 		Type string `json:"type"`
 	}{(*plain)(p), typeString(p.Type)})
-}
-
-// MarshalJSON writes the view with its gopher type as a one-character
-// string.
-func (v *Gopher) MarshalJSON() ([]byte, error) {
-	type plain Gopher
-	return json.Marshal(struct {
-		*plain
-		Type string `json:"type"`
-	}{(*plain)(v), typeString(v.Type)})
 }
 
 // MarshalJSON writes the plan with its gopher type as a one-character

@@ -13,7 +13,7 @@ func init() { registerBuiltin("mailto", func(u urlkit.URL) (View, error) { retur
 // Mailto is the view of a mailto URL: one RFC 822 addr-spec, decoded.
 type Mailto struct {
 	u       urlkit.URL
-	Address string `json:"address"`
+	Address string
 	addr    part
 }
 

@@ -17,9 +17,9 @@ func init() {
 // addr-spec (RFC 1630, Message-Id).
 type MID struct {
 	u  urlkit.URL
-	ID string `json:"id"` // decoded, without "<" ">"
+	ID string // decoded, without "<" ">"
 	// Header is "Message-ID" for mid and "Content-ID" for cid.
-	Header string `json:"header"`
+	Header string
 }
 
 // MIDOf checks that the scheme-specific part decodes to an addr-spec.

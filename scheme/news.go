@@ -15,9 +15,9 @@ func init() { registerBuiltin("news", func(u urlkit.URL) (View, error) { return 
 // article by message-id. News URLs name no host (RFC 1630, News, note 1).
 type News struct {
 	u         urlkit.URL
-	All       bool   `json:"all"`                  // news:*
-	Group     string `json:"group,omitempty"`      // a newsgroup name
-	MessageID string `json:"message_id,omitempty"` // without "<" ">", decoded
+	All       bool   // news:*
+	Group     string // a newsgroup name
+	MessageID string // without "<" ">", decoded
 	id        part
 }
 

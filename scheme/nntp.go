@@ -12,10 +12,10 @@ func init() { registerBuiltin("nntp", func(u urlkit.URL) (View, error) { return 
 // NNTP is the view of an nntp URL.
 type NNTP struct {
 	u       urlkit.URL
-	Host    string `json:"host"`
-	Port    int    `json:"port"` // 119 when the URL names none
-	Group   string `json:"group"`
-	Article string `json:"article,omitempty"` // decimal article number; "" when absent
+	Host    string
+	Port    int // 119 when the URL names none
+	Group   string
+	Article string // decimal article number; "" when absent
 }
 
 // NNTPOf checks u against RFC 1738's nntpurl = "nntp://" hostport "/"

@@ -18,17 +18,17 @@ func init() {
 // Prospero is the view of a prospero URL. Strings are decoded.
 type Prospero struct {
 	u    urlkit.URL
-	Host string `json:"host"`
-	Port int    `json:"port"` // 1525 when the URL names none
+	Host string
+	Port int // 1525 when the URL names none
 	// HSOName is the host-specific object name; "/" in it has no
 	// significance the client may assume (RFC 1738 3.11).
-	HSOName string          `json:"hsoname"`
-	Fields  []ProsperoField `json:"fields,omitempty"`
+	HSOName string
+	Fields  []ProsperoField
 	// Version and Attributes come from the older form of RFC 1630 and
 	// the 1993 draft, where "%00" separates them from the name.
-	Version    string   `json:"version,omitempty"`
-	HasVersion bool     `json:"has_version"`
-	Attributes []string `json:"attributes,omitempty"`
+	Version    string
+	HasVersion bool
+	Attributes []string
 	name       part
 }
 

@@ -402,6 +402,15 @@ func (p part) decode() string {
 	return s
 }
 
+// decodeIf is decode for a part of a URL that has escapes, and the raw
+// text otherwise.
+func (p part) decodeIf(escapes bool) string {
+	if !escapes {
+		return p.raw
+	}
+	return p.decode()
+}
+
 // isControl reports whether b is a control character: 00-1F or 7F.
 func isControl(b byte) bool { return b < 0x20 || b == 0x7f }
 
@@ -495,6 +504,21 @@ func (p part) firstNot(ok func(b byte) bool) int {
 	return -1
 }
 
+// firstNotIn is firstNot with the allowed bytes given as a table.
+func (p part) firstNotIn(ok *[256]bool) int {
+	for i := 0; i < len(p.raw); i++ {
+		c := p.raw[i]
+		if c == '%' {
+			i += 2
+			continue
+		}
+		if !ok[c] {
+			return i
+		}
+	}
+	return -1
+}
+
 // uchar reports whether b is an unreserved character (escapes are handled
 // by firstNot).
 func uchar(b byte) bool { return chars.Is(b, chars.Unreserved) }
@@ -526,11 +550,16 @@ type ucharSet struct {
 }
 
 func makeUcharOr(extra string) func(byte) bool {
-	var t [256]bool
+	t := ucharTable(extra)
+	return func(b byte) bool { return t[b] }
+}
+
+// ucharTable marks uchar and the bytes of extra.
+func ucharTable(extra string) (t [256]bool) {
 	for b := range t {
 		t[b] = uchar(byte(b)) || strings.IndexByte(extra, byte(b)) >= 0
 	}
-	return func(b byte) bool { return t[b] }
+	return t
 }
 
 // reservedErr is the error for a reserved byte found where the scheme's
@@ -561,10 +590,18 @@ func portOf(u urlkit.URL, def int) (int, bool) {
 
 // hostPort joins a host and port for dialling.
 func hostPort(host string, port int) string {
-	var buf [64]byte
-	b := append(buf[:0], host...)
-	b = append(b, ':')
-	return string(strconv.AppendInt(b, int64(port), 10))
+	var b strings.Builder
+	b.Grow(len(host) + 12)
+	writeHostPort(&b, host, port)
+	return b.String()
+}
+
+// writeHostPort writes host:port to b.
+func writeHostPort(b *strings.Builder, host string, port int) {
+	var num [20]byte
+	b.WriteString(host)
+	b.WriteByte(':')
+	b.Write(strconv.AppendInt(num[:0], int64(port), 10))
 }
 
 // noLogin returns an error when u has a user or password, which the scheme

@@ -20,10 +20,10 @@ func init() {
 // defined syntax or access method. The generic syntax is all it checks.
 type Reserved struct {
 	u        urlkit.URL
-	Scheme   string `json:"scheme"`
-	Source   string `json:"source"`   // the document reserving the name
-	Reserved bool   `json:"reserved"` // always true
-	Opaque   string `json:"opaque"`   // the scheme-specific part as written
+	Scheme   string
+	Source   string // the document reserving the name
+	Reserved bool   // always true
+	Opaque   string // the scheme-specific part as written
 }
 
 func newReserved(u urlkit.URL) *Reserved {

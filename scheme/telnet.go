@@ -18,13 +18,13 @@ func init() {
 // 1738 3.8).
 type Telnet struct {
 	u           urlkit.URL
-	Program     string `json:"program"` // "telnet", "tn3270" or "rlogin"
-	Host        string `json:"host"`
-	Port        int    `json:"port"` // 23 (rlogin: 513) when the URL names none
-	User        string `json:"user,omitempty"`
-	Password    string `json:"password,omitempty"`
-	HasUser     bool   `json:"has_user"`
-	HasPassword bool   `json:"has_password"`
+	Program     string // "telnet", "tn3270" or "rlogin"
+	Host        string
+	Port        int // 23 (rlogin: 513) when the URL names none
+	User        string
+	Password    string
+	HasUser     bool
+	HasPassword bool
 	user, pass  part
 }
 

@@ -23,24 +23,24 @@ const (
 // WAIS is the view of a wais URL. Strings are decoded.
 type WAIS struct {
 	u        urlkit.URL
-	Host     string `json:"host"`
-	Port     int    `json:"port"` // 210 when the URL names none
-	Form     string `json:"form"` // WAISDatabase, WAISSearch or WAISDocument
-	Database string `json:"database"`
-	Search   string `json:"search,omitempty"` // decoded, "+" read as a space (RFC 1630)
-	WType    string `json:"wtype,omitempty"`
-	WPath    string `json:"wpath,omitempty"` // the document-id, opaque
+	Host     string
+	Port     int    // 210 when the URL names none
+	Form     string // WAISDatabase, WAISSearch or WAISDocument
+	Database string
+	Search   string // decoded, "+" read as a space (RFC 1630)
+	WType    string
+	WPath    string // the document-id, opaque
 	// DocIDFields are the fields of the document-id when it has RFC
 	// 1630's shape, digits "=" value ";" repeated; nil otherwise.
-	DocIDFields []WAISField `json:"docid_fields,omitempty"`
+	DocIDFields []WAISField
 
 	search part
 }
 
 // WAISField is one field of a WAIS document-id (RFC 1630, WAIS).
 type WAISField struct {
-	Number string `json:"number"`
-	Value  string `json:"value"`
+	Number string
+	Value  string
 }
 
 // WAISOf checks u against RFC 1738's waisurl: database, wtype and wpath
@@ -73,6 +73,13 @@ func WAISOf(u urlkit.URL) (*WAIS, error) {
 	case 3:
 		v.Form, v.WType, v.WPath = WAISDocument, segs[1].decode(), segs[2].decode()
 		v.DocIDFields = docIDFields(segs[2].raw)
+	case 4:
+		if d := segs[2].raw; d != "" && strings.Trim(d, "0123456789") == "" {
+			// The 1993 URL draft's waisdoc: database / wtype / digits / path.
+			return nil, l.err(segs[2].off, urlkit.ComponentPath, ErrBadPath,
+				"%q is the length field of the 1993 URL draft's wais document form (wais://host/database/wtype/length/path); RFC 1738 3.9 dropped it: write wais://<host>:<port>/<database>/<wtype>/<wpath>", d)
+		}
+		fallthrough
 	default:
 		return nil, l.err(segs[1].off-1, urlkit.ComponentPath, ErrBadPath,
 			"a wais URL path is <database> or <database>/<wtype>/<wpath>, not %d segments (RFC 1738 3.9)", len(segs))

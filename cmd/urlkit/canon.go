@@ -2,10 +2,10 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 func init() {
@@ -13,6 +13,7 @@ func init() {
 		name:    "canon",
 		summary: "bring URLs to one encoding level (RFC 1630 equivalence)",
 		usage:   "[--json] [URL...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
 		},
@@ -22,6 +23,7 @@ func init() {
 		name:    "equal",
 		summary: "report whether URLs are equivalent (RFC 1630): all arguments against the first, or two URLs per input line",
 		usage:   "[--json] [URL URL...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per comparison")
 		},
@@ -29,95 +31,104 @@ func init() {
 	})
 }
 
-func runCanon(e *env, fs *flag.FlagSet, args []string) int {
-	asJSON := fs.Lookup("json").Value.String() == "true"
-	status := exitOK
-	err := eachInput(e, args, func(in string) bool {
-		u, err := urlkit.ParseRef(in)
-		if err != nil {
-			status = exitInvalid
-			fmt.Fprintf(e.stderr, "urlkit canon: %q: %v\n", in, err)
-			if asJSON {
-				writeJSON(e.stdout, map[string]any{"input": in, "valid": false, "error": errorJSON(err)})
-			}
-			return true
-		}
-		c := urlkit.Canonical(u)
-		if asJSON {
-			writeJSON(e.stdout, map[string]any{"input": in, "valid": true, "canonical": c.String()})
-		} else {
-			fmt.Fprintln(e.stdout, c)
-		}
-		return true
-	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit canon: reading input: %v\n", err)
-		return exitInvalid
+// parseChecked parses a URL or partial URL and, when it is absolute,
+// checks it against its scheme's grammar (RFC 1738 section 5), so that
+// canon and equal accept exactly what parse accepts.
+func parseChecked(s string) (urlkit.URL, error) {
+	u, err := urlkit.ParseRef(s)
+	if err != nil || !u.IsAbsolute() {
+		return u, err
 	}
-	return status
+	if _, err := scheme.ViewOf(u); err != nil {
+		return urlkit.URL{}, err
+	}
+	return u, nil
+}
+
+func runCanon(e *env, fs *flag.FlagSet, args []string) int {
+	asJSON := flagBool(fs, "json")
+	return engineFor(e, "canon", fs).run(args, func(o *results, in *input) {
+		u, err := parseChecked(in.text)
+		if err != nil {
+			o.fail(in, err)
+		}
+		if !asJSON {
+			if err == nil {
+				o.buf = append(append(o.buf, urlkit.Canonical(u).String()...), '\n')
+			}
+			return
+		}
+		o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
+			if err == nil {
+				w.kstr("canonical", urlkit.Canonical(u).String())
+			}
+		})
+	})
 }
 
 func runEqual(e *env, fs *flag.FlagSet, args []string) int {
-	asJSON := fs.Lookup("json").Value.String() == "true"
-	status := exitOK
-	bad := func(in string, err error) {
-		status = exitInvalid
-		fmt.Fprintf(e.stderr, "urlkit equal: %q: %v\n", in, err)
+	asJSON := flagBool(fs, "json")
+	g := engineFor(e, "equal", fs)
+	compare := func(o *results, in *input, a, b string) {
+		ua, err := parseChecked(a)
+		text := a
+		if err == nil {
+			ub, errb := parseChecked(b)
+			err, text = errb, b
+			if err == nil {
+				eq := urlkit.Equal(ua, ub)
+				if !eq {
+					o.setStatus(exitInvalid)
+				}
+				if asJSON {
+					o.writeJSON(in, true, "", nil, func(w *jw) {
+						w.kstr("a", a)
+						w.kstr("b", b)
+						w.kbool("equal", eq)
+						w.kstr("canonical_a", urlkit.Canonical(ua).String())
+						w.kstr("canonical_b", urlkit.Canonical(ub).String())
+					})
+					return
+				}
+				if eq {
+					o.buf = append(o.buf, "equal\t"...)
+				} else {
+					o.buf = append(o.buf, "different\t"...)
+				}
+				o.buf = append(append(append(append(o.buf, a...), '\t'), b...), '\n')
+				return
+			}
+		}
+		o.setStatus(exitInvalid)
+		o.message(in, describeInputError(nil, text, err))
 		if asJSON {
-			writeJSON(e.stdout, map[string]any{"input": in, "error": errorJSON(err)})
-		}
-	}
-	compare := func(a, b string) {
-		ua, err := urlkit.ParseRef(a)
-		if err != nil {
-			bad(a, err)
-			return
-		}
-		ub, err := urlkit.ParseRef(b)
-		if err != nil {
-			bad(b, err)
-			return
-		}
-		eq := urlkit.Equal(ua, ub)
-		if !eq {
-			status = exitInvalid
-		}
-		switch {
-		case asJSON:
-			writeJSON(e.stdout, map[string]any{"a": a, "b": b, "equal": eq,
-				"canonical_a": urlkit.Canonical(ua).String(), "canonical_b": urlkit.Canonical(ub).String()})
-		case eq:
-			fmt.Fprintf(e.stdout, "equal\t%s\t%s\n", a, b)
-		default:
-			fmt.Fprintf(e.stdout, "different\t%s\t%s\n", a, b)
+			o.writeJSON(in, false, text, err, func(w *jw) {
+				w.kstr("a", a)
+				w.kstr("b", b)
+			})
 		}
 	}
 	if len(args) == 1 {
-		fmt.Fprintln(e.stderr, "urlkit equal: need at least two URLs")
+		e.stderr.Write([]byte("urlkit equal: need at least two URLs, or none to read pairs from standard input\n"))
 		return exitUsage
 	}
 	if len(args) > 1 {
-		for _, b := range args[1:] {
-			compare(args[0], b)
-		}
-		return status
+		first := strings.TrimSpace(args[0])
+		return g.run(args[1:], func(o *results, in *input) { compare(o, in, first, in.text) })
 	}
-	err := eachInput(e, nil, func(line string) bool {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			return true
-		}
+	return g.run(nil, func(o *results, in *input) {
+		f := strings.Fields(in.text)
 		if len(f) != 2 {
-			status = exitInvalid
-			fmt.Fprintf(e.stderr, "urlkit equal: %q: want two URLs separated by white space, got %d fields\n", line, len(f))
-			return true
+			o.setStatus(exitInvalid)
+			m := appendQuoted(nil, in.text, -1)
+			m = append(m, ": want two URLs separated by white space, found "...)
+			m = append(m, [...]string{"none", "one", "two", "three"}[min(len(f), 3)]...)
+			if len(f) > 3 {
+				m = append(m, " or more"...)
+			}
+			o.message(in, m)
+			return
 		}
-		compare(f[0], f[1])
-		return true
+		compare(o, in, f[0], f[1])
 	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit equal: reading input: %v\n", err)
-		return exitInvalid
-	}
-	return status
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
@@ -13,6 +12,7 @@ func init() {
 		name:    "check",
 		summary: "report security findings for URLs (RFC 1738 section 6); exit 1 when any is an error",
 		usage:   "[--json] [URL...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
 		},
@@ -20,47 +20,54 @@ func init() {
 	})
 }
 
-type checkResult struct {
-	Input    string           `json:"input"`
-	Findings []scheme.Finding `json:"findings"`
-	Error    *jsonError       `json:"error,omitempty"`
-}
-
 func runCheck(e *env, fs *flag.FlagSet, args []string) int {
-	asJSON := fs.Lookup("json").Value.(flag.Getter).Get().(bool)
-	status := exitOK
-	err := eachInput(e, args, func(in string) bool {
-		u, err := urlkit.Parse(in)
+	asJSON := flagBool(fs, "json")
+	return engineFor(e, "check", fs).run(args, func(o *results, in *input) {
+		u, err := urlkit.Parse(in.text)
+		var findings []scheme.Finding
 		if err != nil {
-			status = exitInvalid
-			fmt.Fprintf(e.stderr, "urlkit: %q: %v\n", in, err)
-			if asJSON {
-				writeJSON(e.stdout, checkResult{Input: in, Findings: []scheme.Finding{}, Error: errorJSON(err)})
+			o.fail(in, err)
+		} else {
+			findings = scheme.Check(u)
+			if scheme.HasErrors(findings) {
+				o.setStatus(exitInvalid)
 			}
-			return true
-		}
-		fs := scheme.Check(u)
-		if scheme.HasErrors(fs) {
-			status = exitInvalid
 		}
 		if asJSON {
-			if fs == nil {
-				fs = []scheme.Finding{}
-			}
-			writeJSON(e.stdout, checkResult{Input: in, Findings: fs})
-			return true
+			o.writeJSON(in, err == nil && !scheme.HasErrors(findings), in.text, err, func(w *jw) {
+				w.key("findings")
+				w.openArray()
+				for _, f := range findings {
+					w.open()
+					w.kstr("severity", f.Severity.String())
+					w.kstr("code", f.Code)
+					w.knum("offset", f.Offset)
+					w.kstr("component", componentName(f.Offset, f.Component))
+					w.kstr("message", f.Message)
+					w.close()
+				}
+				w.closeArray()
+			})
+			return
 		}
-		if len(fs) == 0 {
-			fmt.Fprintf(e.stdout, "%s: ok\n", in)
+		if err != nil {
+			return
 		}
-		for _, f := range fs {
-			fmt.Fprintf(e.stdout, "%s: %s\n", in, f)
+		if len(findings) == 0 {
+			o.buf = append(append(o.buf, in.text...), ": ok\n"...)
 		}
-		return true
+		for _, f := range findings {
+			o.buf = append(append(append(o.buf, in.text...), ": "...), f.String()...)
+			o.buf = append(o.buf, '\n')
+		}
 	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit: reading input: %v\n", err)
-		return exitInvalid
+}
+
+// componentName is the JSON name of the component a finding is in: "" for
+// a finding about the URL as a whole (offset -1).
+func componentName(off int, c urlkit.Component) string {
+	if off < 0 {
+		return ""
 	}
-	return status
+	return c.String()
 }

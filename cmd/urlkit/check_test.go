@@ -33,12 +33,21 @@ func TestCheckJSON(t *testing.T) {
 	if code != exitInvalid {
 		t.Errorf("code %d", code)
 	}
-	var r checkResult
+	var r struct {
+		Valid    bool
+		Findings []struct {
+			Code   string
+			Offset int
+		}
+	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Findings) != 1 || r.Findings[0].Code != "login" || r.Findings[0].Offset != 7 {
 		t.Errorf("findings %+v", r.Findings)
+	}
+	if r.Valid {
+		t.Errorf("valid with an error finding: %s", out)
 	}
 	if !strings.Contains(out, `"severity":"error"`) {
 		t.Errorf("severity not named: %s", out)

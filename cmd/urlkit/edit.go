@@ -14,7 +14,8 @@ func init() {
 	register(&command{
 		name:    "edit",
 		summary: "change parts of URLs (set, append, delete, sort the search, follow a redirect), strictly",
-		usage:   "[--set PART=VALUE] [--append path=SEGMENT] [--append search=KEY=VALUE] [--delete PART] [--sort-search] [--redirect REF] [--canonical] [--format TEMPLATE] [URL...]",
+		usage:   "[--set PART=VALUE] [--append path=SEGMENT] [--append search=KEY=VALUE] [--delete PART] [--sort-search] [--redirect REF] [--canonical] [--format TEMPLATE] [--json] [URL...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			ops := &editOps{}
 			fs.Var(editFlag{ops, "set"}, "set", "set `PART=VALUE`; VALUE is data, encoded for the part (PART:=VALUE takes it already encoded). "+
@@ -27,6 +28,7 @@ func init() {
 			fs.Bool("canonical", false, "write each result in canonical form (urlkit canon)")
 			fs.Bool("lenient", false, "read the input URLs leniently, repairing what browsers repair (warnings on stderr)")
 			fs.String("format", "", formatUsage)
+			fs.Bool("json", false, "print one JSON object per input, the edited URL as \"result\"")
 		},
 		run: runEdit,
 	})
@@ -161,43 +163,48 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 	canonical := fs.Lookup("canonical").Value.String() == "true"
 	lenient := fs.Lookup("lenient").Value.String() == "true"
 	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
+	asJSON := flagBool(fs, "json")
 	tpl, err := formatFlag(fs)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "urlkit edit: --format: %v\n", err)
 		return exitUsage
 	}
-	status := exitOK
-	err = eachInput(e, args, func(in string) bool {
-		out, err := editOne(e, in, ops.list, mode, lenient, canonical)
+	return engineFor(e, "edit", fs).run(args, func(o *results, in *input) {
+		out, err := editOne(o, in, ops.list, mode, lenient, canonical)
 		if err != nil {
-			status = exitInvalid
-			fmt.Fprintf(e.stderr, "urlkit edit: %q: %v\n", urlkit.RedactString(in), err)
-			return true
+			o.setStatus(exitInvalid)
+			o.message(in, []byte(quote(urlkit.RedactString(in.text))+": "+plainError(err)))
+		}
+		if asJSON {
+			o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
+				if err == nil {
+					w.kstr("result", out.String())
+				}
+			})
+			return
+		}
+		if err != nil {
+			return
 		}
 		if tpl != nil {
-			fmt.Fprintln(e.stdout, tpl.apply(out))
+			o.buf = append(append(o.buf, tpl.apply(out)...), '\n')
 		} else {
-			fmt.Fprintln(e.stdout, out)
+			o.buf = append(append(o.buf, out.String()...), '\n')
 		}
-		return true
 	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit edit: reading input: %v\n", err)
-		return exitInvalid
-	}
-	return status
 }
 
 // editOne parses in, applies the edits in order and checks the result
 // against its scheme's grammar, as parse does.
-func editOne(e *env, in string, ops []editOp, mode urlkit.Mode, lenient, canonical bool) (urlkit.URL, error) {
+func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, lenient, canonical bool) (urlkit.URL, error) {
+	in := line.text
 	var u urlkit.URL
 	var err error
 	if lenient {
 		var warns []urlkit.Warning
 		u, warns, err = urlkit.ParseLenient(in)
 		for _, w := range warns {
-			fmt.Fprintf(e.stderr, "urlkit edit: %q: warning: %s\n", urlkit.RedactString(in), w)
+			o.message(line, []byte(quote(urlkit.RedactString(in))+": warning: "+w.String()))
 		}
 	} else {
 		u, err = urlkit.Parse(in)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -16,18 +15,24 @@ func init() {
 	register(&command{
 		name:    "escape",
 		summary: "percent-encode strings for one URL component (upper-case hex, RFC 1738 2.2)",
-		usage:   "[--set NAME] [STRING...]",
+		usage:   "[--set NAME] [--json] [STRING...]",
+		lines:   true,
+		raw:     true,
 		flags: func(fs *flag.FlagSet) {
-			fs.String("set", "unreserved", "the component's escape set: "+strings.Join(names, ", "))
+			fs.String("set", "unreserved", "the component's escape set, by `name`: "+strings.Join(names, ", "))
+			fs.Bool("json", false, "print one JSON object per input")
 		},
 		run: runEscape,
 	})
 	register(&command{
 		name:    "unescape",
 		summary: "decode percent escapes; a malformed escape is an error with its offset",
-		usage:   "[--search] [STRING...]",
+		usage:   "[--search] [--json] [STRING...]",
+		lines:   true,
+		raw:     true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("search", false, `also decode "+" as a space, as in a search part (RFC 1630)`)
+			fs.Bool("json", false, "print one JSON object per input")
 		},
 		run: runUnescape,
 	})
@@ -58,42 +63,47 @@ func runEscape(e *env, fs *flag.FlagSet, args []string) int {
 		}
 	}
 	if escape == nil {
-		fmt.Fprintf(e.stderr, "urlkit escape: unknown escape set %q\n", name)
+		e.stderr.Write([]byte("urlkit escape: unknown escape set " + quote(name) + "\n"))
 		return exitUsage
 	}
-	err := eachInput(e, args, func(s string) bool {
-		fmt.Fprintln(e.stdout, escape(s))
-		return true
+	asJSON := flagBool(fs, "json")
+	return engineFor(e, "escape", fs).run(args, func(o *results, in *input) {
+		stringResult(o, in, asJSON, escape(in.text), nil)
 	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit escape: reading input: %v\n", err)
-		return exitInvalid
-	}
-	return exitOK
 }
 
 func runUnescape(e *env, fs *flag.FlagSet, args []string) int {
-	search := fs.Lookup("search").Value.String() == "true"
-	status := exitOK
-	err := eachInput(e, args, func(s string) bool {
+	search := flagBool(fs, "search")
+	asJSON := flagBool(fs, "json")
+	return engineFor(e, "unescape", fs).run(args, func(o *results, in *input) {
 		var out string
 		var err error
 		if search {
-			out, err = urlkit.UnescapeSearch(s)
+			out, err = urlkit.UnescapeSearch(in.text)
 		} else {
-			out, err = urlkit.Unescape(s)
+			out, err = urlkit.Unescape(in.text)
 		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "urlkit unescape: %q: %v\n", s, err)
-			status = exitInvalid
-			return true
-		}
-		fmt.Fprintln(e.stdout, out)
-		return true
+		stringResult(o, in, asJSON, out, err)
 	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit unescape: reading input: %v\n", err)
-		return exitInvalid
-	}
-	return status
 }
+
+// stringResult writes the result of escape or unescape: the string alone,
+// or {"input", "line", "valid", "result" | "error"}.
+func stringResult(o *results, in *input, asJSON bool, out string, err error) {
+	if err != nil {
+		o.fail(in, err)
+	}
+	if !asJSON {
+		if err == nil {
+			o.buf = append(append(o.buf, out...), '\n')
+		}
+		return
+	}
+	o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
+		if err == nil {
+			w.kstr("result", out)
+		}
+	})
+}
+
+func quote(s string) string { return string(appendQuoted(nil, s, -1)) }

@@ -41,6 +41,44 @@ type extractResult struct {
 	Warnings     []jsonWarning `json:"warnings,omitempty"`
 }
 
+// jsonWarning is one repair in extract's JSON.
+type jsonWarning struct {
+	Offset    int    `json:"offset"`
+	Component string `json:"component"`
+	Message   string `json:"message"`
+}
+
+// writeJSON writes the result as one line of JSON.
+func (r *extractResult) writeJSON(w *jw) {
+	w.open()
+	w.knonempty("file", r.File)
+	w.kstr("url", r.URL)
+	w.knonempty("text", r.Text)
+	w.knum("start", r.Start)
+	w.knum("end", r.End)
+	w.knum("line", r.Line)
+	w.kbool("wrapped", r.Wrapped)
+	w.kbool("prefixed", r.Prefixed)
+	w.kbool("ambiguous", r.Ambiguous)
+	if len(r.Alternatives) > 0 {
+		w.kstrs("alternatives", r.Alternatives)
+	}
+	if len(r.Warnings) > 0 {
+		w.key("warnings")
+		w.openArray()
+		for _, x := range r.Warnings {
+			w.open()
+			w.knum("offset", x.Offset)
+			w.kstr("component", x.Component)
+			w.kstr("message", x.Message)
+			w.close()
+		}
+		w.closeArray()
+	}
+	w.close()
+	w.end()
+}
+
 // runExtract reads each FILE ("-" or none: standard input) as a stream and
 // prints each URL in it as soon as its end has been read: output is
 // flushed whenever the scanner is about to wait for input.
@@ -76,7 +114,9 @@ func runExtract(e *env, fs *flag.FlagSet, args []string) int {
 			for _, w := range m.Warnings {
 				res.Warnings = append(res.Warnings, jsonWarning{w.Offset, w.Component.String(), w.Reason})
 			}
-			writeJSON(out, res)
+			w := jw{}
+			res.writeJSON(&w)
+			out.Write(w.b)
 		}
 		if err := sc.Err(); err != nil {
 			out.Flush()

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/urlkit/urlkit"
@@ -61,9 +60,12 @@ func init() {
 		name:    "get",
 		summary: "fetch the resource over its real protocol (ftp, gopher, news/nntp, http, file); describe telnet sessions, compose mail",
 		usage:   "[flags] URL...",
+		lines:   true,
+		single:  true,
+		aliases: map[string]string{"s": "silent"},
 		flags: func(fs *flag.FlagSet) {
 			outs := new([]string)
-			fs.Var(outputList{outs}, "o", "write the next URL's resource to this file (- for standard output); repeat for several URLs")
+			fs.Var(outputList{outs}, "o", "write the next URL's resource to `FILE` (- for standard output); repeat for several URLs")
 			fs.Var(remoteName{outs}, "O", "write the next URL's resource to a file named after the URL's last segment; repeat for several URLs")
 			fs.Bool("keep-partial", false, "on failure keep what was received, as FILE.part (the target itself is never touched)")
 			fs.Bool("i", false, "http: include the response status line and headers")
@@ -85,7 +87,10 @@ func init() {
 			fs.String("subject", "", "mailto: the Subject of the message")
 			fs.String("from", "", "mailto: the From address; default the --email address")
 			fs.String("send", "", "mailto: send through the SMTP server at host:port instead of printing the message")
-			fs.Bool("progress", true, "draw a progress bar on standard error when it is a terminal")
+			fs.String("proxy", "", "fetch through this gateway (http://host:port/, e.g. urlkit serve); default $<scheme>_proxy unless $no_proxy matches")
+			fs.Bool("progress", true, "draw a progress meter on standard error when it is a terminal and the resource does not go to that same terminal")
+			silent := fs.Bool("silent", false, "print no warnings and no progress meter, only errors")
+			fs.BoolVar(silent, "s", false, "")
 		},
 		run: runGet,
 	})
@@ -96,8 +101,10 @@ type getFlags struct {
 	outs                                  []string
 	subject, from, send                   string
 	include, verbose, raw, exec, progress bool
-	keepPartial                           bool
+	keepPartial, silent                   bool
 	opts                                  access.Options
+	proxy, via                            string     // --proxy; the gateway in use
+	viaURL                                urlkit.URL // the URL asked of it
 }
 
 func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
@@ -105,9 +112,10 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 	get := func(n string) any { return fs.Lookup(n).Value.(flag.Getter).Get() }
 	g := getFlags{
 		outs:    *fs.Lookup("o").Value.(outputList).names,
-		subject: str("subject"), from: str("from"), send: str("send"),
+		subject: str("subject"), from: str("from"), send: str("send"), proxy: str("proxy"),
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
 		exec: get("exec").(bool), progress: get("progress").(bool), keepPartial: get("keep-partial").(bool),
+		silent: get("silent").(bool),
 	}
 	o := &g.opts
 	o.ConnectTimeout = get("connect-timeout").(time.Duration)
@@ -133,42 +141,43 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 }
 
 func runGet(e *env, fs *flag.FlagSet, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(e.stderr, "urlkit get: no URL given")
-		return exitUsage
-	}
 	g := readGetFlags(e, fs)
-	if len(g.outs) > len(args) {
+	if len(args) > 0 && len(g.outs) > len(args) {
 		fmt.Fprintf(e.stderr, "urlkit get: %d -o/-O for %d URLs\n", len(g.outs), len(args))
 		return exitUsage
 	}
 	cfg := planConfig(e, fs)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	status := exitOK
-	for i, arg := range args {
+	quietPipe()
+	// URLs from the arguments, --url-file or standard input (lines.go),
+	// one at a time, in order.
+	i := 0
+	status := engineFor(e, "get", fs).each(args, func(line *input) int {
+		if ctx.Err() != nil {
+			return exitInterrupted
+		}
 		out := ""
 		if i < len(g.outs) {
 			out = g.outs[i]
 		} else if len(g.outs) > 0 {
 			out = "-"
 		}
-		s := getOne(ctx, e, g, cfg, arg, out)
-		if s > status {
-			status = s
-		}
-		if ctx.Err() != nil {
-			return exitInterrupted
-		}
+		i++
+		return getOne(ctx, e, g, cfg, line, out)
+	})
+	if ctx.Err() != nil {
+		return exitInterrupted
 	}
 	return status
 }
 
 // getOne fetches one URL into out ("" or "-": standard output; a name with
 // -O's "" resolved here) and returns the exit status for it.
-func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in, out string) int {
+func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *input, out string) int {
+	in := line.text
 	fail := func(err error) int {
-		fmt.Fprintf(e.stderr, "urlkit get: %s: %s\n", redact(in), redactErr(in, err))
+		e.stderr.Write(getMessage(line, redact(in), redactErr(in, err)))
 		if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 			return exitInterrupted
 		}
@@ -180,14 +189,19 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in, out 
 	}
 	// RFC 1738 6: warn of a port other than the scheme's before connecting.
 	for _, f := range scheme.Check(u) {
-		if f.Code == scheme.CodePort && f.Severity < scheme.SeverityError {
-			fmt.Fprintf(e.stderr, "urlkit get: %s: warning: %s\n", redact(in), f.Message)
+		if f.Code == scheme.CodePort && f.Severity < scheme.SeverityError && !g.silent {
+			e.stderr.Write(getMessage(line, redact(in), "warning: "+f.Message))
 		}
 	}
 	plan, err := scheme.PlanOf(u, cfg)
 	if err != nil {
 		return fail(err)
 	}
+	// Gateways (RFC 1738 4): --proxy, <scheme>_proxy and no_proxy.
+	if g.via, err = (access.ProxySettings{Proxy: g.proxy, Getenv: e.getenv}).Gateway(u, cfg.NewsServer); err != nil {
+		return fail(err)
+	}
+	g.viaURL = u
 	switch p := plan.(type) {
 	case *scheme.Session:
 		fmt.Fprint(e.stdout, access.DescribeSession(p))
@@ -207,12 +221,15 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in, out 
 		return sendMail(ctx, e, g, cfg, p, fail)
 	case *scheme.FTPPlan, *scheme.GopherPlan, *scheme.NNTPPlan, *scheme.HTTPPlan, *scheme.FilePlan:
 	default:
+		if g.via != "" {
+			break // the gateway retrieves it
+		}
 		// wais, prospero, mid, cid: print what a client would do.
 		fmt.Fprintln(e.stdout, redact(u.String()))
 		for _, step := range plan.Steps() {
 			fmt.Fprintln(e.stdout, "  "+step)
 		}
-		fmt.Fprintf(e.stderr, "urlkit get: %s: %s: %v\n", redact(in), u.Scheme(), access.ErrNotRetrievable)
+		e.stderr.Write(getMessage(line, redact(in), u.Scheme()+": "+access.ErrNotRetrievable.Error()))
 		return exitNotSupported
 	}
 	if out == "" && len(g.outs) > 0 {
@@ -227,6 +244,10 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in, out 
 		return fail(err)
 	}
 	if err := fetch(ctx, e, g, plan, w); err != nil {
+		if quietEnd(err) {
+			w.abort()
+			return exitInvalid
+		}
 		if werr := w.abort(); werr != nil {
 			fmt.Fprintf(e.stderr, "urlkit get: %v\n", werr)
 		}
@@ -242,21 +263,31 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, in, out 
 func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Writer) error {
 	opts := g.opts
 	opts.PasswordPrompt = passwordPrompt
-	var bar *progressbar.ProgressBar
-	if g.progress && isTerminal(e.stderr) {
-		bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(e.stderr), progressbar.OptionShowBytes(true),
-			progressbar.OptionSetDescription("fetching"), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
-		opts.Progress = func(n int64) { bar.Set64(n) }
-		defer bar.Finish()
+	m := newMeter(e, g, w) // progress.go
+	if m != nil {
+		opts.Progress = m.progress
+		defer m.done()
 	}
-	r, err := access.Execute(ctx, plan, &opts)
+	r, err := (*access.Resource)(nil), error(nil)
+	if g.via != "" {
+		r, err = access.FetchViaProxy(ctx, g.via, g.viaURL, &opts)
+	} else {
+		r, err = access.Execute(ctx, plan, &opts)
+	}
 	if err != nil {
 		return err
 	}
 	defer r.Close()
+	if m != nil && r.Size >= 0 {
+		m.size(r.Size)
+	}
 	if g.include && r.Status != "" {
 		bw := bufio.NewWriter(w)
-		fmt.Fprintf(bw, "%s\r\n", r.Status)
+		show := func(s string) string { return s }
+		if isTerminal(w) {
+			show = access.EscapeText // server text on a terminal
+		}
+		fmt.Fprintf(bw, "%s\r\n", show(r.Status))
 		keys := make([]string, 0, len(r.Header))
 		for k := range r.Header {
 			keys = append(keys, k)
@@ -264,7 +295,7 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 		sort.Strings(keys)
 		for _, k := range keys {
 			for _, v := range r.Header[k] {
-				fmt.Fprintf(bw, "%s: %s\r\n", k, v)
+				fmt.Fprintf(bw, "%s: %s\r\n", show(k), show(v))
 			}
 		}
 		bw.WriteString("\r\n")
@@ -280,7 +311,7 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 		// A listing shown on a terminal: names from the server, escaped.
 		return copyEscaped(w, r)
 	}
-	_, err = io.Copy(w, r)
+	_, err = io.Copy(outWriter{w}, r)
 	return err
 }
 
@@ -534,7 +565,7 @@ func redact(s string) string { return urlkit.RedactString(s) }
 // redactErr is err's message with passwords masked (urlkit.RedactString),
 // in's password also where the message quotes it decoded.
 func redactErr(in string, err error) string {
-	msg := urlkit.RedactString(err.Error())
+	msg := urlkit.RedactString(plainError(err)) // messages.go
 	a, b := password(in)
 	if a < 0 || a == b {
 		return msg

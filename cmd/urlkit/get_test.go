@@ -119,8 +119,9 @@ func TestGetMailto(t *testing.T) {
 }
 
 func TestGetUsage(t *testing.T) {
-	if _, _, code := runCLI(t, "", "get"); code != exitUsage {
-		t.Errorf("get without URL: %d", code)
+	// get reads its URLs from standard input like every command.
+	if _, errOut, code := runCLI(t, "http://h/%zz\n", "get"); code != exitInvalid || !strings.Contains(errOut, "line 1: ") {
+		t.Errorf("get from stdin: %d %q", code, errOut)
 	}
 	if _, errOut, code := runCLI(t, "", "get", "http://h/%zz"); code != exitInvalid || !strings.Contains(errOut, "offset 9") {
 		t.Errorf("bad URL: %d %q", code, errOut)

@@ -16,13 +16,7 @@ import (
 
 // TestMain lets the tests run the command as a separate process (the test
 // binary re-executed with URLKIT_TEST_MAIN=1), for signals and maxrss.
-func TestMain(m *testing.M) {
-	if os.Getenv("URLKIT_TEST_MAIN") == "1" {
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
+// TestMain is in script_test.go: URLKIT_TEST_MAIN=1 runs main.
 
 var serveHostile = hostile.Serve
 
@@ -274,5 +268,59 @@ func TestGetMaxRSS(t *testing.T) {
 				t.Errorf("maxrss %d KiB", ru.Maxrss)
 			}
 		})
+	}
+}
+
+// ptyCtrlC runs a program on a pseudo-terminal (Python's pty module), waits
+// for "password:" and types Ctrl-C; it prints the exit status and the
+// milliseconds from the keystroke to the exit.
+const ptyCtrlC = `
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+buf, deadline = b"", time.time() + 20
+while b"password:" not in buf and time.time() < deadline:
+    if select.select([fd], [], [], 0.2)[0]:
+        try:
+            buf += os.read(fd, 1024)
+        except OSError:
+            break
+if b"password:" not in buf:
+    print("no prompt", buf)
+    sys.exit(1)
+t0 = time.time()
+os.write(fd, b"\x03")
+while True:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        break
+    if time.time() - t0 > 5:
+        os.kill(pid, 9)
+        print("still running 5 s after Ctrl-C")
+        sys.exit(1)
+    time.sleep(0.0005)
+print(os.waitstatus_to_exitcode(status), round((time.time() - t0) * 1000, 1))
+`
+
+// Ctrl-C typed at the ftp password prompt (RFC 1738 3.2.1: the user is
+// asked when the URL gives no password) ends get with status 130.
+func TestGetInterruptPasswordPrompt(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	f := &hostile.FTP{}
+	s := serveHostile(t, f.Serve)
+	cmd := exec.Command(py, "-c", ptyCtrlC, os.Args[0], "get", "ftp://someone@"+s.Addr+"/f")
+	cmd.Env = append(os.Environ(), "URLKIT_TEST_MAIN=1")
+	out, err := cmd.CombinedOutput()
+	f2 := strings.Fields(string(out))
+	if err != nil || len(f2) != 2 || f2[0] != "130" {
+		t.Fatalf("%v: %q", err, out)
+	}
+	t.Logf("stopped %s ms after Ctrl-C at the password prompt", f2[1])
+	if !strings.Contains(s.Received(), "USER someone\r\n") || strings.Contains(s.Received(), "PASS") {
+		t.Errorf("server received %q", s.Received())
 	}
 }

@@ -5,23 +5,27 @@
 //
 //	urlkit <command> [flags] [URL...]
 //
-// Each command reads its URLs from the arguments, or one per line from
-// standard input when none is given, and writes a result per URL as it
-// goes. Run "urlkit help" for the list of commands and "urlkit <command>
-// --help" for one command's flags.
+// Each command reads its URLs from the arguments, from --url-file files, or
+// one per line from standard input when there are neither, and writes a
+// result per URL as it goes, in input order. Flags may come before or after
+// the URLs; "--" ends them. Run "urlkit help" for the list of commands and
+// "urlkit help COMMAND" (or "urlkit COMMAND --help") for one command's
+// flags.
 //
 // Exit status: 0 when every input was valid (for equal: equivalent), 1 when
-// any was not, 2 for a usage error. Errors are written to standard error.
+// any was not, 2 for a usage error, 3 when get cannot retrieve a protocol.
+// Errors are written to standard error.
 package main
 
 import (
-	"bufio"
-	"encoding/json"
+	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -34,6 +38,16 @@ type command struct {
 	// run executes the command with its flags already parsed into fs.
 	run   func(e *env, fs *flag.FlagSet, args []string) int
 	flags func(fs *flag.FlagSet) // defines the command's flags
+	// lines marks a command that reads its inputs through the line engine:
+	// it gets --url-file, --workers and --max-line.
+	lines bool
+	// raw: the engine keeps lines exactly (strings, not URLs).
+	raw bool
+	// single: the inputs are handled one at a time, in order (get): no
+	// --workers.
+	single bool
+	// aliases maps a short flag name to the long one it stands for.
+	aliases map[string]string
 }
 
 var commands = map[string]*command{}
@@ -75,95 +89,239 @@ func run(e *env, args []string) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				fs := newFlagSet(e, c)
-				fs.SetOutput(e.stdout)
-				fs.Usage()
-				return exitOK
+			c, ok := commands[args[1]]
+			if !ok {
+				io.WriteString(e.stderr, "urlkit help: unknown command "+strconv.Quote(args[1])+"\n")
+				usage(e.stderr)
+				return exitUsage
 			}
+			io.WriteString(e.stdout, helpText(c))
+			return exitOK
 		}
 		usage(e.stdout)
+		return exitOK
+	case "--version", "-version", "version":
+		io.WriteString(e.stdout, versionText())
 		return exitOK
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(e.stderr, "urlkit: unknown command %q\n", name)
+		io.WriteString(e.stderr, "urlkit: unknown command "+strconv.Quote(name)+"\n")
 		usage(e.stderr)
 		return exitUsage
 	}
-	fs := newFlagSet(e, c)
-	if err := fs.Parse(args[1:]); err != nil {
-		if err == flag.ErrHelp {
+	fs := newFlagSet(c)
+	pos, err := parseFlags(fs, args[1:])
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			io.WriteString(e.stdout, helpText(c))
 			return exitOK
 		}
+		io.WriteString(e.stderr, "urlkit "+c.name+": "+err.Error()+"\nusage: urlkit "+c.name+" "+c.usage+"\nRun 'urlkit help "+c.name+"' for the flags.\n")
 		return exitUsage
 	}
-	return c.run(e, fs, fs.Args())
+	return c.run(e, fs, pos)
 }
 
-func newFlagSet(e *env, c *command) *flag.FlagSet {
+// parseFlags parses flags wherever they appear among the arguments and
+// returns the others in order. "--" ends the flags: everything after it is
+// an argument, even when it starts with "-". A lone "-" is an argument.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			// flag stopped at "--" (it cannot be a flag's value: those
+			// are joined to the flag or consumed as the next argument,
+			// which parseFlags never sees as "--" at this position
+			// unless it was the terminator).
+			if n < 2 || !takesValue(fs, args[n-2]) {
+				return append(pos, rest...), nil
+			}
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// takesValue reports whether arg is a flag that takes its value from the
+// next argument ("--mode" but not "--mode=x" or "--json").
+func takesValue(fs *flag.FlagSet, arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	if name == arg || strings.Contains(name, "=") {
+		return false
+	}
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
+}
+
+// stringList is a flag that may be given several times.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+func (l *stringList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+func newFlagSet(c *command) *flag.FlagSet {
 	fs := flag.NewFlagSet("urlkit "+c.name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if c.flags != nil {
 		c.flags(fs)
 	}
-	fs.Usage = func() {
-		out := fs.Output()
-		fmt.Fprintf(out, "usage: urlkit %s %s\n\n%s\n", c.name, c.usage, c.summary)
-		hasFlags := false
-		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-		if hasFlags {
-			fmt.Fprintln(out, "\nflags:")
-			fs.PrintDefaults()
+	if c.lines {
+		fs.Var(new(stringList), "url-file", "read inputs from `FILE`, one per line (\"-\": standard input); may be repeated")
+		if !c.single {
+			// get has neither: one URL at a time, and its own --max-line
+			// (a protocol reply line's limit).
+			fs.Int("workers", 0, "process inputs on `N` goroutines; output stays in input order (0: one per CPU, GOMAXPROCS)")
+			fs.Int("max-line", defaultMaxLine, "the longest input line in `BYTES`; a longer one is reported and skipped")
 		}
 	}
 	return fs
 }
 
+// lineOptsOf returns the engine settings from a command's flags.
+func lineOptsOf(c *command, fs *flag.FlagSet) lineOpts {
+	o := lineOpts{raw: c.raw}
+	if f := fs.Lookup("url-file"); f != nil {
+		o.urlFiles = *f.Value.(*stringList)
+		if !c.single {
+			o.workers = f2int(fs, "workers")
+			o.maxLine = f2int(fs, "max-line")
+		}
+	}
+	return o
+}
+
+func f2int(fs *flag.FlagSet, name string) int {
+	return fs.Lookup(name).Value.(flag.Getter).Get().(int)
+}
+
+func flagBool(fs *flag.FlagSet, name string) bool {
+	return fs.Lookup(name).Value.(flag.Getter).Get().(bool)
+}
+
+// engineFor returns the line engine for command name with its flags.
+func engineFor(e *env, name string, fs *flag.FlagSet) *engine {
+	return newEngine(e, name, lineOptsOf(commands[name], fs))
+}
+
+// helpText is a command's help: synopsis, summary and every flag with one
+// spelling ("--json"; "-o" for one-letter flags) and its default.
+func helpText(c *command) string {
+	var b strings.Builder
+	b.WriteString("usage: urlkit " + c.name + " " + c.usage + "\n\n" + c.summary + "\n")
+	fs := newFlagSet(c)
+	short := map[string]string{} // long name -> short alias
+	for s, l := range c.aliases {
+		short[l] = s
+	}
+	type line struct{ left, right string }
+	var lines []line
+	width := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, isAlias := c.aliases[f.Name]; isAlias {
+			return
+		}
+		left := flagSpelling(f.Name)
+		if s, ok := short[f.Name]; ok {
+			left = flagSpelling(s) + ", " + left
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		if _, ok := f.Value.(*stringList); ok && arg == "value" {
+			arg = "VALUE"
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+			left += " " + strings.ToUpper(arg)
+		}
+		if d := f.DefValue; d != "" && d != "0" && d != "false" && d != "0s" {
+			usage += " (default " + d + ")"
+		} else if f.Name == "workers" {
+			usage += " (here " + strconv.Itoa(runtime.GOMAXPROCS(0)) + ")"
+		}
+		lines = append(lines, line{left, usage})
+		width = max(width, len(left))
+	})
+	if len(lines) > 0 {
+		b.WriteString("\nflags:\n")
+		for _, l := range lines {
+			b.WriteString("  " + l.left + strings.Repeat(" ", width-len(l.left)+2) + l.right + "\n")
+		}
+	}
+	b.WriteString("  " + "--help" + strings.Repeat(" ", max(width-len("--help"), 0)+2) + "print this help on standard output\n")
+	if c.lines {
+		b.WriteString("\nInputs come from the arguments, the --url-file files, or standard input\n" +
+			"when there are neither; blank lines are skipped and surrounding white\n" +
+			"space is trimmed" + map[bool]string{true: " (not for this command: lines are taken as they are)", false: ""}[c.raw] + ".\n" +
+			"Flags may come before or after the arguments; \"--\" ends them.\n")
+	}
+	return b.String()
+}
+
+func flagSpelling(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: urlkit <command> [flags] [URL...]")
-	fmt.Fprintln(w, "\nURLs come from the arguments, or one per line on standard input.")
-	fmt.Fprintln(w, "\ncommands:")
+	var b strings.Builder
+	b.WriteString("usage: urlkit <command> [flags] [URL...]\n")
+	b.WriteString("\nURLs come from the arguments, --url-file files, or one per line on standard input.\n")
+	b.WriteString("\ncommands:\n")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+		b.WriteString("  " + n + strings.Repeat(" ", max(10-len(n), 0)+1) + commands[n].summary + "\n")
 	}
-	fmt.Fprintln(w, "\nRun 'urlkit <command> --help' for a command's flags.")
+	b.WriteString("\nRun 'urlkit help COMMAND' (or 'urlkit COMMAND --help') for a command's flags,\n'urlkit --version' for the version.\n")
+	io.WriteString(w, b.String())
 }
 
-// eachInput calls f for every argument, or, when there are none, for every
-// line of standard input as it arrives (without its line ending). It stops
-// early if f returns false.
-func eachInput(e *env, args []string, f func(s string) bool) error {
-	if len(args) > 0 {
-		for _, a := range args {
-			if !f(a) {
-				return nil
+// versionText is the module version and VCS revision the binary was built
+// from, as the Go toolchain recorded them.
+func versionText() string {
+	v := "(devel)"
+	rev, dirty := "", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
 			}
 		}
-		return nil
 	}
-	sc := bufio.NewScanner(e.stdin)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if !f(line) {
-			return nil
+	s := "urlkit " + v
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
 		}
-		if fl, ok := e.stdout.(interface{ Flush() error }); ok {
-			fl.Flush()
+		s += " " + rev
+		if dirty {
+			s += "+modified"
 		}
 	}
-	return sc.Err()
-}
-
-// writeJSON writes v as one line of JSON.
-func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
+	return s + " " + runtime.Version() + "\n"
 }

@@ -34,9 +34,9 @@ func TestUsage(t *testing.T) {
 		}
 	}
 	for _, c := range []string{"parse", "escape", "unescape", "canon", "equal"} {
-		_, errOut, code := runCLI(t, "", c, "--help")
-		if code != exitOK || !strings.Contains(errOut, "usage: urlkit "+c) {
-			t.Errorf("%s --help: code %d, %q", c, code, errOut)
+		out, _, code := runCLI(t, "", c, "--help")
+		if code != exitOK || !strings.Contains(out, "usage: urlkit "+c) {
+			t.Errorf("%s --help: code %d, %q", c, code, out)
 		}
 	}
 	if _, _, code := runCLI(t, "", "parse", "--bogus"); code != exitUsage {
@@ -187,7 +187,7 @@ func TestStreaming(t *testing.T) {
 // (RFC 1738 5: an http search has no "/") is not valid.
 func TestParseSchemeError(t *testing.T) {
 	out, errOut, code := runCLI(t, "", "parse", "--json", "http://h.dom/p?a/b")
-	if code != exitInvalid || !strings.Contains(out, `"valid":false`) || !strings.Contains(out, `"scheme_error":{"offset":16`) || !strings.Contains(errOut, "http URL: offset 16 in search") {
+	if code != exitInvalid || !strings.Contains(out, `"valid":false`) || !strings.Contains(out, `"error":{"offset":16,"component":"search"`) || !strings.Contains(errOut, `"http://h.dom/p?a/b": offset 16 in search`) {
 		t.Errorf("code %d out %q err %q", code, out, errOut)
 	}
 }

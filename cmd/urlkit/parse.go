@@ -1,10 +1,7 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
@@ -15,6 +12,7 @@ func init() {
 		name:    "parse",
 		summary: "split URLs into their components, strictly by RFC 1738 (or leniently, with repairs reported)",
 		usage:   "[--json] [--lenient] [--format TEMPLATE] [URL...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
 			fs.Bool("lenient", false, "accept what browsers accept, repairing by percent-encoding; each repair is a warning on stderr")
@@ -24,170 +22,131 @@ func init() {
 	})
 }
 
-// parseResult is the JSON form of one parsed input. A component that is
-// absent is left out; a present, empty one is "".
-type parseResult struct {
-	Input    string        `json:"input"`
-	Valid    bool          `json:"valid"`
-	URL      string        `json:"url,omitempty"`
-	Scheme   *string       `json:"scheme,omitempty"`
-	User     *string       `json:"user,omitempty"`
-	Password *string       `json:"password,omitempty"`
-	Host     *string       `json:"host,omitempty"`
-	Port     *string       `json:"port,omitempty"`
-	Path     *string       `json:"path,omitempty"`
-	Search   *string       `json:"search,omitempty"`
-	Fragment *string       `json:"fragment,omitempty"`
-	Warnings []jsonWarning `json:"warnings,omitempty"`
-	Error    *jsonError    `json:"error,omitempty"`
-	// View is the scheme's typed view (package scheme), written under a
-	// key named after the scheme, e.g. "ftp". A URL that breaks its
-	// scheme's own grammar gets "scheme_error" instead.
-	View        scheme.View `json:"-"`
-	SchemeError *jsonError  `json:"scheme_error,omitempty"`
-	schemeErr   error
-}
+// components lists a URL's generic components in the order parse prints
+// them, text and JSON alike.
+var componentNames = [...]string{"scheme", "user", "password", "host", "port", "path", "search", "fragment"}
 
-// MarshalJSON writes the result with the scheme-specific key.
-func (r parseResult) MarshalJSON() ([]byte, error) {
-	type plain parseResult
-	b, err := json.Marshal(plain(r))
-	if err != nil || r.View == nil || r.Scheme == nil {
-		return b, err
-	}
-	vb, err := json.Marshal(r.View)
-	if err != nil {
-		return nil, err
-	}
-	key, _ := json.Marshal(*r.Scheme)
-	out := append(b[:len(b)-1:len(b)-1], ',')
-	out = append(out, key...)
-	out = append(out, ':')
-	out = append(out, vb...)
-	return append(out, '}'), nil
-}
-
-type jsonError struct {
-	Offset    int    `json:"offset"`
-	Component string `json:"component,omitempty"`
-	Message   string `json:"message"`
-}
-
-type jsonWarning struct {
-	Offset    int    `json:"offset"`
-	Component string `json:"component"`
-	Message   string `json:"message"`
-}
-
-func opt(s string, ok bool) *string {
-	if !ok {
-		return nil
-	}
-	return &s
-}
-
-func newParseResult(input string, u urlkit.URL) parseResult {
-	r := parseResult{Input: input, Valid: true, URL: u.String()}
+// components returns u's components in the order of componentNames, each
+// with whether it is present.
+func components(u *urlkit.URL) (v [len(componentNames)]string, ok [len(componentNames)]bool) {
 	if u.IsAbsolute() {
-		r.Scheme = opt(u.Scheme(), true)
-		if v, err := scheme.ViewOf(u); err != nil {
-			r.SchemeError = errorJSON(err)
-			r.Valid = false
-			r.schemeErr = err
-		} else {
-			r.View = v
-		}
+		v[0], ok[0] = u.Scheme(), true
 	}
-	r.User = opt(u.User())
-	r.Password = opt(u.Password())
+	v[1], ok[1] = u.User()
+	v[2], ok[2] = u.Password()
 	if u.HasAuthority() {
-		r.Host = opt(u.Host(), true)
+		v[3], ok[3] = u.Host(), true
 	}
-	r.Port = opt(u.RawPort())
-	r.Path = opt(u.Path())
-	r.Search = opt(u.Search())
-	r.Fragment = opt(u.Fragment())
-	return r
+	v[4], ok[4] = u.RawPort()
+	v[5], ok[5] = u.Path()
+	v[6], ok[6] = u.Search()
+	v[7], ok[7] = u.Fragment()
+	return
 }
 
-func errorJSON(err error) *jsonError {
-	var se *urlkit.SyntaxError
-	if errors.As(err, &se) {
-		return &jsonError{Offset: se.Offset, Component: se.Component.String(), Message: se.Reason()}
+// textLabels are the component names padded for the text form.
+var textLabels = func() (l [len(componentNames)]string) {
+	for i, n := range componentNames {
+		l[i] = "  " + n + ":" + "          "[:9-len(n)]
 	}
-	return &jsonError{Offset: -1, Message: err.Error()}
-}
+	return
+}()
 
 func runParse(e *env, fs *flag.FlagSet, args []string) int {
-	asJSON := fs.Lookup("json").Value.(flag.Getter).Get().(bool)
-	lenient := fs.Lookup("lenient").Value.(flag.Getter).Get().(bool)
+	asJSON := flagBool(fs, "json")
+	lenient := flagBool(fs, "lenient")
 	tpl, err := formatFlag(fs)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit parse: --format: %v\n", err)
+		e.stderr.Write([]byte("urlkit parse: --format: " + err.Error() + "\n"))
 		return exitUsage
 	}
-	status := exitOK
-	err = eachInput(e, args, func(in string) bool {
+	return engineFor(e, "parse", fs).run(args, func(o *results, in *input) {
 		var u urlkit.URL
 		var warns []urlkit.Warning
 		var err error
 		if lenient {
-			u, warns, err = urlkit.ParseLenient(in)
+			u, warns, err = urlkit.ParseLenient(in.text)
 		} else {
-			u, err = urlkit.Parse(in)
+			u, err = urlkit.Parse(in.text)
 		}
 		for _, w := range warns {
-			fmt.Fprintf(e.stderr, "urlkit: %q: warning: %s\n", in, w)
+			m := appendQuoted(nil, in.text, w.Offset)
+			m = append(m, ": warning: "...)
+			m = append(m, w.String()...)
+			o.message(in, m)
+		}
+		parsed := err == nil
+		errText := in.text
+		var view scheme.View
+		if parsed && u.IsAbsolute() {
+			// The generic syntax holds; the scheme's grammar (RFC 1738
+			// section 5) must hold too for the URL to be valid. Its
+			// offsets are in the URL as parsed (repaired, with --lenient).
+			view, err = scheme.ViewOf(u)
+			errText = u.String()
 		}
 		if err != nil {
-			status = exitInvalid
-			fmt.Fprintf(e.stderr, "urlkit: %q: %v\n", in, err)
-			if asJSON {
-				writeJSON(e.stdout, parseResult{Input: in, Error: errorJSON(err)})
-			}
-			return true
-		}
-		r := newParseResult(in, u)
-		if r.schemeErr != nil {
-			// The generic syntax holds but the scheme's grammar (RFC
-			// 1738 section 5) does not: the URL is not valid.
-			status = exitInvalid
-			fmt.Fprintf(e.stderr, "urlkit: %q: %s URL: %v\n", in, u.Scheme(), r.schemeErr)
-		}
-		for _, w := range warns {
-			r.Warnings = append(r.Warnings, jsonWarning{w.Offset, w.Component.String(), w.Reason})
+			o.setStatus(exitInvalid)
+			o.message(in, describeInputError(nil, errText, err))
 		}
 		if asJSON {
-			writeJSON(e.stdout, r)
-			return true
+			o.writeJSON(in, err == nil, errText, err, func(w *jw) {
+				if parsed {
+					w.kstr("url", u.String())
+					v, ok := components(&u)
+					for i, n := range componentNames {
+						w.kopt(n, v[i], ok[i])
+					}
+				}
+				if len(warns) > 0 {
+					w.key("warnings")
+					w.openArray()
+					for _, x := range warns {
+						w.open()
+						w.knum("offset", x.Offset)
+						w.kstr("component", x.Component.String())
+						w.kstr("message", x.Reason)
+						w.close()
+					}
+					w.closeArray()
+				}
+				if err == nil && view != nil {
+					w.key(u.Scheme())
+					if !w.viewJSON(view) {
+						w.open()
+						w.close()
+					}
+				}
+			})
+			return
+		}
+		if err != nil {
+			return
 		}
 		if tpl != nil {
-			fmt.Fprintln(e.stdout, tpl.apply(u))
-			return true
+			o.buf = append(append(o.buf, tpl.apply(u)...), '\n')
+			return
 		}
-		printParse(e, r)
-		return true
+		b := append(o.buf, u.String()...)
+		b = append(b, '\n')
+		v, ok := components(&u)
+		for i := range componentNames {
+			if ok[i] {
+				b = append(b, textLabels[i]...)
+				b = appendGoQuote(b, v[i])
+				b = append(b, '\n')
+			}
+		}
+		o.buf = b
 	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit: reading input: %v\n", err)
-		return exitInvalid
-	}
-	return status
 }
 
-func printParse(e *env, r parseResult) {
-	fmt.Fprintf(e.stdout, "%s\n", r.URL)
-	line := func(k string, v *string) {
-		if v != nil {
-			fmt.Fprintf(e.stdout, "  %-9s %q\n", k+":", *v)
-		}
+// inputJSON writes the keys every object starts with: "input" (the input
+// as taken: the argument, or the line without its line ending and
+// surrounding white space) and, for a line of a stream, "line".
+func (w *jw) inputJSON(in *input) {
+	w.kstr("input", in.text)
+	if in.line > 0 {
+		w.knum("line", in.line)
 	}
-	line("scheme", r.Scheme)
-	line("user", r.User)
-	line("password", r.Password)
-	line("host", r.Host)
-	line("port", r.Port)
-	line("path", r.Path)
-	line("search", r.Search)
-	line("fragment", r.Fragment)
 }

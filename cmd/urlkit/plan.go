@@ -1,8 +1,8 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
-	"fmt"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
@@ -13,6 +13,7 @@ func init() {
 		name:    "plan",
 		summary: "print how a client accesses each URL: the commands it sends (RFC 1738 section 3)",
 		usage:   "[--json] [plan flags] [URL...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, `print one JSON object per input, the plan under a key named after the scheme (e.g. "ftp")`)
 			planFlags(fs)
@@ -54,37 +55,45 @@ func printablePlan(p scheme.Plan) scheme.Plan {
 }
 
 func runPlan(e *env, fs *flag.FlagSet, args []string) int {
-	asJSON := fs.Lookup("json").Value.(flag.Getter).Get().(bool)
+	asJSON := flagBool(fs, "json")
 	cfg := planConfig(e, fs)
-	status := exitOK
-	err := eachInput(e, args, func(in string) bool {
+	return engineFor(e, "plan", fs).run(args, func(o *results, in *input) {
 		var p scheme.Plan
-		u, err := urlkit.Parse(in)
+		u, err := urlkit.Parse(in.text)
 		if err == nil {
 			p, err = scheme.PlanOf(u, cfg)
 		}
-		if err != nil {
-			status = exitInvalid
-			fmt.Fprintf(e.stderr, "urlkit: %q: %v\n", redact(in), redactErr(in, err))
+		var pj []byte
+		if err == nil {
+			p = printablePlan(p) // an ftp password from the URL masked
 			if asJSON {
-				writeJSON(e.stdout, map[string]any{"input": redact(in), "valid": false, "error": errorJSON(err)})
+				// The plan types belong to package scheme and carry
+				// their own JSON form.
+				pj, err = json.Marshal(p)
 			}
-			return true
 		}
-		p = printablePlan(p)
+		// Passwords are never printed: the input is shown redacted.
+		shown := input{text: redact(in.text), line: in.line, src: in.src}
+		if err != nil {
+			o.setStatus(exitInvalid)
+			o.message(in, []byte(quote(shown.text)+": "+redactErr(in.text, err)))
+		}
 		if asJSON {
-			writeJSON(e.stdout, map[string]any{"input": redact(in), "valid": true, "scheme": p.Scheme(), p.Scheme(): p})
-			return true
+			o.writeJSON(&shown, err == nil, in.text, err, func(w *jw) {
+				if err == nil {
+					w.kstr("scheme", p.Scheme())
+					w.key(p.Scheme())
+					w.raw(pj)
+				}
+			})
+			return
 		}
-		fmt.Fprintln(e.stdout, redact(u.String()))
+		if err != nil {
+			return
+		}
+		o.buf = append(append(o.buf, redact(u.String())...), '\n')
 		for _, s := range p.Steps() {
-			fmt.Fprintf(e.stdout, "  %s\n", s)
+			o.buf = append(append(append(o.buf, "  "...), s...), '\n')
 		}
-		return true
 	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit: reading input: %v\n", err)
-		return exitInvalid
-	}
-	return status
 }

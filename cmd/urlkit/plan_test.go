@@ -82,7 +82,7 @@ func TestParseJSONSchemeKey(t *testing.T) {
 	}
 	// A URL valid by the generic syntax but not by its scheme's grammar.
 	out, _, _ = runCLIEnv(t, "", nil, "parse", "--json", "http://u@h.dom/")
-	if !strings.Contains(out, `"scheme_error":{"offset":7`) {
+	if !strings.Contains(out, `"valid":false,`) || !strings.Contains(out, `"error":{"offset":7,"component":"user"`) {
 		t.Errorf("json %s", out)
 	}
 }

@@ -1,8 +1,9 @@
 package main
 
 import (
+	"errors"
 	"flag"
-	"fmt"
+	"strings"
 
 	"github.com/urlkit/urlkit"
 )
@@ -11,11 +12,12 @@ func init() {
 	register(&command{
 		name:    "resolve",
 		summary: "expand partial (relative) URLs in the context of a base URL (RFC 1630, libwww, RFC 3986 or RFC 1808)",
-		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] BASE [REF...]",
+		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] [--strict] BASE [REF...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
-			m := urlkit.ModeRFC1630
-			fs.Var(&m, "mode", "resolution rules: rfc1630 (the RFC's rule as written), libwww (1994 practice, the RFC's printed examples), rfc3986, rfc1808")
+			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution `rules`: rfc1630 (the RFC's rule as written), libwww (CERN libwww's HTParse, the RFC's printed examples), rfc3986, rfc1808")
 			fs.Bool("json", false, "print one JSON object per reference")
+			fs.Bool("strict", false, "fail (exit 1, no result) when the base, reference or result breaks its scheme's rules; without it that is a warning on stderr and in the JSON \"warnings\" array")
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) int {
 			return runPair(e, fs, args, "resolve", urlkit.ResolveString)
@@ -24,11 +26,12 @@ func init() {
 	register(&command{
 		name:    "relative",
 		summary: "write URLs as the shortest partial form that resolves back to them from a base URL",
-		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] BASE [TARGET...]",
+		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] [--strict] BASE [TARGET...]",
+		lines:   true,
 		flags: func(fs *flag.FlagSet) {
-			m := urlkit.ModeRFC1630
-			fs.Var(&m, "mode", "resolution rules the partial form must work under: rfc1630, libwww, rfc3986, rfc1808")
+			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution `rules` the partial form must work under: rfc1630, libwww, rfc3986, rfc1808")
 			fs.Bool("json", false, "print one JSON object per target")
+			fs.Bool("strict", false, "fail (exit 1) when the base or target breaks its scheme's rules; without it that is a warning")
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) int {
 			return runPair(e, fs, args, "relative", relativeString)
@@ -37,49 +40,99 @@ func init() {
 }
 
 func relativeString(base, target string, m urlkit.Mode) (urlkit.URL, error) {
-	b, err := urlkit.ParseRef(base)
-	if err != nil {
-		return urlkit.URL{}, &urlkit.ResolveError{Op: "relative", Mode: m, Base: base, Ref: target, Part: "base", Err: err}
+	var findings []urlkit.SchemeFinding
+	parse := func(s, part string) (urlkit.URL, error) {
+		u, err := urlkit.ParseRef(s)
+		if err == nil {
+			return u, nil
+		}
+		g, gerr := urlkit.ParseGeneric(s)
+		if gerr != nil {
+			return urlkit.URL{}, &urlkit.ResolveError{Op: "relative", Mode: m, Base: base, Ref: target, Part: part, Err: gerr}
+		}
+		findings = append(findings, urlkit.SchemeFinding{Part: part, Text: s, Err: err})
+		return g, nil
 	}
-	t, err := urlkit.ParseRef(target)
+	b, err := parse(base, "base")
 	if err != nil {
-		return urlkit.URL{}, &urlkit.ResolveError{Op: "relative", Mode: m, Base: base, Ref: target, Part: "target", Err: err}
+		return urlkit.URL{}, err
 	}
-	return urlkit.Relative(b, t, m)
+	t, err := parse(target, "target")
+	if err != nil {
+		return urlkit.URL{}, err
+	}
+	r, err := urlkit.Relative(b, t, m)
+	if err == nil && findings != nil {
+		// Generic URLs that break their scheme's rules: a warning, as
+		// for resolve.
+		return r, &urlkit.ResolveWarning{Mode: m, Base: base, Ref: target, Result: r.String(), Findings: findings}
+	}
+	return r, err
 }
 
 // runPair runs resolve or relative: the first argument is the base, the
-// others (or the lines of standard input) are the second operand.
+// others (or the lines of the --url-file files or standard input) are the
+// second operand.
 func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base, s string, m urlkit.Mode) (urlkit.URL, error)) int {
 	if len(args) == 0 {
-		fmt.Fprintf(e.stderr, "urlkit %s: missing BASE\n", name)
-		fs.Usage()
+		e.stderr.Write([]byte("urlkit " + name + ": missing BASE\nusage: urlkit " + name + " " + commands[name].usage + "\n"))
 		return exitUsage
 	}
-	mode := *fs.Lookup("mode").Value.(*urlkit.Mode)
-	asJSON := fs.Lookup("json").Value.String() == "true"
-	base := args[0]
-	status := exitOK
-	err := eachInput(e, args[1:], func(in string) bool {
-		u, err := op(base, in, mode)
-		if err != nil {
-			status = exitInvalid
-			fmt.Fprintf(e.stderr, "urlkit %s: %v\n", name, err)
-			if asJSON {
-				writeJSON(e.stdout, map[string]any{"base": base, "input": in, "mode": mode.String(), "valid": false, "error": errorJSON(err)})
+	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
+	asJSON := flagBool(fs, "json")
+	strict := flagBool(fs, "strict")
+	base := strings.TrimSpace(args[0])
+	return engineFor(e, name, fs).run(args[1:], func(o *results, in *input) {
+		u, err := op(base, in.text, mode)
+		var warn *urlkit.ResolveWarning
+		if errors.As(err, &warn) && !strict {
+			// Resolved on the generic syntax; the scheme's complaints
+			// are warnings (issue 10).
+			for _, f := range warn.Findings {
+				o.message(in, []byte(quote(in.text)+" against "+quote(base)+": warning: "+f.String()))
 			}
-			return true
+			err = nil
 		}
-		if asJSON {
-			writeJSON(e.stdout, map[string]any{"base": base, "input": in, "mode": mode.String(), "valid": true, "result": u.String()})
-			return true
+		if err != nil {
+			if warn != nil {
+				o.setStatus(exitInvalid)
+				o.message(in, []byte("--strict: "+plainError(err)))
+			} else {
+				o.fail(in, err)
+			}
 		}
-		fmt.Fprintln(e.stdout, u)
-		return true
+		if !asJSON {
+			if err == nil {
+				o.buf = append(append(o.buf, u.String()...), '\n')
+			}
+			return
+		}
+		o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
+			w.kstr("base", base)
+			w.kstr("mode", mode.String())
+			if err != nil {
+				return
+			}
+			w.kstr("result", u.String())
+			w.key("warnings")
+			w.openArray()
+			if warn != nil {
+				for _, f := range warn.Findings {
+					w.open()
+					w.kstr("part", f.Part)
+					w.kstr("text", f.Text)
+					off, comp, msg := -1, "", plainError(f.Err)
+					var se *urlkit.SyntaxError
+					if errors.As(f.Err, &se) {
+						off, comp, msg = se.Offset, se.Component.String(), se.Reason()
+					}
+					w.knum("offset", off)
+					w.kstr("component", comp)
+					w.kstr("message", msg)
+					w.close()
+				}
+			}
+			w.closeArray()
+		})
 	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "urlkit %s: reading input: %v\n", name, err)
-		return exitInvalid
-	}
-	return status
 }

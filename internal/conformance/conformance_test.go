@@ -2,31 +2,66 @@ package conformance
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/urlkit/urlkit/internal/corpus"
 )
 
-// corporaDir returns the corpora folder, skipping the test with a clear
-// message when it is absent.
+// corporaDir returns the corpora folder, skipping the test with one line
+// saying where they are expected when they are absent (failing under
+// URLKIT_REQUIRE_CORPORA=1, as in CI).
 func corporaDir(t *testing.T) string {
 	t.Helper()
-	dir := corpus.Dir()
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpora folder %s is absent (it sits beside the repository as ../shared/corpora, or set URLKIT_CORPORA): %v", dir, err)
+	return corpus.Require(t)
+}
+
+var (
+	allOnce   sync.Once
+	allResult []*Suite
+	allErr    error
+)
+
+// allSuites runs every suite once per test binary.
+func allSuites(t *testing.T) []*Suite {
+	t.Helper()
+	dir := corporaDir(t)
+	allOnce.Do(func() { allResult, allErr = All(dir) })
+	if allErr != nil {
+		t.Fatal(allErr)
 	}
-	return dir
+	return allResult
+}
+
+// TestREADMESummary checks that README.md's conformance table is the one
+// the suites produce now (rewrite it with the command in its marker).
+func TestREADMESummary(t *testing.T) {
+	suites := allSuites(t)
+	for _, s := range suites {
+		if s.Unavailable != "" {
+			t.Skipf("suite %q not run here (%s), so the figures cannot match", s.Name, s.Unavailable)
+		}
+	}
+	text, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Summary(string(text))
+	if got == "" {
+		t.Fatal("README.md has no conformance summary between the markers")
+	}
+	if want := SummaryTable(suites); got != want {
+		t.Errorf("README.md's conformance figures are stale; rerun go run ./internal/conformance/cmd/conformance -o CONFORMANCE.md -readme README.md\nREADME:\n%s\nnow:\n%s", got, want)
+	}
 }
 
 // TestNoWrong runs every suite and fails on any case that is neither
 // agreed nor explained by a class of deliberate differences: each such case
 // is a urlkit bug or a missing classification.
 func TestNoWrong(t *testing.T) {
-	suites, err := All(corporaDir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	suites := allSuites(t)
 	for _, s := range suites {
 		t.Run(strings.ReplaceAll(s.Name, " ", "_"), func(t *testing.T) {
 			if s.Unavailable != "" {
@@ -47,6 +82,9 @@ func TestNoWrong(t *testing.T) {
 			}
 			for _, w := range s.Wrong {
 				t.Errorf("wrong: %q: %s", w.Input, w.Detail)
+			}
+			for _, w := range s.Stale {
+				t.Errorf("stale pin: %q: %s", w.Input, w.Detail)
 			}
 			t.Logf("cases %d, considered %d, agreed %d (%d exactly), different %d, wrong %d",
 				s.Total, s.Considered, s.Agreed, s.AgreedExact, s.DifferentCount(), len(s.Wrong))
@@ -84,6 +122,23 @@ func TestMarkdown(t *testing.T) {
 	for _, want := range []string{"| demo | 3 | 3 | 1 (1) | 1 | 0 |", "`a\\|b`", "RFC 1738 2.1", "`cmd`"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// TestCorporaAccounted requires every corpus file to have an entry in
+// corpusUses, so CONFORMANCE.md says of each whether and where it is used.
+func TestCorporaAccounted(t *testing.T) {
+	files, err := corpusFiles(corporaDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no corpus files found")
+	}
+	for _, f := range files {
+		if _, ok := useOf(f); !ok {
+			t.Errorf("corpus %s has no entry in corpusUses (corpora.go): say what uses it or why nothing does", f)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 type wptCase struct {
 	Input    string  `json:"input"`
 	Base     *string `json:"base"`
+	Href     string  `json:"href"`
 	Failure  bool    `json:"failure"`
 	Protocol string  `json:"protocol"`
 	Username string  `json:"username"`
@@ -44,10 +46,10 @@ func WPT(dir, rel string) (*Suite, error) {
 	s := &Suite{
 		Name:   "WHATWG URL (WPT " + filepath.Base(rel) + ")",
 		Source: "`wpt-url/" + filepath.Base(rel) + "` (web-platform-tests URL parsing expectations, as kept by ada-url/ada); the other side is the WHATWG URL Standard.",
-		Notes: "Considered: ASCII inputs that `urlkit.Parse` accepts as absolute URLs, where the base cannot matter. " +
-			"urlkit's components are presented the WHATWG way (`protocol` with \":\", `pathname` with its leading \"/\", `search`/`hash` with \"?\"/\"#\" and empty when empty) and compared field by field; " +
-			"if they differ, the translations below are applied in turn and the case counts as agreed when they then match. " +
-			"WHATWG `failure` cases that urlkit accepts are counted as deliberately different when a class explains them, and as wrong otherwise.",
+		Notes: "Considered: every ASCII input, where the base cannot matter. Both outcomes are taken first: `urlkit.Parse` of the input, and WHATWG's href (or its failure). " +
+			"A case is agreed when urlkit.Equal finds WHATWG's href equivalent to the input (exactly: the same text), or when both reject; the translations listed say how the two presentations differ in form. " +
+			"When they are not equivalent, the components (presence of password, query and fragment kept) are compared after the listed rewrites; a case whose difference is exactly those rewrites is deliberately different, named after them. " +
+			"Rejections are classed by urlkit's error kind, the kind's reason checked on the input; every host urlkit accepts is checked against RFC 1738 5's hostname | hostnumber, written out independently.",
 	}
 	for _, c := range cases {
 		s.Total++
@@ -59,13 +61,9 @@ func WPT(dir, rel string) (*Suite, error) {
 // readWPT reads the test objects of a file in urltestdata.json's format,
 // leaving out its comment strings.
 func readWPT(dir, rel string) ([]wptCase, error) {
-	data, err := os.ReadFile(filepath.Join(dir, rel))
+	raw, err := readJSONArray(dir, rel)
 	if err != nil {
-		return nil, fmt.Errorf("conformance: %w", err)
-	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("conformance: %s: %w", rel, err)
+		return nil, err
 	}
 	var cases []wptCase
 	for _, r := range raw {
@@ -75,6 +73,20 @@ func readWPT(dir, rel string) ([]wptCase, error) {
 		}
 	}
 	return cases, nil
+}
+
+// readJSONArray reads a corpus file holding one JSON array (WPT's format:
+// test objects and comment strings) and returns its elements.
+func readJSONArray(dir, rel string) ([]json.RawMessage, error) {
+	data, err := os.ReadFile(filepath.Join(dir, rel))
+	if err != nil {
+		return nil, fmt.Errorf("conformance: %w", err)
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("conformance: %s: %w", rel, err)
+	}
+	return raw, nil
 }
 
 func isASCII(s string) bool {
@@ -94,10 +106,12 @@ func runWPTCase(s *Suite, c wptCase) {
 	}
 	u, err := urlkit.Parse(in)
 	if err != nil {
+		// Each rejection is classed by its kind, and the kind's reason is
+		// checked on the input (reject.go).
 		if c.Failure {
-			s.skip("rejected by both", "urlkit.Parse rejects the input (RFC 1738 5 grammar) and WHATWG fails too", in)
+			classReject(s, "both reject; urlkit: ", in, err, true)
 		} else {
-			s.skip("rejected by urlkit only", "urlkit.Parse rejects the input: relative forms, whitespace and control characters to strip, backslashes, unencoded unsafe characters, IPv6 and other hosts outside RFC 1738 3.1. WHATWG repairs or resolves them", in)
+			classReject(s, "urlkit rejects, WHATWG repairs or resolves: ", in, err, false)
 		}
 		return
 	}
@@ -120,6 +134,10 @@ func runWPTCase(s *Suite, c wptCase) {
 			}
 		}
 	}
+	if !rfc1738Host(u) {
+		s.wrong(in, fmt.Sprintf("urlkit accepts the host %q, which RFC 1738 5 (hostname | hostnumber) forbids", u.Host()))
+		return
+	}
 	if c.Failure {
 		if _, err := scheme.ViewOf(u); err != nil {
 			s.agree(in, []reasoned{{"rejected by the scheme layer", "urlkit.Parse checks RFC 1738 5's generic grammar only; the scheme layer (scheme.ViewOf) rejects the URL by its scheme's own grammar, as WHATWG does (e.g. RFC 1738 3.10: a file URL has no port)"}})
@@ -132,46 +150,102 @@ func runWPTCase(s *Suite, c wptCase) {
 		}
 		return
 	}
+	// Compare first: agreed means urlkit.Equal finds WHATWG's href
+	// equivalent to the input (exactly: the same text).
+	hu, herr := urlkit.Parse(c.Href)
+	equal := herr == nil && urlkit.Equal(u, hu)
 	got := present(u)
-	want := wptFields{c.Protocol, c.Username, c.Password, c.Hostname, c.Port, c.Pathname, c.Search, c.Hash}
-	if got == want {
+	want := wptFields{Protocol: c.Protocol, Username: c.Username, Password: c.Password, Hostname: c.Hostname, Port: c.Port, Pathname: c.Pathname, Search: c.Search, Hash: c.Hash}
+	want.HasPassword = c.Password != ""
+	want.HasSearch = c.Search != "" || hrefHas(c.Href, '?')
+	want.HasHash = c.Hash != "" || hrefHas(c.Href, '#')
+	if equal && u.String() == c.Href {
 		s.agree(in, nil)
 		return
 	}
+	// Then explain: the translations say how the two presentations differ.
 	var used []reasoned
 	for _, t := range wptTranslations {
+		if got == want {
+			break
+		}
 		next := t.apply(got, u)
 		if next != got {
 			got = next
 			used = append(used, reasoned{t.name, t.reason})
-			if got == want {
-				s.agree(in, used)
-				return
-			}
 		}
 	}
-	// Compare both sides decoded: WHATWG percent-encodes characters that
-	// RFC 1738 2.2 lets stand or allows encoded with the same meaning.
-	if decodeFields(got) == decodeFields(want) {
-		used = append(used, reasoned{"percent-encoding", "WHATWG percent-encodes characters (e.g. \"'\" in a special scheme's query) that urlkit keeps as written; RFC 1738 2.2: characters that need no encoding may be encoded without changing the meaning, so fields are compared decoded"})
+	if got != want && decodeFields(got) == decodeFields(want) {
+		got = decodeFields(got)
+		used = append(used, reasoned{"percent-encoding", "WHATWG percent-encodes characters (e.g. \"'\" in a special scheme's query) that urlkit keeps as written; RFC 1738 2.2: a character that needs no encoding may be encoded without changing the meaning (urlkit.Equal decodes such characters, never \"/\", \"?\" or \"%\")"})
+	}
+	if equal {
+		if got != want {
+			used = append(used, reasoned{"equivalent by urlkit.Equal", "urlkit.Equal finds WHATWG's href equivalent to the input (RFC 1630 equivalence, RFC 1738 3.1 default ports and host case)"})
+		}
 		s.agree(in, used)
+		return
+	}
+	if got == want && len(used) > 0 {
+		// The presentations match only through a translation that changes
+		// the URL by urlkit.Equal: a deliberate difference, named by the
+		// translations used.
+		names := make([]string, len(used))
+		reasons := make([]string, len(used))
+		for i, r := range used {
+			names[i], reasons[i] = r.name, r.name+": "+r.reason
+		}
+		s.different("WHATWG rewrites: "+strings.Join(names, " + "), strings.Join(reasons, "; ")+". urlkit.Equal finds WHATWG's href a different URL", in)
 		return
 	}
 	if name, reason, ok := wptDifferentClass(u, want); ok {
 		s.different(name, reason, in)
 		return
 	}
-	s.wrong(in, fmt.Sprintf("urlkit %s, WHATWG %s", got, want))
+	s.wrong(in, fmt.Sprintf("urlkit %s, WHATWG %s (href %q)", got, want, c.Href))
+}
+
+// hrefHas reports whether a WHATWG href has an (empty or not) query ('?')
+// or fragment ('#').
+func hrefHas(href string, delim byte) bool {
+	if delim == '?' {
+		if i := strings.IndexByte(href, '#'); i >= 0 {
+			href = href[:i]
+		}
+	}
+	return strings.IndexByte(href, delim) >= 0
+}
+
+// hostname and hostnumber of RFC 1738 section 5, written out here from the
+// BNF so that the suites check urlkit's parser against the RFC rather than
+// against itself.
+var rfc1738HostRE = regexp.MustCompile(`^(?:(?:(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9])\.)*(?:[A-Za-z]|[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9])|[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+)$`)
+
+// rfc1738Host reports whether u's host, if it has a non-empty one, matches
+// RFC 1738 5's host = hostname | hostnumber and its port 1*digit.
+func rfc1738Host(u urlkit.URL) bool {
+	if !u.HasAuthority() {
+		return true
+	}
+	if p, ok := u.RawPort(); ok && (p == "" || strings.Trim(p, "0123456789") != "") {
+		return false
+	}
+	h := u.Host()
+	return h == "" || rfc1738HostRE.MatchString(h)
 }
 
 // wptFields is a URL as WHATWG's URL API presents it.
+// Presence is kept apart from the value: an empty password, query or
+// fragment is not an absent one (RFC 1738 3.1, 3.3 and RFC 1630 keep the
+// delimiter, and urlkit.Equal tells them apart).
 type wptFields struct {
 	Protocol, Username, Password, Hostname, Port, Pathname, Search, Hash string
+	HasPassword, HasSearch, HasHash                                      bool
 }
 
 func (f wptFields) String() string {
-	return fmt.Sprintf("{protocol %q user %q pass %q host %q port %q pathname %q search %q hash %q}",
-		f.Protocol, f.Username, f.Password, f.Hostname, f.Port, f.Pathname, f.Search, f.Hash)
+	return fmt.Sprintf("{protocol %q user %q pass %q(%v) host %q port %q pathname %q search %q(%v) hash %q(%v)}",
+		f.Protocol, f.Username, f.Password, f.HasPassword, f.Hostname, f.Port, f.Pathname, f.Search, f.HasSearch, f.Hash, f.HasHash)
 }
 
 // present gives urlkit's components as WHATWG presents them, without any
@@ -180,17 +254,20 @@ func present(u urlkit.URL) wptFields {
 	f := wptFields{Protocol: u.Scheme() + ":"}
 	if u.HasAuthority() {
 		f.Username, _ = u.User()
-		f.Password, _ = u.Password()
+		f.Password, f.HasPassword = u.Password()
 		f.Hostname = u.Host()
 		f.Port, _ = u.RawPort()
 		f.Pathname = u.PathWithSlash()
 	} else {
 		f.Pathname, _ = u.Path()
 	}
-	if q, _ := u.Search(); q != "" {
+	var q, h string
+	q, f.HasSearch = u.Search()
+	if q != "" {
 		f.Search = "?" + q
 	}
-	if h, _ := u.Fragment(); h != "" {
+	h, f.HasHash = u.Fragment()
+	if h != "" {
 		f.Hash = "#" + h
 	}
 	return f
@@ -202,6 +279,13 @@ type translation struct {
 }
 
 var wptTranslations = []translation{
+	{"empty password dropped", "WHATWG drops an empty password with its \":\" (\"https://test:@test\" becomes \"https://test@test/\"); RFC 1738 3.1 keeps \":\" with an empty password as written, a different login from none (an empty password is sent as such)",
+		func(f wptFields, _ urlkit.URL) wptFields {
+			if f.HasPassword && f.Password == "" {
+				f.HasPassword = false
+			}
+			return f
+		}},
 	{"host case", "WHATWG lower-cases host names; host names are case-insensitive (RFC 1738 3.1 defers to the domain name system, RFC 1034 3.1)",
 		func(f wptFields, _ urlkit.URL) wptFields { f.Hostname = strings.ToLower(f.Hostname); return f }},
 	{"port as number", "WHATWG stores the port as a number (\"0080\" becomes \"80\"); RFC 1738 3.1: the port is a decimal number",
@@ -290,14 +374,34 @@ func dotKind(seg string, encoded bool) int {
 	return 0
 }
 
+// decodeFields decodes the escapes of characters that need no encoding,
+// as urlkit.Equal does (RFC 1630: one level of encoding); escapes of
+// reserved characters, "%" and controls stay, since decoding them would
+// change a component's meaning ("%2F" is not a "/").
 func decodeFields(f wptFields) wptFields {
 	d := func(s string) string {
-		if v, err := urlkit.Unescape(s); err == nil {
-			return v
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			if s[i] == '%' && i+2 < len(s) {
+				if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil && decodable(byte(v)) {
+					b.WriteByte(byte(v))
+					i += 2
+					continue
+				}
+			}
+			b.WriteByte(s[i])
 		}
-		return s
+		return b.String()
 	}
-	return wptFields{f.Protocol, d(f.Username), d(f.Password), d(f.Hostname), f.Port, d(f.Pathname), d(f.Search), d(f.Hash)}
+	f.Username, f.Password, f.Hostname, f.Pathname, f.Search, f.Hash = d(f.Username), d(f.Password), d(f.Hostname), d(f.Pathname), d(f.Search), d(f.Hash)
+	return f
+}
+
+// decodable: a byte whose escape and literal form mean the same (RFC 1738
+// 2.2): a graphic ASCII character that is neither reserved nor "%" nor
+// unsafe.
+func decodable(c byte) bool {
+	return c > 0x20 && c < 0x7f && !strings.ContainsRune(";/?:@=&%#<>\"{}|\\^~[]`", rune(c))
 }
 
 const (
@@ -314,7 +418,7 @@ func wptFailureClass(u urlkit.URL) (name, reason string, ok bool) {
 		}
 		return "\"//\" not a login", reasonLoginFallback, true
 	}
-	if p, ok := u.RawPort(); ok && u.HasAuthority() {
+	if p, ok := u.RawPort(); ok && u.HasAuthority() && p != "" && strings.Trim(p, "0123456789") == "" {
 		if n, err := strconv.ParseUint(p, 10, 64); err != nil || n > 65535 {
 			return "port above 65535", "RFC 1738 3.1: port is 1*digit with no upper bound (the bound is TCP's, not the URL syntax's); WHATWG fails on ports above 65535", true
 		}

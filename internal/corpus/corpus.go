@@ -23,15 +23,27 @@ func Dir() string {
 	return filepath.Join(root, "..", "shared", "corpora")
 }
 
-// Path returns the path of a corpus file, skipping the test with a clear
-// message when the corpora folder is absent.
+// Require returns the corpora folder. When it is absent the test is
+// skipped with one line saying where the corpora are expected, or fails
+// when URLKIT_REQUIRE_CORPORA=1 (as CI sets it).
+func Require(tb testing.TB) string {
+	tb.Helper()
+	dir := Dir()
+	if _, err := os.Stat(dir); err != nil {
+		msg := fmt.Sprintf("corpora not found: expected in %s (../shared/corpora beside the repository, or set URLKIT_CORPORA)", dir)
+		if os.Getenv("URLKIT_REQUIRE_CORPORA") == "1" {
+			tb.Fatal(msg + "; URLKIT_REQUIRE_CORPORA=1 requires them")
+		}
+		tb.Skip(msg)
+	}
+	return dir
+}
+
+// Path returns the path of a corpus file, skipping the test (see Require)
+// when the corpora folder is absent.
 func Path(tb testing.TB, rel string) string {
 	tb.Helper()
-	p := filepath.Join(Dir(), rel)
-	if _, err := os.Stat(Dir()); err != nil {
-		tb.Skipf("corpora folder %s is absent (it sits beside the repository as ../shared/corpora): %v", Dir(), err)
-	}
-	return p
+	return filepath.Join(Require(tb), rel)
 }
 
 // Lines returns the non-empty lines of a corpus file, without line endings

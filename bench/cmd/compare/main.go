@@ -173,34 +173,37 @@ func newGroup(title string, inputs []string, impls []impl) *group {
 
 func parseImpls() []impl {
 	return []impl{
-		{name: "urlkit.Parse", run: func(in []string) int {
-			n := 0
-			for _, s := range in {
-				if _, err := urlkit.Parse(s); err == nil {
-					n++
-				}
+		{name: "urlkit.Parse", run: each(func(s string) int {
+			if _, err := urlkit.Parse(s); err == nil {
+				return 1
 			}
-			return n
-		}},
-		{name: "urlkit.Check (no allocation)", run: func(in []string) int {
-			n := 0
-			for _, s := range in {
-				if off, _, _ := urlkit.Check(s); off < 0 {
-					n++
-				}
+			return 0
+		})},
+		{name: "urlkit.Check (no allocation)", run: each(func(s string) int {
+			if off, _, _ := urlkit.Check(s); off < 0 {
+				return 1
 			}
-			return n
-		}},
-		{name: "net/url.Parse", peer: true, run: func(in []string) int {
-			n := 0
-			for _, s := range in {
-				if _, err := url.Parse(s); err == nil {
-					n++
-				}
+			return 0
+		})},
+		{name: "net/url.Parse", peer: true, run: each(func(s string) int {
+			if _, err := url.Parse(s); err == nil {
+				return 1
 			}
-			return n
-		}},
+			return 0
+		})},
 		{name: "bound: 1 table lookup per byte", run: lookupBound},
+	}
+}
+
+// each returns the run function that calls f on every input and sums
+// its results.
+func each(f func(string) int) func([]string) int {
+	return func(in []string) int {
+		n := 0
+		for _, s := range in {
+			n += f(s)
+		}
+		return n
 	}
 }
 
@@ -220,24 +223,18 @@ func lookupBound(in []string) int {
 
 func canonImpls() []impl {
 	return []impl{
-		{name: "urlkit.Parse + Canonical + String", run: func(in []string) int {
-			n := 0
-			for _, s := range in {
-				if u, err := urlkit.Parse(s); err == nil {
-					n += len(urlkit.Canonical(u).String())
-				}
+		{name: "urlkit.Parse + Canonical + String", run: each(func(s string) int {
+			if u, err := urlkit.Parse(s); err == nil {
+				return len(urlkit.Canonical(u).String())
 			}
-			return n
-		}},
-		{name: "net/url.Parse + String", peer: true, run: func(in []string) int {
-			n := 0
-			for _, s := range in {
-				if c, err := benchpeer.Canonical(s); err == nil {
-					n += len(c)
-				}
+			return 0
+		})},
+		{name: "net/url.Parse + String", peer: true, run: each(func(s string) int {
+			if c, err := benchpeer.Canonical(s); err == nil {
+				return len(c)
 			}
-			return n
-		}},
+			return 0
+		})},
 	}
 }
 
@@ -250,27 +247,21 @@ var resolveRefs = []string{
 }
 
 func resolveImpls() []impl {
-	out := []impl{{name: "net/url: Parse both + ResolveReference + String", peer: true, run: func(in []string) int {
-		n := 0
-		for _, r := range in {
-			b, err1 := url.Parse(resolveBase)
-			ref, err2 := url.Parse(r)
-			if err1 == nil && err2 == nil {
-				n += len(b.ResolveReference(ref).String())
-			}
+	out := []impl{{name: "net/url: Parse both + ResolveReference + String", peer: true, run: each(func(r string) int {
+		b, err1 := url.Parse(resolveBase)
+		ref, err2 := url.Parse(r)
+		if err1 == nil && err2 == nil {
+			return len(b.ResolveReference(ref).String())
 		}
-		return n
-	}}}
+		return 0
+	})}}
 	for _, m := range urlkit.Modes() {
-		out = append(out, impl{name: "urlkit.ResolveString, mode " + m.String(), run: func(in []string) int {
-			n := 0
-			for _, r := range in {
-				if u, err := urlkit.ResolveString(resolveBase, r, m); err == nil {
-					n += len(u.String())
-				}
+		out = append(out, impl{name: "urlkit.ResolveString, mode " + m.String(), run: each(func(r string) int {
+			if u, err := urlkit.ResolveString(resolveBase, r, m); err == nil {
+				return len(u.String())
 			}
-			return n
-		}})
+			return 0
+		})})
 	}
 	return out
 }
@@ -279,24 +270,18 @@ const unescapePath = "albert/bertram/marie%2Dclaude%20et%20jean%2Fpierre"
 
 func unescapeImpls() []impl {
 	return []impl{
-		{name: "urlkit.Unescape", run: func(in []string) int {
-			n := 0
-			for _, s := range in {
-				if d, err := urlkit.Unescape(s); err == nil {
-					n += len(d)
-				}
+		{name: "urlkit.Unescape", run: each(func(s string) int {
+			if d, err := urlkit.Unescape(s); err == nil {
+				return len(d)
 			}
-			return n
-		}},
-		{name: "net/url.PathUnescape", peer: true, run: func(in []string) int {
-			n := 0
-			for _, s := range in {
-				if d, err := url.PathUnescape(s); err == nil {
-					n += len(d)
-				}
+			return 0
+		})},
+		{name: "net/url.PathUnescape", peer: true, run: each(func(s string) int {
+			if d, err := url.PathUnescape(s); err == nil {
+				return len(d)
 			}
-			return n
-		}},
+			return 0
+		})},
 	}
 }
 
@@ -395,24 +380,18 @@ func checkGopher(s string) error {
 
 func planImpls[T any](peer func(string) (T, error)) []impl {
 	return []impl{
-		{name: "urlkit: scheme.Parse + Plan", run: func(in []string) int {
-			n := 0
-			for _, s := range in {
-				if _, err := urlkitPlan(s); err == nil {
-					n++
-				}
+		{name: "urlkit: scheme.Parse + Plan", run: each(func(s string) int {
+			if _, err := urlkitPlan(s); err == nil {
+				return 1
 			}
-			return n
-		}},
-		{name: "net/url, hand-written", peer: true, run: func(in []string) int {
-			n := 0
-			for _, s := range in {
-				if _, err := peer(s); err == nil {
-					n++
-				}
+			return 0
+		})},
+		{name: "net/url, hand-written", peer: true, run: each(func(s string) int {
+			if _, err := peer(s); err == nil {
+				return 1
 			}
-			return n
-		}},
+			return 0
+		})},
 	}
 }
 

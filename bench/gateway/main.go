@@ -1,0 +1,514 @@
+// Command gateway measures urlkit's gateway (issue 15) beside its anchors,
+// every side in one run, interleaved, on the same in-process upstream
+// servers (internal/fakeservers: a Go ftp server and a Go gopher server
+// serving from memory, so the upstream is not the limit):
+//
+//   - ftp, a 2 KB file: `urlkit serve` (proxy form) against Squid (Debian's
+//     squid, caching off, its own configuration, port and directory,
+//     loopback only), both asked "GET ftp://... HTTP/1.1" by the same HTTP
+//     client code over keep-alive connections. Both gateways run as
+//     processes of their own, as their users run them (urlkit is built from
+//     this checkout), so neither shares the client's CPU share;
+//   - gopher, a 2 KB document: through the gateway against fetching it
+//     directly from the upstream with urlkit's access layer (Debian's Squid
+//     no longer carries gopher: CVE-2023-46728). Here the gateway's handler
+//     runs inside this process behind the http.Server that urlkit serve
+//     uses (Gateway.HTTPServer), as the direct fetch does, so that both
+//     sides share one process's CPU (a separate process would get a share
+//     of its own on a loaded machine and look faster than it is).
+//
+// For 1, 8 and 32 concurrent clients it reports requests per second, the
+// median and the 99th percentile latency, and the ratios; for the gopher
+// sides also this process's CPU time per request. Run it with
+//
+//	go run ./bench/gateway
+//
+// (as root when Squid is to be started: Squid drops to its own user;
+// -only gopher or -only ftp runs one part, -c, -rounds and -window set the
+// concurrency levels and the measuring windows, -cpuprofile writes a CPU
+// profile). It starts nothing that outlives it: Squid runs in the
+// foreground under this process and is stopped, its directory removed, at
+// the end.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime/pprof"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/gateway"
+	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+func main() {
+	var (
+		squidBin = flag.String("squid", "/usr/sbin/squid", "the squid binary (empty: no squid side)")
+		window   = flag.Duration("window", 500*time.Millisecond, "length of one measuring window")
+		rounds   = flag.Int("rounds", 8, "windows per side and concurrency, interleaved")
+		levels   = flag.String("c", "1,8,32", "client concurrency levels")
+		only     = flag.String("only", "", `run only one part: "gopher" or "ftp" (empty: both)`)
+		cpuprof  = flag.String("cpuprofile", "", "write this process's CPU profile to the file")
+	)
+	flag.Parse()
+	if *cpuprof != "" {
+		f, err := os.Create(*cpuprof)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench/gateway:", err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *only != "" && *only != "gopher" && *only != "ftp" {
+		fmt.Fprintf(os.Stderr, "bench/gateway: -only %q: want gopher or ftp\n", *only)
+		os.Exit(2)
+	}
+	if err := run(ctx, *squidBin, *window, *rounds, *levels, *only); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/gateway:", err)
+		pprof.StopCPUProfile()
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, squidBin string, window time.Duration, rounds int, levels, only string) error {
+	doc := make([]byte, 2048)
+	for i := range doc {
+		doc[i] = "abcdefghijklmnopqrstuvwxyz0123456789\n"[i%37]
+	}
+	ftpSrv, err := fakeservers.FTP(map[string][]byte{"/pub/f2k.bin": doc})
+	if err != nil {
+		return err
+	}
+	defer ftpSrv.Close()
+	gopherSrv, err := fakeservers.Gopher(map[string][]byte{"/d2k": doc})
+	if err != nil {
+		return err
+	}
+	defer gopherSrv.Close()
+
+	// The gateway in this process (beside the direct gopher client) and
+	// as `urlkit serve` (beside Squid).
+	gwLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	g := gateway.New(gateway.Config{MaxUpstream: 256})
+	defer g.Close()
+	gw := g.HTTPServer() // configured as urlkit serve runs it
+	go gw.Serve(gwLn)
+	defer gw.Close()
+	inAddr := gwLn.Addr().String()
+	serveAddr := ""
+	if only != "gopher" {
+		serve, err := startServe(ctx)
+		if err != nil {
+			return fmt.Errorf("urlkit serve: %w", err)
+		}
+		defer serve.stop()
+		serveAddr = serve.addr
+	}
+
+	ftpURL := "ftp://" + ftpSrv.Addr() + "/pub/f2k.bin"
+	gopherURL := "gopher://" + gopherSrv.Addr() + "/9/d2k"
+
+	var squidAddr string
+	if squidBin != "" && only != "gopher" {
+		sq, err := startSquid(ctx, squidBin)
+		if err != nil {
+			return fmt.Errorf("squid: %w", err)
+		}
+		defer sq.stop()
+		squidAddr = sq.addr
+	}
+
+	// Every side must deliver the document exactly before it is timed.
+	direct := directGopher(gopherURL)
+	sides := map[string]func(*client) error{}
+	var groups [][]string
+	if only != "ftp" {
+		sides["gateway gopher"] = func(c *client) error { return c.get(inAddr, gopherURL, doc) }
+		sides["direct gopher"] = func(*client) error { return direct(doc) }
+		groups = append(groups, []string{"gateway gopher", "direct gopher"})
+	}
+	if only != "gopher" {
+		sides["gateway ftp"] = func(c *client) error { return c.get(serveAddr, ftpURL, doc) }
+		group := []string{"gateway ftp"}
+		if squidAddr != "" {
+			sides["squid ftp"] = func(c *client) error { return c.get(squidAddr, ftpURL, doc) }
+			group = append(group, "squid ftp")
+		}
+		groups = append(groups, group)
+	}
+	for name, f := range sides {
+		c := &client{}
+		if err := f(c); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		c.close()
+	}
+
+	fmt.Printf("bench/gateway: %s, %d rounds of %v per side and level, interleaved\n", time.Now().UTC().Format(time.DateOnly), rounds, window)
+	fmt.Println("gopher: the gateway's handler in this process vs access directly; ftp: urlkit serve vs squid, each its own process")
+	fmt.Println("cpu µs/req: this process's CPU time (user+system) per request, gopher sides only (all their work is in this process)")
+	fmt.Printf("%-15s %3s %10s %10s %10s %8s %13s %10s\n", "side", "c", "req/s", "p50", "p99", "errors", "ftp logins/req", "cpu µs/req")
+	for _, field := range strings.Split(levels, ",") {
+		var conc int
+		fmt.Sscan(field, &conc)
+		if conc < 1 {
+			continue
+		}
+		for _, group := range groups {
+			res := map[string]*result{}
+			for r := 0; r < rounds; r++ {
+				// Alternate the order each round.
+				order := append([]string(nil), group...)
+				if r%2 == 1 {
+					for i, j := 0, len(order)-1; i < j; i, j = i+1, j-1 {
+						order[i], order[j] = order[j], order[i]
+					}
+				}
+				for _, name := range order {
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
+					if res[name] == nil {
+						res[name] = &result{}
+					}
+					before := ftpSrv.Logins.Load()
+					measure(ctx, sides[name], conc, window, res[name])
+					res[name].logins += ftpSrv.Logins.Load() - before
+				}
+			}
+			inProcess := group[0] == "gateway gopher"
+			for _, name := range group {
+				res[name].print(name, conc, inProcess)
+			}
+			if len(group) == 2 {
+				a, b := res[group[0]], res[group[1]]
+				cpu := "-"
+				if inProcess {
+					cpu = fmt.Sprintf("%.2fx", a.cpuPerReq()/b.cpuPerReq())
+				}
+				fmt.Printf("%-15s %3d %9.2fx %9.2fx %9.2fx %8s %13s %10s\n", "  ratio", conc, a.rate()/b.rate(),
+					float64(a.pct(50))/float64(b.pct(50)), float64(a.pct(99))/float64(b.pct(99)), "", "", cpu)
+			}
+		}
+	}
+	fmt.Printf("ftp upstream: %d control connections, %d logins\n", ftpSrv.Conns.Load(), ftpSrv.Logins.Load())
+	return nil
+}
+
+// result accumulates one side's measurements at one concurrency.
+type result struct {
+	logins  int64 // ftp logins the upstream saw during this side's windows
+	lat     []time.Duration
+	elapsed time.Duration
+	cpu     time.Duration // this process's CPU time during the windows
+	errs    int
+	lastErr error
+}
+
+func (r *result) rate() float64 { return float64(len(r.lat)) / r.elapsed.Seconds() }
+
+func (r *result) pct(p int) time.Duration {
+	if len(r.lat) == 0 {
+		return 0
+	}
+	sort.Slice(r.lat, func(i, j int) bool { return r.lat[i] < r.lat[j] })
+	i := (len(r.lat)*p + 99) / 100
+	if i > 0 {
+		i--
+	}
+	return r.lat[i]
+}
+
+// cpuPerReq is this process's CPU time per request, in microseconds.
+func (r *result) cpuPerReq() float64 {
+	return float64(r.cpu.Microseconds()) / float64(max(len(r.lat), 1))
+}
+
+func (r *result) print(name string, conc int, inProcess bool) {
+	cpu := "-"
+	if inProcess {
+		cpu = fmt.Sprintf("%.0f", r.cpuPerReq())
+	}
+	fmt.Printf("%-15s %3d %10.0f %10s %10s %8d %13.3f %10s\n", name, conc, r.rate(),
+		r.pct(50).Round(time.Microsecond), r.pct(99).Round(time.Microsecond), r.errs, float64(r.logins)/float64(max(len(r.lat), 1)), cpu)
+	if r.lastErr != nil {
+		fmt.Printf("    last error: %v\n", r.lastErr)
+	}
+}
+
+// measure runs conc clients calling f for window and adds to res.
+func measure(ctx context.Context, f func(*client) error, conc int, window time.Duration, res *result) {
+	var (
+		mu  sync.Mutex
+		wg  sync.WaitGroup
+		end = time.Now().Add(window)
+	)
+	start, cpu0 := time.Now(), processCPU()
+	for i := 0; i < conc; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &client{}
+			defer c.close()
+			var lat []time.Duration
+			errs := 0
+			var last error
+			for time.Now().Before(end) && ctx.Err() == nil {
+				t := time.Now()
+				if err := f(c); err != nil {
+					errs++
+					last = err
+					c.close()
+					continue
+				}
+				lat = append(lat, time.Since(t))
+			}
+			mu.Lock()
+			res.lat = append(res.lat, lat...)
+			res.errs += errs
+			if last != nil {
+				res.lastErr = last
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	res.elapsed += time.Since(start)
+	res.cpu += processCPU() - cpu0
+}
+
+// processCPU is the CPU time (user and system) this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// client is one HTTP/1.1 keep-alive connection to a proxy, sending proxy
+// form requests. The same code asks the gateway and Squid.
+type client struct {
+	addr string
+	c    net.Conn
+	br   *bufio.Reader
+	buf  []byte
+}
+
+func (c *client) close() {
+	if c.c != nil {
+		c.c.Close()
+		c.c = nil
+	}
+}
+
+func (c *client) get(proxy, target string, want []byte) error {
+	if c.c == nil || c.addr != proxy {
+		c.close()
+		conn, err := net.Dial("tcp", proxy)
+		if err != nil {
+			return err
+		}
+		c.c, c.addr, c.br = conn, proxy, bufio.NewReaderSize(conn, 8192)
+	}
+	c.c.SetDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.WriteString(c.c, "GET "+target+" HTTP/1.1\r\nHost: "+proxy+"\r\nUser-Agent: urlkit-bench\r\n\r\n"); err != nil {
+		return err
+	}
+	resp, err := http.ReadResponse(c.br, nil)
+	if err != nil {
+		return err
+	}
+	c.buf = c.buf[:0]
+	b := bytes.NewBuffer(c.buf)
+	_, err = b.ReadFrom(resp.Body)
+	resp.Body.Close()
+	c.buf = b.Bytes()
+	if resp.Close {
+		c.close()
+	}
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("status %s: %.200q", resp.Status, c.buf)
+	}
+	if !bytes.Equal(c.buf, want) {
+		return fmt.Errorf("body differs (%d bytes)", len(c.buf))
+	}
+	return nil
+}
+
+// directGopher fetches the gopher URL straight from the upstream with the
+// access layer, the same client code the gateway runs.
+func directGopher(raw string) func(want []byte) error {
+	u, err := urlkit.Parse(raw)
+	if err != nil {
+		panic(err)
+	}
+	return func(want []byte) error {
+		plan, err := scheme.PlanOf(u, scheme.Config{})
+		if err != nil {
+			return err
+		}
+		rc, err := access.Execute(context.Background(), plan, nil)
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		got, err := io.ReadAll(rc)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(got, want) {
+			return errors.New("body differs")
+		}
+		return nil
+	}
+}
+
+// startSquid runs Squid in the foreground (-N) on a free loopback port
+// with caching off: "cache deny all", no cache_dir, no memory cache.
+func startSquid(ctx context.Context, bin string) (*process, error) {
+	if _, err := os.Stat(bin); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "urlkit-bench-squid-")
+	if err != nil {
+		return nil, err
+	}
+	os.Chmod(dir, 0o777)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	conf := fmt.Sprintf(`http_port %s
+pid_filename %s/squid.pid
+cache_log %s/cache.log
+access_log none
+cache_store_log none
+cache deny all
+cache_mem 0 MB
+coredump_dir %s
+acl localhost src 127.0.0.1/32
+http_access allow localhost
+http_access deny all
+ftp_passive on
+ftp_user urlkit-bench@localhost
+pinger_enable off
+netdb_filename none
+shutdown_lifetime 0 seconds
+dns_v4_first on
+workers 1
+`, addr, dir, dir, dir)
+	if err := os.WriteFile(filepath.Join(dir, "squid.conf"), []byte(conf), 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "-N", "-f", filepath.Join(dir, "squid.conf"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &process{cmd: cmd, dir: dir, addr: addr}
+	for i := 0; i < 200; i++ {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return s, nil
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.stop()
+	log, _ := os.ReadFile(filepath.Join(dir, "cache.log"))
+	return nil, fmt.Errorf("did not start listening on %s: %s %s", addr, out.String(), log)
+}
+
+// process is a server process started by the benchmark, in its own
+// process group, stopped at the end.
+type process struct {
+	cmd  *exec.Cmd
+	dir  string
+	addr string
+}
+
+func (p *process) stop() {
+	if p.cmd.Process != nil {
+		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { p.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+	}
+	os.RemoveAll(p.dir)
+}
+
+// startServe builds urlkit from this checkout and runs `urlkit serve` on a
+// free loopback port, reading the address from its first line.
+func startServe(ctx context.Context) (*process, error) {
+	dir, err := os.MkdirTemp("", "urlkit-bench-serve-")
+	if err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(dir, "urlkit")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/urlkit/urlkit/cmd/urlkit")
+	if out, err := build.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("go build: %v: %s", err, out)
+	}
+	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--quiet", "--max-upstream", "256")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	p := &process{cmd: cmd, dir: dir}
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	const marker = "gateway on http://"
+	i := strings.Index(line, marker)
+	if err != nil || i < 0 {
+		p.stop()
+		return nil, fmt.Errorf("unexpected first line %q: %v", line, err)
+	}
+	p.addr = strings.TrimSuffix(strings.Fields(line[i+len(marker):])[0], "/")
+	go io.Copy(io.Discard, stderr)
+	return p, nil
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+)
+
+// cpuTime is the process's CPU time (user + system) in nanoseconds: on a
+// shared machine it varies far less than wall time.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// BenchmarkCLI runs whole commands in-process over the ada-url datasets
+// (../shared/corpora), output discarded: the per-URL cost of the line
+// engine, the work and the formatting, with one worker.
+func BenchmarkCLI(b *testing.B) {
+	dir := os.Getenv("URLKIT_CORPORA")
+	if dir == "" {
+		dir = "../../../shared/corpora"
+	}
+	var in []byte
+	for _, f := range []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"} {
+		d, err := os.ReadFile(filepath.Join(dir, "ada-url-datasets", f))
+		if err != nil {
+			b.Skip(err)
+		}
+		in = append(in, d...)
+	}
+	lines := bytes.Count(in, []byte{'\n'})
+	urls := strings.Split(strings.TrimSuffix(string(in), "\n"), "\n")
+	// The floor: the library alone doing canon's work, and net/url parsing
+	// and printing, on the same lines, into a buffer.
+	b.Run("floor-canon-library", func(b *testing.B) {
+		var out []byte
+		cpu0 := cpuTime()
+		for b.Loop() {
+			for _, s := range urls {
+				out = out[:0]
+				if u, err := parseChecked(s); err == nil {
+					out = append(out, urlkit.Canonical(u).String()...)
+				}
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N*lines), "cpu-ns/url")
+	})
+	b.Run("floor-neturl", func(b *testing.B) {
+		var out []byte
+		cpu0 := cpuTime()
+		for b.Loop() {
+			for _, s := range urls {
+				out = out[:0]
+				if u, err := url.Parse(s); err == nil {
+					out = append(out, u.String()...)
+				}
+			}
+		}
+		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N*lines), "cpu-ns/url")
+	})
+	for _, c := range [][]string{{"canon"}, {"parse"}, {"parse", "--json"}} {
+		b.Run(c[0]+map[bool]string{true: "-json"}[len(c) > 1], func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			cpu0 := cpuTime()
+			for b.Loop() {
+				e := &env{stdin: bytes.NewReader(in), stdout: io.Discard, stderr: io.Discard, getenv: os.Getenv}
+				run(e, append([]string{c[0], "--workers", "1"}, c[1:]...))
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/url")
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N*lines), "cpu-ns/url")
+		})
+	}
+}

@@ -1,0 +1,59 @@
+package main
+
+// The command-line side of get: its messages, and the copy of a resource
+// to its destination (a reader closing the pipe, as head does, ends get
+// quietly).
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// getMessage is one line for standard error: "urlkit get: [line N: ]URL: MSG".
+func getMessage(in *input, url, msg string) []byte {
+	b := append([]byte(nil), "urlkit get: "...)
+	b = in.where(b)
+	if len(url) > quoteWindow {
+		b = appendQuoted(b, url, -1)
+		b = append(b, ": "...)
+	} else if url != "" {
+		b = append(b, url...)
+		b = append(b, ": "...)
+	}
+	b = append(b, msg...)
+	return append(b, '\n')
+}
+
+// outError marks a failure to write the output, as opposed to reading the
+// resource.
+type outError struct{ err error }
+
+func (e *outError) Error() string { return "writing the output: " + plainError(e.err) }
+func (e *outError) Unwrap() error { return e.err }
+
+type outWriter struct{ w io.Writer }
+
+func (o outWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil {
+		err = &outError{err}
+	}
+	return n, err
+}
+
+// quietPipe makes a write to a closed standard output fail with EPIPE
+// instead of killing the process, so that get can clear its progress meter
+// and end quietly when a reader such as head has all it wanted.
+func quietPipe() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+}
+
+// quietEnd reports whether err is a closed pipe on the output: the reader
+// has all it wanted, and get ends without a message.
+func quietEnd(err error) bool {
+	var oe *outError
+	return errors.As(err, &oe) && errors.Is(err, syscall.EPIPE)
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the testscript sessions run urlkit as a program ("exec
+// urlkit ..."), with real standard streams, exit statuses and files.
+// With URLKIT_TEST_MAIN=1 the test binary is urlkit itself (getsafe_test.go
+// runs it so).
+func TestMain(m *testing.M) {
+	if os.Getenv("URLKIT_TEST_MAIN") == "1" {
+		main()
+		return
+	}
+	testscript.Main(m, map[string]func(){
+		"urlkit": func() {
+			e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+			os.Exit(run(e, os.Args[1:]))
+		},
+	})
+}
+
+// TestScripts runs the terminal sessions in testdata/script, one file per
+// command plus the behaviours every command shares (lines.txtar,
+// interface.txtar, json.txtar).
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+}

@@ -1,0 +1,132 @@
+package gateway
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// The full benchmark (Squid, concurrency levels, percentiles) is the
+// command in bench/gateway; these measure one request's cost each way.
+
+func benchDoc() []byte { return bytes.Repeat([]byte("0123456789abcdef\n"), 121)[:2048] }
+
+func BenchmarkGatewayGopher(b *testing.B) {
+	doc := benchDoc()
+	gs, _ := fakeservers.Gopher(map[string][]byte{"/d": doc})
+	defer gs.Close()
+	s := httptest.NewServer(New(Config{}))
+	defer s.Close()
+	benchProxy(b, s.Listener.Addr().String(), "gopher://"+gs.Addr()+"/9/d", doc)
+}
+
+func BenchmarkGatewayFTP(b *testing.B) {
+	doc := benchDoc()
+	fs, _ := fakeservers.FTP(map[string][]byte{"/pub/d": doc})
+	defer fs.Close()
+	g := New(Config{})
+	defer g.Close()
+	s := httptest.NewServer(g)
+	defer s.Close()
+	benchProxy(b, s.Listener.Addr().String(), "ftp://"+fs.Addr()+"/pub/d", doc)
+}
+
+func BenchmarkDirectGopher(b *testing.B) {
+	doc := benchDoc()
+	gs, _ := fakeservers.Gopher(map[string][]byte{"/d": doc})
+	defer gs.Close()
+	u, _ := urlkit.Parse("gopher://" + gs.Addr() + "/9/d")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		p, _ := scheme.PlanOf(u, scheme.Config{})
+		r, err := access.Execute(context.Background(), p, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got, err := io.ReadAll(r)
+		r.Close()
+		if err != nil || !bytes.Equal(got, doc) {
+			b.Fatal("body differs")
+		}
+	}
+}
+
+func benchProxy(b *testing.B, addr, target string, doc []byte) {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	req := "GET " + target + " HTTP/1.1\r\nHost: gw\r\n\r\n"
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		io.WriteString(c, req)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 || !bytes.Equal(got, doc) {
+			b.Fatalf("status %d, %d bytes, %v", resp.StatusCode, len(got), err)
+		}
+	}
+}
+
+// nullWriter is a ResponseWriter that keeps the status and discards the
+// body: BenchmarkHandlerGopher measures the handler without net/http.
+type nullWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *nullWriter) Header() http.Header         { return w.h }
+func (w *nullWriter) WriteHeader(s int)           { w.status = s }
+func (w *nullWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+func BenchmarkHandlerGopher(b *testing.B) {
+	doc := benchDoc()
+	gs, _ := fakeservers.Gopher(map[string][]byte{"/d": doc})
+	defer gs.Close()
+	g := New(Config{})
+	target := "gopher://" + gs.Addr() + "/9/d"
+	r := httptest.NewRequest("GET", target, nil)
+	r.RequestURI = target
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		w := &nullWriter{h: http.Header{}}
+		g.ServeHTTP(w, r)
+		if w.n != len(doc) || w.status != 200 {
+			b.Fatalf("status %d, %d bytes", w.status, w.n)
+		}
+	}
+}
+
+// BenchmarkHTTPStatic is the HTTP exchange alone, the floor of the
+// gateway's overhead: the same client and server settings, 2 KB served
+// from memory.
+func BenchmarkHTTPStatic(b *testing.B) {
+	doc := benchDoc()
+	srv := New(Config{}).HTTPServer()
+	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "2048")
+		w.Write(doc)
+	})
+	s := httptest.NewUnstartedServer(srv.Handler)
+	s.Config = srv
+	s.Start()
+	defer s.Close()
+	benchProxy(b, s.Listener.Addr().String(), "gopher://h/9/d", doc)
+}

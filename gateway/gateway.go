@@ -1,0 +1,380 @@
+// Package gateway is urlkit's HTTP gateway: an http.Handler that gives HTTP
+// clients the schemes they lack (gopher, ftp, news, nntp), as CERN httpd
+// did and as RFC 1630 describes: "when an HTTP server is being used as a
+// gateway (or "proxy") then the entire URI, whether HTTP or some other
+// scheme, is passed on the HTTP command line".
+//
+// Two request forms are served:
+//
+//   - the proxy form, for clients configured with a gateway (lynx with
+//     gopher_proxy or ftp_proxy, urlkit get --proxy): the request-target is
+//     the absolute URL, "GET gopher://host/0/sel HTTP/1.0";
+//   - the path form, for browsers: the absolute URL is the path,
+//     "GET /gopher://host/1/ HTTP/1.1", and menus, ftp directories and
+//     news listings become HTML pages whose links stay in the path form.
+//
+// Each request goes through the same chain as urlkit get: urlkit.Parse,
+// scheme.PlanOf, then the access layer executes the plan. The policy that
+// keeps a gateway from being an open door (no file URLs, no ports of other
+// services, no private targets when serving the public, a deadline, a size
+// cap and a bound on upstream connections) lives in this package, in
+// one place: Gateway.check and the dialer in policy.go.
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// Defaults for the zero fields of Config.
+const (
+	DefaultTimeout     = 2 * time.Minute
+	DefaultMaxSize     = 256 << 20
+	DefaultMaxUpstream = 64
+)
+
+// Config is the gateway's configuration. The zero value serves loopback
+// clients with the defaults above.
+type Config struct {
+	// Scheme holds what plans need that URLs do not say: the e-mail
+	// address sent as the anonymous ftp password and the news server for
+	// news: URLs.
+	Scheme scheme.Config
+	// RefusePrivate refuses targets whose address is loopback, private,
+	// link-local or otherwise not public. Set it when the gateway listens
+	// on a public address (see IsLoopbackListen) unless the operator asks
+	// otherwise.
+	RefusePrivate bool
+	// Timeout bounds each request from its arrival to the last byte sent.
+	Timeout time.Duration
+	// ConnectTimeout and ReadTimeout are passed to access (zero: its
+	// defaults).
+	ConnectTimeout, ReadTimeout time.Duration
+	// MaxSize is the largest resource relayed, in bytes.
+	MaxSize int64
+	// MaxUpstream bounds the requests being served upstream at once; a
+	// request that cannot get a slot before its deadline gets 503.
+	MaxUpstream int
+	// Log, when set, receives one Common Log Format line per request, with
+	// passwords masked.
+	Log io.Writer
+}
+
+// Gateway is the http.Handler. Create it with New.
+type Gateway struct {
+	cfg   Config
+	sem   chan struct{}
+	dial  func(ctx context.Context, network, addr string) (net.Conn, error)
+	logMu sync.Mutex
+	now   func() time.Time
+	// ftp keeps logged-in FTP control connections between requests
+	// (access.FTPSessions says when a session may be reused).
+	sessions *access.FTPSessions
+}
+
+// New returns a gateway with cfg, its zero fields set to the defaults.
+func New(cfg Config) *Gateway {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxSize <= 0 {
+		cfg.MaxSize = DefaultMaxSize
+	}
+	if cfg.MaxUpstream <= 0 {
+		cfg.MaxUpstream = DefaultMaxUpstream
+	}
+	return &Gateway{cfg: cfg, sem: make(chan struct{}, cfg.MaxUpstream), dial: dialer(cfg.RefusePrivate), now: time.Now,
+		sessions: &access.FTPSessions{MaxIdle: cfg.MaxUpstream}}
+}
+
+// HTTPServer returns an http.Server serving g as `urlkit serve` runs it:
+// a bound on the time to read a request's header, on an idle keep-alive
+// connection, and on writing a response (the request deadline and a
+// margin for the last writes, so that a client that stops reading does not
+// hold the relay past the deadline).
+func (g *Gateway) HTTPServer() *http.Server {
+	return &http.Server{Handler: g, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		WriteTimeout: g.cfg.Timeout + 10*time.Second}
+}
+
+// Close closes the FTP sessions the gateway keeps between requests.
+func (g *Gateway) Close() { g.sessions.Close() }
+
+// request is one request being served.
+type request struct {
+	w     http.ResponseWriter
+	r     *http.Request
+	ctx   context.Context
+	proxy bool       // proxy form (absolute request-target)
+	u     urlkit.URL // the target, fragment removed
+	user  string     // the target's user and password, kept out of pages
+	pass  string
+}
+
+// ServeHTTP serves one request in the proxy form or the path form, or the
+// root page and its form handler.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	lw := &logWriter{ResponseWriter: w}
+	start := g.now()
+	defer g.logRequest(lw, r, start)
+	h := lw.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		g.errorPage(lw, http.StatusMethodNotAllowed, "the gateway answers GET and HEAD only", "")
+		return
+	}
+	target := r.RequestURI
+	if !strings.HasPrefix(target, "/") {
+		g.fetch(&request{w: lw, r: r, proxy: true}, target)
+		return
+	}
+	rest := target[1:]
+	switch {
+	case rest == "":
+		g.rootPage(lw)
+	case rest == "go" || strings.HasPrefix(rest, "go?"):
+		g.goForm(lw, r)
+	case !hasScheme(rest):
+		g.errorPage(lw, http.StatusNotFound, "no such page: the gateway's paths are / and /SCHEME:... (an absolute URL)", "")
+	default:
+		g.fetch(&request{w: lw, r: r}, rest)
+	}
+}
+
+// hasScheme reports whether s starts with "scheme:".
+func hasScheme(s string) bool {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		c := s[j]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// fetch serves the URL raw: policy, plan, execution, presentation.
+func (g *Gateway) fetch(q *request, raw string) {
+	q.user, q.pass = userinfoOf(raw)
+	u, err := urlkit.Parse(raw)
+	if err != nil {
+		g.fail(q, err)
+		return
+	}
+	if !u.IsAbsolute() {
+		g.fail(q, &PolicyError{Reason: "the request names a partial URL; the gateway needs an absolute one"})
+		return
+	}
+	q.u = u.WithoutFragment()
+	plan, err := g.check(q.u)
+	if err != nil {
+		g.fail(q, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(q.r.Context(), g.cfg.Timeout)
+	defer cancel()
+	q.ctx = ctx
+	if !g.acquire(ctx) {
+		g.errorPage(q.w, http.StatusServiceUnavailable, "the gateway is serving as many requests as it may; try again", "")
+		return
+	}
+	defer g.release()
+	switch p := plan.(type) {
+	case *scheme.GopherPlan:
+		g.gopher(q, p)
+	case *scheme.FTPPlan:
+		g.ftp(q, p)
+	case *scheme.NNTPPlan:
+		g.news(q, p)
+	default:
+		g.fail(q, &unsupportedError{scheme: plan.Scheme()})
+	}
+}
+
+// acquire takes one of the MaxUpstream slots, waiting until ctx ends when
+// none is free; it reports whether it got one. A free slot is taken
+// without waiting on ctx (which would make ctx allocate its channel).
+func (g *Gateway) acquire(ctx context.Context) bool {
+	select {
+	case g.sem <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case g.sem <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// release gives back a slot taken by acquire.
+func (g *Gateway) release() { <-g.sem }
+
+// check is the gateway's policy, applied to every URL before anything is
+// sent: it returns the URL's plan or the reason for refusing it.
+func (g *Gateway) check(u urlkit.URL) (scheme.Plan, error) {
+	switch u.Scheme() {
+	case "file":
+		return nil, &PolicyError{Reason: "file URLs name the gateway's own files and are never served"}
+	case "http", "https":
+		return nil, &unsupportedError{scheme: u.Scheme(), why: "HTTP clients fetch http URLs themselves; the gateway carries the schemes they lack"}
+	}
+	if err := checkPort(u); err != nil {
+		return nil, err
+	}
+	plan, err := scheme.PlanOf(u, g.cfg.Scheme)
+	if err != nil {
+		return nil, err
+	}
+	switch plan.(type) {
+	case *scheme.GopherPlan, *scheme.FTPPlan, *scheme.NNTPPlan:
+		return plan, nil
+	}
+	return nil, &unsupportedError{scheme: plan.Scheme()}
+}
+
+// unsupportedError reports a scheme the gateway does not retrieve (501).
+type unsupportedError struct {
+	scheme, why string
+}
+
+func (e *unsupportedError) Error() string {
+	if e.why != "" {
+		return e.scheme + ": " + e.why
+	}
+	return e.scheme + ": the gateway has no client for this scheme (" + access.ErrNotRetrievable.Error() + ")"
+}
+
+// statusOf maps an error onto the HTTP status the gateway answers with:
+// 400 for a URL urlkit rejects, 403 for a refusal by policy, 501 for a
+// scheme without a client, 504 for an upstream timeout, 502 for any other
+// upstream failure.
+func statusOf(err error) int {
+	var (
+		pe  *PolicyError
+		un  *unsupportedError
+		se  *urlkit.SyntaxError
+		be  *urlError
+		ne  net.Error
+		lim *access.LimitError
+	)
+	switch {
+	case errors.As(err, &pe), errors.Is(err, scheme.ErrControl), errors.Is(err, scheme.ErrNotLocal):
+		return http.StatusForbidden
+	case errors.As(err, &un), errors.Is(err, scheme.ErrNoAccess):
+		return http.StatusNotImplemented
+	case errors.As(err, &se), errors.As(err, &be):
+		return http.StatusBadRequest
+	case errors.As(err, &lim):
+		if lim.Limit == "timeout" || lim.Limit == "max-time" || lim.Limit == "speed-limit" {
+			return http.StatusGatewayTimeout
+		}
+		return http.StatusBadGateway
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusBadGateway
+}
+
+// fail answers with the status for err and a short text saying why, with
+// the URL's user and password kept out of it.
+func (g *Gateway) fail(q *request, err error) {
+	status := statusOf(err)
+	msg := err.Error()
+	if status == http.StatusGatewayTimeout {
+		msg = "the upstream server did not answer in time: " + msg
+	}
+	g.errorPage(q.w, status, scrub(msg, q.user, q.pass), "")
+}
+
+// bufPool holds the buffers a response is read into before its headers
+// are sent.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, prefetch); return &b }}
+
+// prefetch is how much of a resource is read before the response headers
+// are written: a resource that fits gets a Content-Length, and an upstream
+// failure within it still gets its proper status.
+const prefetch = 64 << 10
+
+// sendBody relays the resource rc with content type ctype. Upstream bytes
+// are served under a sandboxing Content-Security-Policy: a gopher "h" item
+// or an ftp .html file runs no script in the gateway's origin. The length
+// is sent when the upstream announced it (size >= 0) or when the resource
+// fits in the first buffer; a transfer that then ends early, or fails
+// after the status is sent, ends the connection without completing the
+// response, so the client never takes a truncated resource for whole.
+func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype string) {
+	defer rc.Close()
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	buf := *bp
+	n, err := io.ReadFull(rc, buf)
+	complete := err == io.EOF || err == io.ErrUnexpectedEOF
+	if err != nil && !complete {
+		g.fail(q, err)
+		return
+	}
+	h := q.w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'")
+	if complete {
+		if size >= 0 && int64(n) != size {
+			g.fail(q, fmt.Errorf("upstream announced %d bytes and sent %d", size, n))
+			return
+		}
+		h.Set("Content-Length", strconv.Itoa(n))
+		q.w.WriteHeader(http.StatusOK)
+		q.w.Write(buf[:n])
+		// The whole response goes out in one write now, before the
+		// upstream connection is closed (the deferred Close): the client
+		// does not wait for the upstream's teardown.
+		if f, ok := q.w.(http.Flusher); ok {
+			f.Flush()
+		}
+		return
+	}
+	if size >= 0 {
+		h.Set("Content-Length", strconv.FormatInt(size, 10))
+	}
+	q.w.WriteHeader(http.StatusOK)
+	if _, err := q.w.Write(buf[:n]); err != nil {
+		return
+	}
+	m, err := io.CopyBuffer(q.w, onlyReader{rc}, buf)
+	if err == nil && size >= 0 && int64(n)+m != size {
+		err = fmt.Errorf("upstream announced %d bytes and sent %d", size, int64(n)+m)
+	}
+	if err != nil {
+		// The status is sent: end the connection without the closing
+		// chunk, so the client sees an incomplete response rather than a
+		// complete-looking truncated one.
+		g.logMu.Lock()
+		if w, ok := q.w.(*logWriter); ok {
+			w.aborted = scrub(err.Error(), q.user, q.pass)
+		}
+		g.logMu.Unlock()
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// onlyReader hides everything but Read, so io.CopyBuffer uses the buffer
+// it is given.
+type onlyReader struct{ io.Reader }

@@ -1,0 +1,185 @@
+package gateway
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
+
+// pageCSP is the Content-Security-Policy of every page the gateway builds:
+// no script of any kind, styles only from the page itself, no plugins, no
+// framing, forms only back to the gateway.
+const pageCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// entry is one line of a listing page: a menu item, a file, a group or an
+// article. Href is empty for text-only lines. It is a template.URL because
+// it is built only by link, linkOut and the literal relative links of
+// listings, each from a URL that has been parsed and whose scheme has been
+// checked against an allowlist.
+type entry struct {
+	Kind  string
+	Text  string
+	Href  template.URL
+	Shown string // the URL the entry stands for, without user or password
+}
+
+// link returns the href for target as seen from the current page: the
+// gateway's path form "/"+target for browsers, or the URL itself for a
+// client that came through the proxy form (it will ask the gateway again).
+func (g *Gateway) link(q *request, target string) template.URL {
+	if q.proxy {
+		return template.URL(target)
+	}
+	return template.URL("/" + target)
+}
+
+// trustedURL marks a URL checked by the caller as safe to link to.
+func trustedURL(s string) template.URL { return template.URL(s) }
+
+var pages = template.Must(template.New("pages").Parse(`
+{{define "head"}}<!DOCTYPE html>
+<html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
+<title>{{.Title}}</title>
+<style>
+body{font-family:system-ui,sans-serif;max-width:60em;margin:1em auto;padding:0 1em;line-height:1.4}
+h1{font-size:1.2em;word-break:break-all}
+ul.items{list-style:none;padding:0}
+ul.items li{margin:.15em 0}
+.kind{display:inline-block;min-width:5em;color:#666;font-family:monospace}
+.info{white-space:pre-wrap;font-family:monospace}
+.url{color:#777;font-size:.8em;margin-left:.5em;word-break:break-all}
+.error{color:#a00}
+input[type=text]{width:70%}
+footer{margin-top:2em;color:#777;font-size:.8em}
+</style></head><body>
+{{end}}
+{{define "foot"}}<footer>urlkit gateway{{if not .Proxy}} · <a href="/">enter another URL</a>{{end}}</footer>
+</body></html>
+{{end}}
+{{define "list"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
+<ul class="items">
+{{range .Items}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{.Text}}</a>{{if .Shown}} <span class="url">{{.Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{.Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{.Text}}</span>{{end}}</li>
+{{end}}</ul>
+{{template "foot" .}}{{end}}
+{{define "search"}}{{template "head" .}}<h1>search: {{.Title}}</h1>
+<form method="get" action="{{.Action}}">
+<input type="hidden" name="url" value="{{.Target}}">
+<input type="text" name="q" autofocus> <input type="submit" value="search">
+</form>
+{{template "foot" .}}{{end}}
+{{define "root"}}{{template "head" .}}<h1>urlkit gateway</h1>
+<p>Enter the URL of a gopher menu, an ftp directory or file, or a newsgroup.
+The gateway fetches it with urlkit's clients and shows menus and directories as pages.</p>
+<form method="get" action="/go">
+<input type="text" name="url" placeholder="gopher://gopher.floodgap.com/1/" autofocus>
+<input type="submit" value="go">
+</form>
+<p>You can also put a URL after the gateway's address: <code>/gopher://host/1/</code>,
+<code>/ftp://host/pub/</code>, <code>/nntp://host/group</code>.
+Clients with gateway settings (lynx with <code>gopher_proxy</code>, <code>ftp_proxy</code>) use the gateway as a proxy.</p>
+{{template "foot" .}}{{end}}
+`))
+
+// render writes a page built from template name with data.
+func (g *Gateway) render(w http.ResponseWriter, name string, data any, formOrigin string) {
+	var b bytes.Buffer
+	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
+		g.errorPage(w, http.StatusInternalServerError, "page template: "+err.Error(), "")
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	csp := pageCSP
+	if formOrigin != "" {
+		csp = strings.Replace(csp, "form-action 'self'", "form-action 'self' "+formOrigin, 1)
+	}
+	h.Set("Content-Security-Policy", csp)
+	h.Set("Content-Length", fmt.Sprint(b.Len()))
+	w.WriteHeader(http.StatusOK)
+	w.Write(b.Bytes())
+}
+
+// listPage renders a listing of entries under a heading.
+func (g *Gateway) listPage(q *request, heading string, items []entry) {
+	g.render(q.w, "list", struct {
+		Title, Heading string
+		Proxy          bool
+		Items          []entry
+	}{stripUserinfo(q.u.String()), heading, q.proxy, items}, "")
+}
+
+// searchPage renders the form of a gopher search item (type 7) requested
+// without a search string. The form goes to the gateway's /go, which
+// redirects to the URL with the search added.
+func (g *Gateway) searchPage(q *request) {
+	action, origin := "/go", ""
+	if q.proxy {
+		// The page's address is the gopher URL itself: name the gateway.
+		if a, ok := q.r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+			origin = "http://" + a.String()
+			action = origin + "/go"
+		}
+	}
+	g.render(q.w, "search", struct {
+		Title, Target string
+		Action        template.URL
+		Proxy         bool
+	}{stripUserinfo(q.u.String()), q.u.String(), template.URL(action), q.proxy}, origin)
+}
+
+// rootPage is the gateway's front page.
+func (g *Gateway) rootPage(w http.ResponseWriter) {
+	g.render(w, "root", struct {
+		Title string
+		Proxy bool
+	}{"urlkit gateway", false}, "")
+}
+
+// goForm turns the root page's form (url) and a search form (url and q)
+// into a redirect to the path form of the URL, the search added as a
+// gopher search (after %09, RFC 1738 3.4) or, for other schemes, after "?".
+func (g *Gateway) goForm(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	target := strings.TrimSpace(v.Get("url"))
+	u, err := urlkit.Parse(target)
+	if err != nil || !u.IsAbsolute() {
+		msg := "enter an absolute URL, such as gopher://host/1/"
+		if err != nil {
+			msg = scrub(err.Error(), "", "")
+		}
+		user, pass := userinfoOf(target)
+		g.errorPage(w, http.StatusBadRequest, scrub(msg, user, pass), "")
+		return
+	}
+	if q, ok := v["q"]; ok && len(q) > 0 {
+		term := strings.Map(func(r rune) rune {
+			if r < 0x20 || r == 0x7f {
+				return ' '
+			}
+			return r
+		}, q[0])
+		if u.Scheme() == "gopher" {
+			target = u.WithoutFragment().String() + "%09" + escape(term, "")
+		} else {
+			target = u.WithoutFragment().String() + "?" + escape(term, "")
+		}
+	}
+	w.Header().Set("Location", "/"+target)
+	g.errorPage(w, http.StatusSeeOther, "see the path form of the URL", "")
+}
+
+// errorPage answers with status and a short text/plain body saying why.
+func (g *Gateway) errorPage(w http.ResponseWriter, status int, msg, _ string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
+	body := fmt.Sprintf("urlkit gateway: %d %s: %s\n", status, http.StatusText(status), msg)
+	h.Set("Content-Length", fmt.Sprint(len(body)))
+	w.WriteHeader(status)
+	w.Write([]byte(body))
+}

@@ -1,0 +1,315 @@
+package gateway
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// gopher serves a gopher plan: menus and search results as pages, a
+// search item without a search string as a form, documents with the type
+// their item type names.
+func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
+	switch p.Type {
+	case '2', '8', 'T':
+		g.fail(q, &unsupportedError{scheme: "gopher", why: "item type " + string(rune(p.Type)) + " is an interactive session, not a document"})
+		return
+	case '7':
+		if !p.HasSearch {
+			g.searchPage(q)
+			return
+		}
+	}
+	rc, err := g.open(q.ctx, p)
+	if err != nil {
+		g.fail(q, err)
+		return
+	}
+	if rc.Kind == "menu" {
+		defer rc.Close()
+		items, err := readMenu(rc, maxListing)
+		if err != nil {
+			g.fail(q, err)
+			return
+		}
+		g.menuPage(q, items)
+		return
+	}
+	ctype := gopherType(p.Type, p.Selector)
+	if p.HasPlus && (strings.HasPrefix(p.PlusString, "!") || strings.HasPrefix(p.PlusString, "$")) {
+		ctype = "text/plain; charset=utf-8" // Gopher+ attribute blocks
+	}
+	g.sendBody(q, rc, rc.Size, ctype)
+}
+
+// ftp serves an ftp plan: a directory as a page of links, a file with the
+// type its name suggests. A URL without ";type=" and without a final "/"
+// that names a directory (RETR refused, the listing works) is redirected
+// to the same URL with the "/", so that relative links resolve.
+func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
+	rc, err := g.open(q.ctx, p)
+	if err != nil {
+		var re *access.ReplyError
+		if !p.List && (p.Type == 0 || p.Guessed) && p.Name != "" && errors.As(err, &re) && g.isDirectory(q) {
+			q.w.Header().Set("Location", "./"+escapeSegment(p.Name)+"/")
+			g.errorPage(q.w, http.StatusMovedPermanently, "a directory: its listing is at the same URL with a final /", "")
+			return
+		}
+		g.fail(q, err)
+		return
+	}
+	if rc.Kind == "directory" {
+		defer rc.Close()
+		g.ftpListing(q, rc)
+		return
+	}
+	def := octetStream
+	if (p.Type == 'a' || p.Type == 'A') && !p.Guessed {
+		def = "text/plain; charset=utf-8"
+	}
+	g.sendBody(q, rc, rc.Size, typeByName(p.Name, def))
+}
+
+// isDirectory reports whether the request's ftp URL, with a "/" added,
+// can be listed.
+func (g *Gateway) isDirectory(q *request) bool {
+	u, err := urlkit.Parse(q.u.String() + "/")
+	if err != nil {
+		return false
+	}
+	plan, err := g.check(u)
+	if err != nil {
+		return false
+	}
+	rc, err := g.open(q.ctx, plan)
+	if err != nil {
+		return false
+	}
+	defer rc.Close()
+	_, err = io.Copy(io.Discard, rc)
+	return err == nil
+}
+
+// ftpListing renders an NLST listing.
+func (g *Gateway) ftpListing(q *request, rc io.Reader) {
+	base := stripUserinfo(q.u.String())
+	var items []entry
+	if p, _ := q.u.Path(); p != "" && p != "/" {
+		items = append(items, entry{Kind: "dir", Text: "parent directory", Href: "../"})
+	}
+	sc := bufio.NewScanner(rc)
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	for sc.Scan() {
+		name := strings.TrimRight(sc.Text(), "\r")
+		if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 {
+			name = name[i+1:]
+		}
+		if name == "" || name == "." || name == ".." {
+			continue
+		}
+		if len(items) > maxListing {
+			g.fail(q, &listingLimitError{n: maxListing})
+			return
+		}
+		seg := escapeSegment(name)
+		items = append(items, entry{Kind: kindByName(name), Text: name, Href: template.URL("./" + seg), Shown: base + seg})
+	}
+	if err := sc.Err(); err != nil {
+		g.fail(q, err)
+		return
+	}
+	g.listPage(q, "ftp directory", items)
+}
+
+// kindByName labels an ftp directory entry by its name.
+func kindByName(name string) string {
+	t := typeByName(name, "")
+	switch {
+	case t == "":
+		return "file"
+	case strings.HasPrefix(t, "text/"):
+		return "text"
+	}
+	return t[:strings.IndexByte(t, '/')]
+}
+
+// escapeSegment escapes a name for use as one path segment of an ftp URL:
+// the octets RFC 1738 section 2.2 does not allow bare, and the reserved
+// characters that would change the URL's structure (RFC 1738 3.2.2).
+func escapeSegment(s string) string { return escape(s, ";/?:@=&") }
+
+// escape percent-encodes the octets RFC 1738 section 2.2 does not allow
+// bare in a URL (controls, space, octets 80-FF, the unsafe characters
+// < > " # % { } | \ ^ ~ [ ] `) and the characters in reserved.
+func escape(s, reserved string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= 0x20 || c >= 0x7f || strings.IndexByte("<>\"#%{}|\\^~[]`", c) >= 0 || strings.IndexByte(reserved, c) >= 0 {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// news serves a news or nntp plan: the list of groups and a group's
+// articles as pages, an article as text.
+func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
+	rc, err := g.open(q.ctx, p)
+	if err != nil {
+		if p.Addr == "" {
+			err = &unsupportedError{scheme: "news", why: "news URLs name no server and the gateway has none configured (urlkit serve --nntp-server)"}
+		}
+		g.fail(q, err)
+		return
+	}
+	if rc.Kind != "groups" && rc.Kind != "overview" {
+		g.sendBody(q, rc, rc.Size, "text/plain; charset=utf-8") // an article, shown as text
+		return
+	}
+	defer rc.Close()
+	nntp := q.u.Scheme() == "nntp"
+	hostport := ""
+	if nntp {
+		hostport = q.u.Host()
+		if port, ok := q.u.RawPort(); ok && port != "" {
+			hostport = net.JoinHostPort(hostport, port)
+		}
+	}
+	var items []entry
+	sc := bufio.NewScanner(rc)
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	for sc.Scan() {
+		f := strings.Split(strings.TrimRight(sc.Text(), "\r"), "\t")
+		var target, text, kind string
+		if len(items) == maxListing {
+			g.fail(q, &listingLimitError{n: maxListing})
+			return
+		}
+		if rc.Kind == "groups" {
+			// LIST: "group high low status" (RFC 977 3.6.1)
+			group := strings.Fields(f[0])
+			if len(group) == 0 {
+				continue
+			}
+			text, kind = group[0], "group"
+			target = "news:" + group[0]
+			if nntp {
+				target = "nntp://" + hostport + "/" + group[0]
+			}
+		} else {
+			// OVER: number, subject, from, date, message-id, ... (RFC 3977 8.3)
+			if len(f) < 5 {
+				continue
+			}
+			text, kind = f[1]+" — "+f[2]+" — "+f[3], "article"
+			target = "news:" + strings.TrimSuffix(strings.TrimPrefix(f[4], "<"), ">")
+			if nntp {
+				target = "nntp://" + hostport + "/" + p.Group + "/" + f[0]
+			}
+		}
+		e := entry{Kind: kind, Text: text}
+		if _, err := urlkit.Parse(target); err == nil {
+			e.Href, e.Shown = g.link(q, target), target
+		}
+		items = append(items, e)
+	}
+	if err := sc.Err(); err != nil {
+		g.fail(q, err)
+		return
+	}
+	title := "newsgroups"
+	if rc.Kind == "overview" {
+		title = "articles in " + p.Group
+	}
+	g.listPage(q, title, items)
+}
+
+// menuPage renders a gopher menu. Each item links to the gateway's form
+// of its own URL; h items whose selector is "URL:" followed by an http or
+// https URL, and telnet and tn3270 items, link out directly. Nothing
+// else is ever linked, so a hostile menu cannot plant a javascript: link.
+func (g *Gateway) menuPage(q *request, items []menuItem) {
+	out := make([]entry, 0, len(items))
+	for _, it := range items {
+		e := entry{Kind: gopherKind(it.Type), Text: it.Display}
+		switch it.Type {
+		case 'i':
+		case '3':
+			e.Kind = "error"
+		case '2':
+			e.Text += " (CSO phone book at " + it.Host + ":" + it.Port + "; no client)"
+		case '8', 'T':
+			prog := "telnet"
+			if it.Type == 'T' {
+				prog = "tn3270"
+			}
+			target := prog + "://"
+			if it.Selector != "" {
+				target += escapeSegment(it.Selector) + "@"
+			}
+			target += net.JoinHostPort(it.Host, it.Port) + "/"
+			g.linkOut(&e, target)
+		default:
+			if it.Type == 'h' && strings.HasPrefix(it.Selector, "URL:") {
+				target := it.Selector[len("URL:"):]
+				if u, err := urlkit.Parse(target); err == nil && u.IsAbsolute() {
+					switch u.Scheme() {
+					case "http", "https", "mailto", "telnet", "tn3270":
+						g.linkOut(&e, target)
+					case "gopher", "ftp", "news", "nntp":
+						e.Href, e.Shown = g.link(q, target), stripUserinfo(target)
+					}
+				}
+				if e.Href == "" {
+					e.Text += " (not linked: the gateway links only web, mail, session, gopher, ftp and news URLs)"
+					e.Shown = stripUserinfo(target)
+				}
+				break
+			}
+			target, err := itemURL(it)
+			if err != nil {
+				e.Kind = "invalid"
+				e.Text += " (not a valid gopher item: " + err.Error() + ")"
+				break
+			}
+			e.Href, e.Shown = g.link(q, target), target
+		}
+		out = append(out, e)
+	}
+	g.listPage(q, "gopher menu", out)
+}
+
+// linkOut makes e link directly to target, after the checks of menuPage.
+func (g *Gateway) linkOut(e *entry, target string) {
+	if _, err := urlkit.Parse(target); err != nil {
+		return
+	}
+	e.Href, e.Shown = trustedURL(target), target
+}
+
+// maxListing bounds the entries of one listing page (menu, directory,
+// group list, overview): the page is built whole, so its size is bounded
+// apart from the resource size cap.
+const maxListing = 50000
+
+// listingLimitError reports a listing longer than maxListing (502).
+type listingLimitError struct{ n int }
+
+func (e *listingLimitError) Error() string {
+	return fmt.Sprintf("the listing has more than %d entries, more than the gateway puts on one page", e.n)
+}

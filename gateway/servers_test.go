@@ -1,0 +1,111 @@
+package gateway
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/urlkit/urlkit/internal/testservers"
+)
+
+// The gateway against the real daemons .ci/servers.sh starts: gophernicus,
+// vsftpd and innd. The expected bytes are the files the script wrote.
+
+func TestRealGophernicus(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_GOPHER_ADDR")
+	addr := env["URLKIT_GOPHER_ADDR"]
+	base := serve(t, New(Config{}))
+	resp, body := raw(t, base, "GET", "/gopher://"+addr+"/1/")
+	if resp.StatusCode != 200 {
+		t.Fatalf("menu: %d %s", resp.StatusCode, body)
+	}
+	for _, want := range []string{
+		`href="/gopher://` + addr + `/0/hello.txt">Hello text</a>`,
+		`href="/gopher://` + addr + `/9/all256.bin">All bytes</a>`,
+		`href="/gopher://` + addr + `/1/docs">Docs directory</a>`,
+		`href="/gopher://` + addr + `/0/a%20b.txt">Selector with space</a>`,
+		`urlkit test menu`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("menu lacks %s", want)
+		}
+	}
+	bin, err := os.ReadFile(env["URLKIT_CONTENT_BINARY"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, body = raw(t, base, "GET", "gopher://"+addr+"/9/all256.bin")
+	if resp.StatusCode != 200 || body != string(bin) || resp.Header.Get("Content-Type") != octetStream || resp.ContentLength != 256 {
+		t.Errorf("binary: %d %q %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+	}
+	plain, _ := os.ReadFile(env["URLKIT_GOPHER_ROOT"] + "/plain.txt")
+	resp, body = raw(t, base, "GET", "/gopher://"+addr+"/0/plain.txt")
+	if resp.StatusCode != 200 || strings.ReplaceAll(body, "\r\n", "\n") != string(plain) {
+		t.Errorf("text: %d %q, want %q", resp.StatusCode, body, plain)
+	}
+}
+
+func TestRealVsftpd(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_FTP_ADDR")
+	addr := env["URLKIT_FTP_ADDR"]
+	base := serve(t, New(Config{}))
+	resp, body := raw(t, base, "GET", "/ftp://"+addr+"/pub/")
+	if resp.StatusCode != 200 {
+		t.Fatalf("listing: %d %s", resp.StatusCode, body)
+	}
+	for _, want := range []string{`href="./hello.txt"`, `href="./all256.bin"`, `href="./dir"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("listing lacks %s:\n%s", want, body)
+		}
+	}
+	resp, _ = raw(t, base, "GET", "/ftp://"+addr+"/pub/dir")
+	if resp.StatusCode != 301 || resp.Header.Get("Location") != "./dir/" {
+		t.Errorf("directory without /: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	text, _ := os.ReadFile(env["URLKIT_CONTENT_TEXT"])
+	resp, body = raw(t, base, "GET", "ftp://"+addr+"/pub/hello.txt")
+	if resp.StatusCode != 200 || body != string(text) || resp.ContentLength != int64(len(text)) {
+		t.Errorf("file: %d %q", resp.StatusCode, body)
+	}
+	// A local account: the page never shows the user or the password.
+	user, pass := env["URLKIT_FTP_USER"], env["URLKIT_FTP_PASSWORD"]
+	resp, body = raw(t, base, "GET", "/ftp://"+user+":"+pass+"@"+addr+"/pub/dir/")
+	if resp.StatusCode != 200 || !strings.Contains(body, `href="./a.txt"`) {
+		t.Errorf("listing with a login: %d %s", resp.StatusCode, body)
+	}
+	if strings.Contains(body, pass) || strings.Contains(body, user) {
+		t.Errorf("the page shows the login")
+	}
+	resp, body = raw(t, base, "GET", "/ftp://"+user+":wrong-"+pass+"@"+addr+"/pub/")
+	if resp.StatusCode != 502 || strings.Contains(body, pass) {
+		t.Errorf("bad password: %d %q", resp.StatusCode, body)
+	}
+}
+
+func TestRealInnd(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_NNTP_ADDR")
+	addr, group := env["URLKIT_NNTP_ADDR"], env["URLKIT_NNTP_GROUP"]
+	base := serve(t, New(Config{}))
+	resp, body := raw(t, base, "GET", "/nntp://"+addr+"/"+group)
+	if resp.StatusCode != 200 || !strings.Contains(body, `href="/nntp://`+addr+`/`+group+`/1"`) ||
+		!strings.Contains(body, "urlkit test one") {
+		t.Fatalf("group: %d %s", resp.StatusCode, body)
+	}
+	resp, body = raw(t, base, "GET", "/nntp://"+addr+"/"+group+"/1")
+	if resp.StatusCode != 200 || !strings.Contains(body, "First article body.") || resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
+		t.Fatalf("article: %d %s", resp.StatusCode, body)
+	}
+	// news: URLs through the gateway's configured news server.
+	g := New(Config{})
+	g.cfg.Scheme.NewsServer = addr
+	base = serve(t, g)
+	msgid := strings.Trim(env["URLKIT_NNTP_MSGID2"], "<>")
+	resp, body = raw(t, base, "GET", "/news:"+msgid)
+	if resp.StatusCode != 200 || !strings.Contains(body, "Second article body.") {
+		t.Fatalf("news article: %d %s", resp.StatusCode, body)
+	}
+	resp, body = raw(t, base, "GET", "/news:"+group)
+	if resp.StatusCode != 200 || !strings.Contains(body, `href="/news:art1.urlkit@urlkit.test"`) {
+		t.Fatalf("news group: %d %s", resp.StatusCode, body)
+	}
+}

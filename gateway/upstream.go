@@ -1,0 +1,60 @@
+package gateway
+
+import (
+	"context"
+	"io"
+
+	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// This file is the gateway's whole contact surface with the access layer:
+// execute a scheme plan and get a stream with what is known about it
+// (access.Execute, access.Resource), read a gopher menu from such a stream
+// item by item, and form a menu item's URL through the scheme layer.
+// Everything else in the package works on plans, streams and menu items.
+
+// options returns the access options of one request. The request's
+// deadline is its context's; the idle timeout, the size cap and the
+// policy's dialer come from the configuration.
+func (g *Gateway) options() *access.Options {
+	return &access.Options{
+		ConnectTimeout: g.cfg.ConnectTimeout,
+		ReadTimeout:    g.cfg.ReadTimeout,
+		MaxSize:        g.cfg.MaxSize,
+		Dial:           g.dial,
+		FTPSessions:    g.sessions,
+	}
+}
+
+// open executes plan through access. No password prompt is offered: a
+// gateway has nobody to ask.
+func (g *Gateway) open(ctx context.Context, plan scheme.Plan) (*access.Resource, error) {
+	return access.Execute(ctx, plan, g.options())
+}
+
+// menuItem is one line of a gopher menu.
+type menuItem = access.MenuItem
+
+// readMenu reads a gopher menu from a resource of kind "menu", at most
+// maxItems items; more is an error.
+func readMenu(r io.Reader, maxItems int) ([]menuItem, error) {
+	mr := access.NewMenuReader(r, 0)
+	var items []menuItem
+	for {
+		it, err := mr.Next()
+		if err == io.EOF {
+			return items, nil
+		}
+		if err != nil {
+			return items, err
+		}
+		if len(items) == maxItems {
+			return items, &listingLimitError{n: maxItems}
+		}
+		items = append(items, it)
+	}
+}
+
+// itemURL returns the gopher URL of a menu item, or why it has none.
+func itemURL(it menuItem) (string, error) { return it.URL() }

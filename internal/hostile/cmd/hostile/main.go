@@ -1,0 +1,63 @@
+// Command hostile runs one of the misbehaving servers of internal/hostile
+// on a loopback port, for measuring urlkit by hand (peak memory with
+// /usr/bin/time -v, the time to stop after Ctrl-C):
+//
+//	go run ./internal/hostile/cmd/hostile -port 7999 gopher-menu &
+//	/usr/bin/time -v urlkit get -o /dev/null gopher://127.0.0.1:7999/1
+//
+// Run it without arguments for the list of servers.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"sort"
+	"time"
+
+	"github.com/urlkit/urlkit/internal/hostile"
+)
+
+var servers = map[string]func(net.Conn){
+	"ftp-huge-reply":    hostile.HugeMultilineReply("220"),
+	"ftp-endless-line":  hostile.EndlessLine("220"),
+	"nntp-endless-line": hostile.EndlessLine("200"),
+	"nntp-huge-reply":   hostile.HugeReplyAfter([]string{"200 hi", "200 reader"}, "211"),
+	"nntp-article":      hostile.NNTPEndlessArticle,
+	"smtp-huge-reply":   hostile.HugeReplyAfter([]string{"220 hi"}, "250"),
+	"gopher-menu":       hostile.GopherEndlessMenu(0),
+	"gopher-drip":       hostile.Drip("", time.Second),
+	"http-header":       hostile.HTTPEndlessHeader,
+	"http-gzip-bomb":    nil, // built on demand: compressing 1 GiB takes seconds
+	"silent":            hostile.Silent,
+}
+
+func main() {
+	port := flag.Int("port", 0, "loopback port to listen on (0: any)")
+	flag.Parse()
+	h, ok := servers[flag.Arg(0)]
+	if flag.NArg() != 1 || !ok {
+		names := make([]string, 0, len(servers))
+		for n := range servers {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(os.Stderr, "usage: hostile [-port N] SERVER\nservers: %v\n", names)
+		os.Exit(2)
+	}
+	if h == nil {
+		h = hostile.HTTPResponse(hostile.GzipBomb(1 << 30))
+	}
+	s, err := hostile.Start(*port, h)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println(s.Addr)
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt)
+	<-c
+	s.Close()
+}

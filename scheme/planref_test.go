@@ -1,0 +1,222 @@
+package scheme
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+)
+
+// refFTPCommands is the FTP command sequence built the straightforward
+// way, one concatenation per line from wire-decoded parts, as Plan built it
+// before it wrote every line into one string.
+func refFTPCommands(v *FTP, cfg Config) (addr string, cmds, cwd []string, err error) {
+	if err = planPort(v.u); err != nil {
+		return
+	}
+	l := locOf(v.u)
+	user, pass := "", ""
+	if v.HasUser {
+		if user, err = v.user.wire(l, "USER argument"); err != nil {
+			return
+		}
+	}
+	if v.HasPassword {
+		if pass, err = v.pass.wire(l, "PASS argument"); err != nil {
+			return
+		}
+	}
+	name := ""
+	cwd = []string{}
+	for i, s := range v.segs {
+		d, e := s.wire(l, "")
+		if e != nil {
+			return "", nil, nil, e
+		}
+		if i == len(v.segs)-1 {
+			name = d
+		} else {
+			cwd = append(cwd, d)
+		}
+	}
+	typ := v.Type
+	if typ == 0 {
+		typ = GuessFTPType(name)
+	}
+	switch {
+	case !v.HasUser:
+		email := cfg.Email
+		if email == "" {
+			email = "anonymous@localhost"
+		}
+		cmds = append(cmds, "USER anonymous", "PASS "+email)
+	case v.HasPassword:
+		cmds = append(cmds, "USER "+user, "PASS "+pass)
+	default:
+		cmds = append(cmds, "USER "+user, PassPrompt)
+	}
+	for _, c := range cwd {
+		cmds = append(cmds, "CWD "+c)
+	}
+	switch {
+	case typ == 'd' && name == "":
+		cmds = append(cmds, "EPSV", "NLST", "QUIT")
+	case typ == 'd':
+		cmds = append(cmds, "EPSV", "NLST "+name, "QUIT")
+	default:
+		cmds = append(cmds, "TYPE "+string(rune(typ&^0x20)), "EPSV", "RETR "+name, "QUIT")
+	}
+	return fmt.Sprintf("%s:%d", v.Host, v.Port), cmds, cwd, nil
+}
+
+// TestFTPPlanMatchesReference compares Plan with refFTPCommands over logins,
+// paths of 0 to 12 segments, escapes and every type code.
+func TestFTPPlanMatchesReference(t *testing.T) {
+	n := 0
+	for _, login := range []string{"", "@", "u@", "u:@", "u:p@", "my%20name:se%3Acret@", "u:%0D@"} {
+		for _, hp := range []string{"h.dom", "h.dom:2121"} {
+			for segs := 0; segs <= 12; segs++ {
+				for _, typ := range []string{"", ";type=a", ";type=I", ";type=d"} {
+					for _, last := range []string{"", "file.txt", "Image.GIF", "a%20b"} {
+						path := ""
+						for i := 0; i < segs; i++ {
+							path += fmt.Sprintf("d%d%%2F/", i)
+						}
+						s := "ftp://" + login + hp + "/" + path + last + typ
+						u, err := urlkit.Parse(s)
+						if err != nil {
+							continue
+						}
+						view, err := ViewOf(u)
+						if err != nil {
+							t.Fatalf("%s: %v", s, err)
+						}
+						v := view.(*FTP)
+						for _, cfg := range []Config{{}, {Email: "me@my.dom"}} {
+							n++
+							plan, err := v.Plan(cfg)
+							addr, cmds, cwd, refErr := refFTPCommands(v, cfg)
+							if (err == nil) != (refErr == nil) {
+								t.Fatalf("%s: Plan error %v, reference %v", s, err, refErr)
+							}
+							if err != nil {
+								continue
+							}
+							p := plan.(*FTPPlan)
+							if p.Addr != addr || !slices.Equal(p.Commands, cmds) || !slices.Equal(p.CWD, cwd) || p.CWD == nil {
+								t.Fatalf("%s: plan %q %q %q\nreference %q %q %q", s, p.Addr, p.Commands, p.CWD, addr, cmds, cwd)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d plans compared", n)
+}
+
+// TestGopherPlanMatchesReference compares the gopher request line with
+// the straightforward concatenation of the decoded parts.
+func TestGopherPlanMatchesReference(t *testing.T) {
+	for _, s := range []string{
+		"gopher://h.dom", "gopher://h.dom/", "gopher://h.dom:7070/1", "gopher://h.dom/0/a%20b",
+		"gopher://h.dom/7/search/engine%09query%20words", "gopher://h.dom/7/s%09q%09%2B",
+		"gopher://h.dom/1/d%09%09%24",
+		"gopher://h.dom/%3F/x", "gopher://h.dom/0/x%0Dy",
+	} {
+		u, err := urlkit.Parse(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		view, err := ViewOf(u)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		v := view.(*Gopher)
+		plan, err := v.Plan(Config{})
+		l := locOf(u)
+		sel, refErr := v.sel.wire(l, "gopher selector")
+		if err != nil || refErr != nil {
+			if (err == nil) != (refErr == nil) {
+				t.Errorf("%s: Plan error %v, selector error %v", s, err, refErr)
+			}
+			continue
+		}
+		line := sel
+		search := ""
+		if v.HasSearch {
+			search, _ = v.search.wire(l, "gopher search")
+			line += "\t" + search
+		}
+		if v.HasPlus {
+			line += "\t" + v.PlusString
+		}
+		if !(v.HasPlus && v.Plus.Kind == PlusForm) {
+			line += "\r\n"
+		}
+		p := plan.(*GopherPlan)
+		if p.Line != line || p.Selector != sel || p.Search != search || p.Addr != fmt.Sprintf("%s:%d", v.Host, v.Port) {
+			t.Errorf("%s: plan %q %q %q %q, reference %q %q %q", s, p.Addr, p.Selector, p.Search, p.Line, sel, search, line)
+		}
+	}
+}
+
+// TestPlanAllocs holds the plans to their allocation budgets: the plan and
+// one string holding the address and every line.
+func TestPlanAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		url string
+		max float64
+	}{
+		{benchFTP, 2},
+		{"ftp://h.dom/a/b/c/d/e/f/g/h;type=i", 5}, // more CWDs than the plan has room for
+		{benchGopher, 2},
+	} {
+		v, err := ViewOf(urlkit.MustParse(tc.url))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := testing.AllocsPerRun(50, func() { v.Plan(Config{}) }); n > tc.max {
+			t.Errorf("%s: Plan makes %v allocations, budget %v", tc.url, n, tc.max)
+		}
+	}
+}
+
+// FuzzFTPPlanReference checks Plan against refFTPCommands on any login and
+// path the parser accepts.
+func FuzzFTPPlanReference(f *testing.F) {
+	f.Add("a/b/c;type=i", "u", "p")
+	f.Add("%2Fetc/motd", "", "")
+	f.Add("d/;type=d", "a%3Ab", "")
+	f.Fuzz(func(t *testing.T, path, user, pass string) {
+		login := ""
+		switch {
+		case user != "" && pass != "":
+			login = user + ":" + pass + "@"
+		case user != "":
+			login = user + "@"
+		}
+		u, err := urlkit.Parse("ftp://" + login + "h.dom/" + path)
+		if err != nil {
+			return
+		}
+		view, err := ViewOf(u)
+		if err != nil {
+			return
+		}
+		v := view.(*FTP)
+		plan, err := v.Plan(Config{Email: "a@b"})
+		addr, cmds, cwd, refErr := refFTPCommands(v, Config{Email: "a@b"})
+		if (err == nil) != (refErr == nil) {
+			t.Fatalf("%s: Plan error %v, reference %v", u, err, refErr)
+		}
+		if err != nil {
+			return
+		}
+		p := plan.(*FTPPlan)
+		if p.Addr != addr || !slices.Equal(p.Commands, cmds) || !slices.Equal(p.CWD, cwd) {
+			t.Fatalf("%s: plan %q %q %q\nreference %q %q %q", u, p.Addr, p.Commands, p.CWD, addr, cmds, cwd)
+		}
+	})
+}
