@@ -32,7 +32,9 @@ const (
 	// Repaired: the line was not a URL, but ParseLenient repaired it into
 	// one (only with [Options.Lenient]).
 	Repaired
-	// Rejected: the line is not a URL and was not repaired.
+	// Rejected: the line is not a URL, or breaks its scheme's own rules
+	// (as `urlkit parse` and `urlkit canon` reject it), and was not
+	// repaired.
 	Rejected
 )
 
@@ -69,10 +71,6 @@ type Record struct {
 	// Scheme is the scheme name in lower case; Host the host in lower case,
 	// "" for a URL without one (mailto:, news:...).
 	Scheme, Host string
-	// SchemeError is the scheme's objection when the URL is valid generic
-	// syntax but breaks its own scheme's rules (an http URL with a user
-	// name, a gopher type that is not one character...); "" otherwise.
-	SchemeError string
 	// Repairs counts the repairs of a Repaired record.
 	Repairs int
 	// Kind, Offset and Reason describe a rejection: the kind of problem
@@ -90,11 +88,21 @@ func Line(s string) (string, bool) {
 	return s, s != ""
 }
 
-// Classify reads one line. It never fails: a line that is not a URL gives a
-// Rejected record that says why.
+// Classify reads one line as `urlkit parse` does: by the generic syntax of
+// RFC 1738 section 5, then by the scheme's own rules (its typed view, as
+// package scheme reads it: an http URL has no user name, a mailto URL
+// holds an RFC 822 address...). It never fails: a line that is not a URL
+// gives a Rejected record that says why.
 func Classify(line string, opt Options) Record {
 	r := Record{Input: line}
-	u, err := urlkit.Parse(line)
+	// ParseRef first, as `urlkit canon` does: for a line such as
+	// `"http://a/` it names the real fault (the unsafe `"`) where Parse
+	// finds no scheme. A partial form, which ParseRef accepts, is then
+	// rejected with Parse's reason (no scheme, an invalid scheme name).
+	u, err := urlkit.ParseRef(line)
+	if err == nil && !u.IsAbsolute() {
+		_, err = urlkit.Parse(line)
+	}
 	if err != nil && opt.Lenient {
 		var warns []urlkit.Warning
 		var lerr error
@@ -107,8 +115,14 @@ func Classify(line string, opt Options) Record {
 			err = lerr
 		}
 	}
+	if err == nil {
+		if _, verr := scheme.ViewOf(u); verr != nil {
+			err = verr
+		}
+	}
 	if err != nil {
 		r.Status = Rejected
+		r.Repairs = 0
 		r.Kind = Kind(err)
 		r.Reason = err.Error()
 		var se *urlkit.SyntaxError
@@ -124,9 +138,6 @@ func Classify(line string, opt Options) Record {
 	r.Scheme = c.Scheme()
 	if c.HasAuthority() {
 		r.Host = strings.ToLower(c.Host())
-	}
-	if _, err := scheme.ViewOf(u); err != nil {
-		r.SchemeError = err.Error()
 	}
 	return r
 }
@@ -149,13 +160,25 @@ var kinds = []struct {
 	{urlkit.ErrBadHost, "bad-host"},
 	{urlkit.ErrBadPort, "bad-port"},
 	{urlkit.ErrEmptyPort, "empty-port"},
+	// The scheme's own rules (package scheme).
+	{scheme.ErrControl, "control"},
+	{scheme.ErrPortRange, "port-range"},
+	{scheme.ErrNotAllowed, "not-allowed"},
+	{scheme.ErrMissing, "missing-part"},
+	{scheme.ErrBadType, "bad-type"},
+	{scheme.ErrBadGroup, "bad-group"},
+	{scheme.ErrBadArticle, "bad-article"},
+	{scheme.ErrBadAddress, "bad-address"},
+	{scheme.ErrBadPath, "bad-path"},
 }
 
-// Kind names the class of a parse error, for counting rejections: one of
-// "empty", "missing-scheme", "bad-scheme", "bad-escape", "unsafe-char",
-// "reserved-char", "bad-char", "missing-slashes", "missing-host",
-// "bad-host", "bad-port", "empty-port", or "other" for an error that wraps
-// none of the core's sentinel errors.
+// Kind names the class of a parse error, for counting rejections: by the
+// core's sentinel errors "empty", "missing-scheme", "bad-scheme",
+// "bad-escape", "unsafe-char", "reserved-char", "bad-char",
+// "missing-slashes", "missing-host", "bad-host", "bad-port", "empty-port";
+// by the scheme layer's "control", "port-range", "not-allowed",
+// "missing-part", "bad-type", "bad-group", "bad-article", "bad-address",
+// "bad-path"; or "other" for an error that wraps none of them.
 func Kind(err error) string {
 	for _, k := range kinds {
 		if errors.Is(err, k.err) {

@@ -135,7 +135,6 @@ const (
 	SectionScheme      = "scheme"       // valid and repaired URLs per scheme
 	SectionHost        = "host"         // valid and repaired URLs per host
 	SectionKind        = "kind"         // rejected lines per linkset.Kind
-	SectionSchemeError = "scheme-error" // URLs that break their scheme's rules, per scheme
 )
 
 // classifyFn reads one line: it emits the URL's dedup key and canonical
@@ -209,9 +208,6 @@ func recordKeys(r linkset.Record, add func(string)) {
 	add(SectionScheme + "\t" + r.Scheme)
 	if r.Host != "" {
 		add(SectionHost + "\t" + r.Host)
-	}
-	if r.SchemeError != "" {
-		add(SectionSchemeError + "\t" + r.Scheme)
 	}
 }
 
@@ -324,7 +320,7 @@ func Summary(counts map[string]map[string]int, hosts []HostCount, distinct int) 
 	total := st["valid"] + st["repaired"] + st["rejected"]
 	fmt.Fprintf(&b, "lines\t%d\nvalid\t%d\nrepaired\t%d\nrejected\t%d\ndistinct canonical\t%d\n",
 		total, st["valid"], st["repaired"], st["rejected"], distinct)
-	for _, sec := range []string{SectionScheme, SectionSchemeError, SectionKind} {
+	for _, sec := range []string{SectionScheme, SectionKind} {
 		m := counts[sec]
 		if len(m) == 0 {
 			continue
