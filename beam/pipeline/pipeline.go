@@ -131,10 +131,10 @@ func (c Config) topHosts() int {
 
 // The count sections. A count key is "section\tkey".
 const (
-	SectionStatus      = "status"       // valid, repaired, rejected
-	SectionScheme      = "scheme"       // valid and repaired URLs per scheme
-	SectionHost        = "host"         // valid and repaired URLs per host
-	SectionKind        = "kind"         // rejected lines per linkset.Kind
+	SectionStatus = "status" // valid, repaired, rejected
+	SectionScheme = "scheme" // valid and repaired URLs per scheme
+	SectionHost   = "host"   // valid and repaired URLs per host
+	SectionKind   = "kind"   // rejected lines per linkset.Kind
 )
 
 // classifyFn reads one line: it emits the URL's dedup key and canonical
