@@ -217,6 +217,7 @@ func (w *jw) errorJSON(text string, err error) {
 	w.open()
 	w.knum("offset", off)
 	w.kstr("component", comp)
+	w.kstr("kind", errorKind(err))
 	w.kstr("message", msg)
 	w.close()
 }

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/linkset"
 )
 
 // quoteWindow is how many bytes of an input a message quotes at most.
@@ -240,6 +241,17 @@ func errorParts(text string, err error) (off int, comp, msg string) {
 		return se.Offset, se.Component.String(), se.Reason()
 	}
 	return -1, "", plainError(err)
+}
+
+// errorKind names the class of a syntax error for JSON's "kind" (the names
+// of linkset.Kind, which the link-set pipeline counts by: "bad-escape",
+// "unsafe-char"...), or "" for an error that is not about the syntax.
+func errorKind(err error) string {
+	var se *urlkit.SyntaxError
+	if !errors.As(err, &se) {
+		return ""
+	}
+	return linkset.Kind(se)
 }
 
 // appendGoQuote is strconv.AppendQuote with a fast path for the common

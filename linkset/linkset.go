@@ -1,0 +1,231 @@
+// Package linkset holds the steps urlkit applies to each line of a large
+// link set: parse strictly (or repair leniently), read the scheme's view,
+// bring the URL to canonical form, and name the class of a rejection. Each
+// step is a small function of one line, with no state, so that the command
+// line and the Apache Beam pipeline (the separate module beam/) run the
+// same code and cannot disagree.
+//
+// The aggregation steps a pipeline performs over many records (distinct
+// canonical URLs, counts per scheme, per host and per rejection kind) are
+// keyed by the fields of [Record]; [DedupKey] gives the fixed-size key a
+// distributed dedup shuffles instead of the whole URL.
+package linkset
+
+import (
+	"crypto/sha256"
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// Status says what became of one input line.
+type Status uint8
+
+const (
+	// Valid: the line is a URL as written (RFC 1738 section 5, with the
+	// RFC 1630 fragment).
+	Valid Status = iota
+	// Repaired: the line was not a URL, but ParseLenient repaired it into
+	// one (only with [Options.Lenient]).
+	Repaired
+	// Rejected: the line is not a URL, or breaks its scheme's own rules
+	// (as `urlkit parse` and `urlkit canon` reject it), and was not
+	// repaired.
+	Rejected
+)
+
+// String returns "valid", "repaired" or "rejected".
+func (s Status) String() string {
+	switch s {
+	case Valid:
+		return "valid"
+	case Repaired:
+		return "repaired"
+	}
+	return "rejected"
+}
+
+// Options changes how a line is read.
+type Options struct {
+	// Lenient repairs what urlkit.ParseLenient can repair (spaces and
+	// other characters that must be encoded, a "%" that starts no escape)
+	// instead of rejecting the line.
+	Lenient bool
+}
+
+// A Record is what urlkit knows about one line of a link set.
+type Record struct {
+	Input  string // the line as given
+	Status Status
+	// URL is the URL as parsed: the input itself when Valid, the repaired
+	// text when Repaired, "" when Rejected.
+	URL string
+	// Canonical is the URL's canonical form (urlkit.Canonical): two
+	// records are the same resource by RFC 1630 equivalence exactly when
+	// their Canonical fields are equal.
+	Canonical string
+	// Scheme is the scheme name in lower case; Host the host in lower case,
+	// "" for a URL without one (mailto:, news:...).
+	Scheme, Host string
+	// Repairs counts the repairs of a Repaired record.
+	Repairs int
+	// Kind, Offset and Reason describe a rejection: the kind of problem
+	// (see [Kind]), the byte offset in Input, and the explanation.
+	Kind   string
+	Offset int
+	Reason string
+}
+
+// Line applies the command line's rule for input lines: white space
+// around a URL is not part of it, and a blank line is no input at all. It
+// returns the trimmed line, and false for a blank one.
+func Line(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	return s, s != ""
+}
+
+// Classify reads one line as `urlkit parse` does: by the generic syntax of
+// RFC 1738 section 5, then by the scheme's own rules (its typed view, as
+// package scheme reads it: an http URL has no user name, a mailto URL
+// holds an RFC 822 address...). It never fails: a line that is not a URL
+// gives a Rejected record that says why.
+func Classify(line string, opt Options) Record {
+	r := Record{Input: line}
+	// ParseRef first, as `urlkit canon` does: for a line such as
+	// `"http://a/` it names the real fault (the unsafe `"`) where Parse
+	// finds no scheme. A partial form, which ParseRef accepts, is then
+	// rejected with Parse's reason (no scheme, an invalid scheme name).
+	u, err := urlkit.ParseRef(line)
+	if err == nil && !u.IsAbsolute() {
+		_, err = urlkit.Parse(line)
+	}
+	if err != nil && opt.Lenient {
+		var warns []urlkit.Warning
+		var lerr error
+		u, warns, lerr = urlkit.ParseLenient(line)
+		if lerr == nil {
+			err = nil
+			r.Status = Repaired
+			r.Repairs = len(warns)
+		} else {
+			err = lerr
+		}
+	}
+	if err == nil {
+		if _, verr := scheme.ViewOf(u); verr != nil {
+			err = verr
+		}
+	}
+	if err != nil {
+		r.Status = Rejected
+		r.Repairs = 0
+		r.Kind = Kind(err)
+		r.Reason = err.Error()
+		var se *urlkit.SyntaxError
+		if errors.As(err, &se) {
+			r.Offset = se.Offset
+			r.Reason = se.Reason()
+		}
+		return r
+	}
+	r.URL = u.String()
+	c := urlkit.Canonical(u)
+	r.Canonical = c.String()
+	r.Scheme = c.Scheme()
+	if c.HasAuthority() {
+		r.Host = strings.ToLower(c.Host())
+	}
+	return r
+}
+
+// kinds names the class of each of the core's sentinel errors, in the
+// order Kind tests them.
+var kinds = []struct {
+	err  error
+	name string
+}{
+	{urlkit.ErrEmpty, "empty"},
+	{urlkit.ErrMissingScheme, "missing-scheme"},
+	{urlkit.ErrBadScheme, "bad-scheme"},
+	{urlkit.ErrBadEscape, "bad-escape"},
+	{urlkit.ErrUnsafeChar, "unsafe-char"},
+	{urlkit.ErrReservedChar, "reserved-char"},
+	{urlkit.ErrBadChar, "bad-char"},
+	{urlkit.ErrMissingSlashes, "missing-slashes"},
+	{urlkit.ErrMissingHost, "missing-host"},
+	{urlkit.ErrBadHost, "bad-host"},
+	{urlkit.ErrBadPort, "bad-port"},
+	{urlkit.ErrEmptyPort, "empty-port"},
+	// The scheme's own rules (package scheme).
+	{scheme.ErrControl, "control"},
+	{scheme.ErrPortRange, "port-range"},
+	{scheme.ErrNotAllowed, "not-allowed"},
+	{scheme.ErrMissing, "missing-part"},
+	{scheme.ErrBadType, "bad-type"},
+	{scheme.ErrBadGroup, "bad-group"},
+	{scheme.ErrBadArticle, "bad-article"},
+	{scheme.ErrBadAddress, "bad-address"},
+	{scheme.ErrBadPath, "bad-path"},
+}
+
+// Kind names the class of a parse error, for counting rejections: by the
+// core's sentinel errors "empty", "missing-scheme", "bad-scheme",
+// "bad-escape", "unsafe-char", "reserved-char", "bad-char",
+// "missing-slashes", "missing-host", "bad-host", "bad-port", "empty-port";
+// by the scheme layer's "control", "port-range", "not-allowed",
+// "missing-part", "bad-type", "bad-group", "bad-article", "bad-address",
+// "bad-path"; or "other" for an error that wraps none of them.
+func Kind(err error) string {
+	for _, k := range kinds {
+		if errors.Is(err, k.err) {
+			return k.name
+		}
+	}
+	return "other"
+}
+
+// Kinds returns every name Kind can return, in a fixed order.
+func Kinds() []string {
+	out := make([]string, 0, len(kinds)+1)
+	for _, k := range kinds {
+		out = append(out, k.name)
+	}
+	return append(out, "other")
+}
+
+// DedupKey returns a 16-byte key for a canonical URL: the first half of its
+// SHA-256 digest. A distributed dedup groups by this key rather than by the
+// URL itself, so every key in the shuffle has the same small size however
+// long the URLs are; with 10^10 distinct URLs the chance that two share a
+// key is about 10^-19.
+func DedupKey(canonical string) string {
+	sum := sha256.Sum256([]byte(canonical))
+	return string(sum[:16])
+}
+
+// Field quotes s for one column of a tab-separated line: it is returned as
+// it is when it holds no control byte (tab and newline included), no
+// backslash, no double quote and no invalid UTF-8; otherwise as a Go
+// double-quoted string (strconv.Quote), so that every output line is one
+// record and no input byte is lost.
+func Field(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c == '\\' || c == '"' {
+			return strconv.Quote(s)
+		}
+	}
+	if !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// RejectedLine formats a rejected record as one tab-separated line:
+// input, kind, offset, reason.
+func RejectedLine(r Record) string {
+	return Field(r.Input) + "\t" + r.Kind + "\t" + strconv.Itoa(r.Offset) + "\t" + Field(r.Reason)
+}
