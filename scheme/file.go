@@ -11,7 +11,9 @@ import (
 
 // FILES (RFC 1738 3.10; RFC 1630, file): file://<host>/<path>
 
-func init() { registerBuiltin("file", func(u urlkit.URL) (View, error) { return FileOf(u) }) }
+func init() {
+	registerChecked("file", func(u urlkit.URL) (View, error) { return FileOf(u) }, checkFile)
+}
 
 // File is the view of a file URL.
 type File struct {
@@ -31,27 +33,43 @@ type File struct {
 // segment is an fsegment, in which ";" is reserved. File URLs have no
 // login, port or search part ("?" belongs to the segment).
 func FileOf(u urlkit.URL) (*File, error) {
-	l := locOf(u)
-	if err := noLogin(l, `RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath`); err != nil {
+	if err := checkFile(u); err != nil {
 		return nil, err
-	}
-	if _, ok := u.RawPort(); ok {
-		return nil, l.err(l.port()-1, urlkit.ComponentPort, ErrNotAllowed, `a file URL has no port (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)`)
-	}
-	if _, ok := u.Path(); !ok {
-		return nil, l.err(l.end(), urlkit.ComponentPath, ErrMissing, `a file URL has a "/" and a path after the host (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)`)
 	}
 	v := &File{u: u, Host: u.Host()}
 	v.Local = v.Host == "" || strings.EqualFold(v.Host, "localhost")
-	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
+	p := part{u.PathAndSearch(), locOf(u).urlPath(), urlkit.ComponentPath}
 	v.segs = p.split('/')
-	for _, s := range v.segs {
-		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
-			return nil, reservedErr(l, s, i, "RFC 1738 5: fsegment = *[ uchar | \"?\" | \":\" | \"@\" | \"&\" | \"=\" ]")
-		}
-		v.Segments = append(v.Segments, s.decode())
+	v.Segments = make([]string, len(v.segs))
+	for i, s := range v.segs {
+		v.Segments[i] = s.decode()
 	}
 	return v, nil
+}
+
+// fpathChars are the bytes of an fpath besides escapes: those of an
+// fsegment and the "/" between segments (RFC 1738 5).
+var fpathChars = ucharTable("?:@&=/")
+
+// checkFile is FileOf's grammar, shared with [Validate]: it builds nothing.
+// The path is checked in one pass, "/" allowed between segments; the first
+// reserved byte is the one a segment-by-segment check finds first.
+func checkFile(u urlkit.URL) error {
+	l := locOf(u)
+	if err := noLogin(l, `RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath`); err != nil {
+		return err
+	}
+	if _, ok := u.RawPort(); ok {
+		return l.err(l.port()-1, urlkit.ComponentPort, ErrNotAllowed, `a file URL has no port (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)`)
+	}
+	if _, ok := u.Path(); !ok {
+		return l.err(l.end(), urlkit.ComponentPath, ErrMissing, `a file URL has a "/" and a path after the host (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)`)
+	}
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
+	if i := p.firstNotIn(&fpathChars); i >= 0 {
+		return reservedErr(l, p, i, "RFC 1738 5: fsegment = *[ uchar | \"?\" | \":\" | \"@\" | \"&\" | \"=\" ]")
+	}
+	return nil
 }
 
 // URL returns the URL the view was made from.

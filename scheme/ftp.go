@@ -8,7 +8,9 @@ import (
 
 // FTP (RFC 1738 3.2; RFC 1630, FTP): ftp://<user>:<password>@<host>:<port>/<cwd1>/.../<cwdN>/<name>;type=<typecode>
 
-func init() { registerBuiltin("ftp", func(u urlkit.URL) (View, error) { return FTPOf(u) }) }
+func init() {
+	registerChecked("ftp", func(u urlkit.URL) (View, error) { return FTPOf(u) }, checkFTP)
+}
 
 // FTP is the view of an ftp URL (RFC 1738 3.2). Strings are decoded.
 type FTP struct {
@@ -37,10 +39,6 @@ type FTP struct {
 	escapes bool // whether the URL has a "%" at all
 }
 
-// fsegChars are the bytes of an fsegment besides escapes: uchar | "?" |
-// ":" | "@" | "&" | "=" (RFC 1738 5).
-var fsegChars = ucharTable("?:@&=")
-
 // AnonymousUser is the user name of anonymous FTP (RFC 1738 3.2.1).
 const AnonymousUser = "anonymous"
 
@@ -66,31 +64,16 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	if _, ok := u.Path(); !ok {
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
 	}
-	// The url-path includes any "?": fsegment allows it.
-	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
-	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
-		code := p.raw[k+6:]
-		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {
-			if hint := rfc1630Type(code); hint != "" {
-				return nil, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
-					`ftp type code %q is RFC 1630's form (ftptype = A formcode | E formcode | I | L digits, formcode = N | T | C), which RFC 1738 3.2.2 replaced by "a", "i" or "d": %s`, code, hint)
-			}
-			return nil, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
-				`ftp type code %q: it is one of "a", "i" or "d" (RFC 1738 3.2.2: ftptype = "A" | "I" | "D" | "a" | "i" | "d")`, code)
-		}
-		v.Type = code[0] | 0x20
-		p.raw = p.raw[:k]
+	p, typ, err := ftpPath(u)
+	if err != nil {
+		return nil, err
 	}
+	v.Type = typ
 	segs := v.segBuf[:0]
 	if n := strings.Count(p.raw, "/") + 1; n > len(v.segBuf) {
 		segs = make([]part, 0, n)
 	}
 	segs = p.splitInto(segs, '/')
-	for _, s := range segs {
-		if i := s.firstNotIn(&fsegChars); i >= 0 {
-			return nil, reservedErr(l, s, i, `RFC 1738 3.2.2: within a name or CWD component, "/" and ";" are reserved and must be encoded`)
-		}
-	}
 	v.segs = segs
 	v.CWD = v.cwdBuf[:0]
 	if len(segs)-1 > len(v.cwdBuf) {
@@ -101,6 +84,44 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	}
 	v.Name = segs[len(segs)-1].decodeIf(v.escapes)
 	return v, nil
+}
+
+// checkFTP is FTPOf's grammar, shared with [Validate]: it builds nothing.
+func checkFTP(u urlkit.URL) error {
+	if _, ok := u.Path(); !ok {
+		return nil
+	}
+	_, _, err := ftpPath(u)
+	return err
+}
+
+// ftpPath checks the url-path of u, which is present, and returns it
+// without its ";type=" suffix, with the type code in lower case (0 when
+// there is none).
+func ftpPath(u urlkit.URL) (part, byte, error) {
+	l := locOf(u)
+	// The url-path includes any "?": fsegment allows it.
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
+	var typ byte
+	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
+		code := p.raw[k+6:]
+		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {
+			if hint := rfc1630Type(code); hint != "" {
+				return p, 0, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
+					`ftp type code %q is RFC 1630's form (ftptype = A formcode | E formcode | I | L digits, formcode = N | T | C), which RFC 1738 3.2.2 replaced by "a", "i" or "d": %s`, code, hint)
+			}
+			return p, 0, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
+				`ftp type code %q: it is one of "a", "i" or "d" (RFC 1738 3.2.2: ftptype = "A" | "I" | "D" | "a" | "i" | "d")`, code)
+		}
+		typ = code[0] | 0x20
+		p.raw = p.raw[:k]
+	}
+	// Segment by segment, "/" separating them: the first reserved byte of
+	// the whole path is the first of the first segment holding one.
+	if i := p.firstNotIn(&fpathChars); i >= 0 {
+		return p, 0, reservedErr(l, p, i, `RFC 1738 3.2.2: within a name or CWD component, "/" and ";" are reserved and must be encoded`)
+	}
+	return p, typ, nil
 }
 
 // URL returns the URL the view was made from.

@@ -21,6 +21,14 @@ func (generic) View(u urlkit.URL) (View, error) {
 	return &Generic{u: u, Scheme: u.Scheme(), Experimental: IsExperimental(u.Scheme()), Opaque: u.Opaque()}, nil
 }
 
+// Validate accepts every URL: the generic syntax, which the core parser
+// has checked, is all an unknown scheme has.
+func (generic) Validate(u urlkit.URL) error { return noGrammar(u) }
+
+// noGrammar is the check of a scheme with no grammar beyond the generic
+// syntax (unknown and reserved names).
+func noGrammar(urlkit.URL) error { return nil }
+
 // Generic is the view of a URL of a scheme the registry does not know.
 type Generic struct {
 	u            urlkit.URL

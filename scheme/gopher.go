@@ -11,7 +11,9 @@ import (
 // Gopher (RFC 1738 3.4; RFC 1630, Gopher; RFC 1436):
 // gopher://<host>:<port>/<gophertype><selector>%09<search>%09<gopher+_string>
 
-func init() { registerBuiltin("gopher", func(u urlkit.URL) (View, error) { return GopherOf(u) }) }
+func init() {
+	registerChecked("gopher", func(u urlkit.URL) (View, error) { return GopherOf(u) }, checkGopher)
+}
 
 // Gopher is the view of a gopher URL. Selector, Search and PlusString are
 // decoded.
@@ -60,10 +62,10 @@ type GopherPlus struct {
 // and the Gopher+ string is the rest. Within the gopher-path no characters
 // are reserved (RFC 1738 3.4.1), so "?" belongs to the selector.
 func GopherOf(u urlkit.URL) (*Gopher, error) {
-	l := locOf(u)
-	if err := noLogin(l, "RFC 1738 5: gopherurl = \"gopher://\" hostport ..."); err != nil {
+	if err := checkGopher(u); err != nil {
 		return nil, err
 	}
+	l := locOf(u)
 	v := &Gopher{u: u, Host: u.Host(), Type: '1'}
 	v.Port, _ = portOf(u, 70)
 	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
@@ -91,6 +93,12 @@ func GopherOf(u urlkit.URL) (*Gopher, error) {
 		v.Plus = parsePlus(v.PlusString)
 	}
 	return v, nil
+}
+
+// checkGopher is GopherOf's grammar, shared with [Validate]: a gopher URL
+// has no login, and within the gopher-path nothing is reserved.
+func checkGopher(u urlkit.URL) error {
+	return noLogin(locOf(u), "RFC 1738 5: gopherurl = \"gopher://\" hostport ...")
 }
 
 // parsePlus reads a decoded Gopher+ string.

@@ -10,8 +10,8 @@ import (
 // https (RFC 2818) is read the same way with port 443.
 
 func init() {
-	registerBuiltin("http", func(u urlkit.URL) (View, error) { return HTTPOf(u) })
-	registerBuiltin("https", func(u urlkit.URL) (View, error) { return HTTPOf(u) })
+	registerChecked("http", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP)
+	registerChecked("https", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP)
 }
 
 // HTTP is the view of an http (or https) URL. Path and Search are as
@@ -31,8 +31,7 @@ type HTTP struct {
 // *[ uchar | ";" | ":" | "@" | "&" | "=" ], so "/" and "?" may not appear
 // unencoded in the search part.
 func HTTPOf(u urlkit.URL) (*HTTP, error) {
-	l := locOf(u)
-	if err := noLogin(l, "RFC 1738 3.3: no user name or password is allowed"); err != nil {
+	if err := checkHTTP(u); err != nil {
 		return nil, err
 	}
 	def := 80
@@ -42,14 +41,27 @@ func HTTPOf(u urlkit.URL) (*HTTP, error) {
 	v := &HTTP{u: u, Host: u.Host()}
 	v.Port, _ = portOf(u, def)
 	v.Path, _ = u.Path()
+	v.Search, v.HasSearch = u.Search()
+	return v, nil
+}
+
+// searchChars are the bytes of an http search besides escapes: uchar |
+// ";" | ":" | "@" | "&" | "=" (RFC 1738 5).
+var searchChars = ucharTable(";:@&=")
+
+// checkHTTP is HTTPOf's grammar, shared with [Validate]: it builds nothing.
+func checkHTTP(u urlkit.URL) error {
+	l := locOf(u)
+	if err := noLogin(l, "RFC 1738 3.3: no user name or password is allowed"); err != nil {
+		return err
+	}
 	if s, ok := u.Search(); ok {
 		p := part{s, l.search(), urlkit.ComponentSearch}
-		if i := p.firstNot(ucharOr(";:@&=")); i >= 0 {
-			return nil, reservedErr(l, p, i, `RFC 1738 5: search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]`)
+		if i := p.firstNotIn(&searchChars); i >= 0 {
+			return reservedErr(l, p, i, `RFC 1738 5: search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]`)
 		}
-		v.Search, v.HasSearch = s, true
 	}
-	return v, nil
+	return nil
 }
 
 // URL returns the URL the view was made from.

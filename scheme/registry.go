@@ -271,6 +271,33 @@ func ViewOf(u urlkit.URL) (View, error) {
 	return For(u).View(u)
 }
 
+// A Validator is a [Scheme] that can check a URL against its grammar
+// without building the view: Validate(u) returns exactly the error that
+// View(u) returns, and nil when View succeeds. A registered scheme may
+// implement it to make [Validate] cheap; every built-in scheme does.
+type Validator interface {
+	Validate(u urlkit.URL) error
+}
+
+// Validate checks u against the grammar of the scheme that reads it and
+// returns the error [ViewOf] would return, or nil, without building the
+// view: for the built-in schemes with nothing to decode to check (file,
+// ftp, http, https, gopher, the reserved and unknown names) it allocates
+// nothing for a valid URL. Programs that only need to know whether a URL
+// is valid (urlkit canon, equal and parse) call it instead of ViewOf.
+func Validate(u urlkit.URL) error {
+	if !u.IsAbsolute() {
+		_, err := ViewOf(u)
+		return err
+	}
+	s := For(u)
+	if c, ok := s.(Validator); ok {
+		return c.Validate(u)
+	}
+	_, err := s.View(u)
+	return err
+}
+
 // Parse parses s strictly with [urlkit.Parse] and returns its typed view.
 func Parse(s string) (View, error) {
 	u, err := urlkit.Parse(s)
@@ -290,10 +317,13 @@ func PlanOf(u urlkit.URL, cfg Config) (Plan, error) {
 }
 
 // builtin is the Scheme of a built-in scheme: its info comes from the core
-// table, its view from a function.
+// table, its view from a function, and its check from another (nil when
+// the grammar cannot be checked without building the view, as for the
+// addresses of mailto and mid, which net/mail reads).
 type builtin struct {
-	name string
-	view func(u urlkit.URL) (View, error)
+	name  string
+	view  func(u urlkit.URL) (View, error)
+	check func(u urlkit.URL) error
 }
 
 func (b builtin) Info() Info {
@@ -303,8 +333,23 @@ func (b builtin) Info() Info {
 
 func (b builtin) View(u urlkit.URL) (View, error) { return b.view(u) }
 
+// Validate implements [Validator].
+func (b builtin) Validate(u urlkit.URL) error {
+	if b.check != nil {
+		return b.check(u)
+	}
+	_, err := b.view(u)
+	return err
+}
+
 func registerBuiltin(name string, view func(u urlkit.URL) (View, error)) {
-	Register(builtin{name, view})
+	Register(builtin{name, view, nil})
+}
+
+// registerChecked registers a built-in scheme whose grammar check is a
+// function of its own, which the view function calls before it builds.
+func registerChecked(name string, view func(u urlkit.URL) (View, error), check func(u urlkit.URL) error) {
+	Register(builtin{name, view, check})
 }
 
 // ---- positions -------------------------------------------------------------

@@ -12,7 +12,7 @@ import (
 
 func init() {
 	for _, name := range []string{"urn", "afs", "nfs", "mailserver", "z39.50"} {
-		registerBuiltin(name, func(u urlkit.URL) (View, error) { return newReserved(u), nil })
+		registerChecked(name, func(u urlkit.URL) (View, error) { return newReserved(u), nil }, noGrammar)
 	}
 }
 
