@@ -39,7 +39,7 @@ func parseChecked(s string) (urlkit.URL, error) {
 	if err != nil || !u.IsAbsolute() {
 		return u, err
 	}
-	if _, err := scheme.ViewOf(u); err != nil {
+	if err := scheme.Validate(u); err != nil {
 		return urlkit.URL{}, err
 	}
 	return u, nil

@@ -222,7 +222,7 @@ func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, lenient, c
 	if canonical {
 		u = urlkit.Canonical(u)
 	}
-	if _, err := scheme.ViewOf(u); err != nil {
+	if err := scheme.Validate(u); err != nil {
 		return u, fmt.Errorf("the result %q is not a valid %s URL: %w", u.Redacted(), u.Scheme(), err)
 	}
 	return u, nil

@@ -82,7 +82,12 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 			// The generic syntax holds; the scheme's grammar (RFC 1738
 			// section 5) must hold too for the URL to be valid. Its
 			// offsets are in the URL as parsed (repaired, with --lenient).
-			view, err = scheme.ViewOf(u)
+			// Only JSON prints the view; text needs the verdict alone.
+			if asJSON {
+				view, err = scheme.ViewOf(u)
+			} else {
+				err = scheme.Validate(u)
+			}
 			errText = u.String()
 		}
 		if err != nil {
