@@ -4,7 +4,9 @@
 // shuffled order each round; it reports, per variant, the median over the
 // rounds of wall time and of CPU time (user + system, from the child's
 // rusage), their ratio (how many cores were busy), and each median as a
-// ratio to the yardstick's.
+// ratio to the yardstick's. With -before, a second urlkit binary (the
+// build before a change) runs the same variants in the same rounds, so
+// that a change is measured interleaved, under the same load.
 //
 //	go build -o /tmp/urlkit ./cmd/urlkit
 //	go build -o /tmp/neturlprint ./cmd/urlkit/internal/neturlprint
@@ -36,9 +38,13 @@ func main() {
 	rounds := flag.Int("rounds", 15, "rounds")
 	out := flag.String("out", os.TempDir()+"/clibench.out", "where each run's standard output goes")
 	extra := flag.String("variants", "canon;parse;parse --json", "urlkit command lines to time, separated by ';'")
+	before := flag.String("before", "", "a second urlkit binary to time on the same variants (named \"before\")")
 	flag.Parse()
 	vs := []*variant{{name: "net/url program", argv: []string{*ref}}}
 	for _, c := range strings.Split(*extra, ";") {
+		if *before != "" {
+			vs = append(vs, &variant{name: "before " + c, argv: append([]string{*before}, strings.Fields(c)...)})
+		}
 		vs = append(vs, &variant{name: "urlkit " + c, argv: append([]string{*urlkit}, strings.Fields(c)...)})
 	}
 	for r := 0; r < *rounds; r++ {
