@@ -70,3 +70,16 @@ func ExampleFromLocalPath() {
 	fmt.Println(u)
 	// Output: file:///tmp/a%20b.txt
 }
+
+// Validate tells whether a URL holds to its scheme's grammar, with the
+// error ViewOf would give, without building the view: RFC 1738 3.3 allows
+// no user name in an http URL, and 3.10 no port in a file URL.
+func ExampleValidate() {
+	for _, s := range []string{"http://h.dom/a?b", "http://joe@h.dom/", "file://h.dom:21/x"} {
+		fmt.Println(scheme.Validate(urlkit.MustParse(s)))
+	}
+	// Output:
+	// <nil>
+	// offset 7 in user: no user name or password is allowed in a http URL (RFC 1738 3.3: no user name or password is allowed)
+	// offset 12 in port: a file URL has no port (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)
+}
