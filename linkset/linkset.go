@@ -116,7 +116,7 @@ func Classify(line string, opt Options) Record {
 		}
 	}
 	if err == nil {
-		if _, verr := scheme.ViewOf(u); verr != nil {
+		if verr := scheme.Validate(u); verr != nil {
 			err = verr
 		}
 	}
