@@ -18,7 +18,7 @@ func TestViewAllocs(t *testing.T) {
 	}{
 		{benchFTP, 1},                    // *FTP
 		{"ftp://h.dom/a/b/c", 1},         // the same
-		{"ftp://h.dom/a/b/c/d/e/f/g", 3}, // *FTP, the segments, the CWD list
+		{"ftp://h.dom/a/b/c/d/e/f/g", 2}, // *FTP, the CWD list
 		{"ftp://h.dom/a%20b/c", 2},       // *FTP, "a b"
 		{benchGopher, 2},                 // *Gopher, the decoded search
 		{"gopher://info.cern.ch:70/0/about", 1},
@@ -63,7 +63,7 @@ func TestUcharOr(t *testing.T) {
 }
 
 // TestFTPPathLengths checks CWD and Name around the size of the view's
-// own room for segments (four) and CWD arguments (three).
+// own room for CWD arguments (three).
 func TestFTPPathLengths(t *testing.T) {
 	for n := 1; n <= 9; n++ {
 		var segs []string
@@ -81,8 +81,8 @@ func TestFTPPathLengths(t *testing.T) {
 				t.Errorf("%d segments: CWD[%d] = %q, want %q", n, i, c, want)
 			}
 		}
-		if len(v.CWD) != n-1 || v.Name != string(rune('a'+n-1))+" x" || len(v.segs) != n {
-			t.Errorf("%d segments: CWD %q, name %q, %d segments", n, v.CWD, v.Name, len(v.segs))
+		if len(v.CWD) != n-1 || v.Name != string(rune('a'+n-1))+" x" || len(v.parts()) != n {
+			t.Errorf("%d segments: CWD %q, name %q, %d parts", n, v.CWD, v.Name, len(v.parts()))
 		}
 	}
 }

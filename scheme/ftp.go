@@ -28,12 +28,9 @@ type FTP struct {
 	// must guess (RFC 1738 3.2.3).
 	Type byte
 
-	user, pass part
-	segs       []part
-
-	// Room for the segments and CWD arguments of a short path, in the
-	// view's own allocation.
-	segBuf [4]part
+	// Room for the CWD arguments of a short path, in the view's own
+	// allocation. The raw parts (for error offsets) are recomputed from
+	// the URL when needed (parts), which keeps the view small.
 	cwdBuf [3]string
 
 	escapes bool // whether the URL has a "%" at all
@@ -53,13 +50,11 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	v.escapes = strings.IndexByte(u.String(), '%') >= 0
 	if s, ok := u.User(); ok {
 		v.HasUser = true
-		v.user = part{s, l.user(), urlkit.ComponentUser}
-		v.User = v.user.decodeIf(v.escapes)
+		v.User = part{s, l.user(), urlkit.ComponentUser}.decodeIf(v.escapes)
 	}
 	if s, ok := u.Password(); ok {
 		v.HasPassword = true
-		v.pass = part{s, l.password(), urlkit.ComponentPassword}
-		v.Password = v.pass.decodeIf(v.escapes)
+		v.Password = part{s, l.password(), urlkit.ComponentPassword}.decodeIf(v.escapes)
 	}
 	if _, ok := u.Path(); !ok {
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
@@ -69,21 +64,52 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 		return nil, err
 	}
 	v.Type = typ
-	segs := v.segBuf[:0]
-	if n := strings.Count(p.raw, "/") + 1; n > len(v.segBuf) {
-		segs = make([]part, 0, n)
-	}
-	segs = p.splitInto(segs, '/')
-	v.segs = segs
 	v.CWD = v.cwdBuf[:0]
-	if len(segs)-1 > len(v.cwdBuf) {
-		v.CWD = make([]string, 0, len(segs)-1)
+	if n := strings.Count(p.raw, "/"); n > len(v.cwdBuf) {
+		v.CWD = make([]string, 0, n)
 	}
-	for _, s := range segs[:len(segs)-1] {
-		v.CWD = append(v.CWD, s.decodeIf(v.escapes))
+	// One pass over the segments: each before the last is a CWD argument.
+	rest := p.raw
+	for {
+		k := strings.IndexByte(rest, '/')
+		if k < 0 {
+			break
+		}
+		v.CWD = append(v.CWD, part{raw: rest[:k]}.decodeIf(v.escapes))
+		rest = rest[k+1:]
 	}
-	v.Name = segs[len(segs)-1].decodeIf(v.escapes)
+	v.Name = part{raw: rest}.decodeIf(v.escapes)
 	return v, nil
+}
+
+// parts returns the raw parts of the URL that the plan sends, with the
+// name of each for error messages: the user, the password, each CWD
+// argument and the file name.
+func (v *FTP) parts() []wirePart {
+	var out []wirePart
+	l := locOf(v.u)
+	if s, ok := v.u.User(); ok {
+		out = append(out, wirePart{part{s, l.user(), urlkit.ComponentUser}, "USER argument"})
+	}
+	if s, ok := v.u.Password(); ok {
+		out = append(out, wirePart{part{s, l.password(), urlkit.ComponentPassword}, "PASS argument"})
+	}
+	if _, ok := v.u.Path(); !ok {
+		return out
+	}
+	p, _, err := ftpPath(v.u)
+	if err != nil {
+		return out // FTPOf checked the path; this cannot happen
+	}
+	segs := p.split('/')
+	for i, s := range segs {
+		what := "CWD argument"
+		if i == len(segs)-1 {
+			what = "file name"
+		}
+		out = append(out, wirePart{s, what})
+	}
+	return out
 }
 
 // checkFTP is FTPOf's grammar, shared with [Validate]: it builds nothing.
@@ -332,22 +358,8 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 // noControl checks every part the plan sends for an escape that decodes
 // to a control character.
 func (v *FTP) noControl(l loc) error {
-	if v.HasUser {
-		if err := v.user.noControl(l, "USER argument"); err != nil {
-			return err
-		}
-	}
-	if v.HasPassword {
-		if err := v.pass.noControl(l, "PASS argument"); err != nil {
-			return err
-		}
-	}
-	for i, s := range v.segs {
-		what := "CWD argument"
-		if i == len(v.segs)-1 {
-			what = "file name"
-		}
-		if err := s.noControl(l, what); err != nil {
+	for _, w := range v.parts() {
+		if err := w.noControl(l, w.what); err != nil {
 			return err
 		}
 	}
@@ -358,23 +370,7 @@ func (v *FTP) noControl(l loc) error {
 // substring rather than a new string.
 const upperType = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-func (v *FTP) wireParts() []wirePart {
-	var out []wirePart
-	if v.HasUser {
-		out = append(out, wirePart{v.user, "USER argument"})
-	}
-	if v.HasPassword {
-		out = append(out, wirePart{v.pass, "PASS argument"})
-	}
-	for i, s := range v.segs {
-		what := "CWD argument"
-		if i == len(v.segs)-1 {
-			what = "file name"
-		}
-		out = append(out, wirePart{s, what})
-	}
-	return out
-}
+func (v *FTP) wireParts() []wirePart { return v.parts() }
 
 // rfc1630Type says what to write instead of an RFC 1630 ftptype that RFC
 // 1738 does not allow (A or E with a format code, or L with a byte size),
