@@ -82,33 +82,48 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 	return v, nil
 }
 
-// parts returns the raw parts of the URL that the plan sends, with the
-// name of each for error messages: the user, the password, each CWD
-// argument and the file name.
-func (v *FTP) parts() []wirePart {
-	var out []wirePart
+// eachPart calls f with each raw part of the URL that the plan sends,
+// with its name for error messages: the user, the password, each CWD
+// argument and the file name. It stops at the first error f returns. The
+// parts are recomputed from the URL, which keeps the view small.
+func (v *FTP) eachPart(f func(p part, what string) error) error {
 	l := locOf(v.u)
 	if s, ok := v.u.User(); ok {
-		out = append(out, wirePart{part{s, l.user(), urlkit.ComponentUser}, "USER argument"})
+		if err := f(part{s, l.user(), urlkit.ComponentUser}, "USER argument"); err != nil {
+			return err
+		}
 	}
 	if s, ok := v.u.Password(); ok {
-		out = append(out, wirePart{part{s, l.password(), urlkit.ComponentPassword}, "PASS argument"})
+		if err := f(part{s, l.password(), urlkit.ComponentPassword}, "PASS argument"); err != nil {
+			return err
+		}
 	}
 	if _, ok := v.u.Path(); !ok {
-		return out
+		return nil
 	}
 	p, _, err := ftpPath(v.u)
 	if err != nil {
-		return out // FTPOf checked the path; this cannot happen
+		return nil // FTPOf checked the path; this cannot happen
 	}
-	segs := p.split('/')
-	for i, s := range segs {
-		what := "CWD argument"
-		if i == len(segs)-1 {
-			what = "file name"
+	for start := 0; ; {
+		k := strings.IndexByte(p.raw[start:], '/')
+		if k < 0 {
+			return f(part{p.raw[start:], p.off + start, p.comp}, "file name")
 		}
-		out = append(out, wirePart{s, what})
+		if err := f(part{p.raw[start : start+k], p.off + start, p.comp}, "CWD argument"); err != nil {
+			return err
+		}
+		start += k + 1
 	}
+}
+
+// parts returns the parts eachPart visits.
+func (v *FTP) parts() []wirePart {
+	var out []wirePart
+	v.eachPart(func(p part, what string) error {
+		out = append(out, wirePart{p, what})
+		return nil
+	})
 	return out
 }
 
@@ -358,12 +373,7 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 // noControl checks every part the plan sends for an escape that decodes
 // to a control character.
 func (v *FTP) noControl(l loc) error {
-	for _, w := range v.parts() {
-		if err := w.noControl(l, w.what); err != nil {
-			return err
-		}
-	}
-	return nil
+	return v.eachPart(func(p part, what string) error { return p.noControl(l, what) })
 }
 
 // upperType holds the upper-case type codes, so that a TYPE argument is a
