@@ -144,7 +144,8 @@ func TestGopherPlanMatchesReference(t *testing.T) {
 		v := view.(*Gopher)
 		plan, err := v.Plan(Config{})
 		l := locOf(u)
-		sel, refErr := v.sel.wire(l, "gopher selector")
+		_, fields, _ := gopherParts(u)
+		sel, refErr := fields[0].wire(l, "gopher selector")
 		if err != nil || refErr != nil {
 			if (err == nil) != (refErr == nil) {
 				t.Errorf("%s: Plan error %v, selector error %v", s, err, refErr)
@@ -154,7 +155,7 @@ func TestGopherPlanMatchesReference(t *testing.T) {
 		line := sel
 		search := ""
 		if v.HasSearch {
-			search, _ = v.search.wire(l, "gopher search")
+			search, _ = fields[1].wire(l, "gopher search")
 			line += "\t" + search
 		}
 		if v.HasPlus {
