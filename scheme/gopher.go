@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/urlkit/urlkit"
 )
@@ -38,6 +39,33 @@ type Gopher struct {
 	// recomputed from the URL when needed (gopherParts), which keeps the
 	// view small.
 	escapes bool
+
+	// spare is room for the first plan, in the view's own allocation
+	// (gopherBlock); copies of the view share it, and the first Plan to
+	// claim it uses it.
+	spare *gopherSpare
+}
+
+// gopherSpare is a plan's room and whether a plan has claimed it.
+type gopherSpare struct {
+	claimed atomic.Bool
+	plan    GopherPlan
+}
+
+// gopherBlock is a view and the room for its first plan, allocated
+// together.
+type gopherBlock struct {
+	view  Gopher
+	spare gopherSpare
+}
+
+// newPlan returns the room for a plan: the view's spare the first time,
+// a new plan after that.
+func (v *Gopher) newPlan() *GopherPlan {
+	if v.spare != nil && v.spare.claimed.CompareAndSwap(false, true) {
+		return &v.spare.plan
+	}
+	return new(GopherPlan)
 }
 
 // Kinds of Gopher+ string (RFC 1738 3.4.4-3.4.9).
@@ -69,7 +97,9 @@ func GopherOf(u urlkit.URL) (*Gopher, error) {
 	if err := checkGopher(u); err != nil {
 		return nil, err
 	}
-	v := &Gopher{u: u, Host: u.Host(), Type: '1'}
+	b := &gopherBlock{view: Gopher{u: u, Host: u.Host(), Type: '1'}}
+	v := &b.view
+	v.spare = &b.spare
 	v.Port, _ = portOf(u, 70)
 	v.escapes = strings.IndexByte(u.String(), '%') >= 0
 	typ, fields, n := gopherParts(u)
@@ -234,14 +264,15 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 	if err := planPort(v.u); err != nil {
 		return nil, err
 	}
-	p := &GopherPlan{Type: v.Type, HasSearch: v.HasSearch, HasPlus: v.HasPlus, Reply: GopherReply(v.Type)}
-	if v.HasPlus {
-		p.PlusString = v.PlusString
-	}
 	if v.escapes {
 		if err := v.noControl(); err != nil {
 			return nil, err
 		}
+	}
+	p := v.newPlan()
+	*p = GopherPlan{Type: v.Type, HasSearch: v.HasSearch, HasPlus: v.HasPlus, Reply: GopherReply(v.Type)}
+	if v.HasPlus {
+		p.PlusString = v.PlusString
 	}
 	// The address and the request line are built into one string; the
 	// plan's strings are substrings of it. The view holds the decoded
