@@ -134,7 +134,7 @@ func TestParsePlanAllocs(t *testing.T) {
 		url string
 		max float64
 	}{
-		{benchFTP, 3},
+		{benchFTP, 2},
 		{"gopher://info.cern.ch:70/0/about", 2},
 		{benchGopher, 3}, // and the decoded search
 	} {

@@ -2,6 +2,7 @@ package scheme
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/urlkit/urlkit"
 )
@@ -21,6 +22,7 @@ type FTP struct {
 	Password    string
 	HasUser     bool
 	HasPassword bool
+	escapes     bool     // whether the URL has a "%" at all
 	CWD         []string // one CWD argument per segment before the last, in order
 	Name        string   // the last segment: the argument of RETR or NLST
 	// Type is the ";type=" code in lower case: 'a' (ASCII), 'i' (image)
@@ -33,7 +35,31 @@ type FTP struct {
 	// the URL when needed (parts), which keeps the view small.
 	cwdBuf [3]string
 
-	escapes bool // whether the URL has a "%" at all
+	// spare is room for the first plan, in the view's own allocation
+	// (ftpBlock); copies of the view share it, and the first Plan to
+	// claim it uses it.
+	spare *ftpSpare
+}
+
+// ftpSpare is a plan's room and whether a plan has claimed it.
+type ftpSpare struct {
+	claimed atomic.Bool
+	plan    FTPPlan
+}
+
+// ftpBlock is a view and the room for its first plan, allocated together.
+type ftpBlock struct {
+	view  FTP
+	spare ftpSpare
+}
+
+// newPlan returns the room for a plan: the view's spare the first time,
+// a new plan after that.
+func (v *FTP) newPlan() *FTPPlan {
+	if v.spare != nil && v.spare.claimed.CompareAndSwap(false, true) {
+		return &v.spare.plan
+	}
+	return new(FTPPlan)
 }
 
 // AnonymousUser is the user name of anonymous FTP (RFC 1738 3.2.1).
@@ -45,7 +71,9 @@ const AnonymousUser = "anonymous"
 // a segment "/" and ";" are reserved (RFC 1738 3.2.2).
 func FTPOf(u urlkit.URL) (*FTP, error) {
 	l := locOf(u)
-	v := &FTP{u: u, Host: u.Host(), CWD: []string{}}
+	b := &ftpBlock{view: FTP{u: u, Host: u.Host(), CWD: []string{}}}
+	v := &b.view
+	v.spare = &b.spare
 	v.Port, _ = portOf(u, 21)
 	v.escapes = strings.IndexByte(u.String(), '%') >= 0
 	if s, ok := u.User(); ok {
@@ -293,7 +321,8 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 			return nil, err
 		}
 	}
-	p := &FTPPlan{HasUser: v.HasUser, HasPassword: v.HasPassword, Type: v.Type, CWD: []string{}, Name: v.Name}
+	p := v.newPlan()
+	*p = FTPPlan{HasUser: v.HasUser, HasPassword: v.HasPassword, Type: v.Type, CWD: []string{}, Name: v.Name}
 	if len(v.CWD) > len(p.cwdBuf) {
 		p.CWD = make([]string, 0, len(v.CWD))
 	} else if len(v.CWD) > 0 {
