@@ -53,8 +53,8 @@ type ftpBlock struct {
 	spare ftpSpare
 }
 
-// newPlan returns the room for a plan: the view's spare the first time,
-// a new plan after that.
+// newPlan returns the room for a plan, zero: the view's spare the first
+// time, a new plan after that.
 func (v *FTP) newPlan() *FTPPlan {
 	if v.spare != nil && v.spare.claimed.CompareAndSwap(false, true) {
 		return &v.spare.plan
@@ -71,9 +71,11 @@ const AnonymousUser = "anonymous"
 // a segment "/" and ";" are reserved (RFC 1738 3.2.2).
 func FTPOf(u urlkit.URL) (*FTP, error) {
 	l := locOf(u)
-	b := &ftpBlock{view: FTP{u: u, Host: u.Host(), CWD: []string{}}}
+	// Field by field: a composite literal would be built aside and copied
+	// into the block with write barriers.
+	b := new(ftpBlock)
 	v := &b.view
-	v.spare = &b.spare
+	v.u, v.Host, v.CWD, v.spare = u, u.Host(), []string{}, &b.spare
 	v.Port, _ = portOf(u, 21)
 	v.escapes = strings.IndexByte(u.String(), '%') >= 0
 	if s, ok := u.User(); ok {
@@ -321,8 +323,8 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 			return nil, err
 		}
 	}
-	p := v.newPlan()
-	*p = FTPPlan{HasUser: v.HasUser, HasPassword: v.HasPassword, Type: v.Type, CWD: []string{}, Name: v.Name}
+	p := v.newPlan() // zero: set field by field, without a composite literal's copy
+	p.HasUser, p.HasPassword, p.Type, p.CWD, p.Name = v.HasUser, v.HasPassword, v.Type, []string{}, v.Name
 	if len(v.CWD) > len(p.cwdBuf) {
 		p.CWD = make([]string, 0, len(v.CWD))
 	} else if len(v.CWD) > 0 {

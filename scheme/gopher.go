@@ -59,8 +59,8 @@ type gopherBlock struct {
 	spare gopherSpare
 }
 
-// newPlan returns the room for a plan: the view's spare the first time,
-// a new plan after that.
+// newPlan returns the room for a plan, zero: the view's spare the first
+// time, a new plan after that.
 func (v *Gopher) newPlan() *GopherPlan {
 	if v.spare != nil && v.spare.claimed.CompareAndSwap(false, true) {
 		return &v.spare.plan
@@ -97,9 +97,11 @@ func GopherOf(u urlkit.URL) (*Gopher, error) {
 	if err := checkGopher(u); err != nil {
 		return nil, err
 	}
-	b := &gopherBlock{view: Gopher{u: u, Host: u.Host(), Type: '1'}}
+	// Field by field: a composite literal would be built aside and copied
+	// into the block with write barriers.
+	b := new(gopherBlock)
 	v := &b.view
-	v.spare = &b.spare
+	v.u, v.Host, v.Type, v.spare = u, u.Host(), '1', &b.spare
 	v.Port, _ = portOf(u, 70)
 	v.escapes = strings.IndexByte(u.String(), '%') >= 0
 	typ, fields, n := gopherParts(u)
@@ -269,8 +271,8 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 			return nil, err
 		}
 	}
-	p := v.newPlan()
-	*p = GopherPlan{Type: v.Type, HasSearch: v.HasSearch, HasPlus: v.HasPlus, Reply: GopherReply(v.Type)}
+	p := v.newPlan() // zero: set field by field, without a composite literal's copy
+	p.Type, p.HasSearch, p.HasPlus, p.Reply = v.Type, v.HasSearch, v.HasPlus, GopherReply(v.Type)
 	if v.HasPlus {
 		p.PlusString = v.PlusString
 	}
