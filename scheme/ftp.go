@@ -2,7 +2,6 @@ package scheme
 
 import (
 	"strings"
-	"sync/atomic"
 
 	"github.com/urlkit/urlkit"
 )
@@ -36,30 +35,14 @@ type FTP struct {
 	cwdBuf [3]string
 
 	// spare is room for the first plan, in the view's own allocation
-	// (ftpBlock); copies of the view share it, and the first Plan to
-	// claim it uses it.
-	spare *ftpSpare
-}
-
-// ftpSpare is a plan's room and whether a plan has claimed it.
-type ftpSpare struct {
-	claimed atomic.Bool
-	plan    FTPPlan
+	// (ftpBlock, planSpare).
+	spare *planSpare[FTPPlan]
 }
 
 // ftpBlock is a view and the room for its first plan, allocated together.
 type ftpBlock struct {
 	view  FTP
-	spare ftpSpare
-}
-
-// newPlan returns the room for a plan, zero: the view's spare the first
-// time, a new plan after that.
-func (v *FTP) newPlan() *FTPPlan {
-	if v.spare != nil && v.spare.claimed.CompareAndSwap(false, true) {
-		return &v.spare.plan
-	}
-	return new(FTPPlan)
+	spare planSpare[FTPPlan]
 }
 
 // AnonymousUser is the user name of anonymous FTP (RFC 1738 3.2.1).
@@ -323,7 +306,7 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 			return nil, err
 		}
 	}
-	p := v.newPlan() // zero: set field by field, without a composite literal's copy
+	p := v.spare.take() // zero: set field by field, without a composite literal's copy
 	p.HasUser, p.HasPassword, p.Type, p.CWD, p.Name = v.HasUser, v.HasPassword, v.Type, []string{}, v.Name
 	if len(v.CWD) > len(p.cwdBuf) {
 		p.CWD = make([]string, 0, len(v.CWD))

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	"github.com/urlkit/urlkit"
 )
@@ -41,31 +40,15 @@ type Gopher struct {
 	escapes bool
 
 	// spare is room for the first plan, in the view's own allocation
-	// (gopherBlock); copies of the view share it, and the first Plan to
-	// claim it uses it.
-	spare *gopherSpare
-}
-
-// gopherSpare is a plan's room and whether a plan has claimed it.
-type gopherSpare struct {
-	claimed atomic.Bool
-	plan    GopherPlan
+	// (gopherBlock, planSpare).
+	spare *planSpare[GopherPlan]
 }
 
 // gopherBlock is a view and the room for its first plan, allocated
 // together.
 type gopherBlock struct {
 	view  Gopher
-	spare gopherSpare
-}
-
-// newPlan returns the room for a plan, zero: the view's spare the first
-// time, a new plan after that.
-func (v *Gopher) newPlan() *GopherPlan {
-	if v.spare != nil && v.spare.claimed.CompareAndSwap(false, true) {
-		return &v.spare.plan
-	}
-	return new(GopherPlan)
+	spare planSpare[GopherPlan]
 }
 
 // Kinds of Gopher+ string (RFC 1738 3.4.4-3.4.9).
@@ -271,7 +254,7 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 			return nil, err
 		}
 	}
-	p := v.newPlan() // zero: set field by field, without a composite literal's copy
+	p := v.spare.take() // zero: set field by field, without a composite literal's copy
 	p.Type, p.HasSearch, p.HasPlus, p.Reply = v.Type, v.HasSearch, v.HasPlus, GopherReply(v.Type)
 	if v.HasPlus {
 		p.PlusString = v.PlusString

@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
@@ -651,6 +652,24 @@ func hostPort(host string, port int) string {
 	b.Grow(len(host) + 12)
 	writeHostPort(&b, host, port)
 	return b.String()
+}
+
+// planSpare is room for a view's first plan, allocated with the view, so
+// that parsing and planning one URL allocate the view and its plan
+// together. Copies of the view share the spare; the first Plan to claim it
+// uses it, and every later one gets a new plan.
+type planSpare[T any] struct {
+	claimed atomic.Bool
+	plan    T
+}
+
+// take returns the room for a plan, zero: the spare the first time, a new
+// T after that or when s is nil.
+func (s *planSpare[T]) take() *T {
+	if s != nil && s.claimed.CompareAndSwap(false, true) {
+		return &s.plan
+	}
+	return new(T)
 }
 
 // writeHostPort writes host:port to b.
