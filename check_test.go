@@ -45,12 +45,36 @@ func TestParseAgreesWithOldParser(t *testing.T) {
 	}
 }
 
+// fastLogins are logins at the edges of parseFast's plain-byte login:
+// empty user or password, a second ":" or "@", escapes, a "?" in the user,
+// a port-like password, an empty or bad host after the "@", and bad bytes
+// after a valid login.
+var fastLogins = []string{
+	"ftp://u@h.dom/", "ftp://u:p@h.dom:21/a;type=i", "ftp://@h.dom/", "ftp://:@h.dom/", "ftp://u:@h.dom/",
+	"ftp://:p@h.dom/", "ftp://u:p:q@h.dom/", "ftp://u@v@h.dom/", "ftp://u%20x:p@h.dom/", "ftp://u:p%3A@h.dom/",
+	"ftp://u?x@h.dom/", "http://h.dom?x@y/", "http://h.dom:80@x.dom/", "ftp://u:p@/", "file://u@/x", "file://u:p@",
+	"ftp://u@h.dom", "ftp://u@h.dom:/", "ftp://u@-h.dom/", "ftp://u@1.2.3.4/", "ftp://u@h.dom/a b", "http://u@h.dom/x?a b",
+	"http://u:p@h.dom#f", "http://u;x=y&z@h.dom/", "x-y://u:p@h.dom/\\", "news://u@h.dom/", "mailto://u@h.dom", "ftp://u:p",
+	"ftp://u@h.dom?x", "ftp://u:p@h.dom:21", "ftp://u@h.dom@x/", "telnet://u:p@h.dom:23/", "ftp://u/@h.dom/", "ftp://u#@h.dom/",
+}
+
+// TestParseFastLogin checks parseFast's logins against the old parser.
+func TestParseFastLogin(t *testing.T) {
+	for _, s := range fastLogins {
+		compareParsers(t, s)
+		compareParsers(t, "URL:"+s)
+	}
+}
+
 // FuzzParseDifferential checks that the fast parser and the straightforward
 // one agree on every input, as absolute URLs and as partial ones, and that
 // Check agrees with Parse.
 func FuzzParseDifferential(f *testing.F) {
 	fuzzSeeds(f)
 	for _, s := range []string{"http://a.b.c:80/x?y#z", "http://1.2.3.4/", "http://1.2.3/", "http://a-.b/", "http://a..b/", "http://u@h/", "file:///x", "file://:1/", "x://h:1:2/", "http://h:8a/", "http://9a.b9/", "https://h.-x/", "http://h.co?x"} {
+		f.Add(s)
+	}
+	for _, s := range fastLogins {
 		f.Add(s)
 	}
 	f.Fuzz(compareParsers)

@@ -327,7 +327,8 @@ const (
 )
 
 // parseFast parses u.s in the common case, in one function: a scheme with
-// "//" that is not opaque, no user or password, a valid host name or host
+// "//" that is not opaque, an optional login of plain bytes (user
+// [":" password] "@", no escapes), a valid host name or host
 // number (or none, where the scheme allows that), an optional non-empty
 // decimal port, then a valid path, search part and fragment. The host is
 // checked during the scan, and the path, search part and fragment are
@@ -358,57 +359,41 @@ func (u *URL) parseFast() int {
 		}
 	}
 	a := i + 3 // the start of the login
-	i = a
-	hostEnd := a
-	if i == len(s) || s[i] == '/' || s[i] == '#' {
-		if syntax != schemes.IPOptionalHost {
+	// Most URLs have no login: the host and port are read from a, and
+	// only when they are not followed by the end, "/" or "#" (where the
+	// general parser's login ends) is a login of plain bytes looked for.
+	h, userEnd, at := a, a, -1
+	hostEnd, i, port := fastHostPort(s, h, syntax)
+	if i < 0 || (i < len(s) && s[i] != '/' && s[i] != '#') {
+		if userEnd, at = fastLogin(s, a); at < 0 {
 			return fastDefer
 		}
-	} else {
-		// One pass over the host checks every byte and every pair of
-		// bytes: a "." next to a "." or a "-" ends or starts a label
-		// wrongly (RFC 1738 5: hostname = *[ domainlabel "." ] toplabel).
-		// With cHyphen = 4 and cDot = 8, the sum of the two bytes' bits
-		// plus 4 has bit 16 set for exactly "..", ".-" and "-.".
-		var prev, bad uint8
-		for ; i < len(s); i++ {
-			k := ptab[s[i]]
-			if k&(cLabel|cDot) == 0 {
-				break
-			}
-			cur := k & (cDot | cHyphen)
-			bad |= prev + cur + 4
-			prev = cur
-		}
-		hostEnd = i
-		if i == a || bad&16 != 0 || ptab[s[a]]&(cLetter|cDigit) == 0 || prev != 0 {
-			return fastDefer // an empty host or label, or one that starts or ends with "-" or "."
-		}
-		// A host name's top label starts with a letter. A host number
-		// is left to the general parser.
-		top := hostEnd - 1
-		for top > a && s[top-1] != '.' {
-			top--
-		}
-		if ptab[s[top]]&cLetter == 0 {
+		h = at + 1
+		if hostEnd, i, port = fastHostPort(s, h, syntax); i < 0 {
 			return fastDefer
 		}
-		if i < len(s) && s[i] == ':' {
-			i++
-			for i < len(s) && ptab[s[i]]&cDigit != 0 {
-				i++
-			}
-			if i == hostEnd+1 {
-				return fastDefer
-			}
-			u.flags |= hasPort
+		u.flags |= hasUser
+		if userEnd < at {
+			u.flags |= hasPassword
 		}
+	}
+	if port {
+		u.flags |= hasPort
 	}
 	authEnd := i
 	u.scheme = span{0, int32(a - 3)}
-	u.user = span{int32(a), int32(a)}
-	u.pass = u.user
-	u.host = span{int32(a), int32(hostEnd)}
+	switch {
+	case at < 0:
+		u.user = span{int32(a), int32(a)}
+		u.pass = u.user
+	case userEnd < at:
+		u.user = span{int32(a), int32(userEnd)}
+		u.pass = span{int32(userEnd + 1), int32(at)}
+	default:
+		u.user = span{int32(a), int32(at)}
+		u.pass = span{int32(at), int32(at)}
+	}
+	u.host = span{int32(h), int32(hostEnd)}
 	if u.flags&hasPort != 0 {
 		u.port = span{int32(hostEnd + 1), int32(authEnd)}
 	} else {
@@ -457,6 +442,79 @@ func (u *URL) parseFast() int {
 		u.frag = span{int32(start), int32(len(s))}
 	}
 	return fastOK
+}
+
+// fastLogin returns the end of the user and the offset of the "@" of a
+// login of plain bytes from a: user [":" password] "@", where user and
+// password hold only login bytes (no escape, no second ":"). The "@" is -1
+// when s has no such login at a.
+func fastLogin(s string, a int) (userEnd, at int) {
+	i := a
+	for i < len(s) && ptab[s[i]]&cLogin != 0 {
+		i++
+	}
+	userEnd = i
+	if i < len(s) && s[i] == ':' {
+		for i++; i < len(s) && ptab[s[i]]&cLogin != 0; i++ {
+		}
+	}
+	if i < len(s) && s[i] == '@' {
+		return userEnd, i
+	}
+	return userEnd, -1
+}
+
+// fastHostPort reads a host name (or no host, where syntax allows that)
+// and an optional non-empty decimal port from h. It returns the end of the
+// host, the end of the authority and whether there is a port, or an end of
+// -1 when the input needs the general parser.
+func fastHostPort(s string, h int, syntax schemes.Syntax) (hostEnd, end int, port bool) {
+	i := h
+	if i == len(s) || s[i] == '/' || s[i] == '#' {
+		if syntax != schemes.IPOptionalHost {
+			return h, -1, false
+		}
+		return h, h, false
+	}
+	// One pass over the host checks every byte and every pair of bytes: a
+	// "." next to a "." or a "-" ends or starts a label wrongly (RFC 1738
+	// 5: hostname = *[ domainlabel "." ] toplabel). With cHyphen = 4 and
+	// cDot = 8, the sum of the two bytes' bits plus 4 has bit 16 set for
+	// exactly "..", ".-" and "-.".
+	var prev, bad uint8
+	for ; i < len(s); i++ {
+		k := ptab[s[i]]
+		if k&(cLabel|cDot) == 0 {
+			break
+		}
+		cur := k & (cDot | cHyphen)
+		bad |= prev + cur + 4
+		prev = cur
+	}
+	hostEnd = i
+	if i == h || bad&16 != 0 || ptab[s[h]]&(cLetter|cDigit) == 0 || prev != 0 {
+		return hostEnd, -1, false // an empty host or label, or one that starts or ends with "-" or "."
+	}
+	// A host name's top label starts with a letter. A host number is left
+	// to the general parser.
+	top := hostEnd - 1
+	for top > h && s[top-1] != '.' {
+		top--
+	}
+	if ptab[s[top]]&cLetter == 0 {
+		return hostEnd, -1, false
+	}
+	if i < len(s) && s[i] == ':' {
+		i++
+		for i < len(s) && ptab[s[i]]&cDigit != 0 {
+			i++
+		}
+		if i == hostEnd+1 {
+			return hostEnd, -1, false
+		}
+		port = true
+	}
+	return hostEnd, i, port
 }
 
 // parseScheme parses u.s: the scheme name up to ":" (RFC 1738 section 5),

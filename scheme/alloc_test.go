@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ func TestViewAllocs(t *testing.T) {
 	}{
 		{benchFTP, 1},                    // *FTP
 		{"ftp://h.dom/a/b/c", 1},         // the same
-		{"ftp://h.dom/a/b/c/d/e/f/g", 3}, // *FTP, the segments, the CWD list
+		{"ftp://h.dom/a/b/c/d/e/f/g", 2}, // *FTP, the CWD list
 		{"ftp://h.dom/a%20b/c", 2},       // *FTP, "a b"
 		{benchGopher, 2},                 // *Gopher, the decoded search
 		{"gopher://info.cern.ch:70/0/about", 1},
@@ -63,7 +64,7 @@ func TestUcharOr(t *testing.T) {
 }
 
 // TestFTPPathLengths checks CWD and Name around the size of the view's
-// own room for segments (four) and CWD arguments (three).
+// own room for CWD arguments (three).
 func TestFTPPathLengths(t *testing.T) {
 	for n := 1; n <= 9; n++ {
 		var segs []string
@@ -81,8 +82,67 @@ func TestFTPPathLengths(t *testing.T) {
 				t.Errorf("%d segments: CWD[%d] = %q, want %q", n, i, c, want)
 			}
 		}
-		if len(v.CWD) != n-1 || v.Name != string(rune('a'+n-1))+" x" || len(v.segs) != n {
-			t.Errorf("%d segments: CWD %q, name %q, %d segments", n, v.CWD, v.Name, len(v.segs))
+		if len(v.CWD) != n-1 || v.Name != string(rune('a'+n-1))+" x" || len(v.parts()) != n {
+			t.Errorf("%d segments: CWD %q, name %q, %d parts", n, v.CWD, v.Name, len(v.parts()))
+		}
+	}
+}
+
+// TestPlanSpare checks the plan room allocated with a view: the first
+// Plan uses it, later ones (on the view or on a copy of it) get their own
+// plan, and none changes an earlier plan.
+func TestPlanSpare(t *testing.T) {
+	for _, s := range []string{benchGopher, benchFTP, "gopher://h.dom/0a", "ftp://h.dom/a/b/c/d/e/f/g"} {
+		view, err := ViewOf(urlkit.MustParse(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, err := view.Plan(Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprint(first)
+		var second Plan
+		switch v := view.(type) {
+		case *Gopher:
+			c := *v
+			c.Selector = "changed"
+			second, _ = c.Plan(Config{})
+		case *FTP:
+			c := *v
+			c.Name = "changed"
+			second, _ = c.Plan(Config{})
+		}
+		third, _ := view.Plan(Config{})
+		if second == first || third == first || third == second {
+			t.Errorf("%s: plans share memory: %p %p %p", s, first, second, third)
+		}
+		if got := fmt.Sprint(first); got != want || fmt.Sprint(third) != want {
+			t.Errorf("%s: first plan %s became %s; third %s", s, want, got, third)
+		}
+		if fmt.Sprint(second) == want {
+			t.Errorf("%s: the copy's plan %s ignores its change", s, second)
+		}
+	}
+}
+
+// TestParsePlanAllocs holds scheme.Parse and Plan together to their budgets:
+// the view with its first plan, the plan's one string, and one string per
+// decoded part that has escapes.
+func TestParsePlanAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		url string
+		max float64
+	}{
+		{benchFTP, 2},
+		{"gopher://info.cern.ch:70/0/about", 2},
+		{benchGopher, 3}, // and the decoded search
+	} {
+		if n := testing.AllocsPerRun(50, func() {
+			v, _ := Parse(tc.url)
+			v.Plan(Config{})
+		}); n > tc.max {
+			t.Errorf("Parse(%s) and Plan: %v allocations, budget %v", tc.url, n, tc.max)
 		}
 	}
 }

@@ -21,6 +21,7 @@ type FTP struct {
 	Password    string
 	HasUser     bool
 	HasPassword bool
+	escapes     bool     // whether the URL has a "%" at all
 	CWD         []string // one CWD argument per segment before the last, in order
 	Name        string   // the last segment: the argument of RETR or NLST
 	// Type is the ";type=" code in lower case: 'a' (ASCII), 'i' (image)
@@ -28,15 +29,20 @@ type FTP struct {
 	// must guess (RFC 1738 3.2.3).
 	Type byte
 
-	user, pass part
-	segs       []part
-
-	// Room for the segments and CWD arguments of a short path, in the
-	// view's own allocation.
-	segBuf [4]part
+	// Room for the CWD arguments of a short path, in the view's own
+	// allocation. The raw parts (for error offsets) are recomputed from
+	// the URL when needed (parts), which keeps the view small.
 	cwdBuf [3]string
 
-	escapes bool // whether the URL has a "%" at all
+	// spare is room for the first plan, in the view's own allocation
+	// (ftpBlock, planSpare).
+	spare *planSpare[FTPPlan]
+}
+
+// ftpBlock is a view and the room for its first plan, allocated together.
+type ftpBlock struct {
+	view  FTP
+	spare planSpare[FTPPlan]
 }
 
 // AnonymousUser is the user name of anonymous FTP (RFC 1738 3.2.1).
@@ -48,18 +54,20 @@ const AnonymousUser = "anonymous"
 // a segment "/" and ";" are reserved (RFC 1738 3.2.2).
 func FTPOf(u urlkit.URL) (*FTP, error) {
 	l := locOf(u)
-	v := &FTP{u: u, Host: u.Host(), CWD: []string{}}
+	// Field by field: a composite literal would be built aside and copied
+	// into the block with write barriers.
+	b := new(ftpBlock)
+	v := &b.view
+	v.u, v.Host, v.CWD, v.spare = u, u.Host(), []string{}, &b.spare
 	v.Port, _ = portOf(u, 21)
 	v.escapes = strings.IndexByte(u.String(), '%') >= 0
 	if s, ok := u.User(); ok {
 		v.HasUser = true
-		v.user = part{s, l.user(), urlkit.ComponentUser}
-		v.User = v.user.decodeIf(v.escapes)
+		v.User = part{s, l.user(), urlkit.ComponentUser}.decodeIf(v.escapes)
 	}
 	if s, ok := u.Password(); ok {
 		v.HasPassword = true
-		v.pass = part{s, l.password(), urlkit.ComponentPassword}
-		v.Password = v.pass.decodeIf(v.escapes)
+		v.Password = part{s, l.password(), urlkit.ComponentPassword}.decodeIf(v.escapes)
 	}
 	if _, ok := u.Path(); !ok {
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
@@ -69,21 +77,67 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 		return nil, err
 	}
 	v.Type = typ
-	segs := v.segBuf[:0]
-	if n := strings.Count(p.raw, "/") + 1; n > len(v.segBuf) {
-		segs = make([]part, 0, n)
-	}
-	segs = p.splitInto(segs, '/')
-	v.segs = segs
 	v.CWD = v.cwdBuf[:0]
-	if len(segs)-1 > len(v.cwdBuf) {
-		v.CWD = make([]string, 0, len(segs)-1)
+	if n := strings.Count(p.raw, "/"); n > len(v.cwdBuf) {
+		v.CWD = make([]string, 0, n)
 	}
-	for _, s := range segs[:len(segs)-1] {
-		v.CWD = append(v.CWD, s.decodeIf(v.escapes))
+	// One pass over the segments: each before the last is a CWD argument.
+	rest := p.raw
+	for {
+		k := strings.IndexByte(rest, '/')
+		if k < 0 {
+			break
+		}
+		v.CWD = append(v.CWD, part{raw: rest[:k]}.decodeIf(v.escapes))
+		rest = rest[k+1:]
 	}
-	v.Name = segs[len(segs)-1].decodeIf(v.escapes)
+	v.Name = part{raw: rest}.decodeIf(v.escapes)
 	return v, nil
+}
+
+// eachPart calls f with each raw part of the URL that the plan sends,
+// with its name for error messages: the user, the password, each CWD
+// argument and the file name. It stops at the first error f returns. The
+// parts are recomputed from the URL, which keeps the view small.
+func (v *FTP) eachPart(f func(p part, what string) error) error {
+	l := locOf(v.u)
+	if s, ok := v.u.User(); ok {
+		if err := f(part{s, l.user(), urlkit.ComponentUser}, "USER argument"); err != nil {
+			return err
+		}
+	}
+	if s, ok := v.u.Password(); ok {
+		if err := f(part{s, l.password(), urlkit.ComponentPassword}, "PASS argument"); err != nil {
+			return err
+		}
+	}
+	if _, ok := v.u.Path(); !ok {
+		return nil
+	}
+	p, _, err := ftpPath(v.u)
+	if err != nil {
+		return nil // FTPOf checked the path; this cannot happen
+	}
+	for start := 0; ; {
+		k := strings.IndexByte(p.raw[start:], '/')
+		if k < 0 {
+			return f(part{p.raw[start:], p.off + start, p.comp}, "file name")
+		}
+		if err := f(part{p.raw[start : start+k], p.off + start, p.comp}, "CWD argument"); err != nil {
+			return err
+		}
+		start += k + 1
+	}
+}
+
+// parts returns the parts eachPart visits.
+func (v *FTP) parts() []wirePart {
+	var out []wirePart
+	v.eachPart(func(p part, what string) error {
+		out = append(out, wirePart{p, what})
+		return nil
+	})
+	return out
 }
 
 // checkFTP is FTPOf's grammar, shared with [Validate]: it builds nothing.
@@ -252,7 +306,8 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 			return nil, err
 		}
 	}
-	p := &FTPPlan{HasUser: v.HasUser, HasPassword: v.HasPassword, Type: v.Type, CWD: []string{}, Name: v.Name}
+	p := v.spare.take() // zero: set field by field, without a composite literal's copy
+	p.HasUser, p.HasPassword, p.Type, p.CWD, p.Name = v.HasUser, v.HasPassword, v.Type, []string{}, v.Name
 	if len(v.CWD) > len(p.cwdBuf) {
 		p.CWD = make([]string, 0, len(v.CWD))
 	} else if len(v.CWD) > 0 {
@@ -332,49 +387,14 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 // noControl checks every part the plan sends for an escape that decodes
 // to a control character.
 func (v *FTP) noControl(l loc) error {
-	if v.HasUser {
-		if err := v.user.noControl(l, "USER argument"); err != nil {
-			return err
-		}
-	}
-	if v.HasPassword {
-		if err := v.pass.noControl(l, "PASS argument"); err != nil {
-			return err
-		}
-	}
-	for i, s := range v.segs {
-		what := "CWD argument"
-		if i == len(v.segs)-1 {
-			what = "file name"
-		}
-		if err := s.noControl(l, what); err != nil {
-			return err
-		}
-	}
-	return nil
+	return v.eachPart(func(p part, what string) error { return p.noControl(l, what) })
 }
 
 // upperType holds the upper-case type codes, so that a TYPE argument is a
 // substring rather than a new string.
 const upperType = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-func (v *FTP) wireParts() []wirePart {
-	var out []wirePart
-	if v.HasUser {
-		out = append(out, wirePart{v.user, "USER argument"})
-	}
-	if v.HasPassword {
-		out = append(out, wirePart{v.pass, "PASS argument"})
-	}
-	for i, s := range v.segs {
-		what := "CWD argument"
-		if i == len(v.segs)-1 {
-			what = "file name"
-		}
-		out = append(out, wirePart{s, what})
-	}
-	return out
-}
+func (v *FTP) wireParts() []wirePart { return v.parts() }
 
 // rfc1630Type says what to write instead of an RFC 1630 ftptype that RFC
 // 1738 does not allow (A or E with a format code, or L with a byte size),

@@ -33,7 +33,22 @@ type Gopher struct {
 	// Plus is the parsed Gopher+ string, nil without one.
 	Plus *GopherPlus
 
-	sel, search, plus part
+	// escapes is whether the URL has a "%" at all: without one no part
+	// can hold a control character. The raw parts (for error offsets) are
+	// recomputed from the URL when needed (gopherParts), which keeps the
+	// view small.
+	escapes bool
+
+	// spare is room for the first plan, in the view's own allocation
+	// (gopherBlock, planSpare).
+	spare *planSpare[GopherPlan]
+}
+
+// gopherBlock is a view and the room for its first plan, allocated
+// together.
+type gopherBlock struct {
+	view  Gopher
+	spare planSpare[GopherPlan]
 }
 
 // Kinds of Gopher+ string (RFC 1738 3.4.4-3.4.9).
@@ -65,34 +80,48 @@ func GopherOf(u urlkit.URL) (*Gopher, error) {
 	if err := checkGopher(u); err != nil {
 		return nil, err
 	}
-	l := locOf(u)
-	v := &Gopher{u: u, Host: u.Host(), Type: '1'}
+	// Field by field: a composite literal would be built aside and copied
+	// into the block with write barriers.
+	b := new(gopherBlock)
+	v := &b.view
+	v.u, v.Host, v.Type, v.spare = u, u.Host(), '1', &b.spare
 	v.Port, _ = portOf(u, 70)
-	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
-	v.sel = part{"", p.off, urlkit.ComponentPath}
-	if p.raw == "" {
+	v.escapes = strings.IndexByte(u.String(), '%') >= 0
+	typ, fields, n := gopherParts(u)
+	if typ.raw == "" {
 		return v, nil
 	}
-	n := 1
-	if p.raw[0] == '%' {
-		n = 3
+	v.Type = typ.decodeIf(v.escapes)[0]
+	v.Selector = fields[0].decodeIf(v.escapes)
+	if n > 1 {
+		v.HasSearch = true
+		v.Search = fields[1].decodeIf(v.escapes)
 	}
-	v.Type = part{p.raw[:n], p.off, p.comp}.decode()[0]
-	p = part{p.raw[n:], p.off + n, p.comp}
-	var buf [3]part
-	fields := p.splitEscapeInto(buf[:0], "%09", 2)
-	v.sel = fields[0]
-	v.Selector = v.sel.decode()
-	if len(fields) > 1 {
-		v.search, v.HasSearch = fields[1], true
-		v.Search = v.search.decode()
-	}
-	if len(fields) > 2 {
-		v.plus, v.HasPlus = fields[2], true
-		v.PlusString = v.plus.decode()
+	if n > 2 {
+		v.HasPlus = true
+		v.PlusString = fields[2].decodeIf(v.escapes)
 		v.Plus = parsePlus(v.PlusString)
 	}
 	return v, nil
+}
+
+// gopherParts splits the gopher-path of u: the type (empty when the path
+// is), then the selector and, where present, the search and the Gopher+
+// string, raw, n of them.
+func gopherParts(u urlkit.URL) (typ part, fields [3]part, n int) {
+	l := locOf(u)
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
+	if p.raw == "" {
+		return part{"", p.off, p.comp}, [3]part{{"", p.off, p.comp}}, 1
+	}
+	t := 1
+	if p.raw[0] == '%' {
+		t = 3
+	}
+	typ = part{p.raw[:t], p.off, p.comp}
+	p = part{p.raw[t:], p.off + t, p.comp}
+	n = len(p.splitEscapeInto(fields[:0], "%09", 2))
+	return typ, fields, n
 }
 
 // checkGopher is GopherOf's grammar, shared with [Validate]: a gopher URL
@@ -220,27 +249,15 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 	if err := planPort(v.u); err != nil {
 		return nil, err
 	}
-	l := locOf(v.u)
-	if err := v.sel.noControl(l, "gopher selector"); err != nil {
-		return nil, err
-	}
-	if v.HasSearch {
-		if err := v.search.noControl(l, "gopher search"); err != nil {
+	if v.escapes {
+		if err := v.noControl(); err != nil {
 			return nil, err
 		}
 	}
-	p := &GopherPlan{Type: v.Type, HasSearch: v.HasSearch, HasPlus: v.HasPlus, Reply: GopherReply(v.Type)}
+	p := v.spare.take() // zero: set field by field, without a composite literal's copy
+	p.Type, p.HasSearch, p.HasPlus, p.Reply = v.Type, v.HasSearch, v.HasPlus, GopherReply(v.Type)
 	if v.HasPlus {
 		p.PlusString = v.PlusString
-		if v.Plus.Kind == PlusForm {
-			for _, val := range v.Plus.Values {
-				if i := strings.IndexFunc(val, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
-					return nil, v.plusControlErr(l)
-				}
-			}
-		} else if i, _ := firstControl(v.plus.raw); i >= 0 {
-			return nil, v.plusControlErr(l)
-		}
 	}
 	// The address and the request line are built into one string; the
 	// plan's strings are substrings of it. The view holds the decoded
@@ -273,10 +290,37 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 	return p, nil
 }
 
+// noControl checks the selector, the search and the Gopher+ string for
+// escapes that decode to control characters.
+func (v *Gopher) noControl() error {
+	l := locOf(v.u)
+	_, fields, _ := gopherParts(v.u)
+	if err := fields[0].noControl(l, "gopher selector"); err != nil {
+		return err
+	}
+	if v.HasSearch {
+		if err := fields[1].noControl(l, "gopher search"); err != nil {
+			return err
+		}
+	}
+	if v.HasPlus {
+		if v.Plus.Kind == PlusForm {
+			for _, val := range v.Plus.Values {
+				if i := strings.IndexFunc(val, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+					return plusControlErr(l, fields[2])
+				}
+			}
+		} else if i, _ := firstControl(fields[2].raw); i >= 0 {
+			return plusControlErr(l, fields[2])
+		}
+	}
+	return nil
+}
+
 // plusControlErr reports the first control escape of the Gopher+ string
-// that is not part of a form's structure.
-func (v *Gopher) plusControlErr(l loc) error {
-	raw := v.plus.raw
+// plus that is not part of a form's structure.
+func plusControlErr(l loc, plus part) error {
+	raw := plus.raw
 	// Skip the escapes the form structure allows: the TAB after the
 	// leading "+" and every CR LF pair.
 	for i := 0; i+2 < len(raw); i++ {
@@ -288,23 +332,24 @@ func (v *Gopher) plusControlErr(l loc) error {
 			pair := (b == '\r' && i+5 < len(raw)+0 && strings.EqualFold(raw[i+3:min(i+6, len(raw))], "%0A")) ||
 				(b == '\n' && i >= 3 && strings.EqualFold(raw[i-3:i], "%0D"))
 			if !pair && !(b == '\t' && i == 1) {
-				return l.err(v.plus.off+i, v.plus.comp, ErrControl,
+				return l.err(plus.off+i, plus.comp, ErrControl,
 					"%%%02X decodes to control character 0x%02X in the Gopher+ string outside a form's line structure (RFC 1738 3.4.9, 6)", b, b)
 			}
 		}
 		i += 2
 	}
 	i, b := firstControl(raw)
-	return l.err(v.plus.off+max(i, 0), v.plus.comp, ErrControl,
+	return l.err(plus.off+max(i, 0), plus.comp, ErrControl,
 		"%%%02X decodes to control character 0x%02X in the Gopher+ string, which is not a well-formed form (RFC 1738 3.4.9, 6)", b, b)
 }
 
 // wireParts lists the selector and search; the Gopher+ string, which may
 // hold CR LF as a form's structure, is checked by Plan.
 func (v *Gopher) wireParts() []wirePart {
-	out := []wirePart{{v.sel, "gopher selector"}}
+	_, fields, _ := gopherParts(v.u)
+	out := []wirePart{{fields[0], "gopher selector"}}
 	if v.HasSearch {
-		out = append(out, wirePart{v.search, "gopher search"})
+		out = append(out, wirePart{fields[1], "gopher search"})
 	}
 	return out
 }

@@ -17,24 +17,32 @@ func refFTPCommands(v *FTP, cfg Config) (addr string, cmds, cwd []string, err er
 	}
 	l := locOf(v.u)
 	user, pass := "", ""
-	if v.HasUser {
-		if user, err = v.user.wire(l, "USER argument"); err != nil {
+	if s, ok := v.u.User(); ok {
+		if user, err = (part{s, l.user(), urlkit.ComponentUser}).wire(l, "USER argument"); err != nil {
 			return
 		}
 	}
-	if v.HasPassword {
-		if pass, err = v.pass.wire(l, "PASS argument"); err != nil {
+	if s, ok := v.u.Password(); ok {
+		if pass, err = (part{s, l.password(), urlkit.ComponentPassword}).wire(l, "PASS argument"); err != nil {
 			return
 		}
+	}
+	var segs []part
+	if _, ok := v.u.Path(); ok {
+		p, _, e := ftpPath(v.u)
+		if e != nil {
+			return "", nil, nil, e
+		}
+		segs = p.split('/')
 	}
 	name := ""
 	cwd = []string{}
-	for i, s := range v.segs {
+	for i, s := range segs {
 		d, e := s.wire(l, "")
 		if e != nil {
 			return "", nil, nil, e
 		}
-		if i == len(v.segs)-1 {
+		if i == len(segs)-1 {
 			name = d
 		} else {
 			cwd = append(cwd, d)
@@ -136,7 +144,8 @@ func TestGopherPlanMatchesReference(t *testing.T) {
 		v := view.(*Gopher)
 		plan, err := v.Plan(Config{})
 		l := locOf(u)
-		sel, refErr := v.sel.wire(l, "gopher selector")
+		_, fields, _ := gopherParts(u)
+		sel, refErr := fields[0].wire(l, "gopher selector")
 		if err != nil || refErr != nil {
 			if (err == nil) != (refErr == nil) {
 				t.Errorf("%s: Plan error %v, selector error %v", s, err, refErr)
@@ -146,7 +155,7 @@ func TestGopherPlanMatchesReference(t *testing.T) {
 		line := sel
 		search := ""
 		if v.HasSearch {
-			search, _ = v.search.wire(l, "gopher search")
+			search, _ = fields[1].wire(l, "gopher search")
 			line += "\t" + search
 		}
 		if v.HasPlus {

@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
@@ -483,7 +484,11 @@ func (p part) noControl(l loc, what string) error {
 // a control character, and that byte, or -1.
 func firstControl(raw string) (int, byte) {
 	for i := 0; i+2 < len(raw); i++ {
-		if chars.IsEscape(raw, i) {
+		k := strings.IndexByte(raw[i:], '%')
+		if k < 0 {
+			break
+		}
+		if i += k; i+2 < len(raw) && chars.IsEscape(raw, i) {
 			b := chars.Unhex(raw[i+1])<<4 | chars.Unhex(raw[i+2])
 			if isControl(b) {
 				return i, b
@@ -521,8 +526,16 @@ func (p part) splitEscape(esc string, n int) []part {
 // knows n can keep on its stack.
 func (p part) splitEscapeInto(out []part, esc string, n int) []part {
 	start := 0
-	for i := 0; i+len(esc) <= len(p.raw) && len(out) < n; {
-		if p.raw[i] == '%' && strings.EqualFold(p.raw[i:i+len(esc)], esc) {
+	for i := 0; len(out) < n; {
+		k := strings.IndexByte(p.raw[i:], '%')
+		if k < 0 {
+			break
+		}
+		i += k
+		if i+len(esc) > len(p.raw) {
+			break
+		}
+		if strings.EqualFold(p.raw[i:i+len(esc)], esc) {
 			out = append(out, part{p.raw[start:i], p.off + start, p.comp})
 			i += len(esc)
 			start = i
@@ -639,6 +652,24 @@ func hostPort(host string, port int) string {
 	b.Grow(len(host) + 12)
 	writeHostPort(&b, host, port)
 	return b.String()
+}
+
+// planSpare is room for a view's first plan, allocated with the view, so
+// that parsing and planning one URL allocate the view and its plan
+// together. Copies of the view share the spare; the first Plan to claim it
+// uses it, and every later one gets a new plan.
+type planSpare[T any] struct {
+	claimed atomic.Bool
+	plan    T
+}
+
+// take returns the room for a plan, zero: the spare the first time, a new
+// T after that or when s is nil.
+func (s *planSpare[T]) take() *T {
+	if s != nil && s.claimed.CompareAndSwap(false, true) {
+		return &s.plan
+	}
+	return new(T)
 }
 
 // writeHostPort writes host:port to b.
