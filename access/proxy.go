@@ -188,32 +188,13 @@ func FetchViaProxy(ctx context.Context, gateway string, u urlkit.URL, opts *Opti
 	}
 	port, _ := gu.RawPort()
 	addr := net.JoinHostPort(strings.Trim(gu.Host(), "[]"), port)
-	dctx := ctx
-	if d := opts.ConnectTimeout; d >= 0 {
-		if d == 0 {
-			d = DefaultConnectTimeout
-		}
-		var cancel context.CancelFunc
-		dctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
-	}
-	var c net.Conn
-	if opts.Dial != nil {
-		c, err = opts.Dial(dctx, "tcp", addr)
-	} else {
-		var d net.Dialer
-		c, err = d.DialContext(dctx, "tcp", addr)
-	}
+	c, err := opts.dial(ctx, "gateway", addr)
 	if err != nil {
-		return nil, &ConnectError{Protocol: "gateway", Addr: addr, Err: err}
+		return nil, err
 	}
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	closeAll := func() error { stop(); return c.Close() }
-	idle := opts.ReadTimeout
-	if idle == 0 {
-		idle = DefaultReadTimeout
-	}
-	conn := &deadlineConn{Conn: c, idle: idle}
+	conn := &deadlineConn{Conn: c, idle: opts.readTimeout()}
 	req := "GET " + target + " HTTP/1.0\r\nHost: " + addr + "\r\nUser-Agent: urlkit\r\nAccept: */*\r\n\r\n"
 	if opts.Trace != nil {
 		fmt.Fprintf(opts.Trace, "> GET %s HTTP/1.0 (to gateway %s)\n", u.WithoutFragment().Redacted(), addr)
