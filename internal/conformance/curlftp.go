@@ -1,15 +1,13 @@
 package conformance
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/corpus"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -62,19 +60,12 @@ func CurlFTPGopher(dir string) (*Suite, error) {
 			"For ftp, the commands a URL maps to (USER, PASS, CWD, TYPE, RETR, LIST, NLST) are taken from curl's recorded dialogue and from `scheme` plan's Commands (anonymous password ftp@example.com, curl's) and compared; when curl's test ends in an error the server caused, what curl sent must be the start of the plan. " +
 			"For gopher, the selector line is compared. A client-chosen TYPE (no \";type=\", RFC 1738 3.2.3) is left out of the comparison. Every divergence is pinned by test in `curlFTPPinned`.",
 	}
-	f, err := os.Open(filepath.Join(dir, rel))
+	rows, err := corpus.ReadJSONL[curlTest](filepath.Join(dir, rel))
 	if err != nil {
 		return nil, fmt.Errorf("conformance: %w", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
 	seenPinned := map[string]bool{}
-	for sc.Scan() {
-		var r curlTest
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("conformance: %s: %w", rel, err)
-		}
+	for _, r := range rows {
 		s.Total++
 		server, _, _ := strings.Cut(r.Server, "\n")
 		switch {
@@ -95,9 +86,6 @@ func CurlFTPGopher(dir string) (*Suite, error) {
 		if got != "" {
 			seenPinned[r.Test] = true
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
 	}
 	for t, c := range curlFTPPinned {
 		if !seenPinned[t] {

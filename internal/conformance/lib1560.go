@@ -1,10 +1,8 @@
 package conformance
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/corpus"
 	"github.com/urlkit/urlkit/internal/schemes"
 )
 
@@ -46,18 +45,11 @@ func Lib1560(dir string) (*Suite, error) {
 		Notes: "Both outcomes are taken first: curl's (its expected result or CURLUcode) and urlkit.Parse's. When both accept, get_url rows agree when urlkit.Equal finds curl's normalised URL equivalent to the input, and get_parts rows agree when each part curl reports equals urlkit's (curl's path with its leading \"/\", \"[n]\" for a missing part). " +
 			"Rejections are classed by urlkit's error kind with the kind's reason checked on the input; acceptances curl refuses are classed by curl's error code with a predicate on the input.",
 	}
-	f, err := os.Open(filepath.Join(dir, rel))
+	rows, err := corpus.ReadJSONL[curlRow](filepath.Join(dir, rel))
 	if err != nil {
 		return nil, fmt.Errorf("conformance: %w", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var r curlRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("conformance: %s: %w", rel, err)
-		}
+	for _, r := range rows {
 		if r.Table != "get_parts_list" && r.Table != "get_url_list" {
 			continue
 		}
@@ -73,7 +65,7 @@ func Lib1560(dir string) (*Suite, error) {
 		}
 		compareCurl(s, r, in, out)
 	}
-	return s, sc.Err()
+	return s, nil
 }
 
 func hasFlag(flags, f string) bool {

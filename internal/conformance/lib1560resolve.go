@@ -1,15 +1,13 @@
 package conformance
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/corpus"
 )
 
 // lib1560Row is one row of scheme-tests/curl_lib1560_urlapi_cases.jsonl
@@ -42,18 +40,11 @@ func Lib1560Resolve(dir string) (*Suite, error) {
 		Source: "the `set_url_list` rows of `" + file + "` (curl's tests/libtest/lib1560.c: a URL set on a handle that already holds one, which curl resolves as a redirect); the other side is the URL curl's test expects.",
 		Notes:  "Each row goes to `urlkit.ResolveString(in, set, urlkit.ModeRFC3986)`; a result with a scheme warning counts as the result. Rows where curl reports an error expect an urlkit error.",
 	}
-	f, err := os.Open(filepath.Join(dir, file))
+	rows, err := corpus.ReadJSONL[lib1560Row](filepath.Join(dir, file))
 	if err != nil {
 		return nil, fmt.Errorf("conformance: %w", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		var r lib1560Row
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("conformance: %s:%d: %w", file, line, err)
-		}
+	for _, r := range rows {
 		if r.Table != "set_url_list" {
 			continue
 		}
@@ -67,9 +58,6 @@ func Lib1560Resolve(dir string) (*Suite, error) {
 			continue
 		}
 		compareLib1560(s, base, ref, out, r.UCode)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("conformance: %s: %w", file, err)
 	}
 	return s, nil
 }
