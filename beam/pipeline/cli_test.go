@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -129,9 +130,9 @@ func section(counts []string, name string) map[string]int {
 	for _, l := range counts {
 		f := strings.Split(l, "\t")
 		if len(f) == 3 && f[0] == name {
-			var n int
-			for _, c := range f[2] {
-				n = n*10 + int(c-'0')
+			n, err := strconv.Atoi(f[2])
+			if err != nil {
+				n = -1 // a malformed count then differs from any expected one
 			}
 			m[f[1]] = n
 		}

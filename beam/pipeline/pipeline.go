@@ -64,7 +64,7 @@ func init() {
 	register.Emitter2[string, string]()
 	register.Emitter2[string, int]()
 	register.Emitter1[string]()
-	register.DoFn4x1[context.Context, fileio.ReadableFile, func(string), func(string), error](&extractFn{})
+	register.DoFn5x1[context.Context, fileio.ReadableFile, func(string), func(string), func(string, int), error](&extractFn{})
 	register.Function2x1(pickFirst)
 	register.Function2x1(dropKey)
 	register.Function2x1(formatCount)
@@ -82,11 +82,12 @@ func Build(s beam.Scope, cfg Config) Outputs {
 	var canon, rejected, keys beam.PCollection
 	if cfg.Extract {
 		files := fileio.ReadMatches(s, fileio.MatchFiles(s, cfg.Input), fileio.ReadDirectorySkip())
-		cands, rej := beam.ParDo2(s, &extractFn{Lenient: cfg.Lenient}, files)
+		// A candidate the extractor gives up is written and counted like
+		// a rejected line.
+		cands, rej, rejKeys := beam.ParDo3(s, &extractFn{Lenient: cfg.Lenient}, files)
 		canon, rejected, keys = beam.ParDo3(s, cf, cands)
 		rejected = beam.Flatten(s, rejected, rej)
-		// A candidate the extractor gave up is counted like a line.
-		keys = beam.Flatten(s, keys, beam.ParDo(s, rejectedKeys, rej))
+		keys = beam.Flatten(s, keys, rejKeys)
 	} else {
 		lines := textio.Read(s, cfg.Input)
 		canon, rejected, keys = beam.ParDo3(s, cf, lines)
@@ -213,12 +214,12 @@ func recordKeys(r linkset.Record, add func(string)) {
 
 // extractFn reads one file as free text and emits each URL found, as
 // written, to be classified like a line; a candidate the extractor gives
-// up is emitted as a rejected line at once.
+// up is emitted as a rejected line at once, with its count keys.
 type extractFn struct {
 	Lenient bool
 }
 
-func (f *extractFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, cand func(string), rejected func(string)) error {
+func (f *extractFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, cand func(string), rejected func(string), count func(string, int)) error {
 	rc, err := file.Open(ctx)
 	if err != nil {
 		return fmt.Errorf("urlkit-beam: opening %s: %w", file.Metadata.Path, err)
@@ -226,20 +227,11 @@ func (f *extractFn) ProcessElement(ctx context.Context, file fileio.ReadableFile
 	defer rc.Close()
 	return linkset.ExtractLines(rc, linkset.Options{Lenient: f.Lenient},
 		func(url string) { cand(url) },
-		func(r linkset.Record) { rejected(linkset.RejectedLine(r)) })
+		func(r linkset.Record) {
+			rejected(linkset.RejectedLine(r))
+			recordKeys(r, func(k string) { count(k, 1) })
+		})
 }
-
-// rejectedKeys turns a rejected line written by extractFn back into its
-// count keys.
-func rejectedKeys(line string, count func(string, int)) {
-	count(SectionStatus+"\t"+linkset.Rejected.String(), 1)
-	f := strings.Split(line, "\t")
-	if len(f) >= 2 {
-		count(SectionKind+"\t"+f[1], 1)
-	}
-}
-
-func init() { register.Function2x0(rejectedKeys) }
 
 // pickFirst keeps one canonical URL per dedup key. Two different URLs
 // with one key (a SHA-256 prefix collision) would keep the smaller, so the
@@ -274,9 +266,9 @@ func hostOnly(k string, n int, emit func(HostCount)) {
 	}
 }
 
-func notHost(k string, n int, emit func(string)) {
+func notHost(k string, n int, emit func(string, int)) {
 	if !strings.HasPrefix(k, SectionHost+"\t") {
-		emit(formatCount(k, n))
+		emit(k, n)
 	}
 }
 
@@ -287,22 +279,19 @@ func init() {
 
 // formatSummary writes the summary table from the small count sections,
 // the top hosts and the number of distinct canonical URLs.
-func formatSummary(_ []byte, small func(*string) bool, tops func(*[]HostCount) bool, distinct func(*int) bool, emit func(string)) error {
+func formatSummary(_ []byte, small func(*string, *int) bool, tops func(*[]HostCount) bool, distinct func(*int) bool, emit func(string)) error {
 	counts := map[string]map[string]int{}
-	var line string
-	for small(&line) {
-		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			return fmt.Errorf("urlkit-beam: bad count line %q", line)
+	var k string
+	var n int
+	for small(&k, &n) {
+		sec, key, ok := strings.Cut(k, "\t")
+		if !ok {
+			return fmt.Errorf("urlkit-beam: count key %q has no section", k)
 		}
-		n, err := strconv.Atoi(f[2])
-		if err != nil {
-			return fmt.Errorf("urlkit-beam: bad count line %q", line)
+		if counts[sec] == nil {
+			counts[sec] = map[string]int{}
 		}
-		if counts[f[0]] == nil {
-			counts[f[0]] = map[string]int{}
-		}
-		counts[f[0]][f[1]] = n
+		counts[sec][key] = n
 	}
 	var hosts []HostCount
 	tops(&hosts)
