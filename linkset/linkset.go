@@ -116,9 +116,7 @@ func Classify(line string, opt Options) Record {
 		}
 	}
 	if err == nil {
-		if verr := scheme.Validate(u); verr != nil {
-			err = verr
-		}
+		err = scheme.Validate(u)
 	}
 	if err != nil {
 		r.Status = Rejected
@@ -137,7 +135,7 @@ func Classify(line string, opt Options) Record {
 	r.Canonical = c.String()
 	r.Scheme = c.Scheme()
 	if c.HasAuthority() {
-		r.Host = strings.ToLower(c.Host())
+		r.Host = c.Hostname()
 	}
 	return r
 }
