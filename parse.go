@@ -2,6 +2,7 @@ package urlkit
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/urlkit/urlkit/internal/chars"
@@ -83,20 +84,44 @@ func scanLogin(s string, i, end int) int {
 	return end
 }
 
+// ones has the lowest bit of every byte of a word set: c*ones repeats the
+// byte c eight times.
+const ones = 0x0101010101010101
+
+// classes8 returns the classes in t of the first eight bytes of b, the
+// class of b[k] in byte k of the result, so that a class bit can be tested
+// in eight bytes at once; b must have at least eight bytes.
+func classes8(t *[256]uint8, b string) uint64 {
+	return uint64(t[b[7]])<<56 | uint64(t[b[6]])<<48 | uint64(t[b[5]])<<40 | uint64(t[b[4]])<<32 |
+		uint64(t[b[3]])<<24 | uint64(t[b[2]])<<16 | uint64(t[b[1]])<<8 | uint64(t[b[0]])
+}
+
 // skip returns the index of the first byte of s at or after i that is
-// neither in class c nor part of a valid escape, or len(s); i must be at
-// most len(s). It tests eight bytes per branch while it can.
+// neither in class c (a single bit of ptab) nor part of a valid escape, or
+// len(s); i must be at most len(s). It looks at eight bytes per step and
+// finds the offending byte of a step without a branch per byte.
 func skip(s string, i int, c uint8) int {
+	want := uint64(c) * ones
 	for {
-		t := s[i:]
-		for len(t) >= 8 && ptab[t[0]]&ptab[t[1]]&ptab[t[2]]&ptab[t[3]]&ptab[t[4]]&ptab[t[5]]&ptab[t[6]]&ptab[t[7]]&c != 0 {
-			t = t[8:]
+		for len(s)-i >= 8 {
+			if t := s[i : i+8]; ptab[t[0]]&ptab[t[1]]&ptab[t[2]]&ptab[t[3]]&ptab[t[4]]&ptab[t[5]]&ptab[t[6]]&ptab[t[7]]&c == 0 {
+				i += bits.TrailingZeros64(classes8(&ptab, t)&want^want) >> 3
+				goto escape
+			}
+			i += 8
 		}
-		for len(t) > 0 && ptab[t[0]]&c != 0 {
-			t = t[1:]
+		if len(s) >= 8 {
+			// The last eight bytes of s, shifted so that the bytes before
+			// i drop out; the zero bytes shifted in stand for the end.
+			w := classes8(&ptab, s[len(s)-8:]) & want >> (8 * (8 - uint(len(s)-i)))
+			i += bits.TrailingZeros64(w^want) >> 3
+		} else {
+			for i < len(s) && ptab[s[i]]&c != 0 {
+				i++
+			}
 		}
-		i = len(s) - len(t)
-		if len(t) >= 3 && t[0] == '%' && chars.Table[t[1]]&chars.HexDigit != 0 && chars.Table[t[2]]&chars.HexDigit != 0 {
+	escape:
+		if len(s)-i >= 3 && s[i] == '%' && chars.Table[s[i+1]]&chars.HexDigit != 0 && chars.Table[s[i+2]]&chars.HexDigit != 0 {
 			i += 3
 			continue
 		}
