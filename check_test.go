@@ -80,7 +80,27 @@ func FuzzParseDifferential(f *testing.F) {
 	f.Fuzz(compareParsers)
 }
 
+// compareParsers compares the parsers on s with the fast path's 32-byte
+// scans off, and on where they can run (simd.go).
 func compareParsers(t *testing.T, s string) {
+	defer func(on bool) { simd = on }(simd)
+	simd = false
+	compareParsers1(t, s)
+	if simdAvailable {
+		scalar := URL{s: s}
+		r := scalar.parseFast()
+		simd = true
+		compareParsers1(t, s)
+		// The same decision, not only the same result: a scan that sent
+		// more inputs to the general parser would pass the comparisons
+		// above and lose the speed.
+		if u := (URL{s: s}); u.parseFast() != r || (r == fastOK && u != scalar) {
+			t.Fatalf("%q: parseFast with the 32-byte scans gives %d %+v, without %d %+v", s, u.parseFast(), u, r, scalar)
+		}
+	}
+}
+
+func compareParsers1(t *testing.T, s string) {
 	for _, partial := range []bool{false, true} {
 		parse := Parse
 		if partial {

@@ -101,6 +101,9 @@ func classes8(t *[256]uint8, b string) uint64 {
 // len(s); i must be at most len(s). It looks at eight bytes per step and
 // finds the offending byte of a step without a branch per byte.
 func skip(s string, i int, c uint8) int {
+	if simd && len(s) >= 32 && (c == cPath || c == cX) {
+		return skip32(s, i, c)
+	}
 	want := uint64(c) * ones
 	for {
 		for len(s)-i >= 8 {
@@ -388,12 +391,18 @@ func (u *URL) parseFast() int {
 	// only when they are not followed by the end, "/" or "#" (where the
 	// general parser's login ends) is a login of plain bytes looked for.
 	h, userEnd, at := a, a, -1
-	hostEnd, i, port := fastHostPort(s, h, syntax)
+	hostEnd, i, port, pathEnd := hostLong, 0, false, -1
+	if simd {
+		hostEnd, i, port, pathEnd = fastHost64(s, h, syntax)
+	}
+	if hostEnd == hostLong {
+		hostEnd, i, port = fastHostPort(s, h, syntax)
+	}
 	if i < 0 || (i < len(s) && s[i] != '/' && s[i] != '#') {
 		if userEnd, at = fastLogin(s, a); at < 0 {
 			return fastDefer
 		}
-		h = at + 1
+		h, pathEnd = at+1, -1
 		if hostEnd, i, port = fastHostPort(s, h, syntax); i < 0 {
 			return fastDefer
 		}
@@ -432,7 +441,12 @@ func (u *URL) parseFast() int {
 	// scheme, the general parser tries the scheme-specific part as *xchar.
 	if i < len(s) && s[i] == '/' {
 		u.flags |= hasPath
-		if i = skip(s, i, cPath); i < len(s) && s[i] != '?' && s[i] != '#' && syntax != schemes.Generic {
+		if pathEnd < 0 || pathEnd < len(s) && s[pathEnd] == '%' {
+			i = skip(s, max(i, pathEnd), cPath)
+		} else {
+			i = pathEnd
+		}
+		if i < len(s) && s[i] != '?' && s[i] != '#' && syntax != schemes.Generic {
 			return i<<4 | int(ComponentPath)
 		}
 	}
@@ -529,17 +543,26 @@ func fastHostPort(s string, h int, syntax schemes.Syntax) (hostEnd, end int, por
 	if ptab[s[top]]&cLetter == 0 {
 		return hostEnd, -1, false
 	}
-	if i < len(s) && s[i] == ':' {
-		i++
-		for i < len(s) && ptab[s[i]]&cDigit != 0 {
-			i++
-		}
-		if i == hostEnd+1 {
-			return hostEnd, -1, false
-		}
-		port = true
+	end, port = fastPort(s, hostEnd)
+	return hostEnd, end, port
+}
+
+// fastPort reads an optional ":" and non-empty decimal port at i, the end
+// of a host. It returns the end of the authority and whether there is a
+// port, or an end of -1 for ":" with no digits, which the general parser
+// explains.
+func fastPort(s string, i int) (end int, port bool) {
+	if i == len(s) || s[i] != ':' {
+		return i, false
 	}
-	return hostEnd, i, port
+	j := i + 1
+	for j < len(s) && ptab[s[j]]&cDigit != 0 {
+		j++
+	}
+	if j == i+1 {
+		return -1, false
+	}
+	return j, true
 }
 
 // parseScheme parses u.s: the scheme name up to ":" (RFC 1738 section 5),
