@@ -470,7 +470,7 @@ func checkParts(p Parts) error {
 			return &SyntaxError{Input: p.Host, Offset: 0, Component: ComponentHost, Err: ErrBadHost, why: whyHostChar}
 		}
 		if off, w, k := checkHost(p.Host, 0, len(p.Host)); off >= 0 {
-			return &SyntaxError{Input: p.Host, Offset: off, Component: ComponentHost, Err: ErrBadHost, why: w, n: k}
+			return &SyntaxError{Input: p.Host, Offset: off, Component: ComponentHost, Err: ErrBadHost, why: w, n: int32(k)}
 		}
 	}
 	for j := 0; j < len(p.Port); j++ {

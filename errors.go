@@ -29,16 +29,16 @@ var (
 // of the sentinel errors (ErrBadEscape, ErrUnsafeChar...), which
 // [SyntaxError.Unwrap] returns.
 type SyntaxError struct {
-	Input     string    // the whole input, as given
-	Offset    int       // byte offset in Input of the first offending byte
-	Component Component // the component the offending byte is in
-	Err       error     // the kind of problem: one of the package's sentinel errors
+	Input  string // the whole input, as given
+	Offset int    // byte offset in Input of the first offending byte
+	Err    error  // the kind of problem: one of the package's sentinel errors
 	// Detail is the explanation for a person, naming the rule broken. When
 	// it is empty, Reason derives the explanation from the offending byte,
 	// so that the parser's error path does not format strings.
-	Detail string
-	why    why // which derived explanation applies when Detail is ""
-	n      int // a number the explanation quotes
+	Detail    string
+	n         int32     // a number the explanation quotes
+	Component Component // the component the offending byte is in
+	why       why       // which derived explanation applies when Detail is ""
 }
 
 // why selects an explanation that Reason derives on demand.

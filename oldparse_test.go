@@ -274,7 +274,7 @@ done:
 			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyMissingHost}
 		}
 	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
-		return &SyntaxError{Input: input, Offset: base + off, Component: ComponentHost, Err: ErrBadHost, why: w, n: k}
+		return &SyntaxError{Input: input, Offset: base + off, Component: ComponentHost, Err: ErrBadHost, why: w, n: int32(k)}
 	}
 	if authEnd < n && s[authEnd] == '/' {
 		return u.oldParseTail(input, base, authEnd, ComponentPath)

@@ -277,7 +277,7 @@ func (f failure) kind(input string) error {
 // err returns the *SyntaxError of a failure in input.
 func (f failure) err(input string) *SyntaxError {
 	off := int(f.off)
-	e := &SyntaxError{Input: input, Offset: off, Component: f.comp, Err: f.kind(input), why: f.why, n: int(f.n)}
+	e := &SyntaxError{Input: input, Offset: off, Component: f.comp, Err: f.kind(input), why: f.why, n: f.n}
 	switch f.code {
 	case fEmpty:
 		e.Detail = "empty URL"
