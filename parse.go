@@ -167,7 +167,18 @@ func Parse(s string) (u URL, err error) {
 // and a colon that comes before any slash; otherwise it is partial, and may
 // be empty, start with "//" and a login, with "/", with "?" or with "#".
 // An absolute string is parsed as [Parse] does.
-func ParseRef(s string) (URL, error) { return parse(s, true, false) }
+func ParseRef(s string) (u URL, err error) {
+	// An input that the fast path takes is absolute: a scheme name and
+	// "://".
+	u.s = s
+	switch r := u.parseFast(); {
+	case r == fastOK:
+		return u, nil
+	case r >= 0:
+		return URL{}, charError(s, r>>4, Component(r&15))
+	}
+	return parse(s, true, true)
+}
 
 // MustParse is like [Parse] but panics on error. It is meant for URLs
 // written into a program, such as test tables and package variables.
@@ -315,7 +326,7 @@ func (u *URL) parse(input string, partialOK, fastTried bool) failure {
 	if len(s) == 0 && (!partialOK || u.prefix != 0) {
 		return failure{off: u.prefix, comp: ComponentNone, code: fEmpty}
 	}
-	if !partialOK && !(fastTried && u.prefix == 0) {
+	if !(fastTried && u.prefix == 0) {
 		switch r := u.parseFast(); {
 		case r == fastOK:
 			return failure{}
