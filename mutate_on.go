@@ -12,11 +12,12 @@ import "os"
 //	rfc3986-keep-dots        ModeRFC3986 keeps dot segments in a reference with a scheme
 //	host-underscore          the parser accepts "_" in a host name
 //	port-letters             the parser accepts letters in a port
+//	vector-host-pairs        the vector scan (simd.go) accepts ".." and ".-" in a host
 var mutation = os.Getenv("URLKIT_MUTATION")
 
 func init() {
 	switch mutation {
-	case "", "rfc3986-empty-authority", "rfc3986-keep-dots", "host-underscore", "port-letters",
+	case "", "rfc3986-empty-authority", "rfc3986-keep-dots", "host-underscore", "port-letters", "vector-host-pairs",
 		"ftp-skip-empty-cwd": // planted in the scheme package
 	default:
 		panic("urlkit: unknown URLKIT_MUTATION " + mutation)
