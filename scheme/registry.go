@@ -185,10 +185,22 @@ func infoOf(i schemes.Info) Info {
 	return Info{Name: i.Name, Syntax: Syntax(i.Syntax), DefaultPort: i.DefaultPort, Source: i.Source}
 }
 
+// The registry: a map that is never changed once published, replaced
+// whole by Register under regMu, so that Lookup (on the path of every
+// ViewOf) reads it without a lock.
 var (
-	regMu sync.RWMutex
-	reg   = map[string]Scheme{}
+	regMu sync.Mutex
+	reg   atomic.Pointer[map[string]Scheme]
 )
+
+// registered returns the registry's current map (nil before the first
+// Register; reading a nil map finds nothing).
+func registered() map[string]Scheme {
+	if m := reg.Load(); m != nil {
+		return *m
+	}
+	return nil
+}
 
 // Register makes a scheme known to [Lookup], [ViewOf] and the core parser
 // ([urlkit.Parse] reads its URLs with the syntax its Info gives). It is
@@ -211,7 +223,8 @@ func Register(s Scheme) {
 	}
 	regMu.Lock()
 	defer regMu.Unlock()
-	if _, dup := reg[name]; dup {
+	old := registered()
+	if _, dup := old[name]; dup {
 		panic("scheme: Register called twice for " + name)
 	}
 	if schemes.BuiltinIndex(name) < 0 {
@@ -219,7 +232,12 @@ func Register(s Scheme) {
 			panic("scheme: Register called twice for " + name)
 		}
 	}
-	reg[name] = s
+	m := make(map[string]Scheme, len(old)+1)
+	for k, v := range old {
+		m[k] = v
+	}
+	m[name] = s
+	reg.Store(&m)
 }
 
 // DefaultPort returns the default port of a scheme (in any case), or 0 if
@@ -235,18 +253,19 @@ func IsExperimental(name string) bool {
 
 // Lookup returns the registered scheme with the given name, in any case.
 func Lookup(name string) (Scheme, bool) {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	s, ok := reg[strings.ToLower(name)]
+	m := registered()
+	if s, ok := m[name]; ok {
+		return s, true // the usual case: a lower-case name, as URL.Scheme gives
+	}
+	s, ok := m[strings.ToLower(name)]
 	return s, ok
 }
 
 // Names returns the names of the registered schemes, sorted.
 func Names() []string {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	out := make([]string, 0, len(reg))
-	for k := range reg {
+	m := registered()
+	out := make([]string, 0, len(m))
+	for k := range m {
 		out = append(out, k)
 	}
 	sort.Strings(out)
