@@ -79,17 +79,21 @@ func refFTPCommands(v *FTP, cfg Config) (addr string, cmds, cwd []string, err er
 }
 
 // TestFTPPlanMatchesReference compares Plan with refFTPCommands over logins,
-// paths of 0 to 12 segments, escapes and every type code.
+// ports, paths of 0 to 12 segments, escapes (control characters in an
+// argument, and in the fragment, which is not sent) and every type code.
 func TestFTPPlanMatchesReference(t *testing.T) {
 	n := 0
 	for _, login := range []string{"", "@", "u@", "u:@", "u:p@", "my%20name:se%3Acret@", "u:%0D@"} {
-		for _, hp := range []string{"h.dom", "h.dom:2121"} {
+		for _, hp := range []string{"h.dom", "h.dom:2121", "h.dom:021", "h.dom:65535", "h.dom:65536"} {
 			for segs := 0; segs <= 12; segs++ {
-				for _, typ := range []string{"", ";type=a", ";type=I", ";type=d"} {
-					for _, last := range []string{"", "file.txt", "Image.GIF", "a%20b"} {
+				for _, typ := range []string{"", ";type=a", ";type=I", ";type=d", ";type=d#%0A"} {
+					for _, last := range []string{"", "file.txt", "Image.GIF", "a%20b", "a%0Ab"} {
 						path := ""
 						for i := 0; i < segs; i++ {
 							path += fmt.Sprintf("d%d%%2F/", i)
+						}
+						if segs == 2 {
+							path += "x%00/" // a control character in a CWD argument
 						}
 						s := "ftp://" + login + hp + "/" + path + last + typ
 						u, err := urlkit.Parse(s)
@@ -122,6 +126,28 @@ func TestFTPPlanMatchesReference(t *testing.T) {
 		}
 	}
 	t.Logf("%d plans compared", n)
+}
+
+// TestFTPRawPath checks ftpRawPath, which reads a plain path without
+// offsets, against ftpPath on paths that are and are not plain: type
+// suffixes valid, invalid and misplaced, reserved bytes, escapes.
+func TestFTPRawPath(t *testing.T) {
+	for _, seg := range []string{"", "a", "a%3Bb", "a;b", "a?b", "%2F", "a=b&c:d@e"} {
+		for _, suffix := range []string{"", ";type=a", ";type=I", ";type=d", ";type=D", ";type=x", ";type=", ";type=ai",
+			";type=AN", ";type=i/x", ";type=a;type=i", ";type=i;", ";tyPe=i", ";x", "/", "/;type=i", "?q;type=i"} {
+			for _, path := range []string{seg + suffix, "d/" + seg + suffix, seg + "/" + seg + suffix} {
+				u, err := urlkit.Parse("ftp://h.dom/" + path)
+				if err != nil {
+					continue
+				}
+				raw, typ, err := ftpRawPath(u)
+				p, wantTyp, wantErr := ftpPath(u)
+				if fmt.Sprint(err) != fmt.Sprint(wantErr) || err == nil && (raw != p.raw || typ != wantTyp) {
+					t.Errorf("%s: ftpRawPath %q %q %v, ftpPath %q %q %v", u, raw, typ, err, p.raw, wantTyp, wantErr)
+				}
+			}
+		}
+	}
 }
 
 // TestGopherPlanMatchesReference compares the gopher request line with
