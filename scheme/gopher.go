@@ -87,7 +87,7 @@ func GopherOf(u urlkit.URL) (*Gopher, error) {
 	v.u, v.Host, v.Type, v.spare = u, u.Host(), '1', &b.spare
 	v.Port, _ = portOf(u, 70)
 	v.escapes = strings.IndexByte(u.String(), '%') >= 0
-	typ, fields, n := gopherParts(u)
+	typ, fields, n := gopherSplit(part{raw: u.PathAndSearch()}) // decoding needs no offsets
 	if typ.raw == "" {
 		return v, nil
 	}
@@ -109,8 +109,11 @@ func GopherOf(u urlkit.URL) (*Gopher, error) {
 // is), then the selector and, where present, the search and the Gopher+
 // string, raw, n of them.
 func gopherParts(u urlkit.URL) (typ part, fields [3]part, n int) {
-	l := locOf(u)
-	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
+	return gopherSplit(part{u.PathAndSearch(), locOf(u).urlPath(), urlkit.ComponentPath})
+}
+
+// gopherSplit is gopherParts on the gopher-path p.
+func gopherSplit(p part) (typ part, fields [3]part, n int) {
 	if p.raw == "" {
 		return part{"", p.off, p.comp}, [3]part{{"", p.off, p.comp}}, 1
 	}
@@ -127,6 +130,9 @@ func gopherParts(u urlkit.URL) (typ part, fields [3]part, n int) {
 // checkGopher is GopherOf's grammar, shared with [Validate]: a gopher URL
 // has no login, and within the gopher-path nothing is reserved.
 func checkGopher(u urlkit.URL) error {
+	if _, ok := u.User(); !ok {
+		return nil
+	}
 	return noLogin(locOf(u), "RFC 1738 5: gopherurl = \"gopher://\" hostport ...")
 }
 
@@ -246,12 +252,18 @@ func GopherReply(t byte) string {
 // change the request (RFC 1738 3.4.1, 6). The Gopher+ string may carry CR
 // LF only as the structure of a filled-in form (RFC 1738 3.4.9).
 func (v *Gopher) Plan(Config) (Plan, error) {
-	if err := planPort(v.u); err != nil {
-		return nil, err
-	}
-	if v.escapes {
-		if err := v.noControl(); err != nil {
+	if rp, ok := v.u.RawPort(); ok && len(rp) > 4 { // four digits are below 65536
+		if err := planPort(v.u); err != nil {
 			return nil, err
+		}
+	}
+	// Every escape of the parts sent is one of the URL's: a URL with no
+	// escape that decodes to a control character needs no closer look.
+	if v.escapes {
+		if i, _ := firstControl(v.u.String()); i >= 0 {
+			if err := v.noControl(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	p := v.spare.take() // zero: set field by field, without a composite literal's copy

@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -158,6 +159,7 @@ func TestGopherPlanMatchesReference(t *testing.T) {
 		"gopher://h.dom/7/search/engine%09query%20words", "gopher://h.dom/7/s%09q%09%2B",
 		"gopher://h.dom/1/d%09%09%24",
 		"gopher://h.dom/%3F/x", "gopher://h.dom/0/x%0Dy",
+		"gopher://h.dom/0/a%20b#%0D", // a control escape in the fragment, which is not sent
 	} {
 		u, err := urlkit.Parse(s)
 		if err != nil {
@@ -193,6 +195,37 @@ func TestGopherPlanMatchesReference(t *testing.T) {
 		p := plan.(*GopherPlan)
 		if p.Line != line || p.Selector != sel || p.Search != search || p.Addr != fmt.Sprintf("%s:%d", v.Host, v.Port) {
 			t.Errorf("%s: plan %q %q %q %q, reference %q %q %q", s, p.Addr, p.Selector, p.Search, p.Line, sel, search, line)
+		}
+	}
+}
+
+// TestPlanPortDigits checks the port bound of the ftp and gopher plans,
+// which look at the number only from five digits on: a port with leading
+// zeros is its number, one above 65535 is refused.
+func TestPlanPortDigits(t *testing.T) {
+	for _, tc := range []struct {
+		port string
+		want int // -1: ErrPortRange
+	}{{"1", 1}, {"0070", 70}, {"9999", 9999}, {"65535", 65535}, {"065535", 65535}, {"0000000000021", 21},
+		{"65536", -1}, {"0065536", -1}, {"99999", -1}, {"12345678901234567890", -1}} {
+		for _, s := range []string{"ftp://h.dom:" + tc.port + "/f", "gopher://h.dom:" + tc.port + "/0x"} {
+			p, err := PlanOf(urlkit.MustParse(s), Config{})
+			if tc.want < 0 {
+				if !errors.Is(err, ErrPortRange) {
+					t.Errorf("%s: plan error %v, want ErrPortRange", s, err)
+				}
+				continue
+			}
+			addr := ""
+			switch p := p.(type) {
+			case *FTPPlan:
+				addr = p.Addr
+			case *GopherPlan:
+				addr = p.Addr
+			}
+			if want := fmt.Sprintf("h.dom:%d", tc.want); err != nil || addr != want {
+				t.Errorf("%s: plan address %q, error %v; want %q", s, addr, err, want)
+			}
 		}
 	}
 }
