@@ -259,8 +259,14 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 	}
 	// Every escape of the parts sent is one of the URL's: a URL with no
 	// escape that decodes to a control character needs no closer look.
+	// The selector and the search hold no %09 (it separates them), so
+	// without a Gopher+ string that escape is no reason to look either.
 	if v.escapes {
-		if i, _ := firstControl(v.u.String()); i >= 0 {
+		ok := byte('\t')
+		if v.HasPlus {
+			ok = 0x80
+		}
+		if i, _ := firstControlBut(v.u.String(), ok); i >= 0 {
 			if err := v.noControl(); err != nil {
 				return nil, err
 			}

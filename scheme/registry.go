@@ -501,7 +501,10 @@ func (p part) noControl(l loc, what string) error {
 
 // firstControl returns the index in raw of the first escape that decodes to
 // a control character, and that byte, or -1.
-func firstControl(raw string) (int, byte) {
+func firstControl(raw string) (int, byte) { return firstControlBut(raw, 0x80) }
+
+// firstControlBut is firstControl ignoring the escapes of the byte ok.
+func firstControlBut(raw string, ok byte) (int, byte) {
 	for i := 0; i+2 < len(raw); i++ {
 		k := strings.IndexByte(raw[i:], '%')
 		if k < 0 {
@@ -509,7 +512,7 @@ func firstControl(raw string) (int, byte) {
 		}
 		if i += k; i+2 < len(raw) && chars.IsEscape(raw, i) {
 			b := chars.Unhex(raw[i+1])<<4 | chars.Unhex(raw[i+2])
-			if isControl(b) {
+			if isControl(b) && b != ok {
 				return i, b
 			}
 			i += 2
@@ -554,7 +557,7 @@ func (p part) splitEscapeInto(out []part, esc string, n int) []part {
 		if i+len(esc) > len(p.raw) {
 			break
 		}
-		if strings.EqualFold(p.raw[i:i+len(esc)], esc) {
+		if e := p.raw[i : i+len(esc)]; e == esc || strings.EqualFold(e, esc) {
 			out = append(out, part{p.raw[start:i], p.off + start, p.comp})
 			i += len(esc)
 			start = i
