@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -367,53 +368,44 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 
 	// The address and every command line are written into one string, and
 	// the plan's strings are substrings of it; ends holds where the
-	// address and each line end.
-	n := len(v.Host) + 12 + len("USER ") + len(user) + len(passVerb) + len(pass) + len("TYPE XEPSVRETR QUIT") + len(p.Name)
-	for _, c := range v.CWD {
-		n += len("CWD ") + len(c)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	writeHostPort(&b, v.Host, v.Port)
+	// address and each line end. The text is put together on the stack
+	// (a long one moves to the heap) and copied into the string.
+	var text [256]byte
+	b := strconv.AppendInt(append(append(text[:0], v.Host...), ':'), int64(v.Port), 10)
 	var ends [16]int // room for the address and fifteen lines (ten CWDs)
-	cut := append(ends[:0], b.Len())
-	b.WriteString("USER ")
-	b.WriteString(user)
-	cut = append(cut, b.Len())
-	b.WriteString(passVerb)
-	b.WriteString(pass)
-	cut = append(cut, b.Len())
+	cut := append(ends[:0], len(b))
+	b = append(append(b, "USER "...), user...)
+	cut = append(cut, len(b))
+	b = append(append(b, passVerb...), pass...)
+	cut = append(cut, len(b))
 	for _, c := range v.CWD {
 		if mutation == "ftp-skip-empty-cwd" && c == "" {
 			continue // a bug planted on purpose (mutate_on.go), never in a normal build
 		}
-		b.WriteString("CWD ")
-		b.WriteString(c)
-		cut = append(cut, b.Len())
+		b = append(append(b, "CWD "...), c...)
+		cut = append(cut, len(b))
 	}
 	cwds := len(cut) - 3
 	switch {
 	case p.List && p.Name == "":
-		b.WriteString("EPSVNLSTQUIT")
-		cut = append(cut, b.Len()-8, b.Len()-4, b.Len())
+		b = append(b, "EPSVNLSTQUIT"...)
+		cut = append(cut, len(b)-8, len(b)-4, len(b))
 	case p.List:
-		b.WriteString("EPSVNLST ")
-		cut = append(cut, b.Len()-5)
-		b.WriteString(p.Name)
-		cut = append(cut, b.Len())
-		b.WriteString("QUIT")
-		cut = append(cut, b.Len())
+		b = append(b, "EPSVNLST "...)
+		cut = append(cut, len(b)-5)
+		b = append(b, p.Name...)
+		cut = append(cut, len(b))
+		b = append(b, "QUIT"...)
+		cut = append(cut, len(b))
 	default:
-		b.WriteString("TYPE ")
-		b.WriteString(upperType[p.Type&^0x20-'A':][:1])
-		b.WriteString("EPSVRETR ")
-		cut = append(cut, b.Len()-9, b.Len()-5)
-		b.WriteString(p.Name)
-		cut = append(cut, b.Len())
-		b.WriteString("QUIT")
-		cut = append(cut, b.Len())
+		b = append(append(append(b, "TYPE "...), upperType[p.Type&^0x20-'A']), "EPSVRETR "...)
+		cut = append(cut, len(b)-9, len(b)-5)
+		b = append(b, p.Name...)
+		cut = append(cut, len(b))
+		b = append(b, "QUIT"...)
+		cut = append(cut, len(b))
 	}
-	all := b.String()
+	all := string(b)
 	p.Addr = all[:cut[0]]
 	if k := len(cut) - 1; k > len(p.cmdBuf) {
 		p.Commands = make([]string, k)
