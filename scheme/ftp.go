@@ -1,7 +1,6 @@
 package scheme
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -371,7 +370,7 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 	// address and each line end. The text is put together on the stack
 	// (a long one moves to the heap) and copied into the string.
 	var text [256]byte
-	b := strconv.AppendInt(append(append(text[:0], v.Host...), ':'), int64(v.Port), 10)
+	b := appendHostPort(text[:0], v.Host, v.Port)
 	var ends [16]int // room for the address and fifteen lines (ten CWDs)
 	cut := append(ends[:0], len(b))
 	b = append(append(b, "USER "...), user...)

@@ -277,30 +277,28 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 	if v.HasPlus {
 		p.PlusString = v.PlusString
 	}
-	// The address and the request line are built into one string; the
-	// plan's strings are substrings of it. The view holds the decoded
-	// selector and search.
-	var b strings.Builder
-	b.Grow(len(v.Host) + 12 + len(v.Selector) + len(v.Search) + len(v.PlusString) + 4)
-	writeHostPort(&b, v.Host, v.Port)
-	addrEnd := b.Len()
-	b.WriteString(v.Selector)
-	selEnd := b.Len()
+	// The address and the request line are put together on the stack (a
+	// long one moves to the heap) and copied into one string; the plan's
+	// strings are substrings of it. The view holds the decoded selector
+	// and search.
+	var text [256]byte
+	b := appendHostPort(text[:0], v.Host, v.Port)
+	addrEnd := len(b)
+	b = append(b, v.Selector...)
+	selEnd := len(b)
 	searchStart := selEnd
 	if v.HasSearch {
-		b.WriteByte('\t')
-		searchStart = b.Len()
-		b.WriteString(v.Search)
+		b = append(append(b, '\t'), v.Search...)
+		searchStart = selEnd + 1
 	}
-	searchEnd := b.Len()
+	searchEnd := len(b)
 	if v.HasPlus {
-		b.WriteByte('\t')
-		b.WriteString(v.PlusString)
+		b = append(append(b, '\t'), v.PlusString...)
 	}
 	if !(v.HasPlus && v.Plus.Kind == PlusForm) {
-		b.WriteString("\r\n")
+		b = append(b, "\r\n"...)
 	}
-	all := b.String()
+	all := string(b)
 	p.Addr = all[:addrEnd]
 	p.Selector = all[addrEnd:selEnd]
 	p.Search = all[searchStart:searchEnd]

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/urlkit/urlkit"
@@ -196,6 +197,32 @@ func TestGopherPlanMatchesReference(t *testing.T) {
 		if p.Line != line || p.Selector != sel || p.Search != search || p.Addr != fmt.Sprintf("%s:%d", v.Host, v.Port) {
 			t.Errorf("%s: plan %q %q %q %q, reference %q %q %q", s, p.Addr, p.Selector, p.Search, p.Line, sel, search, line)
 		}
+	}
+}
+
+// TestPlanLongText checks plans whose text outgrows the stack buffer it is
+// put together in (256 bytes) against the references.
+func TestPlanLongText(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	u := urlkit.MustParse("ftp://" + long + ":" + long + "@" + long + ".dom/" + long + "/" + long + "/" + long + ";type=i")
+	v, err := ViewOf(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := v.Plan(Config{})
+	addr, cmds, cwd, refErr := refFTPCommands(v.(*FTP), Config{})
+	if err != nil || refErr != nil {
+		t.Fatalf("%s: %v, reference %v", u, err, refErr)
+	}
+	if p := plan.(*FTPPlan); p.Addr != addr || !slices.Equal(p.Commands, cmds) || !slices.Equal(p.CWD, cwd) {
+		t.Errorf("%s: plan %q %q %q\nreference %q %q %q", u, p.Addr, p.Commands, p.CWD, addr, cmds, cwd)
+	}
+	g, err := PlanOf(urlkit.MustParse("gopher://"+long+".dom/0"+long+long+"%09"+long), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := g.(*GopherPlan); p.Addr != long+".dom:70" || p.Line != long+long+"\t"+long+"\r\n" || p.Selector != long+long || p.Search != long {
+		t.Errorf("long gopher plan %q %q %q %q", p.Addr, p.Selector, p.Search, p.Line)
 	}
 }
 

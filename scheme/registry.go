@@ -670,10 +670,8 @@ func portOf(u urlkit.URL, def int) (int, bool) {
 
 // hostPort joins a host and port for dialling.
 func hostPort(host string, port int) string {
-	var b strings.Builder
-	b.Grow(len(host) + 12)
-	writeHostPort(&b, host, port)
-	return b.String()
+	var text [64]byte // on the stack; a longer host moves it to the heap
+	return string(appendHostPort(text[:0], host, port))
 }
 
 // planSpare is room for a view's first plan, allocated with the view, so
@@ -694,12 +692,9 @@ func (s *planSpare[T]) take() *T {
 	return new(T)
 }
 
-// writeHostPort writes host:port to b.
-func writeHostPort(b *strings.Builder, host string, port int) {
-	var num [20]byte
-	b.WriteString(host)
-	b.WriteByte(':')
-	b.Write(strconv.AppendInt(num[:0], int64(port), 10))
+// appendHostPort appends host:port to b.
+func appendHostPort(b []byte, host string, port int) []byte {
+	return strconv.AppendInt(append(append(b, host...), ':'), int64(port), 10)
 }
 
 // noLogin returns an error when u has a user or password, which the scheme
