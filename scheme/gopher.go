@@ -18,26 +18,33 @@ func init() {
 // Gopher is the view of a gopher URL. Selector, Search and PlusString are
 // decoded.
 type Gopher struct {
-	u    urlkit.URL
-	Host string
-	Port int // 70 when the URL names none
-	// Type is the gopher type character: how to read the reply, never
-	// sent to the server. It is '1' when the gopher-path is empty (RFC
-	// 1738 3.4.1).
-	Type       byte
+	u          urlkit.URL
+	Host       string
+	Port       int // 70 when the URL names none
 	Selector   string
 	Search     string
 	PlusString string
-	HasSearch  bool
-	HasPlus    bool
-	// Plus is the parsed Gopher+ string, nil without one.
-	Plus *GopherPlus
+	// Type is the gopher type character: how to read the reply, never
+	// sent to the server. It is '1' when the gopher-path is empty (RFC
+	// 1738 3.4.1).
+	Type      byte
+	HasSearch bool
+	HasPlus   bool
 
 	// escapes is whether the URL has a "%" at all: without one no part
 	// can hold a control character. The raw parts (for error offsets) are
 	// recomputed from the URL when needed (gopherParts), which keeps the
 	// view small.
 	escapes bool
+
+	// Plus is the parsed Gopher+ string, nil without one.
+	Plus *GopherPlus
+
+	// wire is the text of the plan (the address, then the request line)
+	// when the URL has escapes: the decoded selector, search and Gopher+
+	// string are substrings of it, decoded in one allocation, and Plan
+	// uses it when it is what Plan would write.
+	wire string
 
 	// spare is room for the first plan, in the view's own allocation
 	// (gopherBlock, planSpare).
@@ -92,15 +99,32 @@ func GopherOf(u urlkit.URL) (*Gopher, error) {
 		return v, nil
 	}
 	v.Type = typ.decodeIf(v.escapes)[0]
-	v.Selector = fields[0].decodeIf(v.escapes)
-	if n > 1 {
-		v.HasSearch = true
-		v.Search = fields[1].decodeIf(v.escapes)
+	v.HasSearch, v.HasPlus = n > 1, n > 2
+	if !v.escapes {
+		v.Selector, v.Search, v.PlusString = fields[0].raw, fields[1].raw, fields[2].raw
+	} else {
+		// The fields are decoded into the text Plan writes, in one
+		// allocation, and the view's strings are substrings of it.
+		var text [256]byte // on the stack; a long text moves it to the heap
+		b := appendHostPort(text[:0], v.Host, v.Port)
+		var ends [6]int // where each field starts and ends
+		for i := range n {
+			if i > 0 {
+				b = append(b, '\t')
+			}
+			ends[2*i] = len(b)
+			b = fields[i].appendDecoded(b)
+			ends[2*i+1] = len(b)
+		}
+		wire := string(append(b, "\r\n"...))
+		v.Selector, v.Search, v.PlusString = wire[ends[0]:ends[1]], wire[ends[2]:ends[3]], wire[ends[4]:ends[5]]
+		v.wire = wire
 	}
-	if n > 2 {
-		v.HasPlus = true
-		v.PlusString = fields[2].decodeIf(v.escapes)
+	if v.HasPlus {
 		v.Plus = parsePlus(v.PlusString)
+		if v.Plus.Kind == PlusForm && v.wire != "" {
+			v.wire = v.wire[:len(v.wire)-2] // a form ends with its own CRLF
+		}
 	}
 	return v, nil
 }
@@ -278,9 +302,8 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 		p.PlusString = v.PlusString
 	}
 	// The address and the request line are put together on the stack (a
-	// long one moves to the heap) and copied into one string; the plan's
-	// strings are substrings of it. The view holds the decoded selector
-	// and search.
+	// long one moves to the heap) and copied into one string, unless the
+	// view has that text already; the plan's strings are substrings of it.
 	var text [256]byte
 	b := appendHostPort(text[:0], v.Host, v.Port)
 	addrEnd := len(b)
@@ -298,7 +321,10 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 	if !(v.HasPlus && v.Plus.Kind == PlusForm) {
 		b = append(b, "\r\n"...)
 	}
-	all := string(b)
+	all := v.wire
+	if all != string(b) {
+		all = string(b)
+	}
 	p.Addr = all[:addrEnd]
 	p.Selector = all[addrEnd:selEnd]
 	p.Search = all[searchStart:searchEnd]

@@ -200,6 +200,57 @@ func TestGopherPlanMatchesReference(t *testing.T) {
 	}
 }
 
+// TestGopherPlanOfChangedView checks that a plan follows the view it is
+// made from: a copy of a view whose fields are changed, one at a time, has
+// the plan of its fields, not the text its URL decoded to.
+func TestGopherPlanOfChangedView(t *testing.T) {
+	for _, s := range []string{benchGopher, "gopher://h.dom:7070/0a%20b", "gopher://h.dom/0s%09%09+%091%0D%0A+-1%0D%0Ared%0D%0A.%0D%0A",
+		"gopher://h.dom/0s%20a%09q%20b%09!+A%20+B", "gopher://h.dom/1x"} {
+		view, err := ViewOf(urlkit.MustParse(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := view.(*Gopher)
+		for i, change := range []func(c *Gopher){
+			func(*Gopher) {},
+			func(c *Gopher) { c.Host = "other.dom" },
+			func(c *Gopher) { c.Host = "h.d" }, // a prefix of the old host
+			func(c *Gopher) { c.Port++ },
+			func(c *Gopher) { c.Selector += "x" },
+			func(c *Gopher) { c.Selector = strings.ToUpper(c.Selector) },
+			func(c *Gopher) { c.Search = "changed" },
+			func(c *Gopher) { c.HasSearch = !c.HasSearch },
+			func(c *Gopher) { c.PlusString = "+" },
+			func(c *Gopher) { c.HasPlus, c.Plus = false, nil },
+		} {
+			c := *v
+			change(&c)
+			plan, err := c.Plan(Config{})
+			if err != nil {
+				t.Fatalf("%s, change %d: %v", s, i, err)
+			}
+			line := c.Selector
+			if c.HasSearch {
+				line += "\t" + c.Search
+			}
+			if c.HasPlus {
+				line += "\t" + c.PlusString
+			}
+			if !(c.HasPlus && c.Plus.Kind == PlusForm) {
+				line += "\r\n"
+			}
+			search := ""
+			if c.HasSearch {
+				search = c.Search
+			}
+			p := plan.(*GopherPlan)
+			if p.Addr != fmt.Sprintf("%s:%d", c.Host, c.Port) || p.Line != line || p.Selector != c.Selector || p.Search != search {
+				t.Errorf("%s, change %d: plan %q %q %q %q, want %q %q %q", s, i, p.Addr, p.Selector, p.Search, p.Line, c.Selector, search, line)
+			}
+		}
+	}
+}
+
 // TestPlanLongText checks plans whose text outgrows the stack buffer it is
 // put together in (256 bytes) against the references.
 func TestPlanLongText(t *testing.T) {
@@ -258,7 +309,8 @@ func TestPlanPortDigits(t *testing.T) {
 }
 
 // TestPlanAllocs holds the plans to their allocation budgets: the plan and
-// one string holding the address and every line.
+// one string holding the address and every line, which for a gopher URL
+// with escapes is the view's.
 func TestPlanAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		url string
@@ -266,7 +318,9 @@ func TestPlanAllocs(t *testing.T) {
 	}{
 		{benchFTP, 2},
 		{"ftp://h.dom/a/b/c/d/e/f/g/h;type=i", 5}, // more CWDs than the plan has room for
-		{benchGopher, 2},
+		{benchGopher, 1},
+		{"gopher://h.dom/0s%09%09+%091%0D%0A+-1%0D%0Ared%0D%0A.%0D%0A", 1}, // a form, with no CRLF added
+		{"gopher://h.dom/0sel", 2},
 	} {
 		v, err := ViewOf(urlkit.MustParse(tc.url))
 		if err != nil {
@@ -312,6 +366,44 @@ func FuzzFTPPlanReference(f *testing.F) {
 		p := plan.(*FTPPlan)
 		if p.Addr != addr || !slices.Equal(p.Commands, cmds) || !slices.Equal(p.CWD, cwd) {
 			t.Fatalf("%s: plan %q %q %q\nreference %q %q %q", u, p.Addr, p.Commands, p.CWD, addr, cmds, cwd)
+		}
+	})
+}
+
+// decodeOracle is what part.decode must return: urlkit.Unescape's result,
+// or the raw text when it fails.
+func decodeOracle(raw string) string {
+	s, err := urlkit.Unescape(raw)
+	if err != nil {
+		return raw
+	}
+	return s
+}
+
+// TestDecode checks part.decode and appendDecoded against urlkit.Unescape:
+// valid escapes in either case, invalid and cut-off ones, and parts longer
+// than decode's stack buffer.
+func TestDecode(t *testing.T) {
+	long := strings.Repeat("ab%20", 60)
+	for _, raw := range []string{"", "a", "%41", "a%2fb%2F", "%", "%4", "a%", "%%41", "%4g", "%0D%0A", "x%C3%A9y", "a+b",
+		long, long + "%", long + "%zz", "%20" + long} {
+		want := decodeOracle(raw)
+		if got := (part{raw: raw}).decode(); got != want {
+			t.Errorf("decode(%q) = %q, want %q", raw, got, want)
+		}
+		if got := string((part{raw: raw}).appendDecoded([]byte("pre"))); got != "pre"+want {
+			t.Errorf("appendDecoded(%q) = %q, want %q", raw, got, "pre"+want)
+		}
+	}
+}
+
+// FuzzDecode checks part.decode against urlkit.Unescape on any text.
+func FuzzDecode(f *testing.F) {
+	f.Add("a%20b")
+	f.Add("%zz%41")
+	f.Fuzz(func(t *testing.T, raw string) {
+		if got, want := (part{raw: raw}).decode(), decodeOracle(raw); got != want {
+			t.Fatalf("decode(%q) = %q, want %q", raw, got, want)
 		}
 	})
 }

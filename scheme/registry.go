@@ -456,15 +456,31 @@ type part struct {
 	comp urlkit.Component
 }
 
-// decode returns the part with its escapes decoded. The core parser has
-// checked every escape, so decoding cannot fail; should it, the raw text is
-// returned.
+// decode returns the part with its escapes decoded, as [urlkit.Unescape]
+// decodes them. The core parser has checked every escape, so decoding
+// cannot fail; should it, the raw text is returned.
 func (p part) decode() string {
-	s, err := urlkit.Unescape(p.raw)
-	if err != nil {
+	if strings.IndexByte(p.raw, '%') < 0 {
 		return p.raw
 	}
-	return s
+	var text [128]byte // on the stack; a longer part moves it to the heap
+	return string(p.appendDecoded(text[:0]))
+}
+
+// appendDecoded appends to b what decode returns.
+func (p part) appendDecoded(b []byte) []byte {
+	start, s := len(b), p.raw
+	for {
+		k := strings.IndexByte(s, '%')
+		if k < 0 {
+			return append(b, s...)
+		}
+		if !chars.IsEscape(s, k) {
+			return append(b[:start], p.raw...)
+		}
+		b = append(append(b, s[:k]...), chars.Unhex(s[k+1])<<4|chars.Unhex(s[k+2]))
+		s = s[k+3:]
+	}
 }
 
 // decodeIf is decode for a part of a URL that has escapes, and the raw
