@@ -251,6 +251,30 @@ func TestGopherPlanOfChangedView(t *testing.T) {
 	}
 }
 
+// TestGopherSplit checks gopherSplit's fields against splitEscape's on
+// gopher-paths with zero to four %09, empty fields and escapes that only
+// look like one.
+func TestGopherSplit(t *testing.T) {
+	for _, raw := range []string{"", "1", "%3F", "0sel", "7s%09q", "7%09", "7%09%09", "0s%09q%09+%091%0D%0A", "0a%09b%09c%09d%09e",
+		"0%%09x", "0%0%09", "0%0", "0%090%09", "%09%09x"} {
+		typ, fields, n := gopherSplit(part{raw, 5, urlkit.ComponentPath})
+		if raw == "" {
+			if typ.raw != "" || n != 1 || fields[0] != (part{"", 5, urlkit.ComponentPath}) {
+				t.Errorf("gopherSplit(%q) = %v %v %d", raw, typ, fields, n)
+			}
+			continue
+		}
+		t1 := 1
+		if raw[0] == '%' {
+			t1 = 3
+		}
+		want := part{raw[t1:], 5 + t1, urlkit.ComponentPath}.splitEscape("%09", 2)
+		if typ != (part{raw[:t1], 5, urlkit.ComponentPath}) || n != len(want) || !slices.Equal(fields[:n], want) {
+			t.Errorf("gopherSplit(%q) = %v %v %d, want %v", raw, typ, fields[:n], n, want)
+		}
+	}
+}
+
 // TestPlanLongText checks plans whose text outgrows the stack buffer it is
 // put together in (256 bytes) against the references.
 func TestPlanLongText(t *testing.T) {
