@@ -220,13 +220,15 @@ func (v *FTP) URL() urlkit.URL { return v.u }
 // user>" (the password is asked for when the server wants one) and "EPSV",
 // which is followed by "PASV" when the server refuses EPSV (RFC 2428).
 type FTPPlan struct {
-	Addr        string   `json:"addr"` // host:port to connect to
-	User        string   `json:"user,omitempty"`
-	Password    string   `json:"-"` // never serialised; Commands masks nothing, so print Redacted
-	HasUser     bool     `json:"has_user"`
-	HasPassword bool     `json:"has_password"`
-	CWD         []string `json:"cwd"`
-	Name        string   `json:"name"`
+	Addr        string `json:"addr"` // host:port to connect to
+	User        string `json:"user,omitempty"`
+	Password    string `json:"-"` // never serialised; Commands masks nothing, so print Redacted
+	HasUser     bool   `json:"has_user"`
+	HasPassword bool   `json:"has_password"`
+	// CWD holds the argument of each CWD line. It may share its array
+	// with the CWD of the view the plan was made from: change neither.
+	CWD  []string `json:"cwd"`
+	Name string   `json:"name"`
 	// Type is 'a', 'i' or 'd': from ";type=", or guessed from the name
 	// when the URL has none (Guessed is then true; RFC 1738 3.2.3).
 	Type    byte `json:"-"`
@@ -238,10 +240,9 @@ type FTPPlan struct {
 	// Commands is the exact command sequence (see the type's comment).
 	Commands []string `json:"commands"`
 
-	// Room for the commands and CWD arguments of a short path, in the
-	// plan's own allocation.
+	// Room for the commands of a short path, in the plan's own
+	// allocation.
 	cmdBuf [9]string
-	cwdBuf [3]string
 }
 
 // PassPrompt is the PASS line of a plan whose URL gives a user and no
@@ -415,15 +416,17 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 		p.Commands[i] = all[cut[i]:cut[i+1]]
 	}
 	switch {
-	case cwds > len(p.cwdBuf):
-		p.CWD = make([]string, cwds)
-	case cwds > 0:
-		p.CWD = p.cwdBuf[:cwds]
-	default:
+	case cwds == 0:
 		p.CWD = []string{}
-	}
-	for i := range p.CWD {
-		p.CWD[i] = p.Commands[2+i][len("CWD "):]
+	case cwds == len(v.CWD):
+		// The arguments of the CWD lines are the view's: the plan shares
+		// its array (capped, so that an append cannot write into it).
+		p.CWD = v.CWD[:cwds:cwds]
+	default: // only when a planted bug dropped a CWD line
+		p.CWD = make([]string, cwds)
+		for i := range p.CWD {
+			p.CWD[i] = p.Commands[2+i][len("CWD "):]
+		}
 	}
 	return p, nil
 }

@@ -275,6 +275,37 @@ func TestGopherSplit(t *testing.T) {
 	}
 }
 
+// TestFTPPlanCWDAppend checks that the plan's CWD, which shares the view's
+// array, is capped: appending to it leaves the view and later plans as
+// they were.
+func TestFTPPlanCWDAppend(t *testing.T) {
+	for _, s := range []string{"ftp://h.dom/a/b/f", "ftp://h.dom/a/b/c/f", "ftp://h.dom/a/b/c/d/e/f"} {
+		view, err := ViewOf(urlkit.MustParse(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := view.(*FTP)
+		want := slices.Clone(v.CWD)
+		for range 2 {
+			plan, err := v.Plan(Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := plan.(*FTPPlan)
+			if !slices.Equal(p.CWD, want) {
+				t.Fatalf("%s: plan CWD %q, want %q", s, p.CWD, want)
+			}
+			p.CWD = append(p.CWD, "x")
+			if !slices.Equal(v.CWD[:cap(v.CWD)][:len(want)], want) || len(v.CWD) != len(want) {
+				t.Errorf("%s: appending to the plan's CWD changed the view's: %q", s, v.CWD[:cap(v.CWD)])
+			}
+			if cap(v.CWD) > len(v.CWD) && v.CWD[:cap(v.CWD)][len(want)] != "" {
+				t.Errorf("%s: appending to the plan's CWD wrote into the view's array", s)
+			}
+		}
+	}
+}
+
 // TestPlanLongText checks plans whose text outgrows the stack buffer it is
 // put together in (256 bytes) against the references.
 func TestPlanLongText(t *testing.T) {
