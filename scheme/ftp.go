@@ -353,67 +353,78 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 	}
 	p.List = p.Type == 'd'
 
-	// The login: the USER argument and the PASS line.
-	user, passVerb, pass := AnonymousUser, "PASS ", cfg.Email
-	switch {
-	case !v.HasUser:
-		if pass == "" || strings.ContainsAny(pass, "\r\n\x00") {
-			pass = "anonymous@localhost"
-		}
-	case v.HasPassword:
-		user, pass = p.User, p.Password
-	default:
-		user, passVerb, pass = p.User, PassPrompt, ""
+	// Each command line is a constant, or is written into one string after
+	// the address and the lines written before it. The text is put
+	// together on the stack (a long one moves to the heap) and copied into
+	// the string; the plan's other strings are substrings of it.
+	type line struct {
+		fixed string // the line, when it is a constant
+		end   int    // otherwise where it ends in the text
 	}
-
-	// The address and every command line are written into one string, and
-	// the plan's strings are substrings of it; ends holds where the
-	// address and each line end. The text is put together on the stack
-	// (a long one moves to the heap) and copied into the string.
 	var text [256]byte
 	b := appendHostPort(text[:0], v.Host, v.Port)
-	var ends [16]int // room for the address and fifteen lines (ten CWDs)
-	cut := append(ends[:0], len(b))
-	b = append(append(b, "USER "...), user...)
-	cut = append(cut, len(b))
-	b = append(append(b, passVerb...), pass...)
-	cut = append(cut, len(b))
+	addrEnd := len(b)
+	var room [15]line // room for fifteen lines (ten CWDs)
+	lines := room[:0]
+	switch {
+	case !v.HasUser:
+		lines = append(lines, line{fixed: "USER " + AnonymousUser})
+		if email := cfg.Email; email == "" || strings.ContainsAny(email, "\r\n\x00") {
+			lines = append(lines, line{fixed: "PASS anonymous@localhost"})
+		} else {
+			b = append(append(b, "PASS "...), email...)
+			lines = append(lines, line{end: len(b)})
+		}
+	case v.HasPassword:
+		b = append(append(b, "USER "...), p.User...)
+		lines = append(lines, line{end: len(b)})
+		b = append(append(b, "PASS "...), p.Password...)
+		lines = append(lines, line{end: len(b)})
+	default:
+		b = append(append(b, "USER "...), p.User...)
+		lines = append(lines, line{end: len(b)}, line{fixed: PassPrompt})
+	}
 	for _, c := range v.CWD {
 		if mutation == "ftp-skip-empty-cwd" && c == "" {
 			continue // a bug planted on purpose (mutate_on.go), never in a normal build
 		}
 		b = append(append(b, "CWD "...), c...)
-		cut = append(cut, len(b))
+		lines = append(lines, line{end: len(b)})
 	}
-	cwds := len(cut) - 3
+	cwds := len(lines) - 2
 	switch {
 	case p.List && p.Name == "":
-		b = append(b, "EPSVNLSTQUIT"...)
-		cut = append(cut, len(b)-8, len(b)-4, len(b))
+		lines = append(lines, line{fixed: "EPSV"}, line{fixed: "NLST"}, line{fixed: "QUIT"})
 	case p.List:
-		b = append(b, "EPSVNLST "...)
-		cut = append(cut, len(b)-5)
-		b = append(b, p.Name...)
-		cut = append(cut, len(b))
-		b = append(b, "QUIT"...)
-		cut = append(cut, len(b))
+		b = append(append(b, "NLST "...), p.Name...)
+		lines = append(lines, line{fixed: "EPSV"}, line{end: len(b)}, line{fixed: "QUIT"})
 	default:
-		b = append(append(append(b, "TYPE "...), upperType[p.Type&^0x20-'A']), "EPSVRETR "...)
-		cut = append(cut, len(b)-9, len(b)-5)
-		b = append(b, p.Name...)
-		cut = append(cut, len(b))
-		b = append(b, "QUIT"...)
-		cut = append(cut, len(b))
+		switch t := p.Type &^ 0x20; t {
+		case 'A':
+			lines = append(lines, line{fixed: "TYPE A"})
+		case 'I':
+			lines = append(lines, line{fixed: "TYPE I"})
+		default:
+			b = append(append(b, "TYPE "...), upperType[t-'A'])
+			lines = append(lines, line{end: len(b)})
+		}
+		b = append(append(b, "RETR "...), p.Name...)
+		lines = append(lines, line{fixed: "EPSV"}, line{end: len(b)}, line{fixed: "QUIT"})
 	}
 	all := string(b)
-	p.Addr = all[:cut[0]]
-	if k := len(cut) - 1; k > len(p.cmdBuf) {
-		p.Commands = make([]string, k)
+	p.Addr = all[:addrEnd]
+	if len(lines) > len(p.cmdBuf) {
+		p.Commands = make([]string, len(lines))
 	} else {
-		p.Commands = p.cmdBuf[:k]
+		p.Commands = p.cmdBuf[:len(lines)]
 	}
-	for i := range p.Commands {
-		p.Commands[i] = all[cut[i]:cut[i+1]]
+	at := addrEnd
+	for i, l := range lines {
+		if l.fixed != "" {
+			p.Commands[i] = l.fixed
+		} else {
+			p.Commands[i], at = all[at:l.end], l.end
+		}
 	}
 	switch {
 	case cwds == 0:

@@ -275,6 +275,42 @@ func TestGopherSplit(t *testing.T) {
 	}
 }
 
+// TestFTPPlanOfChangedView checks that a plan follows the view it is made
+// from: a copy of a view whose type, login flags or address are changed
+// has the plan refFTPCommands makes of it.
+func TestFTPPlanOfChangedView(t *testing.T) {
+	for _, s := range []string{benchFTP, "ftp://u@h.dom/a/f", "ftp://h.dom/a/b/f.txt", "ftp://h.dom/d/;type=d"} {
+		view, err := ViewOf(urlkit.MustParse(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := view.(*FTP)
+		for i, change := range []func(c *FTP){
+			func(*FTP) {},
+			func(c *FTP) { c.Type = 'e' },
+			func(c *FTP) { c.Type = 'A' },
+			func(c *FTP) { c.Type = 'i' },
+			func(c *FTP) { c.Type = 0 },
+			func(c *FTP) { c.HasUser = false },
+			func(c *FTP) { c.HasPassword = false },
+			func(c *FTP) { c.Host, c.Port = "other.dom", 99 },
+		} {
+			c := *v
+			change(&c)
+			for _, cfg := range []Config{{}, {Email: "me@my.dom"}} {
+				plan, err := c.Plan(cfg)
+				addr, cmds, cwd, refErr := refFTPCommands(&c, cfg)
+				if err != nil || refErr != nil {
+					t.Fatalf("%s, change %d: %v, reference %v", s, i, err, refErr)
+				}
+				if p := plan.(*FTPPlan); p.Addr != addr || !slices.Equal(p.Commands, cmds) || !slices.Equal(p.CWD, cwd) {
+					t.Errorf("%s, change %d: plan %q %q %q\nreference %q %q %q", s, i, p.Addr, p.Commands, p.CWD, addr, cmds, cwd)
+				}
+			}
+		}
+	}
+}
+
 // TestFTPPlanCWDAppend checks that the plan's CWD, which shares the view's
 // array, is capped: appending to it leaves the view and later plans as
 // they were.
