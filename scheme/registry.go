@@ -185,22 +185,32 @@ func infoOf(i schemes.Info) Info {
 	return Info{Name: i.Name, Syntax: Syntax(i.Syntax), DefaultPort: i.DefaultPort, Source: i.Source}
 }
 
-// The registry: a map that is never changed once published, replaced
-// whole by Register under regMu, so that Lookup (on the path of every
-// ViewOf) reads it without a lock.
+// The registry: what Register publishes, never changed once published
+// but replaced whole by Register under regMu, so that Lookup (on the path
+// of every ViewOf) reads it without a lock.
 var (
 	regMu sync.Mutex
-	reg   atomic.Pointer[map[string]Scheme]
+	reg   atomic.Pointer[registry]
 )
 
-// registered returns the registry's current map (nil before the first
-// Register; reading a nil map finds nothing).
-func registered() map[string]Scheme {
-	if m := reg.Load(); m != nil {
-		return *m
-	}
-	return nil
+// registry holds the registered schemes by name, and those with a built-in
+// name also by their index in the core's table, where Lookup finds them
+// without hashing the name or lowering its case.
+type registry struct {
+	byName  map[string]Scheme
+	builtin [len(schemes.Builtin)]Scheme
 }
+
+// registered returns the registry's current contents (empty before the
+// first Register).
+func registered() *registry {
+	if r := reg.Load(); r != nil {
+		return r
+	}
+	return &noSchemes
+}
+
+var noSchemes registry
 
 // Register makes a scheme known to [Lookup], [ViewOf] and the core parser
 // ([urlkit.Parse] reads its URLs with the syntax its Info gives). It is
@@ -224,7 +234,7 @@ func Register(s Scheme) {
 	regMu.Lock()
 	defer regMu.Unlock()
 	old := registered()
-	if _, dup := old[name]; dup {
+	if _, dup := old.byName[name]; dup {
 		panic("scheme: Register called twice for " + name)
 	}
 	if schemes.BuiltinIndex(name) < 0 {
@@ -232,12 +242,15 @@ func Register(s Scheme) {
 			panic("scheme: Register called twice for " + name)
 		}
 	}
-	m := make(map[string]Scheme, len(old)+1)
-	for k, v := range old {
-		m[k] = v
+	r := &registry{byName: make(map[string]Scheme, len(old.byName)+1), builtin: old.builtin}
+	for k, v := range old.byName {
+		r.byName[k] = v
 	}
-	m[name] = s
-	reg.Store(&m)
+	r.byName[name] = s
+	if i := schemes.BuiltinIndex(name); i >= 0 {
+		r.builtin[i] = s
+	}
+	reg.Store(r)
 }
 
 // DefaultPort returns the default port of a scheme (in any case), or 0 if
@@ -253,17 +266,20 @@ func IsExperimental(name string) bool {
 
 // Lookup returns the registered scheme with the given name, in any case.
 func Lookup(name string) (Scheme, bool) {
-	m := registered()
-	if s, ok := m[name]; ok {
-		return s, true // the usual case: a lower-case name, as URL.Scheme gives
+	r := registered()
+	if i := schemes.BuiltinIndex(name); i >= 0 && r.builtin[i] != nil {
+		return r.builtin[i], true
 	}
-	s, ok := m[strings.ToLower(name)]
+	if s, ok := r.byName[name]; ok {
+		return s, true
+	}
+	s, ok := r.byName[strings.ToLower(name)]
 	return s, ok
 }
 
 // Names returns the names of the registered schemes, sorted.
 func Names() []string {
-	m := registered()
+	m := registered().byName
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -275,7 +291,7 @@ func Names() []string {
 // For returns the scheme that reads u: the registered one, or the generic
 // scheme for an unknown or experimental name.
 func For(u urlkit.URL) Scheme {
-	if s, ok := Lookup(u.Scheme()); ok {
+	if s, ok := Lookup(u.RawScheme()); ok { // Lookup takes the name in any case
 		return s
 	}
 	return generic{}
