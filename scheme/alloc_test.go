@@ -11,17 +11,18 @@ import (
 // TestViewAllocs holds the typed views to their allocation budgets: the
 // view itself (which has room for the segments of a short path), a slice
 // for each list a long path needs, and one string per decoded part that has
-// escapes.
+// escapes (for gopher, one string holding every decoded part).
 func TestViewAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		url string
 		max float64
 	}{
-		{benchFTP, 1},                    // *FTP
-		{"ftp://h.dom/a/b/c", 1},         // the same
-		{"ftp://h.dom/a/b/c/d/e/f/g", 2}, // *FTP, the CWD list
-		{"ftp://h.dom/a%20b/c", 2},       // *FTP, "a b"
-		{benchGopher, 2},                 // *Gopher, the decoded search
+		{benchFTP, 1},                                   // *FTP
+		{"ftp://h.dom/a/b/c", 1},                        // the same
+		{"ftp://h.dom/a/b/c/d/e/f/g", 2},                // *FTP, the CWD list
+		{"ftp://h.dom/a%20b/c", 2},                      // *FTP, "a b"
+		{benchGopher, 2},                                // *Gopher, the decoded text
+		{"gopher://h.dom/0s%20a%09q%20b%09!+A%20+B", 4}, // and the Gopher+ string, parsed, with its attribute list
 		{"gopher://info.cern.ch:70/0/about", 1},
 	} {
 		u := urlkit.MustParse(tc.url)
@@ -127,8 +128,8 @@ func TestPlanSpare(t *testing.T) {
 }
 
 // TestParsePlanAllocs holds scheme.Parse and Plan together to their budgets:
-// the view with its first plan, the plan's one string, and one string per
-// decoded part that has escapes.
+// the view with its first plan, and the plan's one string (for a gopher URL
+// with escapes, the view's decoded text, which the plan uses).
 func TestParsePlanAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		url string
@@ -136,7 +137,8 @@ func TestParsePlanAllocs(t *testing.T) {
 	}{
 		{benchFTP, 2},
 		{"gopher://info.cern.ch:70/0/about", 2},
-		{benchGopher, 3}, // and the decoded search
+		{benchGopher, 2},
+		{"gopher://h.dom/0s%20a%09q%20b%09+%20c", 3}, // and the Gopher+ string, parsed
 	} {
 		if n := testing.AllocsPerRun(50, func() {
 			v, _ := Parse(tc.url)

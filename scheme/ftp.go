@@ -53,45 +53,46 @@ const AnonymousUser = "anonymous"
 // "@" | "&" | "=" ], with an optional ";type=" ftptype at the end. Within
 // a segment "/" and ";" are reserved (RFC 1738 3.2.2).
 func FTPOf(u urlkit.URL) (*FTP, error) {
-	l := locOf(u)
 	// Field by field: a composite literal would be built aside and copied
 	// into the block with write barriers.
 	b := new(ftpBlock)
 	v := &b.view
-	v.u, v.Host, v.CWD, v.spare = u, u.Host(), []string{}, &b.spare
+	v.u, v.Host, v.spare = u, u.Host(), &b.spare
 	v.Port, _ = portOf(u, 21)
 	v.escapes = strings.IndexByte(u.String(), '%') >= 0
+	// Decoding needs no offsets: only errors do, and eachPart recomputes
+	// them.
 	if s, ok := u.User(); ok {
 		v.HasUser = true
-		v.User = part{s, l.user(), urlkit.ComponentUser}.decodeIf(v.escapes)
+		v.User = part{raw: s}.decodeIf(v.escapes)
 	}
 	if s, ok := u.Password(); ok {
 		v.HasPassword = true
-		v.Password = part{s, l.password(), urlkit.ComponentPassword}.decodeIf(v.escapes)
+		v.Password = part{raw: s}.decodeIf(v.escapes)
 	}
 	if _, ok := u.Path(); !ok {
+		v.CWD = []string{}
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
 	}
-	p, typ, err := ftpPath(u)
+	raw, typ, err := ftpRawPath(u)
 	if err != nil {
 		return nil, err
 	}
 	v.Type = typ
 	v.CWD = v.cwdBuf[:0]
-	if n := strings.Count(p.raw, "/"); n > len(v.cwdBuf) {
+	if n := strings.Count(raw, "/"); n > len(v.cwdBuf) {
 		v.CWD = make([]string, 0, n)
 	}
 	// One pass over the segments: each before the last is a CWD argument.
-	rest := p.raw
 	for {
-		k := strings.IndexByte(rest, '/')
+		k := strings.IndexByte(raw, '/')
 		if k < 0 {
 			break
 		}
-		v.CWD = append(v.CWD, part{raw: rest[:k]}.decodeIf(v.escapes))
-		rest = rest[k+1:]
+		v.CWD = append(v.CWD, part{raw: raw[:k]}.decodeIf(v.escapes))
+		raw = raw[k+1:]
 	}
-	v.Name = part{raw: rest}.decodeIf(v.escapes)
+	v.Name = part{raw: raw}.decodeIf(v.escapes)
 	return v, nil
 }
 
@@ -145,8 +146,34 @@ func checkFTP(u urlkit.URL) error {
 	if _, ok := u.Path(); !ok {
 		return nil
 	}
-	_, _, err := ftpPath(u)
+	_, _, err := ftpRawPath(u)
 	return err
+}
+
+// ftpRawPath is ftpPath for a caller that needs no offsets: the url-path
+// of u, which is present, without its ";type=" suffix, and the type code.
+// A valid path ending in a one-letter type code, or with no ";" at all, is
+// read here without computing where it is; any other path is left to
+// ftpPath.
+func ftpRawPath(u urlkit.URL) (string, byte, error) {
+	raw := u.PathAndSearch()
+	var typ byte
+	if n := len(raw); n >= 7 && raw[n-7:n-1] == ";type=" {
+		// This is the last ";type=" (none can start within the last six
+		// bytes), and no "/" follows it: the suffix ftpPath would cut.
+		switch c := raw[n-1]; c {
+		case 'a', 'i', 'd', 'A', 'I', 'D':
+			raw, typ = raw[:n-7], c|0x20
+		}
+	}
+	// firstNotIn stops at any other ";" (the core parser admits "%" only
+	// as the start of an escape, so none hides in one): a path it accepts
+	// had no other ";type=", and ftpPath would return the same.
+	if (part{raw: raw}).firstNotIn(&fpathChars) < 0 {
+		return raw, typ, nil
+	}
+	p, typ, err := ftpPath(u)
+	return p.raw, typ, err
 }
 
 // ftpPath checks the url-path of u, which is present, and returns it
@@ -193,13 +220,15 @@ func (v *FTP) URL() urlkit.URL { return v.u }
 // user>" (the password is asked for when the server wants one) and "EPSV",
 // which is followed by "PASV" when the server refuses EPSV (RFC 2428).
 type FTPPlan struct {
-	Addr        string   `json:"addr"` // host:port to connect to
-	User        string   `json:"user,omitempty"`
-	Password    string   `json:"-"` // never serialised; Commands masks nothing, so print Redacted
-	HasUser     bool     `json:"has_user"`
-	HasPassword bool     `json:"has_password"`
-	CWD         []string `json:"cwd"`
-	Name        string   `json:"name"`
+	Addr        string `json:"addr"` // host:port to connect to
+	User        string `json:"user,omitempty"`
+	Password    string `json:"-"` // never serialised; Commands masks nothing, so print Redacted
+	HasUser     bool   `json:"has_user"`
+	HasPassword bool   `json:"has_password"`
+	// CWD holds the argument of each CWD line. It may share its array
+	// with the CWD of the view the plan was made from: change neither.
+	CWD  []string `json:"cwd"`
+	Name string   `json:"name"`
 	// Type is 'a', 'i' or 'd': from ";type=", or guessed from the name
 	// when the URL has none (Guessed is then true; RFC 1738 3.2.3).
 	Type    byte `json:"-"`
@@ -211,10 +240,9 @@ type FTPPlan struct {
 	// Commands is the exact command sequence (see the type's comment).
 	Commands []string `json:"commands"`
 
-	// Room for the commands and CWD arguments of a short path, in the
-	// plan's own allocation.
+	// Room for the commands of a short path, in the plan's own
+	// allocation.
 	cmdBuf [9]string
-	cwdBuf [3]string
 }
 
 // PassPrompt is the PASS line of a plan whose URL gives a user and no
@@ -296,23 +324,24 @@ var textExtensions = map[string]bool{
 // an error wrapping [ErrControl], since it could inject a command (RFC
 // 1738 6). cfg.Email is the anonymous password.
 func (v *FTP) Plan(cfg Config) (Plan, error) {
-	if err := planPort(v.u); err != nil {
-		return nil, err
-	}
-	// Every argument is checked for control characters (only an escape
-	// can make one); the view holds its decoded text already.
-	if v.escapes {
-		if err := v.noControl(locOf(v.u)); err != nil {
+	if rp, ok := v.u.RawPort(); ok && len(rp) > 4 { // four digits are below 65536
+		if err := planPort(v.u); err != nil {
 			return nil, err
 		}
 	}
-	p := v.spare.take() // zero: set field by field, without a composite literal's copy
-	p.HasUser, p.HasPassword, p.Type, p.CWD, p.Name = v.HasUser, v.HasPassword, v.Type, []string{}, v.Name
-	if len(v.CWD) > len(p.cwdBuf) {
-		p.CWD = make([]string, 0, len(v.CWD))
-	} else if len(v.CWD) > 0 {
-		p.CWD = p.cwdBuf[:0]
+	// Every argument is checked for control characters (only an escape
+	// can make one); the view holds its decoded text already. Every escape
+	// of an argument is one of the URL's, so a URL with no escape that
+	// decodes to a control character needs no closer look.
+	if v.escapes {
+		if i, _ := firstControl(v.u.String()); i >= 0 {
+			if err := v.noControl(locOf(v.u)); err != nil {
+				return nil, err
+			}
+		}
 	}
+	p := v.spare.take() // zero: set field by field, without a composite literal's copy
+	p.HasUser, p.HasPassword, p.Type, p.Name = v.HasUser, v.HasPassword, v.Type, v.Name
 	if v.HasUser {
 		p.User = v.User
 	}
@@ -324,62 +353,91 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 	}
 	p.List = p.Type == 'd'
 
-	// The address and every command line are built into one string, and
-	// the plan's strings are substrings of it.
-	var lines [24]string // verb and argument of each line; room for six CWDs
-	cmds := append(lines[:0], "USER ", "", "PASS ", "")
+	// Each command line is a constant, or is written into one string after
+	// the address and the lines written before it. The text is put
+	// together on the stack (a long one moves to the heap) and copied into
+	// the string; the plan's other strings are substrings of it.
+	type line struct {
+		fixed string // the line, when it is a constant
+		end   int    // otherwise where it ends in the text
+	}
+	var text [256]byte
+	b := appendHostPort(text[:0], v.Host, v.Port)
+	addrEnd := len(b)
+	var room [15]line // room for fifteen lines (ten CWDs)
+	lines := room[:0]
 	switch {
 	case !v.HasUser:
-		email := cfg.Email
-		if email == "" || strings.ContainsAny(email, "\r\n\x00") {
-			email = "anonymous@localhost"
+		lines = append(lines, line{fixed: "USER " + AnonymousUser})
+		if email := cfg.Email; email == "" || strings.ContainsAny(email, "\r\n\x00") {
+			lines = append(lines, line{fixed: "PASS anonymous@localhost"})
+		} else {
+			b = append(append(b, "PASS "...), email...)
+			lines = append(lines, line{end: len(b)})
 		}
-		cmds[1], cmds[3] = AnonymousUser, email
 	case v.HasPassword:
-		cmds[1], cmds[3] = p.User, p.Password
+		b = append(append(b, "USER "...), p.User...)
+		lines = append(lines, line{end: len(b)})
+		b = append(append(b, "PASS "...), p.Password...)
+		lines = append(lines, line{end: len(b)})
 	default:
-		cmds[1], cmds[2] = p.User, PassPrompt
+		b = append(append(b, "USER "...), p.User...)
+		lines = append(lines, line{end: len(b)}, line{fixed: PassPrompt})
 	}
 	for _, c := range v.CWD {
 		if mutation == "ftp-skip-empty-cwd" && c == "" {
 			continue // a bug planted on purpose (mutate_on.go), never in a normal build
 		}
-		cmds = append(cmds, "CWD ", c)
+		b = append(append(b, "CWD "...), c...)
+		lines = append(lines, line{end: len(b)})
 	}
-	if p.List {
-		if p.Name == "" {
-			cmds = append(cmds, "EPSV", "", "NLST", "", "QUIT", "")
-		} else {
-			cmds = append(cmds, "EPSV", "", "NLST ", p.Name, "QUIT", "")
+	cwds := len(lines) - 2
+	switch {
+	case p.List && p.Name == "":
+		lines = append(lines, line{fixed: "EPSV"}, line{fixed: "NLST"}, line{fixed: "QUIT"})
+	case p.List:
+		b = append(append(b, "NLST "...), p.Name...)
+		lines = append(lines, line{fixed: "EPSV"}, line{end: len(b)}, line{fixed: "QUIT"})
+	default:
+		switch t := p.Type &^ 0x20; t {
+		case 'A':
+			lines = append(lines, line{fixed: "TYPE A"})
+		case 'I':
+			lines = append(lines, line{fixed: "TYPE I"})
+		default:
+			b = append(append(b, "TYPE "...), upperType[t-'A'])
+			lines = append(lines, line{end: len(b)})
 		}
-	} else {
-		cmds = append(cmds, "TYPE ", upperType[p.Type&^0x20-'A':][:1], "EPSV", "", "RETR ", p.Name, "QUIT", "")
+		b = append(append(b, "RETR "...), p.Name...)
+		lines = append(lines, line{fixed: "EPSV"}, line{end: len(b)}, line{fixed: "QUIT"})
 	}
-	n := len(v.Host) + 12
-	for _, c := range cmds {
-		n += len(c)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	writeHostPort(&b, v.Host, v.Port)
-	addrEnd := b.Len()
-	for _, c := range cmds {
-		b.WriteString(c)
-	}
-	all := b.String()
+	all := string(b)
 	p.Addr = all[:addrEnd]
-	p.Commands = p.cmdBuf[:0]
-	if len(cmds)/2 > len(p.cmdBuf) {
-		p.Commands = make([]string, 0, len(cmds)/2)
+	if len(lines) > len(p.cmdBuf) {
+		p.Commands = make([]string, len(lines))
+	} else {
+		p.Commands = p.cmdBuf[:len(lines)]
 	}
 	at := addrEnd
-	for i := 0; i < len(cmds); i += 2 {
-		end := at + len(cmds[i]) + len(cmds[i+1])
-		p.Commands = append(p.Commands, all[at:end])
-		if cmds[i] == "CWD " {
-			p.CWD = append(p.CWD, all[at+4:end])
+	for i, l := range lines {
+		if l.fixed != "" {
+			p.Commands[i] = l.fixed
+		} else {
+			p.Commands[i], at = all[at:l.end], l.end
 		}
-		at = end
+	}
+	switch {
+	case cwds == 0:
+		p.CWD = []string{}
+	case cwds == len(v.CWD):
+		// The arguments of the CWD lines are the view's: the plan shares
+		// its array (capped, so that an append cannot write into it).
+		p.CWD = v.CWD[:cwds:cwds]
+	default: // only when a planted bug dropped a CWD line
+		p.CWD = make([]string, cwds)
+		for i := range p.CWD {
+			p.CWD[i] = p.Commands[2+i][len("CWD "):]
+		}
 	}
 	return p, nil
 }

@@ -18,26 +18,33 @@ func init() {
 // Gopher is the view of a gopher URL. Selector, Search and PlusString are
 // decoded.
 type Gopher struct {
-	u    urlkit.URL
-	Host string
-	Port int // 70 when the URL names none
-	// Type is the gopher type character: how to read the reply, never
-	// sent to the server. It is '1' when the gopher-path is empty (RFC
-	// 1738 3.4.1).
-	Type       byte
+	u          urlkit.URL
+	Host       string
+	Port       int // 70 when the URL names none
 	Selector   string
 	Search     string
 	PlusString string
-	HasSearch  bool
-	HasPlus    bool
-	// Plus is the parsed Gopher+ string, nil without one.
-	Plus *GopherPlus
+	// Type is the gopher type character: how to read the reply, never
+	// sent to the server. It is '1' when the gopher-path is empty (RFC
+	// 1738 3.4.1).
+	Type      byte
+	HasSearch bool
+	HasPlus   bool
 
 	// escapes is whether the URL has a "%" at all: without one no part
 	// can hold a control character. The raw parts (for error offsets) are
 	// recomputed from the URL when needed (gopherParts), which keeps the
 	// view small.
 	escapes bool
+
+	// Plus is the parsed Gopher+ string, nil without one.
+	Plus *GopherPlus
+
+	// wire is the text of the plan (the address, then the request line)
+	// when the URL has escapes: the decoded selector, search and Gopher+
+	// string are substrings of it, decoded in one allocation, and Plan
+	// uses it when it is what Plan would write.
+	wire string
 
 	// spare is room for the first plan, in the view's own allocation
 	// (gopherBlock, planSpare).
@@ -87,20 +94,37 @@ func GopherOf(u urlkit.URL) (*Gopher, error) {
 	v.u, v.Host, v.Type, v.spare = u, u.Host(), '1', &b.spare
 	v.Port, _ = portOf(u, 70)
 	v.escapes = strings.IndexByte(u.String(), '%') >= 0
-	typ, fields, n := gopherParts(u)
+	typ, fields, n := gopherSplit(part{raw: u.PathAndSearch()}) // decoding needs no offsets
 	if typ.raw == "" {
 		return v, nil
 	}
 	v.Type = typ.decodeIf(v.escapes)[0]
-	v.Selector = fields[0].decodeIf(v.escapes)
-	if n > 1 {
-		v.HasSearch = true
-		v.Search = fields[1].decodeIf(v.escapes)
+	v.HasSearch, v.HasPlus = n > 1, n > 2
+	if !v.escapes {
+		v.Selector, v.Search, v.PlusString = fields[0].raw, fields[1].raw, fields[2].raw
+	} else {
+		// The fields are decoded into the text Plan writes, in one
+		// allocation, and the view's strings are substrings of it.
+		var text [256]byte // on the stack; a long text moves it to the heap
+		b := appendHostPort(text[:0], v.Host, v.Port)
+		var ends [6]int // where each field starts and ends
+		for i := range n {
+			if i > 0 {
+				b = append(b, '\t')
+			}
+			ends[2*i] = len(b)
+			b = fields[i].appendDecoded(b)
+			ends[2*i+1] = len(b)
+		}
+		wire := string(append(b, "\r\n"...))
+		v.Selector, v.Search, v.PlusString = wire[ends[0]:ends[1]], wire[ends[2]:ends[3]], wire[ends[4]:ends[5]]
+		v.wire = wire
 	}
-	if n > 2 {
-		v.HasPlus = true
-		v.PlusString = fields[2].decodeIf(v.escapes)
+	if v.HasPlus {
 		v.Plus = parsePlus(v.PlusString)
+		if v.Plus.Kind == PlusForm && v.wire != "" {
+			v.wire = v.wire[:len(v.wire)-2] // a form ends with its own CRLF
+		}
 	}
 	return v, nil
 }
@@ -109,8 +133,11 @@ func GopherOf(u urlkit.URL) (*Gopher, error) {
 // is), then the selector and, where present, the search and the Gopher+
 // string, raw, n of them.
 func gopherParts(u urlkit.URL) (typ part, fields [3]part, n int) {
-	l := locOf(u)
-	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
+	return gopherSplit(part{u.PathAndSearch(), locOf(u).urlPath(), urlkit.ComponentPath})
+}
+
+// gopherSplit is gopherParts on the gopher-path p.
+func gopherSplit(p part) (typ part, fields [3]part, n int) {
 	if p.raw == "" {
 		return part{"", p.off, p.comp}, [3]part{{"", p.off, p.comp}}, 1
 	}
@@ -119,14 +146,28 @@ func gopherParts(u urlkit.URL) (typ part, fields [3]part, n int) {
 		t = 3
 	}
 	typ = part{p.raw[:t], p.off, p.comp}
-	p = part{p.raw[t:], p.off + t, p.comp}
-	n = len(p.splitEscapeInto(fields[:0], "%09", 2))
-	return typ, fields, n
+	// At most two %09 separate the fields (any later one belongs to the
+	// Gopher+ string). The escape has no hex letters: matching it exactly
+	// is matching it in any case.
+	rest, off := p.raw[t:], p.off+t
+	for ; n < 2; n++ {
+		k := strings.Index(rest, "%09")
+		if k < 0 {
+			break
+		}
+		fields[n] = part{rest[:k], off, p.comp}
+		rest, off = rest[k+3:], off+k+3
+	}
+	fields[n] = part{rest, off, p.comp}
+	return typ, fields, n + 1
 }
 
 // checkGopher is GopherOf's grammar, shared with [Validate]: a gopher URL
 // has no login, and within the gopher-path nothing is reserved.
 func checkGopher(u urlkit.URL) error {
+	if _, ok := u.User(); !ok {
+		return nil
+	}
 	return noLogin(locOf(u), "RFC 1738 5: gopherurl = \"gopher://\" hostport ...")
 }
 
@@ -246,12 +287,24 @@ func GopherReply(t byte) string {
 // change the request (RFC 1738 3.4.1, 6). The Gopher+ string may carry CR
 // LF only as the structure of a filled-in form (RFC 1738 3.4.9).
 func (v *Gopher) Plan(Config) (Plan, error) {
-	if err := planPort(v.u); err != nil {
-		return nil, err
-	}
-	if v.escapes {
-		if err := v.noControl(); err != nil {
+	if rp, ok := v.u.RawPort(); ok && len(rp) > 4 { // four digits are below 65536
+		if err := planPort(v.u); err != nil {
 			return nil, err
+		}
+	}
+	// Every escape of the parts sent is one of the URL's: a URL with no
+	// escape that decodes to a control character needs no closer look.
+	// The selector and the search hold no %09 (it separates them), so
+	// without a Gopher+ string that escape is no reason to look either.
+	if v.escapes {
+		ok := byte('\t')
+		if v.HasPlus {
+			ok = 0x80
+		}
+		if i, _ := firstControlBut(v.u.String(), ok); i >= 0 {
+			if err := v.noControl(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	p := v.spare.take() // zero: set field by field, without a composite literal's copy
@@ -259,30 +312,30 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 	if v.HasPlus {
 		p.PlusString = v.PlusString
 	}
-	// The address and the request line are built into one string; the
-	// plan's strings are substrings of it. The view holds the decoded
-	// selector and search.
-	var b strings.Builder
-	b.Grow(len(v.Host) + 12 + len(v.Selector) + len(v.Search) + len(v.PlusString) + 4)
-	writeHostPort(&b, v.Host, v.Port)
-	addrEnd := b.Len()
-	b.WriteString(v.Selector)
-	selEnd := b.Len()
+	// The address and the request line are put together on the stack (a
+	// long one moves to the heap) and copied into one string, unless the
+	// view has that text already; the plan's strings are substrings of it.
+	var text [256]byte
+	b := appendHostPort(text[:0], v.Host, v.Port)
+	addrEnd := len(b)
+	b = append(b, v.Selector...)
+	selEnd := len(b)
 	searchStart := selEnd
 	if v.HasSearch {
-		b.WriteByte('\t')
-		searchStart = b.Len()
-		b.WriteString(v.Search)
+		b = append(append(b, '\t'), v.Search...)
+		searchStart = selEnd + 1
 	}
-	searchEnd := b.Len()
+	searchEnd := len(b)
 	if v.HasPlus {
-		b.WriteByte('\t')
-		b.WriteString(v.PlusString)
+		b = append(append(b, '\t'), v.PlusString...)
 	}
 	if !(v.HasPlus && v.Plus.Kind == PlusForm) {
-		b.WriteString("\r\n")
+		b = append(b, "\r\n"...)
 	}
-	all := b.String()
+	all := v.wire
+	if all != string(b) {
+		all = string(b)
+	}
 	p.Addr = all[:addrEnd]
 	p.Selector = all[addrEnd:selEnd]
 	p.Search = all[searchStart:searchEnd]

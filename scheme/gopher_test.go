@@ -78,6 +78,9 @@ func TestGopherPlanRefusesControls(t *testing.T) {
 		{"gopher://h.dom/7s%09q%0Dx", 21},
 		// CR LF in a Gopher+ string that is not a form.
 		{"gopher://h.dom/0s%09%09+x%0D%0AQUIT", 25},
+		// A TAB in a Gopher+ string that is not a form: %09 separates
+		// the fields, and is a control character within the last.
+		{"gopher://h.dom/7s%09q%09+x%09y", 26},
 		// A NUL inside a form value.
 		{"gopher://h.dom/0s%09%09+%091%0D%0A+-1%0D%0Aa%00b%0D%0A.%0D%0A", 44},
 	}

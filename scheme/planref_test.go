@@ -1,8 +1,10 @@
 package scheme
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/urlkit/urlkit"
@@ -79,17 +81,21 @@ func refFTPCommands(v *FTP, cfg Config) (addr string, cmds, cwd []string, err er
 }
 
 // TestFTPPlanMatchesReference compares Plan with refFTPCommands over logins,
-// paths of 0 to 12 segments, escapes and every type code.
+// ports, paths of 0 to 12 segments, escapes (control characters in an
+// argument, and in the fragment, which is not sent) and every type code.
 func TestFTPPlanMatchesReference(t *testing.T) {
 	n := 0
 	for _, login := range []string{"", "@", "u@", "u:@", "u:p@", "my%20name:se%3Acret@", "u:%0D@"} {
-		for _, hp := range []string{"h.dom", "h.dom:2121"} {
+		for _, hp := range []string{"h.dom", "h.dom:2121", "h.dom:021", "h.dom:65535", "h.dom:65536"} {
 			for segs := 0; segs <= 12; segs++ {
-				for _, typ := range []string{"", ";type=a", ";type=I", ";type=d"} {
-					for _, last := range []string{"", "file.txt", "Image.GIF", "a%20b"} {
+				for _, typ := range []string{"", ";type=a", ";type=I", ";type=d", ";type=d#%0A"} {
+					for _, last := range []string{"", "file.txt", "Image.GIF", "a%20b", "a%0Ab"} {
 						path := ""
 						for i := 0; i < segs; i++ {
 							path += fmt.Sprintf("d%d%%2F/", i)
+						}
+						if segs == 2 {
+							path += "x%00/" // a control character in a CWD argument
 						}
 						s := "ftp://" + login + hp + "/" + path + last + typ
 						u, err := urlkit.Parse(s)
@@ -124,6 +130,28 @@ func TestFTPPlanMatchesReference(t *testing.T) {
 	t.Logf("%d plans compared", n)
 }
 
+// TestFTPRawPath checks ftpRawPath, which reads a plain path without
+// offsets, against ftpPath on paths that are and are not plain: type
+// suffixes valid, invalid and misplaced, reserved bytes, escapes.
+func TestFTPRawPath(t *testing.T) {
+	for _, seg := range []string{"", "a", "a%3Bb", "a;b", "a?b", "%2F", "a=b&c:d@e"} {
+		for _, suffix := range []string{"", ";type=a", ";type=I", ";type=d", ";type=D", ";type=x", ";type=", ";type=ai",
+			";type=AN", ";type=i/x", ";type=a;type=i", ";type=i;", ";tyPe=i", ";x", "/", "/;type=i", "?q;type=i"} {
+			for _, path := range []string{seg + suffix, "d/" + seg + suffix, seg + "/" + seg + suffix} {
+				u, err := urlkit.Parse("ftp://h.dom/" + path)
+				if err != nil {
+					continue
+				}
+				raw, typ, err := ftpRawPath(u)
+				p, wantTyp, wantErr := ftpPath(u)
+				if fmt.Sprint(err) != fmt.Sprint(wantErr) || err == nil && (raw != p.raw || typ != wantTyp) {
+					t.Errorf("%s: ftpRawPath %q %q %v, ftpPath %q %q %v", u, raw, typ, err, p.raw, wantTyp, wantErr)
+				}
+			}
+		}
+	}
+}
+
 // TestGopherPlanMatchesReference compares the gopher request line with
 // the straightforward concatenation of the decoded parts.
 func TestGopherPlanMatchesReference(t *testing.T) {
@@ -132,6 +160,7 @@ func TestGopherPlanMatchesReference(t *testing.T) {
 		"gopher://h.dom/7/search/engine%09query%20words", "gopher://h.dom/7/s%09q%09%2B",
 		"gopher://h.dom/1/d%09%09%24",
 		"gopher://h.dom/%3F/x", "gopher://h.dom/0/x%0Dy",
+		"gopher://h.dom/0/a%20b#%0D", // a control escape in the fragment, which is not sent
 	} {
 		u, err := urlkit.Parse(s)
 		if err != nil {
@@ -171,8 +200,208 @@ func TestGopherPlanMatchesReference(t *testing.T) {
 	}
 }
 
+// TestGopherPlanOfChangedView checks that a plan follows the view it is
+// made from: a copy of a view whose fields are changed, one at a time, has
+// the plan of its fields, not the text its URL decoded to.
+func TestGopherPlanOfChangedView(t *testing.T) {
+	for _, s := range []string{benchGopher, "gopher://h.dom:7070/0a%20b", "gopher://h.dom/0s%09%09+%091%0D%0A+-1%0D%0Ared%0D%0A.%0D%0A",
+		"gopher://h.dom/0s%20a%09q%20b%09!+A%20+B", "gopher://h.dom/1x"} {
+		view, err := ViewOf(urlkit.MustParse(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := view.(*Gopher)
+		for i, change := range []func(c *Gopher){
+			func(*Gopher) {},
+			func(c *Gopher) { c.Host = "other.dom" },
+			func(c *Gopher) { c.Host = "h.d" }, // a prefix of the old host
+			func(c *Gopher) { c.Port++ },
+			func(c *Gopher) { c.Selector += "x" },
+			func(c *Gopher) { c.Selector = strings.ToUpper(c.Selector) },
+			func(c *Gopher) { c.Search = "changed" },
+			func(c *Gopher) { c.HasSearch = !c.HasSearch },
+			func(c *Gopher) { c.PlusString = "+" },
+			func(c *Gopher) { c.HasPlus, c.Plus = false, nil },
+		} {
+			c := *v
+			change(&c)
+			plan, err := c.Plan(Config{})
+			if err != nil {
+				t.Fatalf("%s, change %d: %v", s, i, err)
+			}
+			line := c.Selector
+			if c.HasSearch {
+				line += "\t" + c.Search
+			}
+			if c.HasPlus {
+				line += "\t" + c.PlusString
+			}
+			if !(c.HasPlus && c.Plus.Kind == PlusForm) {
+				line += "\r\n"
+			}
+			search := ""
+			if c.HasSearch {
+				search = c.Search
+			}
+			p := plan.(*GopherPlan)
+			if p.Addr != fmt.Sprintf("%s:%d", c.Host, c.Port) || p.Line != line || p.Selector != c.Selector || p.Search != search {
+				t.Errorf("%s, change %d: plan %q %q %q %q, want %q %q %q", s, i, p.Addr, p.Selector, p.Search, p.Line, c.Selector, search, line)
+			}
+		}
+	}
+}
+
+// TestGopherSplit checks gopherSplit's fields against splitEscape's on
+// gopher-paths with zero to four %09, empty fields and escapes that only
+// look like one.
+func TestGopherSplit(t *testing.T) {
+	for _, raw := range []string{"", "1", "%3F", "0sel", "7s%09q", "7%09", "7%09%09", "0s%09q%09+%091%0D%0A", "0a%09b%09c%09d%09e",
+		"0%%09x", "0%0%09", "0%0", "0%090%09", "%09%09x"} {
+		typ, fields, n := gopherSplit(part{raw, 5, urlkit.ComponentPath})
+		if raw == "" {
+			if typ.raw != "" || n != 1 || fields[0] != (part{"", 5, urlkit.ComponentPath}) {
+				t.Errorf("gopherSplit(%q) = %v %v %d", raw, typ, fields, n)
+			}
+			continue
+		}
+		t1 := 1
+		if raw[0] == '%' {
+			t1 = 3
+		}
+		want := part{raw[t1:], 5 + t1, urlkit.ComponentPath}.splitEscape("%09", 2)
+		if typ != (part{raw[:t1], 5, urlkit.ComponentPath}) || n != len(want) || !slices.Equal(fields[:n], want) {
+			t.Errorf("gopherSplit(%q) = %v %v %d, want %v", raw, typ, fields[:n], n, want)
+		}
+	}
+}
+
+// TestFTPPlanOfChangedView checks that a plan follows the view it is made
+// from: a copy of a view whose type, login flags or address are changed
+// has the plan refFTPCommands makes of it.
+func TestFTPPlanOfChangedView(t *testing.T) {
+	for _, s := range []string{benchFTP, "ftp://u@h.dom/a/f", "ftp://h.dom/a/b/f.txt", "ftp://h.dom/d/;type=d"} {
+		view, err := ViewOf(urlkit.MustParse(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := view.(*FTP)
+		for i, change := range []func(c *FTP){
+			func(*FTP) {},
+			func(c *FTP) { c.Type = 'e' },
+			func(c *FTP) { c.Type = 'A' },
+			func(c *FTP) { c.Type = 'i' },
+			func(c *FTP) { c.Type = 0 },
+			func(c *FTP) { c.HasUser = false },
+			func(c *FTP) { c.HasPassword = false },
+			func(c *FTP) { c.Host, c.Port = "other.dom", 99 },
+		} {
+			c := *v
+			change(&c)
+			for _, cfg := range []Config{{}, {Email: "me@my.dom"}} {
+				plan, err := c.Plan(cfg)
+				addr, cmds, cwd, refErr := refFTPCommands(&c, cfg)
+				if err != nil || refErr != nil {
+					t.Fatalf("%s, change %d: %v, reference %v", s, i, err, refErr)
+				}
+				if p := plan.(*FTPPlan); p.Addr != addr || !slices.Equal(p.Commands, cmds) || !slices.Equal(p.CWD, cwd) {
+					t.Errorf("%s, change %d: plan %q %q %q\nreference %q %q %q", s, i, p.Addr, p.Commands, p.CWD, addr, cmds, cwd)
+				}
+			}
+		}
+	}
+}
+
+// TestFTPPlanCWDAppend checks that the plan's CWD, which shares the view's
+// array, is capped: appending to it leaves the view and later plans as
+// they were.
+func TestFTPPlanCWDAppend(t *testing.T) {
+	for _, s := range []string{"ftp://h.dom/a/b/f", "ftp://h.dom/a/b/c/f", "ftp://h.dom/a/b/c/d/e/f"} {
+		view, err := ViewOf(urlkit.MustParse(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := view.(*FTP)
+		want := slices.Clone(v.CWD)
+		for range 2 {
+			plan, err := v.Plan(Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := plan.(*FTPPlan)
+			if !slices.Equal(p.CWD, want) {
+				t.Fatalf("%s: plan CWD %q, want %q", s, p.CWD, want)
+			}
+			p.CWD = append(p.CWD, "x")
+			if !slices.Equal(v.CWD[:cap(v.CWD)][:len(want)], want) || len(v.CWD) != len(want) {
+				t.Errorf("%s: appending to the plan's CWD changed the view's: %q", s, v.CWD[:cap(v.CWD)])
+			}
+			if cap(v.CWD) > len(v.CWD) && v.CWD[:cap(v.CWD)][len(want)] != "" {
+				t.Errorf("%s: appending to the plan's CWD wrote into the view's array", s)
+			}
+		}
+	}
+}
+
+// TestPlanLongText checks plans whose text outgrows the stack buffer it is
+// put together in (256 bytes) against the references.
+func TestPlanLongText(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	u := urlkit.MustParse("ftp://" + long + ":" + long + "@" + long + ".dom/" + long + "/" + long + "/" + long + ";type=i")
+	v, err := ViewOf(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := v.Plan(Config{})
+	addr, cmds, cwd, refErr := refFTPCommands(v.(*FTP), Config{})
+	if err != nil || refErr != nil {
+		t.Fatalf("%s: %v, reference %v", u, err, refErr)
+	}
+	if p := plan.(*FTPPlan); p.Addr != addr || !slices.Equal(p.Commands, cmds) || !slices.Equal(p.CWD, cwd) {
+		t.Errorf("%s: plan %q %q %q\nreference %q %q %q", u, p.Addr, p.Commands, p.CWD, addr, cmds, cwd)
+	}
+	g, err := PlanOf(urlkit.MustParse("gopher://"+long+".dom/0"+long+long+"%09"+long), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := g.(*GopherPlan); p.Addr != long+".dom:70" || p.Line != long+long+"\t"+long+"\r\n" || p.Selector != long+long || p.Search != long {
+		t.Errorf("long gopher plan %q %q %q %q", p.Addr, p.Selector, p.Search, p.Line)
+	}
+}
+
+// TestPlanPortDigits checks the port bound of the ftp and gopher plans,
+// which look at the number only from five digits on: a port with leading
+// zeros is its number, one above 65535 is refused.
+func TestPlanPortDigits(t *testing.T) {
+	for _, tc := range []struct {
+		port string
+		want int // -1: ErrPortRange
+	}{{"1", 1}, {"0070", 70}, {"9999", 9999}, {"65535", 65535}, {"065535", 65535}, {"0000000000021", 21},
+		{"65536", -1}, {"0065536", -1}, {"99999", -1}, {"12345678901234567890", -1}} {
+		for _, s := range []string{"ftp://h.dom:" + tc.port + "/f", "gopher://h.dom:" + tc.port + "/0x"} {
+			p, err := PlanOf(urlkit.MustParse(s), Config{})
+			if tc.want < 0 {
+				if !errors.Is(err, ErrPortRange) {
+					t.Errorf("%s: plan error %v, want ErrPortRange", s, err)
+				}
+				continue
+			}
+			addr := ""
+			switch p := p.(type) {
+			case *FTPPlan:
+				addr = p.Addr
+			case *GopherPlan:
+				addr = p.Addr
+			}
+			if want := fmt.Sprintf("h.dom:%d", tc.want); err != nil || addr != want {
+				t.Errorf("%s: plan address %q, error %v; want %q", s, addr, err, want)
+			}
+		}
+	}
+}
+
 // TestPlanAllocs holds the plans to their allocation budgets: the plan and
-// one string holding the address and every line.
+// one string holding the address and every line, which for a gopher URL
+// with escapes is the view's.
 func TestPlanAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		url string
@@ -180,7 +409,9 @@ func TestPlanAllocs(t *testing.T) {
 	}{
 		{benchFTP, 2},
 		{"ftp://h.dom/a/b/c/d/e/f/g/h;type=i", 5}, // more CWDs than the plan has room for
-		{benchGopher, 2},
+		{benchGopher, 1},
+		{"gopher://h.dom/0s%09%09+%091%0D%0A+-1%0D%0Ared%0D%0A.%0D%0A", 1}, // a form, with no CRLF added
+		{"gopher://h.dom/0sel", 2},
 	} {
 		v, err := ViewOf(urlkit.MustParse(tc.url))
 		if err != nil {
@@ -226,6 +457,44 @@ func FuzzFTPPlanReference(f *testing.F) {
 		p := plan.(*FTPPlan)
 		if p.Addr != addr || !slices.Equal(p.Commands, cmds) || !slices.Equal(p.CWD, cwd) {
 			t.Fatalf("%s: plan %q %q %q\nreference %q %q %q", u, p.Addr, p.Commands, p.CWD, addr, cmds, cwd)
+		}
+	})
+}
+
+// decodeOracle is what part.decode must return: urlkit.Unescape's result,
+// or the raw text when it fails.
+func decodeOracle(raw string) string {
+	s, err := urlkit.Unescape(raw)
+	if err != nil {
+		return raw
+	}
+	return s
+}
+
+// TestDecode checks part.decode and appendDecoded against urlkit.Unescape:
+// valid escapes in either case, invalid and cut-off ones, and parts longer
+// than decode's stack buffer.
+func TestDecode(t *testing.T) {
+	long := strings.Repeat("ab%20", 60)
+	for _, raw := range []string{"", "a", "%41", "a%2fb%2F", "%", "%4", "a%", "%%41", "%4g", "%0D%0A", "x%C3%A9y", "a+b",
+		long, long + "%", long + "%zz", "%20" + long} {
+		want := decodeOracle(raw)
+		if got := (part{raw: raw}).decode(); got != want {
+			t.Errorf("decode(%q) = %q, want %q", raw, got, want)
+		}
+		if got := string((part{raw: raw}).appendDecoded([]byte("pre"))); got != "pre"+want {
+			t.Errorf("appendDecoded(%q) = %q, want %q", raw, got, "pre"+want)
+		}
+	}
+}
+
+// FuzzDecode checks part.decode against urlkit.Unescape on any text.
+func FuzzDecode(f *testing.F) {
+	f.Add("a%20b")
+	f.Add("%zz%41")
+	f.Fuzz(func(t *testing.T, raw string) {
+		if got, want := (part{raw: raw}).decode(), decodeOracle(raw); got != want {
+			t.Fatalf("decode(%q) = %q, want %q", raw, got, want)
 		}
 	})
 }

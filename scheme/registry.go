@@ -185,10 +185,32 @@ func infoOf(i schemes.Info) Info {
 	return Info{Name: i.Name, Syntax: Syntax(i.Syntax), DefaultPort: i.DefaultPort, Source: i.Source}
 }
 
+// The registry: what Register publishes, never changed once published
+// but replaced whole by Register under regMu, so that Lookup (on the path
+// of every ViewOf) reads it without a lock.
 var (
-	regMu sync.RWMutex
-	reg   = map[string]Scheme{}
+	regMu sync.Mutex
+	reg   atomic.Pointer[registry]
 )
+
+// registry holds the registered schemes by name, and those with a built-in
+// name also by their index in the core's table, where Lookup finds them
+// without hashing the name or lowering its case.
+type registry struct {
+	byName  map[string]Scheme
+	builtin [len(schemes.Builtin)]Scheme
+}
+
+// registered returns the registry's current contents (empty before the
+// first Register).
+func registered() *registry {
+	if r := reg.Load(); r != nil {
+		return r
+	}
+	return &noSchemes
+}
+
+var noSchemes registry
 
 // Register makes a scheme known to [Lookup], [ViewOf] and the core parser
 // ([urlkit.Parse] reads its URLs with the syntax its Info gives). It is
@@ -211,7 +233,8 @@ func Register(s Scheme) {
 	}
 	regMu.Lock()
 	defer regMu.Unlock()
-	if _, dup := reg[name]; dup {
+	old := registered()
+	if _, dup := old.byName[name]; dup {
 		panic("scheme: Register called twice for " + name)
 	}
 	if schemes.BuiltinIndex(name) < 0 {
@@ -219,7 +242,15 @@ func Register(s Scheme) {
 			panic("scheme: Register called twice for " + name)
 		}
 	}
-	reg[name] = s
+	r := &registry{byName: make(map[string]Scheme, len(old.byName)+1), builtin: old.builtin}
+	for k, v := range old.byName {
+		r.byName[k] = v
+	}
+	r.byName[name] = s
+	if i := schemes.BuiltinIndex(name); i >= 0 {
+		r.builtin[i] = s
+	}
+	reg.Store(r)
 }
 
 // DefaultPort returns the default port of a scheme (in any case), or 0 if
@@ -235,18 +266,22 @@ func IsExperimental(name string) bool {
 
 // Lookup returns the registered scheme with the given name, in any case.
 func Lookup(name string) (Scheme, bool) {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	s, ok := reg[strings.ToLower(name)]
+	r := registered()
+	if i := schemes.BuiltinIndex(name); i >= 0 && r.builtin[i] != nil {
+		return r.builtin[i], true
+	}
+	if s, ok := r.byName[name]; ok {
+		return s, true
+	}
+	s, ok := r.byName[strings.ToLower(name)]
 	return s, ok
 }
 
 // Names returns the names of the registered schemes, sorted.
 func Names() []string {
-	regMu.RLock()
-	defer regMu.RUnlock()
-	out := make([]string, 0, len(reg))
-	for k := range reg {
+	m := registered().byName
+	out := make([]string, 0, len(m))
+	for k := range m {
 		out = append(out, k)
 	}
 	sort.Strings(out)
@@ -256,7 +291,7 @@ func Names() []string {
 // For returns the scheme that reads u: the registered one, or the generic
 // scheme for an unknown or experimental name.
 func For(u urlkit.URL) Scheme {
-	if s, ok := Lookup(u.Scheme()); ok {
+	if s, ok := Lookup(u.RawScheme()); ok { // Lookup takes the name in any case
 		return s
 	}
 	return generic{}
@@ -437,15 +472,31 @@ type part struct {
 	comp urlkit.Component
 }
 
-// decode returns the part with its escapes decoded. The core parser has
-// checked every escape, so decoding cannot fail; should it, the raw text is
-// returned.
+// decode returns the part with its escapes decoded, as [urlkit.Unescape]
+// decodes them. The core parser has checked every escape, so decoding
+// cannot fail; should it, the raw text is returned.
 func (p part) decode() string {
-	s, err := urlkit.Unescape(p.raw)
-	if err != nil {
+	if strings.IndexByte(p.raw, '%') < 0 {
 		return p.raw
 	}
-	return s
+	var text [128]byte // on the stack; a longer part moves it to the heap
+	return string(p.appendDecoded(text[:0]))
+}
+
+// appendDecoded appends to b what decode returns.
+func (p part) appendDecoded(b []byte) []byte {
+	start, s := len(b), p.raw
+	for {
+		k := strings.IndexByte(s, '%')
+		if k < 0 {
+			return append(b, s...)
+		}
+		if !chars.IsEscape(s, k) {
+			return append(b[:start], p.raw...)
+		}
+		b = append(append(b, s[:k]...), chars.Unhex(s[k+1])<<4|chars.Unhex(s[k+2]))
+		s = s[k+3:]
+	}
 }
 
 // decodeIf is decode for a part of a URL that has escapes, and the raw
@@ -482,7 +533,10 @@ func (p part) noControl(l loc, what string) error {
 
 // firstControl returns the index in raw of the first escape that decodes to
 // a control character, and that byte, or -1.
-func firstControl(raw string) (int, byte) {
+func firstControl(raw string) (int, byte) { return firstControlBut(raw, 0x80) }
+
+// firstControlBut is firstControl ignoring the escapes of the byte ok.
+func firstControlBut(raw string, ok byte) (int, byte) {
 	for i := 0; i+2 < len(raw); i++ {
 		k := strings.IndexByte(raw[i:], '%')
 		if k < 0 {
@@ -490,7 +544,7 @@ func firstControl(raw string) (int, byte) {
 		}
 		if i += k; i+2 < len(raw) && chars.IsEscape(raw, i) {
 			b := chars.Unhex(raw[i+1])<<4 | chars.Unhex(raw[i+2])
-			if isControl(b) {
+			if isControl(b) && b != ok {
 				return i, b
 			}
 			i += 2
@@ -535,7 +589,7 @@ func (p part) splitEscapeInto(out []part, esc string, n int) []part {
 		if i+len(esc) > len(p.raw) {
 			break
 		}
-		if strings.EqualFold(p.raw[i:i+len(esc)], esc) {
+		if e := p.raw[i : i+len(esc)]; e == esc || strings.EqualFold(e, esc) {
 			out = append(out, part{p.raw[start:i], p.off + start, p.comp})
 			i += len(esc)
 			start = i
@@ -648,10 +702,8 @@ func portOf(u urlkit.URL, def int) (int, bool) {
 
 // hostPort joins a host and port for dialling.
 func hostPort(host string, port int) string {
-	var b strings.Builder
-	b.Grow(len(host) + 12)
-	writeHostPort(&b, host, port)
-	return b.String()
+	var text [64]byte // on the stack; a longer host moves it to the heap
+	return string(appendHostPort(text[:0], host, port))
 }
 
 // planSpare is room for a view's first plan, allocated with the view, so
@@ -672,12 +724,9 @@ func (s *planSpare[T]) take() *T {
 	return new(T)
 }
 
-// writeHostPort writes host:port to b.
-func writeHostPort(b *strings.Builder, host string, port int) {
-	var num [20]byte
-	b.WriteString(host)
-	b.WriteByte(':')
-	b.Write(strconv.AppendInt(num[:0], int64(port), 10))
+// appendHostPort appends host:port to b.
+func appendHostPort(b []byte, host string, port int) []byte {
+	return strconv.AppendInt(append(append(b, host...), ':'), int64(port), 10)
 }
 
 // noLogin returns an error when u has a user or password, which the scheme
