@@ -17,7 +17,10 @@
 // urlkit's strict Parse accepts. The output is one Markdown table per
 // group: median ns per URL, MB/s over the URL bytes, allocations per URL,
 // the spread of the samples (lowest and highest), and the ratio against
-// the group's peer.
+// the group's peer. The parse groups also time a yardstick, the simplest
+// scan (one class-table lookup per byte), and give each implementation's
+// time divided by the yardstick's in the same round: a figure that holds
+// when the machine as a whole runs faster or slower.
 package main
 
 import (
@@ -47,9 +50,10 @@ import (
 // for every input and returns a count that depends on the results, so that
 // the compiler cannot drop the calls.
 type impl struct {
-	name string
-	peer bool // the implementation ratios are taken against
-	run  func(inputs []string) int
+	name      string
+	peer      bool // the implementation ratios are taken against
+	yardstick bool // the reference scan that times are also divided by
+	run       func(inputs []string) int
 }
 
 // A group is one kind of work on one set of inputs.
@@ -67,6 +71,7 @@ type result struct {
 	im     impl
 	ns     []float64 // ns per input, one per round
 	ratio  []float64 // peer time / this time, one per round
+	vsYard []float64 // this time / the yardstick's time, one per round
 	allocs float64   // allocations per input
 }
 
@@ -191,7 +196,7 @@ func parseImpls() []impl {
 			}
 			return 0
 		})},
-		{name: "bound: 1 table lookup per byte", run: lookupBound},
+		{name: "bound: 1 table lookup per byte", yardstick: true, run: lookupBound},
 	}
 }
 
@@ -467,15 +472,21 @@ func measure(groups []*group, rounds int, min time.Duration, rng *rand.Rand) ([]
 			took[r] = ns
 		}
 		for _, g := range groups {
-			var peer float64
+			var peer, yard float64
 			for _, r := range byGroup[g] {
 				if r.im.peer {
 					peer = took[r]
+				}
+				if r.im.yardstick {
+					yard = took[r]
 				}
 			}
 			for _, r := range byGroup[g] {
 				if took[r] > 0 {
 					r.ratio = append(r.ratio, peer/took[r])
+				}
+				if yard > 0 {
+					r.vsYard = append(r.vsYard, took[r]/yard)
 				}
 			}
 		}
@@ -502,8 +513,13 @@ func report(w io.Writer, results []*result) {
 		if g != last {
 			last = g
 			fmt.Fprintf(w, "\n### %s (%.1f bytes per URL)\n\n", g.title, float64(g.bytes)/float64(len(g.inputs)))
-			fmt.Fprintln(w, "| implementation | ns/URL (median) | lowest-highest | MB/s | allocs/URL | speed vs peer (median of per-round ratios) |")
-			fmt.Fprintln(w, "|---|---|---|---|---|---|")
+			if len(r.vsYard) > 0 {
+				fmt.Fprintln(w, "| implementation | ns/URL (median) | lowest-highest | MB/s | allocs/URL | speed vs peer (median of per-round ratios) | time vs the bound (median of per-round ratios) |")
+				fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+			} else {
+				fmt.Fprintln(w, "| implementation | ns/URL (median) | lowest-highest | MB/s | allocs/URL | speed vs peer (median of per-round ratios) |")
+				fmt.Fprintln(w, "|---|---|---|---|---|---|")
+			}
 		}
 		ns := median(r.ns)
 		mbs := 0.0
@@ -514,7 +530,11 @@ func report(w io.Writer, results []*result) {
 		if !r.im.peer {
 			ratio = fmt.Sprintf("%.2fx", median(r.ratio))
 		}
-		fmt.Fprintf(w, "| %s | %.1f | %.1f-%.1f | %.0f | %.3f | %s |\n",
+		fmt.Fprintf(w, "| %s | %.1f | %.1f-%.1f | %.0f | %.3f | %s |",
 			r.im.name, ns, slices.Min(r.ns), slices.Max(r.ns), mbs, r.allocs, ratio)
+		if len(r.vsYard) > 0 {
+			fmt.Fprintf(w, " %.2fx |", median(r.vsYard))
+		}
+		fmt.Fprintln(w)
 	}
 }
