@@ -149,9 +149,13 @@ func skip(s string, i int, c uint8) int {
 // first offending byte, the component it is in and why it is wrong.
 // A successful Parse does not allocate: the URL's components are
 // substrings of s.
-func Parse(s string) (u URL, err error) {
-	// The fast path first, on the input as it is: a URL it accepts or
-	// rejects cannot start with a "URL:" prefix.
+func Parse(s string) (URL, error) { return parseFastFirst(s, false) }
+
+// parseFastFirst tries the fast path on s as it is, then the general
+// parser. An input the fast path accepts or rejects is absolute (a scheme
+// name and "://", no "URL:" prefix), so it is parsed the same way whether
+// partial forms are allowed or not.
+func parseFastFirst(s string, partialOK bool) (u URL, err error) {
 	u.s = s
 	switch r := u.parseFast(); {
 	case r == fastOK:
@@ -159,7 +163,7 @@ func Parse(s string) (u URL, err error) {
 	case r >= 0:
 		return URL{}, charError(s, r>>4, Component(r&15))
 	}
-	return parse(s, false, true)
+	return parse(s, partialOK, true)
 }
 
 // ParseRef parses s as a URL or as a partial URL (RFC 1630, "Partial
@@ -167,18 +171,7 @@ func Parse(s string) (u URL, err error) {
 // and a colon that comes before any slash; otherwise it is partial, and may
 // be empty, start with "//" and a login, with "/", with "?" or with "#".
 // An absolute string is parsed as [Parse] does.
-func ParseRef(s string) (u URL, err error) {
-	// An input that the fast path takes is absolute: a scheme name and
-	// "://".
-	u.s = s
-	switch r := u.parseFast(); {
-	case r == fastOK:
-		return u, nil
-	case r >= 0:
-		return URL{}, charError(s, r>>4, Component(r&15))
-	}
-	return parse(s, true, true)
-}
+func ParseRef(s string) (URL, error) { return parseFastFirst(s, true) }
 
 // MustParse is like [Parse] but panics on error. It is meant for URLs
 // written into a program, such as test tables and package variables.
