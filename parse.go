@@ -124,7 +124,7 @@ func skip(s string, i int, c uint8) int {
 			}
 		}
 	escape:
-		if len(s)-i >= 3 && s[i] == '%' && chars.Table[s[i+1]]&chars.HexDigit != 0 && chars.Table[s[i+2]]&chars.HexDigit != 0 {
+		if chars.IsEscape(s, i) {
 			i += 3
 			continue
 		}
@@ -514,13 +514,10 @@ func fastLogin(s string, a int) (userEnd, at int) {
 // host, the end of the authority and whether there is a port, or an end of
 // -1 when the input needs the general parser.
 func fastHostPort(s string, h int, syntax schemes.Syntax) (hostEnd, end int, port bool) {
-	i := h
-	if i == len(s) || s[i] == '/' || s[i] == '#' {
-		if syntax != schemes.IPOptionalHost {
-			return h, -1, false
-		}
-		return h, h, false
+	if end, empty := emptyHost(s, h, syntax); empty {
+		return h, end, false
 	}
+	i := h
 	// One pass over the host checks every byte and every pair of bytes: a
 	// "." next to a "." or a "-" ends or starts a label wrongly (RFC 1738
 	// 5: hostname = *[ domainlabel "." ] toplabel). With cHyphen = 4 and
@@ -551,6 +548,19 @@ func fastHostPort(s string, h int, syntax schemes.Syntax) (hostEnd, end int, por
 	}
 	end, port = fastPort(s, hostEnd)
 	return hostEnd, end, port
+}
+
+// emptyHost reports whether the authority at h has no host (the end, "/"
+// or "#" follows at once), and then returns its end: h where the syntax
+// allows no host (file), -1 where the general parser explains.
+func emptyHost(s string, h int, syntax schemes.Syntax) (end int, empty bool) {
+	if h < len(s) && s[h] != '/' && s[h] != '#' {
+		return 0, false
+	}
+	if syntax != schemes.IPOptionalHost {
+		return -1, true
+	}
+	return h, true
 }
 
 // fastPort reads an optional ":" and non-empty decimal port at i, the end

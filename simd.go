@@ -16,8 +16,8 @@ import (
 	"github.com/urlkit/urlkit/internal/schemes"
 )
 
-// A nibbleTable is a class of ASCII bytes in the form of the vector scans: a byte b is in the class when lo[b&15] and hi[b>>4]
-// share a bit. Bit r of lo[n] says that the byte r<<4|n is in the class,
+// A nibbleTable is a class of ASCII bytes in the form of the vector
+// scans: a byte b is in the class when lo[b&15] and hi[b>>4] share a bit. Bit r of lo[n] says that the byte r<<4|n is in the class,
 // and hi[r] is 1<<r for r < 8 and 0 above, so that no byte of 0x80 or more
 // is in any class. Each half is repeated for the two 16-byte lanes.
 type nibbleTable struct{ lo, hi [32]byte }
@@ -73,7 +73,7 @@ func skip32(s string, i int, class uint8) int {
 			return i
 		}
 		i += bits.TrailingZeros32(out)
-		if len(s)-i >= 3 && s[i] == '%' && chars.Table[s[i+1]]&chars.HexDigit != 0 && chars.Table[s[i+2]]&chars.HexDigit != 0 {
+		if chars.IsEscape(s, i) {
 			i += 3
 			continue
 		}
@@ -109,10 +109,10 @@ func fastHost64(s string, h int, syntax schemes.Syntax) (hostEnd, end int, port 
 	case e == 64:
 		return hostLong, 0, false, -1
 	case e == 0:
-		if h < len(s) && s[h] != '/' && s[h] != '#' || syntax != schemes.IPOptionalHost {
-			return h, -1, false, -1
+		if end, empty := emptyHost(s, h, syntax); empty {
+			return h, end, false, -1
 		}
-		return h, h, false, -1
+		return h, -1, false, -1
 	}
 	in := uint64(1)<<e - 1
 	dots &= in

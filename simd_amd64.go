@@ -6,8 +6,8 @@ package urlkit
 // sequence (simd_amd64.s): a byte is in a class when the entries of its
 // low and high nibbles in a pair of 16-byte tables share a bit. The
 // tables are built from ptab, so the classes are those of the scalar
-// code, which remains for other machines and for inputs shorter than 32
-// bytes.
+// code, which remains for other machines and for the inputs the vector
+// code does not take (simd.go).
 
 func cpuid(leaf, sub uint32) (a, b, c, d uint32)
 func xgetbv0() (lo uint32)
@@ -34,7 +34,7 @@ func hasAVX2() bool {
 	return b&(1<<5) != 0
 }
 
-// simdAvailable says whether the 32-byte scans can run here.
+// simdAvailable says whether the vector scans can run here.
 var simdAvailable = hasAVX2()
 
 // classify64 returns, for the 64 bytes from s[i], the masks of the bytes
