@@ -94,9 +94,9 @@ func unescape(s string, plus bool) (string, error) {
 	if n == 0 {
 		return s, nil
 	}
-	var b strings.Builder
-	b.Grow(len(s) - 2*escapes)
 	if plus {
+		var b strings.Builder
+		b.Grow(len(s) - 2*escapes)
 		for i := 0; i < len(s); i++ {
 			switch c := s[i]; c {
 			case '%':
@@ -110,15 +110,11 @@ func unescape(s string, plus bool) (string, error) {
 		}
 		return b.String(), nil
 	}
-	for len(s) > 0 {
-		k := strings.IndexByte(s, '%')
-		if k < 0 {
-			b.WriteString(s)
-			break
-		}
-		b.WriteString(s[:k])
-		b.WriteByte(chars.Unhex(s[k+1])<<4 | chars.Unhex(s[k+2]))
-		s = s[k+3:]
+	var text [128]byte // on the stack; a longer result is built on the heap
+	buf := text[:0]
+	if n := len(s) - 2*escapes; n > len(text) {
+		buf = make([]byte, 0, n)
 	}
-	return b.String(), nil
+	buf, _ = chars.AppendUnescape(buf, s) // every escape is checked above
+	return string(buf), nil
 }

@@ -485,18 +485,10 @@ func (p part) decode() string {
 
 // appendDecoded appends to b what decode returns.
 func (p part) appendDecoded(b []byte) []byte {
-	start, s := len(b), p.raw
-	for {
-		k := strings.IndexByte(s, '%')
-		if k < 0 {
-			return append(b, s...)
-		}
-		if !chars.IsEscape(s, k) {
-			return append(b[:start], p.raw...)
-		}
-		b = append(append(b, s[:k]...), chars.Unhex(s[k+1])<<4|chars.Unhex(s[k+2]))
-		s = s[k+3:]
+	if out, ok := chars.AppendUnescape(b, p.raw); ok {
+		return out
 	}
+	return append(b, p.raw...)
 }
 
 // decodeIf is decode for a part of a URL that has escapes, and the raw

@@ -142,6 +142,24 @@ func IsEscape(s string, i int) bool {
 	return i+2 < len(s) && s[i] == '%' && Table[s[i+1]]&HexDigit != 0 && Table[s[i+2]]&HexDigit != 0
 }
 
+// AppendUnescape appends s to b with every escape decoded, and reports
+// whether every "%" in s starts an escape; if one does not, it returns b
+// as it was and false.
+func AppendUnescape(b []byte, s string) ([]byte, bool) {
+	start := len(b)
+	for {
+		k := strings.IndexByte(s, '%')
+		if k < 0 {
+			return append(b, s...), true
+		}
+		if !IsEscape(s, k) {
+			return b[:start], false
+		}
+		b = append(append(b, s[:k]...), Unhex(s[k+1])<<4|Unhex(s[k+2]))
+		s = s[k+3:]
+	}
+}
+
 // UpperHex are the digits escapes are written with (RFC 1738 2.2 allows
 // either case; upper case is the canonical choice).
 const UpperHex = "0123456789ABCDEF"
