@@ -147,19 +147,9 @@ func gopherSplit(p part) (typ part, fields [3]part, n int) {
 	}
 	typ = part{p.raw[:t], p.off, p.comp}
 	// At most two %09 separate the fields (any later one belongs to the
-	// Gopher+ string). The escape has no hex letters: matching it exactly
-	// is matching it in any case.
-	rest, off := p.raw[t:], p.off+t
-	for ; n < 2; n++ {
-		k := strings.Index(rest, "%09")
-		if k < 0 {
-			break
-		}
-		fields[n] = part{rest[:k], off, p.comp}
-		rest, off = rest[k+3:], off+k+3
-	}
-	fields[n] = part{rest, off, p.comp}
-	return typ, fields, n + 1
+	// Gopher+ string).
+	n = len(part{p.raw[t:], p.off + t, p.comp}.splitEscapeInto(fields[:0], "%09", 2))
+	return typ, fields, n
 }
 
 // checkGopher is GopherOf's grammar, shared with [Validate]: a gopher URL
