@@ -74,10 +74,11 @@ func FTPOf(u urlkit.URL) (*FTP, error) {
 		v.CWD = []string{}
 		return v, nil // the whole url-path may be omitted (RFC 1738 3.2.2)
 	}
-	raw, typ, err := ftpRawPath(u)
+	p, typ, err := ftpPath(u)
 	if err != nil {
 		return nil, err
 	}
+	raw := p.raw
 	v.Type = typ
 	v.CWD = v.cwdBuf[:0]
 	if n := strings.Count(raw, "/"); n > len(v.cwdBuf) {
@@ -146,34 +147,8 @@ func checkFTP(u urlkit.URL) error {
 	if _, ok := u.Path(); !ok {
 		return nil
 	}
-	_, _, err := ftpRawPath(u)
+	_, _, err := ftpPath(u)
 	return err
-}
-
-// ftpRawPath is ftpPath for a caller that needs no offsets: the url-path
-// of u, which is present, without its ";type=" suffix, and the type code.
-// A valid path ending in a one-letter type code, or with no ";" at all, is
-// read here without computing where it is; any other path is left to
-// ftpPath.
-func ftpRawPath(u urlkit.URL) (string, byte, error) {
-	raw := u.PathAndSearch()
-	var typ byte
-	if n := len(raw); n >= 7 && raw[n-7:n-1] == ";type=" {
-		// This is the last ";type=" (none can start within the last six
-		// bytes), and no "/" follows it: the suffix ftpPath would cut.
-		switch c := raw[n-1]; c {
-		case 'a', 'i', 'd', 'A', 'I', 'D':
-			raw, typ = raw[:n-7], c|0x20
-		}
-	}
-	// firstNotIn stops at any other ";" (the core parser admits "%" only
-	// as the start of an escape, so none hides in one): a path it accepts
-	// had no other ";type=", and ftpPath would return the same.
-	if (part{raw: raw}).firstNotIn(&fpathChars) < 0 {
-		return raw, typ, nil
-	}
-	p, typ, err := ftpPath(u)
-	return p.raw, typ, err
 }
 
 // ftpPath checks the url-path of u, which is present, and returns it
@@ -184,7 +159,19 @@ func ftpPath(u urlkit.URL) (part, byte, error) {
 	// The url-path includes any "?": fsegment allows it.
 	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
 	var typ byte
-	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
+	// The suffix is the last ";type=" with no "/" after it. A path that
+	// ends in ";type=" and one letter has it there (none can start within
+	// the last six bytes); a path without ";" has none.
+	k := -1
+	switch n := len(p.raw); {
+	case n >= 7 && p.raw[n-7:n-1] == ";type=":
+		k = n - 7
+	case strings.IndexByte(p.raw, ';') >= 0:
+		if k = strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') >= 0 {
+			k = -1
+		}
+	}
+	if k >= 0 {
 		code := p.raw[k+6:]
 		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {
 			if hint := rfc1630Type(code); hint != "" {

@@ -130,10 +130,12 @@ func TestFTPPlanMatchesReference(t *testing.T) {
 	t.Logf("%d plans compared", n)
 }
 
-// TestFTPRawPath checks ftpRawPath, which reads a plain path without
-// offsets, against ftpPath on paths that are and are not plain: type
-// suffixes valid, invalid and misplaced, reserved bytes, escapes.
-func TestFTPRawPath(t *testing.T) {
+// TestFTPPathSuffix checks ftpPath, which looks for the ";type=" suffix
+// at the end of the path first and searches only a path with a ";",
+// against ftpPathByRule, the rule as RFC 1738 3.2.2 states it (the last
+// ";type=", with no "/" after it), on type suffixes valid, invalid and
+// misplaced, reserved bytes and escapes.
+func TestFTPPathSuffix(t *testing.T) {
 	for _, seg := range []string{"", "a", "a%3Bb", "a;b", "a?b", "%2F", "a=b&c:d@e"} {
 		for _, suffix := range []string{"", ";type=a", ";type=I", ";type=d", ";type=D", ";type=x", ";type=", ";type=ai",
 			";type=AN", ";type=i/x", ";type=a;type=i", ";type=i;", ";tyPe=i", ";x", "/", "/;type=i", "?q;type=i"} {
@@ -142,14 +144,42 @@ func TestFTPRawPath(t *testing.T) {
 				if err != nil {
 					continue
 				}
-				raw, typ, err := ftpRawPath(u)
-				p, wantTyp, wantErr := ftpPath(u)
-				if fmt.Sprint(err) != fmt.Sprint(wantErr) || err == nil && (raw != p.raw || typ != wantTyp) {
-					t.Errorf("%s: ftpRawPath %q %q %v, ftpPath %q %q %v", u, raw, typ, err, p.raw, wantTyp, wantErr)
+				p, typ, err := ftpPath(u)
+				want, wantTyp, wantErr := ftpPathByRule(u)
+				if fmt.Sprint(err) != fmt.Sprint(wantErr) || p != want || typ != wantTyp {
+					t.Errorf("%s: ftpPath %+v %q %v, by the rule %+v %q %v", u, p, typ, err, want, wantTyp, wantErr)
 				}
 			}
 		}
 	}
+}
+
+// ftpPathByRule is ftpPath as it was before it looked at the end of the
+// path first: the last ";type=" found by searching the whole path.
+func ftpPathByRule(u urlkit.URL) (part, byte, error) {
+	l := locOf(u)
+	// The url-path includes any "?": fsegment allows it.
+	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
+	var typ byte
+	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
+		code := p.raw[k+6:]
+		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {
+			if hint := rfc1630Type(code); hint != "" {
+				return p, 0, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
+					`ftp type code %q is RFC 1630's form (ftptype = A formcode | E formcode | I | L digits, formcode = N | T | C), which RFC 1738 3.2.2 replaced by "a", "i" or "d": %s`, code, hint)
+			}
+			return p, 0, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
+				`ftp type code %q: it is one of "a", "i" or "d" (RFC 1738 3.2.2: ftptype = "A" | "I" | "D" | "a" | "i" | "d")`, code)
+		}
+		typ = code[0] | 0x20
+		p.raw = p.raw[:k]
+	}
+	// Segment by segment, "/" separating them: the first reserved byte of
+	// the whole path is the first of the first segment holding one.
+	if i := p.firstNotIn(&fpathChars); i >= 0 {
+		return p, 0, reservedErr(l, p, i, `RFC 1738 3.2.2: within a name or CWD component, "/" and ";" are reserved and must be encoded`)
+	}
+	return p, typ, nil
 }
 
 // TestGopherPlanMatchesReference compares the gopher request line with
