@@ -2,7 +2,9 @@
 // implementation runs in this one process on the same inputs, the order of
 // the implementations is shuffled in every round, each sample is the
 // process CPU time (user + system, from getrusage) of one pass over the
-// inputs, and the figures are medians over many rounds. Ratios are taken
+// inputs, and the figures are medians over many rounds. A round takes the
+// groups in a random order and each group's implementations one after the
+// other, in a random order. Ratios are taken
 // round by round (each implementation against the peer measured in the
 // same round) and their median is reported, so that load from other
 // programs on a shared machine cancels out as far as it can.
@@ -461,15 +463,24 @@ func measure(groups []*group, rounds int, min time.Duration, rng *rand.Rand) ([]
 			byGroup[g] = append(byGroup[g], r)
 		}
 	}
-	order := slices.Clone(all)
+	// Each round takes the groups in a new random order and, within a
+	// group, its implementations in a new random order, one right after
+	// the other: the samples a ratio compares are taken close together,
+	// so that a change in the machine's speed during the round (a
+	// virtual machine's neighbours) moves both.
+	gorder := slices.Clone(groups)
 	for range rounds {
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		rng.Shuffle(len(gorder), func(i, j int) { gorder[i], gorder[j] = gorder[j], gorder[i] })
 		took := map[*result]float64{}
-		for _, r := range order {
-			d := sample(r.g, r.im, r.g.reps)
-			ns := float64(d.Nanoseconds()) / float64(r.g.reps*len(r.g.inputs))
-			r.ns = append(r.ns, ns)
-			took[r] = ns
+		for _, g := range gorder {
+			order := byGroup[g]
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			for _, r := range order {
+				d := sample(r.g, r.im, r.g.reps)
+				ns := float64(d.Nanoseconds()) / float64(r.g.reps*len(r.g.inputs))
+				r.ns = append(r.ns, ns)
+				took[r] = ns
+			}
 		}
 		for _, g := range groups {
 			var peer, yard float64
