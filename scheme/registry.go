@@ -571,9 +571,19 @@ func (p part) splitEscape(esc string, n int) []part {
 // splitEscapeInto is splitEscape appending to out, which a caller that
 // knows n can keep on its stack.
 func (p part) splitEscapeInto(out []part, esc string, n int) []part {
-	// An escape without hex letters (such as "%09") has one spelling.
-	fold := strings.IndexAny(esc, "abcdefABCDEF") >= 0
 	start := 0
+	if strings.IndexAny(esc, "abcdefABCDEF") < 0 {
+		// An escape without hex letters (such as "%09") has one spelling.
+		for len(out) < n {
+			k := strings.Index(p.raw[start:], esc)
+			if k < 0 {
+				break
+			}
+			out = append(out, part{p.raw[start : start+k], p.off + start, p.comp})
+			start += k + len(esc)
+		}
+		return append(out, part{p.raw[start:], p.off + start, p.comp})
+	}
 	for i := 0; len(out) < n; {
 		k := strings.IndexByte(p.raw[i:], '%')
 		if k < 0 {
@@ -583,7 +593,7 @@ func (p part) splitEscapeInto(out []part, esc string, n int) []part {
 		if i+len(esc) > len(p.raw) {
 			break
 		}
-		if e := p.raw[i : i+len(esc)]; e == esc || fold && strings.EqualFold(e, esc) {
+		if e := p.raw[i : i+len(esc)]; e == esc || strings.EqualFold(e, esc) {
 			out = append(out, part{p.raw[start:i], p.off + start, p.comp})
 			i += len(esc)
 			start = i
