@@ -15,7 +15,9 @@ import (
 )
 
 // run builds the pipeline over the given files and runs it on Prism; it
-// returns the lines of each output file, sorted (Beam does not keep order).
+// returns the lines of each output (kind "canonical.txt", "rejected.tsv",
+// "counts.tsv", "summary.txt"), the sharded ones read as the union of
+// their shards, sorted except the summary (Beam does not keep order).
 func run(t *testing.T, cfg Config, files map[string]string) map[string][]string {
 	t.Helper()
 	dir := t.TempDir()
@@ -29,13 +31,38 @@ func run(t *testing.T, cfg Config, files map[string]string) map[string][]string 
 	}
 	cfg.Output = filepath.Join(dir, "out")
 	p, s := beam.NewPipelineWithRoot()
-	Build(s, cfg)
+	if err := Build(s, cfg); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := prism.Execute(context.Background(), p); err != nil {
 		t.Fatalf("prism: %v", err)
 	}
+	return readOutputs(t, cfg.Output, cfg.shards())
+}
+
+// readOutputs reads the outputs under prefix as run returns them: every
+// shard of the sharded outputs must be there, each .tsv file must start
+// with its header, and no other file may start with the prefix (a
+// temporary file left behind, a shard of another count).
+func readOutputs(t *testing.T, prefix string, shards int) map[string][]string {
+	t.Helper()
+	want := map[string]bool{prefix + "-counts.tsv": true, prefix + "-summary.txt": true}
+	for i := range shards {
+		want[ShardName(prefix, "canonical", "txt", i, shards)] = true
+		want[ShardName(prefix, "rejected", "tsv", i, shards)] = true
+	}
+	got, err := filepath.Glob(prefix + "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range got {
+		if !want[f] {
+			t.Errorf("unexpected output file %s", f)
+		}
+	}
 	out := map[string][]string{}
-	for _, kind := range []string{"canonical.txt", "rejected.tsv", "counts.tsv", "summary.txt"} {
-		b, err := os.ReadFile(cfg.Output + "-" + kind)
+	for name := range want {
+		b, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,16 +70,26 @@ func run(t *testing.T, cfg Config, files map[string]string) map[string][]string 
 		if len(lines) == 1 && lines[0] == "" {
 			lines = nil
 		}
+		kind := strings.TrimPrefix(name, prefix+"-")
+		if i := strings.Index(kind, "-"); i >= 0 {
+			kind = kind[:i] + filepath.Ext(kind)
+		}
 		if strings.HasSuffix(kind, ".tsv") {
-			if len(lines) == 0 || (lines[0] != RejectedHeader && lines[0] != CountsHeader) {
-				t.Fatalf("%s: no header: %q", kind, lines)
+			header := CountsHeader
+			if kind == "rejected.tsv" {
+				header = RejectedHeader
+			}
+			if len(lines) == 0 || lines[0] != header {
+				t.Fatalf("%s: no header: %q", name, lines)
 			}
 			lines = lines[1:]
 		}
+		out[kind] = append(out[kind], lines...)
+	}
+	for kind, lines := range out {
 		if kind != "summary.txt" {
 			sort.Strings(lines)
 		}
-		out[kind] = lines
 	}
 	return out
 }
