@@ -630,10 +630,6 @@ func dirOf(path string) string {
 // resolve3986 is RFC 3986 section 5.2.2 (strict) with 5.2.3 merge and
 // 5.3 recomposition.
 func resolve3986(b []byte, B, R *refParts) []byte {
-	if mutation == "rfc3986-empty-authority" {
-		R.hasAuth = R.hasAuth && R.auth != ""
-		B.hasAuth = B.hasAuth && B.auth != ""
-	}
 	var ps int
 	switch {
 	case R.hasScheme:
@@ -641,9 +637,7 @@ func resolve3986(b []byte, B, R *refParts) []byte {
 		b = appendAuth(b, R)
 		ps = len(b)
 		b = append(b, R.path...)
-		if mutation != "rfc3986-keep-dots" {
-			b = b[:ps+removeDots3986(b[ps:])]
-		}
+		b = b[:ps+removeDots3986(b[ps:])]
 		return appendQueryFrag(b, R)
 	case R.hasAuth:
 		b = appendScheme(b, B)

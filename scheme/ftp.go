@@ -380,9 +380,6 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 		lines = append(lines, line{end: len(b)}, line{fixed: PassPrompt})
 	}
 	for _, c := range v.CWD {
-		if mutation == "ftp-skip-empty-cwd" && c == "" {
-			continue // a bug planted on purpose (mutate_on.go), never in a normal build
-		}
 		b = append(append(b, "CWD "...), c...)
 		lines = append(lines, line{end: len(b)})
 	}
