@@ -162,19 +162,12 @@ func appendMerged(b []byte, B *Parts, bpath, rpath string) []byte {
 // rfc3986 is RFC 3986 section 5.2.2 (strict) with 5.2.3 merge and 5.3
 // recomposition.
 func rfc3986(b []byte, B, R *Parts) []byte {
-	if mutation == "rfc3986-empty-authority" {
-		R.HasAuth = R.HasAuth && R.Auth != ""
-		B.HasAuth = B.HasAuth && B.Auth != ""
-	}
 	var ps int
 	switch {
 	case R.HasScheme:
 		b = appendSchemeAuth(b, R, R)
 		ps = len(b)
 		b = append(b, R.Path...)
-		if mutation == "rfc3986-keep-dots" {
-			return appendTail(b, R.Query, R.Frag)
-		}
 	case R.HasAuth:
 		b = appendSchemeAuth(b, B, R)
 		ps = len(b)
