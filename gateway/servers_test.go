@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/urlkit/urlkit/internal/testservers"
 )
@@ -60,7 +59,7 @@ func TestRealVsftpd(t *testing.T) {
 	text, _ := os.ReadFile(env["URLKIT_CONTENT_TEXT"])
 	for _, want := range []string{`href="./hello.txt">hello.txt</a>`, `href="./all256.bin"`, `href="./dir/">dir/</a>`,
 		`title="256 bytes">256 B<`, fmt.Sprintf(`title="%d bytes">%d B<`, len(text), len(text)), "<td class=\"kind\">directory</td>",
-		time.Now().UTC().Format("2006-01-02 ")} {
+		mtime(t, env["URLKIT_FTP_ROOT"]+"/pub/hello.txt")} {
 		if !strings.Contains(body, want) {
 			t.Errorf("listing lacks %s:\n%s", want, body)
 		}
@@ -114,4 +113,14 @@ func TestRealInnd(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, `href="/news:art1.urlkit@urlkit.test"`) {
 		t.Fatalf("news group: %d %s", resp.StatusCode, body)
 	}
+}
+
+// mtime is a file's modification date as vsftpd lists it (in UTC: its
+// use_localtime defaults to NO).
+func mtime(t *testing.T, name string) string {
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.ModTime().UTC().Format("2006-01-02 15:04")
 }
