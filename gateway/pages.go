@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-
 )
 
 // pageCSP is the Content-Security-Policy of every page the gateway builds:
