@@ -153,7 +153,7 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 				return fail(c.refused(show, code, msg))
 			}
 		case "EPSV":
-			if data, err = x.passive(c); err != nil {
+			if data, err = x.passive(c, p.Addr); err != nil {
 				return fail(err)
 			}
 		case "RETR", "NLST":
@@ -272,7 +272,10 @@ func (x *execution) askPassword() (string, error) {
 }
 
 // passive opens the data connection: EPSV (RFC 2428) first, then PASV.
-func (x *execution) passive(c *ctrl) (net.Conn, error) {
+// It goes through the same dial step as the control connection (named
+// control there), marked as a data connection, so Options.Policy sees its
+// port, which the server chose.
+func (x *execution) passive(c *ctrl, control string) (net.Conn, error) {
 	host, _, err := net.SplitHostPort(c.conn.RemoteAddr().String())
 	if err != nil {
 		return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
@@ -298,7 +301,7 @@ func (x *execution) passive(c *ctrl) (net.Conn, error) {
 			return nil, &StepError{Protocol: "ftp", Step: "PASV", Err: err}
 		}
 	}
-	return x.opts.dial(x.ctx, "ftp", net.JoinHostPort(host, strconv.Itoa(port)))
+	return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
 }
 
 // parseEPSV extracts the port from "Entering Extended Passive Mode (|||port|)".
