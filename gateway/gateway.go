@@ -97,6 +97,9 @@ func New(cfg Config) *Gateway {
 	if cfg.MaxUpstream <= 0 {
 		cfg.MaxUpstream = DefaultMaxUpstream
 	}
+	// Directory pages show each file's kind, size and date (FEAT, then
+	// MLSD, LIST or NLST: scheme.Config.FTPListDetails).
+	cfg.Scheme.FTPListDetails = true
 	pol, err := compile(cfg.Policy, cfg.Scheme.NewsServer)
 	if err != nil {
 		// An entry that is not host:port opens nothing (Policy.Check
