@@ -343,7 +343,9 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, prefetch); return &b
 // failure within it still gets its proper status.
 const prefetch = 64 << 10
 
-// sendBody relays the resource rc with content type ctype. Upstream bytes
+// sendBody relays the resource rc with content type ctype, completed by
+// contentType from the first bytes (a charset for text; a sniffed type
+// when ctype is sniffType). Upstream bytes
 // are served under a sandboxing Content-Security-Policy: a gopher "h" item
 // or an ftp .html file runs no script in the gateway's origin. The length
 // is sent when the upstream announced it (size >= 0) or when the resource
@@ -362,7 +364,7 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 		return
 	}
 	h := q.w.Header()
-	h.Set("Content-Type", ctype)
+	h.Set("Content-Type", contentType(ctype, buf[:n], complete))
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'")
 	if complete {
 		if size >= 0 && int64(n) != size {

@@ -45,7 +45,7 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 	}
 	ctype := gopherType(p.Type, p.Selector)
 	if p.HasPlus && (strings.HasPrefix(p.PlusString, "!") || strings.HasPrefix(p.PlusString, "$")) {
-		ctype = "text/plain; charset=utf-8" // Gopher+ attribute blocks
+		ctype = textPlain // Gopher+ attribute blocks
 	}
 	g.sendBody(q, rc, rc.Size, ctype)
 }
@@ -71,9 +71,11 @@ func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 		g.ftpListing(q, rc, rc.ListFormat)
 		return
 	}
-	def := octetStream
+	// By the name, else ";type=a" says text, else the first bytes decide
+	// (contentType sniffs them).
+	def := sniffType
 	if (p.Type == 'a' || p.Type == 'A') && !p.Guessed {
-		def = "text/plain; charset=utf-8"
+		def = textPlain
 	}
 	g.sendBody(q, rc, rc.Size, typeByName(p.Name, def))
 }
@@ -146,7 +148,7 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 		return
 	}
 	if rc.Kind != "groups" && rc.Kind != "overview" {
-		g.sendBody(q, rc, rc.Size, "text/plain; charset=utf-8") // an article, shown as text
+		g.sendBody(q, rc, rc.Size, textPlain) // an article, shown as text
 		return
 	}
 	defer rc.Close()
