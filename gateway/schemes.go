@@ -28,7 +28,7 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 			return
 		}
 	}
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		g.fail(q, err)
 		return
@@ -55,7 +55,7 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 // that names a directory (RETR refused, the listing works) is redirected
 // to the same URL with the "/", so that relative links resolve.
 func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		var re *access.ReplyError
 		if !p.List && (p.Type == 0 || p.Guessed) && p.Name != "" && errors.As(err, &re) && g.isDirectory(q) {
@@ -91,7 +91,7 @@ func (g *Gateway) isDirectory(q *request) bool {
 	if err != nil {
 		return false
 	}
-	rc, err := g.open(q.ctx, plan)
+	rc, err := g.open(q, plan)
 	if err != nil {
 		return false
 	}
@@ -139,7 +139,7 @@ func escape(s, reserved string) string {
 // news serves a news or nntp plan: the list of groups and a group's
 // articles as pages, an article as text.
 func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		if p.Addr == "" {
 			err = &unsupportedError{scheme: "news", why: "news URLs name no server and the gateway has none configured (urlkit serve --nntp-server)"}

@@ -15,7 +15,7 @@ import (
 func TestRealGophernicus(t *testing.T) {
 	env := testservers.Require(t, "URLKIT_GOPHER_ADDR")
 	addr := env["URLKIT_GOPHER_ADDR"]
-	base := serve(t, New(Config{}))
+	base := serve(t, New(allow(addr)))
 	resp, body := raw(t, base, "GET", "/gopher://"+addr+"/1/")
 	if resp.StatusCode != 200 {
 		t.Fatalf("menu: %d %s", resp.StatusCode, body)
@@ -61,7 +61,7 @@ func TestRealGophernicus(t *testing.T) {
 func TestRealVsftpd(t *testing.T) {
 	env := testservers.Require(t, "URLKIT_FTP_ADDR")
 	addr := env["URLKIT_FTP_ADDR"]
-	base := serve(t, New(Config{}))
+	base := serve(t, New(allow(addr)))
 	resp, body := raw(t, base, "GET", "/ftp://"+addr+"/pub/")
 	if resp.StatusCode != 200 {
 		t.Fatalf("listing: %d %s", resp.StatusCode, body)
@@ -113,7 +113,7 @@ func TestRealVsftpd(t *testing.T) {
 func TestRealInnd(t *testing.T) {
 	env := testservers.Require(t, "URLKIT_NNTP_ADDR")
 	addr, group := env["URLKIT_NNTP_ADDR"], env["URLKIT_NNTP_GROUP"]
-	base := serve(t, New(Config{}))
+	base := serve(t, New(allow(addr)))
 	resp, body := raw(t, base, "GET", "/nntp://"+addr+"/"+group)
 	if resp.StatusCode != 200 || !strings.Contains(body, `href="/nntp://`+addr+`/`+group+`/1"`) ||
 		!strings.Contains(body, "urlkit test one") {
@@ -123,10 +123,11 @@ func TestRealInnd(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, "First article body.") || resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
 		t.Fatalf("article: %d %s", resp.StatusCode, body)
 	}
-	// news: URLs through the gateway's configured news server.
-	g := New(Config{})
-	g.cfg.Scheme.NewsServer = addr
-	base = serve(t, g)
+	// news: URLs through the gateway's configured news server, which the
+	// policy always reaches (no Allow entry here).
+	cfg := Config{}
+	cfg.Scheme.NewsServer = addr
+	base = serve(t, New(cfg))
 	msgid := strings.Trim(env["URLKIT_NNTP_MSGID2"], "<>")
 	resp, body = raw(t, base, "GET", "/news:"+msgid)
 	if resp.StatusCode != 200 || !strings.Contains(body, "Second article body.") {
