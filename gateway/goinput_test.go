@@ -103,7 +103,7 @@ func TestErrorPage(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	base := serve(t, New(Config{}))
+	base := serve(t, New(allow(addr)))
 	target := "gopher://" + addr + "/0/x"
 	resp, body := getAccept(t, base, "/"+target, browserAccept)
 	for _, w := range []string{
