@@ -46,11 +46,15 @@ type Parts struct {
 	HasSearch   bool
 	Fragment    string
 	HasFragment bool
+	// Extended builds by the extended syntax of [ParseExtended]: the
+	// host may be an IPv6 literal ("[::1]"), and the URL built reports
+	// [URL.Extended]. [URL.Parts] sets it for a URL of that syntax.
+	Extended bool
 }
 
 // Parts returns the components of u as encoded text.
 func (u URL) Parts() Parts {
-	p := Parts{Scheme: u.RawScheme(), Authority: u.HasAuthority(), Host: u.Host()}
+	p := Parts{Scheme: u.RawScheme(), Authority: u.HasAuthority(), Host: u.Host(), Extended: u.Extended()}
 	p.User, p.HasUser = u.User()
 	p.Password, p.HasPassword = u.Password()
 	p.Port, _ = u.RawPort()
@@ -269,7 +273,7 @@ func (u URL) setOpaque(text string) (URL, error) {
 		b.WriteByte('#')
 		b.WriteString(f)
 	}
-	v, err := ParseRef(b.String())
+	v, err := parseRefAs(b.String(), u.flags)
 	if err != nil {
 		return URL{}, partError(err, text, len(b.String())-len(text)-fragLen(u), ComponentOpaque)
 	}
@@ -379,7 +383,11 @@ func build(p Parts, edited Component) (URL, error) {
 		b.WriteString(p.Fragment)
 	}
 	s := b.String()
-	v, err := ParseRef(s)
+	ext := uint16(0)
+	if p.Extended {
+		ext = extSyntax
+	}
+	v, err := parseRefAs(s, ext)
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) && se.Component >= ComponentUser && se.Component <= ComponentFragment {
@@ -467,12 +475,27 @@ func checkParts(p Parts) error {
 	}
 	if p.Host != "" {
 		if p.Host[0] == '[' {
-			return &SyntaxError{Input: p.Host, Offset: 0, Component: ComponentHost, Err: ErrBadHost, why: whyHostChar}
+			if !p.Extended {
+				return &SyntaxError{Input: p.Host, Offset: 0, Component: ComponentHost, Err: ErrBadHost, why: whyHostChar}
+			}
+			end, f := ipLiteral(p.Host, 0, len(p.Host))
+			if f.code == fOK && end < len(p.Host) {
+				f = failure{off: int32(end), comp: ComponentHost, code: fHost, why: whyLiteralAfter}
+			}
+			if f.code != fOK {
+				return f.err(p.Host)
+			}
+			return checkRest(p)
 		}
 		if off, w, k := checkHost(p.Host, 0, len(p.Host)); off >= 0 {
 			return &SyntaxError{Input: p.Host, Offset: off, Component: ComponentHost, Err: ErrBadHost, why: w, n: int32(k)}
 		}
 	}
+	return checkRest(p)
+}
+
+// checkRest is checkParts after the scheme, login and host.
+func checkRest(p Parts) error {
 	for j := 0; j < len(p.Port); j++ {
 		if chars.Table[p.Port[j]]&chars.Digit == 0 {
 			return &SyntaxError{Input: p.Port, Offset: j, Component: ComponentPort, Err: ErrBadPort, why: whyBadPort}
