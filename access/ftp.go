@@ -84,6 +84,7 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 		return nil, err
 	}
 	typ := ""
+	var mlst int8 // whether FEAT offered MLST: mlstYes, mlstNo, 0 (not asked)
 	// Greeting: 220, possibly after 120 "service ready in nnn minutes"
 	// (at most a few of those: a server repeating it forever is refused).
 	for n := 0; kept == nil; n++ {
@@ -156,15 +157,40 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 			if data, err = x.passive(c); err != nil {
 				return fail(err)
 			}
-		case "RETR", "NLST":
+		case "FEAT":
+			if kept != nil && kept.mlst != 0 {
+				mlst = kept.mlst // the kept session's server answered it already
+				continue
+			}
+			// RFC 2389 3: 211 and the features, one a line; a server
+			// without FEAT refuses it (500, 502), and offers no MLST.
+			code, msg, err := c.cmd(show, line)
+			if err != nil {
+				return fail(err)
+			}
+			mlst = mlstNo
+			if code == 211 && HasMLST(msg) {
+				mlst = mlstYes
+			}
+		case "RETR", "NLST", "MLSD":
 			if data == nil {
 				return fail(fmt.Errorf("ftp: plan line %q comes before EPSV", show))
 			}
-			return x.ftpTransfer(p, c, raw, data, show, line, stop, fail, func() {
+			format := ListNames
+			if verb == "MLSD" {
+				// The plan's rule: MLSD when FEAT offered MLST, else LIST;
+				// NLST when LIST is refused (Steps says so).
+				format = ListFacts
+				if mlst != mlstYes {
+					_, arg, _ := strings.Cut(line, " ")
+					line, show, format = joinArg("LIST", arg, line), joinArg("LIST", arg, show), ListLong
+				}
+			}
+			return x.ftpTransfer(p, c, raw, data, show, line, format, stop, fail, func() {
 				if typ == "" && kept != nil {
 					typ = kept.typ
 				}
-				x.opts.FTPSessions.put(key, raw, typ)
+				x.opts.FTPSessions.put(key, raw, typ, mlst)
 			})
 		default:
 			return fail(fmt.Errorf("ftp: plan line %q is not a command this client carries out", show))
@@ -177,14 +203,31 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 //
 // keep, called on Close after a complete transfer when sessions are kept,
 // hands the control connection to Options.FTPSessions instead of QUIT.
-func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, show, line string, stop func() bool, fail func(error) (*Resource, error), keep func()) (*Resource, error) {
+//
+// format is how a listing's lines are written: a LIST that the server
+// refuses as a command it does not carry out (500, 501, 502, 504) is
+// followed by NLST with the same argument on a new data connection.
+func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, show, line string, format ListFormat, stop func() bool, fail func(error) (*Resource, error), keep func()) (*Resource, error) {
 	stopData := x.watch(data)
 	code, msg, err := c.cmd(show, line)
+	if err == nil && format == ListLong && (code == 500 || code == 501 || code == 502 || code == 504) {
+		x.opts.tracef("* LIST refused (%d): NLST, names only", code)
+		stopData()
+		data.Close()
+		if data, err = x.passive(c); err != nil {
+			return fail(err)
+		}
+		_, arg, _ := strings.Cut(line, " ")
+		line, show, format = joinArg("NLST", arg, line), joinArg("NLST", arg, show), ListNames
+		stopData = x.watch(data)
+		code, msg, err = c.cmd(show, line)
+	}
 	if err == nil && code/100 != 1 && code/100 != 2 {
 		err = c.refused(show, code, msg)
 	}
 	if err != nil {
 		stopData()
+		data.Close()
 		return fail(err)
 	}
 	size := int64(-1)
@@ -232,7 +275,25 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 		kind = "directory"
 	}
 	b := x.newBody(bufio.NewReaderSize(m, 32<<10), m, "ftp", show, atEOF, closer)
-	return &Resource{ReadCloser: b, Plan: p, Kind: kind, Size: size}, nil
+	r := &Resource{ReadCloser: b, Plan: p, Kind: kind, Size: size}
+	if p.List {
+		r.ListFormat = format
+	}
+	return r, nil
+}
+
+// Whether a server's FEAT reply offered MLST.
+const (
+	mlstYes int8 = 1
+	mlstNo  int8 = 2
+)
+
+// joinArg is verb, then " " and arg when the plan's line had an argument.
+func joinArg(verb, arg, line string) string {
+	if strings.IndexByte(line, ' ') < 0 {
+		return verb
+	}
+	return verb + " " + arg
 }
 
 // parse150Size reads the "(N bytes)" many servers put in a 150 reply.

@@ -43,6 +43,7 @@ type FTPSessions struct {
 type ftpIdle struct {
 	conn  net.Conn
 	typ   string // the last TYPE line sent
+	mlst  int8   // whether the server's FEAT offered MLST (0: not asked)
 	since time.Time
 }
 
@@ -92,7 +93,7 @@ func (s *FTPSessions) take(key string) *ftpIdle {
 }
 
 // put keeps a session for key, or closes it when the key has enough.
-func (s *FTPSessions) put(key string, conn net.Conn, typ string) {
+func (s *FTPSessions) put(key string, conn net.Conn, typ string, mlst int8) {
 	max := s.MaxIdle
 	if max <= 0 {
 		max = 8
@@ -103,7 +104,7 @@ func (s *FTPSessions) put(key string, conn net.Conn, typ string) {
 		s.idle = map[string][]*ftpIdle{}
 	}
 	if len(s.idle[key]) < max {
-		s.idle[key] = append(s.idle[key], &ftpIdle{conn: conn, typ: typ, since: time.Now()})
+		s.idle[key] = append(s.idle[key], &ftpIdle{conn: conn, typ: typ, mlst: mlst, since: time.Now()})
 		conn = nil
 	}
 	s.mu.Unlock()

@@ -356,8 +356,7 @@ func isASCII(s string) bool {
 
 // validHost reports whether h is a host RFC 1738 3.1 accepts.
 func validHost(h string) bool {
-	_, err := urlkit.Build(urlkit.Parts{Scheme: "http", Host: h})
-	return err == nil
+	return urlkit.CheckComponent(urlkit.ComponentHost, h) == nil
 }
 
 // ipv4 reads h as the WHATWG URL Standard's IPv4 parser does (the forms of

@@ -203,9 +203,12 @@ func (v *FTP) URL() urlkit.URL { return v.u }
 // Commands is the whole control-connection dialogue, in order, exactly as
 // the access package sends it: the login, one CWD per directory, TYPE (for
 // a retrieval), EPSV to open the passive data connection, RETR or NLST,
-// and QUIT. Two lines are rules rather than literal text: "PASS <ask the
-// user>" (the password is asked for when the server wants one) and "EPSV",
-// which is followed by "PASV" when the server refuses EPSV (RFC 2428).
+// and QUIT. Three lines are rules rather than literal text: "PASS <ask the
+// user>" (the password is asked for when the server wants one), "EPSV",
+// which is followed by "PASV" when the server refuses EPSV (RFC 2428), and
+// "MLSD" (with Config.FTPListDetails, after "FEAT"), which is sent as
+// "LIST" when the FEAT reply does not offer MLST and as "NLST" when LIST
+// is refused (each with the same argument).
 type FTPPlan struct {
 	Addr        string `json:"addr"` // host:port to connect to
 	User        string `json:"user,omitempty"`
@@ -220,7 +223,8 @@ type FTPPlan struct {
 	// when the URL has none (Guessed is then true; RFC 1738 3.2.3).
 	Type    byte `json:"-"`
 	Guessed bool `json:"type_guessed"`
-	// List is true when the plan lists a directory (NLST) rather than
+	// List is true when the plan lists a directory (NLST, or FEAT and
+	// MLSD with Config.FTPListDetails) rather than
 	// retrieving a file: ";type=d", or an empty name with no type (RFC
 	// 1630, FTP: a "/" suffix means "use FTP directory list commands").
 	List bool `json:"list"`
@@ -249,6 +253,10 @@ func (p *FTPPlan) Steps() []string {
 		switch {
 		case c == "EPSV":
 			c += " (PASV if refused; the data connection goes to the control connection's address)"
+		case c == "FEAT":
+			c += " (asks which listing commands the server offers, RFC 2389)"
+		case c == "MLSD" || strings.HasPrefix(c, "MLSD "):
+			c += " (RFC 3659 7; sent as LIST, RFC 959 4.1.3, when the FEAT reply does not offer MLST, and as NLST when LIST is refused)"
 		case p.Guessed && strings.HasPrefix(c, "TYPE "):
 			c += " (guessed from the name: the URL has no ;type=, RFC 1738 3.2.3)"
 		}
@@ -372,14 +380,16 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 		lines = append(lines, line{end: len(b)}, line{fixed: PassPrompt})
 	}
 	for _, c := range v.CWD {
-		if mutation == "ftp-skip-empty-cwd" && c == "" {
-			continue // a bug planted on purpose (mutate_on.go), never in a normal build
-		}
 		b = append(append(b, "CWD "...), c...)
 		lines = append(lines, line{end: len(b)})
 	}
 	cwds := len(lines) - 2
 	switch {
+	case p.List && cfg.FTPListDetails && p.Name == "":
+		lines = append(lines, line{fixed: "FEAT"}, line{fixed: "EPSV"}, line{fixed: "MLSD"}, line{fixed: "QUIT"})
+	case p.List && cfg.FTPListDetails:
+		b = append(append(b, "MLSD "...), p.Name...)
+		lines = append(lines, line{fixed: "FEAT"}, line{fixed: "EPSV"}, line{end: len(b)}, line{fixed: "QUIT"})
 	case p.List && p.Name == "":
 		lines = append(lines, line{fixed: "EPSV"}, line{fixed: "NLST"}, line{fixed: "QUIT"})
 	case p.List:
