@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/lenient"
 )
 
 // goForm takes what a person typed into a URL box (url, and q from a
@@ -19,7 +20,7 @@ import (
 //     a host with another first label is an http address, which browsers
 //     fetch themselves: the page says so;
 //   - what is unsafe in a URL (spaces, non-ASCII, a lone "%") is repaired
-//     by urlkit.ParseLenient, the project's one lenient reading, and the
+//     by lenient.Parse, the project's one lenient reading, and the
 //     redirect's page lists each repair; what it cannot repair is an error
 //     page showing the input with the offending character marked.
 //
@@ -81,7 +82,7 @@ func readInput(input string) (urlkit.URL, []string, *problem) {
 		}
 		prefix = sch + "://"
 	}
-	u, warns, err := urlkit.ParseLenient(prefix + s)
+	u, warns, err := lenient.Parse(prefix + s)
 	if err != nil {
 		off := -1
 		var se *urlkit.SyntaxError

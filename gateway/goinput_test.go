@@ -40,7 +40,7 @@ const browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*
 
 // Issue 22 item 4: /go takes what people type. A bare host gets the scheme
 // its first label names, as lynx guesses it; unsafe characters are repaired
-// by urlkit.ParseLenient and the repairs listed; what cannot be repaired is
+// by lenient.Parse and the repairs listed; what cannot be repaired is
 // shown with the offending character marked; an http address is said to be
 // the browser's business.
 func TestGoInput(t *testing.T) {
