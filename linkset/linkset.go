@@ -88,39 +88,55 @@ func Line(s string) (string, bool) {
 	return s, s != ""
 }
 
-// Classify reads one line as `urlkit parse` does: by the generic syntax of
-// RFC 1738 section 5, then by the scheme's own rules (its typed view, as
-// package scheme reads it: an http URL has no user name, a mailto URL
-// holds an RFC 822 address...). It never fails: a line that is not a URL
-// gives a Rejected record that says why.
-func Classify(line string, opt Options) Record {
-	r := Record{Input: line}
-	// ParseRef first, as `urlkit canon` does: for a line such as
-	// `"http://a/` it names the real fault (the unsafe `"`) where Parse
-	// finds no scheme. A partial form, which ParseRef accepts, is then
-	// rejected with Parse's reason (no scheme, an invalid scheme name).
-	u, err := urlkit.ParseRef(line)
+// Parse reads one line as a URL, the way every urlkit command that takes
+// URLs reads its inputs (`urlkit canon`, `urlkit equal`) and the link-set
+// pipeline reads its lines: by the generic syntax of RFC 1738 section 5,
+// then by the scheme's own rules (its typed view, as package scheme reads
+// it: an http URL has no user name, a mailto URL holds an RFC 822
+// address...). With opt.Lenient, a line that is not a URL as written is
+// repaired by urlkit.ParseLenient when it can be; warns lists the repairs,
+// and is empty exactly when the line needed none.
+//
+// A partial form (RFC 1630's "Partial (relative) form": "../a", "/a",
+// "//host/a") is not a URL and is rejected with urlkit.Parse's reason:
+// its meaning, and so its canonical form and what it equals, depends on a
+// base it does not carry (under RFC 1630, "a/../b" and "b" name the same
+// URL in every context, while their texts differ); `urlkit resolve` gives
+// the URL first.
+//
+// The line is first read with urlkit.ParseRef, as a URL or a partial form,
+// so that for a line such as `"http://a/` the error names the real fault
+// (the unsafe `"` at offset 0) where urlkit.Parse would find no scheme.
+func Parse(line string, opt Options) (u urlkit.URL, warns []urlkit.Warning, err error) {
+	u, err = urlkit.ParseRef(line)
 	if err == nil && !u.IsAbsolute() {
-		_, err = urlkit.Parse(line)
+		u, err = urlkit.Parse(line)
 	}
 	if err != nil && opt.Lenient {
-		var warns []urlkit.Warning
 		var lerr error
 		u, warns, lerr = urlkit.ParseLenient(line)
-		if lerr == nil {
-			err = nil
-			r.Status = Repaired
-			r.Repairs = len(warns)
-		} else {
-			err = lerr
+		if lerr != nil {
+			return urlkit.URL{}, nil, lerr
 		}
+		err = nil
 	}
 	if err == nil {
 		err = scheme.Validate(u)
 	}
 	if err != nil {
+		return urlkit.URL{}, nil, err
+	}
+	return u, warns, nil
+}
+
+// Classify reads one line with [Parse] and describes what became of it. It
+// never fails: a line that is not a URL gives a Rejected record that says
+// why.
+func Classify(line string, opt Options) Record {
+	r := Record{Input: line}
+	u, warns, err := Parse(line, opt)
+	if err != nil {
 		r.Status = Rejected
-		r.Repairs = 0
 		r.Kind = Kind(err)
 		r.Reason = err.Error()
 		var se *urlkit.SyntaxError
@@ -129,6 +145,10 @@ func Classify(line string, opt Options) Record {
 			r.Reason = se.Reason()
 		}
 		return r
+	}
+	if len(warns) > 0 {
+		r.Status = Repaired
+		r.Repairs = len(warns)
 	}
 	r.URL = u.String()
 	c := urlkit.Canonical(u)
