@@ -106,7 +106,7 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	if len(args) > 1 {
-		first := strings.TrimSpace(args[0])
+		first, _ := linkset.Line(args[0])
 		return g.run(args[1:], func(o *results, in *input) { compare(o, in, first, in.text) })
 	}
 	return g.run(nil, func(o *results, in *input) {
