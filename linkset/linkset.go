@@ -160,12 +160,26 @@ func Classify(line string, opt Options) Record {
 	return r
 }
 
-// kinds names the class of each of the core's sentinel errors, in the
-// order Kind tests them.
-var kinds = []struct {
+// A kindName names the class of the errors that wrap err.
+type kindName struct {
 	err  error
 	name string
-}{
+}
+
+// kindIn returns the name of the first entry of table whose error err
+// wraps.
+func kindIn(table []kindName, err error) (string, bool) {
+	for _, k := range table {
+		if errors.Is(err, k.err) {
+			return k.name, true
+		}
+	}
+	return "", false
+}
+
+// kinds names the class of each of the core's sentinel errors, in the
+// order Kind tests them.
+var kinds = []kindName{
 	{urlkit.ErrEmpty, "empty"},
 	{urlkit.ErrMissingScheme, "missing-scheme"},
 	{urlkit.ErrBadScheme, "bad-scheme"},
@@ -198,10 +212,8 @@ var kinds = []struct {
 // "missing-part", "bad-type", "bad-group", "bad-article", "bad-address",
 // "bad-path"; or "other" for an error that wraps none of them.
 func Kind(err error) string {
-	for _, k := range kinds {
-		if errors.Is(err, k.err) {
-			return k.name
-		}
+	if name, ok := kindIn(kinds, err); ok {
+		return name
 	}
 	return "other"
 }
