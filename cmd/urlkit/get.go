@@ -381,25 +381,15 @@ func passwordPrompt(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("the server asks for a password and /dev/tty is not a terminal: %w", access.ErrPasswordRequired)
 	}
 	fmt.Fprint(tty, "password: ")
-	type result struct {
-		pw  []byte
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		b, err := term.ReadPassword(fd)
-		ch <- result{b, err}
-	}()
-	select {
-	case r := <-ch:
-		fmt.Fprintln(tty)
-		tty.Close()
-		return string(r.pw), r.err
-	case <-ctx.Done():
+	pw, err := access.Interruptible(ctx, func() ([]byte, error) { return term.ReadPassword(fd) }, nil)
+	if ctx.Err() != nil && err == ctx.Err() {
 		term.Restore(fd, state)
 		fmt.Fprintln(tty)
-		return "", ctx.Err()
+		return "", err
 	}
+	fmt.Fprintln(tty)
+	tty.Close()
+	return string(pw), err
 }
 
 func isTerminal(w io.Writer) bool {
