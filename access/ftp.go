@@ -154,7 +154,7 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 				return fail(c.refused(show, code, msg))
 			}
 		case "EPSV":
-			if data, err = x.passive(c); err != nil {
+			if data, err = x.passive(c, p.Addr); err != nil {
 				return fail(err)
 			}
 		case "FEAT":
@@ -214,7 +214,7 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 		x.opts.tracef("* LIST refused (%d): NLST, names only", code)
 		stopData()
 		data.Close()
-		if data, err = x.passive(c); err != nil {
+		if data, err = x.passive(c, p.Addr); err != nil {
 			return fail(err)
 		}
 		_, arg, _ := strings.Cut(line, " ")
@@ -333,7 +333,10 @@ func (x *execution) askPassword() (string, error) {
 }
 
 // passive opens the data connection: EPSV (RFC 2428) first, then PASV.
-func (x *execution) passive(c *ctrl) (net.Conn, error) {
+// It goes through the same dial step as the control connection (named
+// control there), marked as a data connection, so Options.Policy sees its
+// port, which the server chose.
+func (x *execution) passive(c *ctrl, control string) (net.Conn, error) {
 	host, _, err := net.SplitHostPort(c.conn.RemoteAddr().String())
 	if err != nil {
 		return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
@@ -359,7 +362,7 @@ func (x *execution) passive(c *ctrl) (net.Conn, error) {
 			return nil, &StepError{Protocol: "ftp", Step: "PASV", Err: err}
 		}
 	}
-	return x.opts.dial(x.ctx, "ftp", net.JoinHostPort(host, strconv.Itoa(port)))
+	return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
 }
 
 // parseEPSV extracts the port from "Entering Extended Passive Mode (|||port|)".

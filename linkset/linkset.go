@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -29,8 +30,8 @@ const (
 	// Valid: the line is a URL as written (RFC 1738 section 5, with the
 	// RFC 1630 fragment).
 	Valid Status = iota
-	// Repaired: the line was not a URL, but ParseLenient repaired it into
-	// one (only with [Options.Lenient]).
+	// Repaired: the line was not a URL, but the lenient reading (package
+	// lenient) repaired it into one (only with [Options.Lenient]).
 	Repaired
 	// Rejected: the line is not a URL, or breaks its scheme's own rules
 	// (as `urlkit parse` and `urlkit canon` reject it), and was not
@@ -51,9 +52,11 @@ func (s Status) String() string {
 
 // Options changes how a line is read.
 type Options struct {
-	// Lenient repairs what urlkit.ParseLenient can repair (spaces and
-	// other characters that must be encoded, a "%" that starts no escape)
-	// instead of rejecting the line.
+	// Lenient reads a line that is not a URL with the lenient reading,
+	// lenient.Parse (characters that must be encoded, a "%" that starts
+	// no escape, international host names by IDNA, IPv6 literals, host
+	// numbers in browsers' forms, a login in an http URL), instead of
+	// rejecting it at once.
 	Lenient bool
 }
 
@@ -94,8 +97,10 @@ func Line(s string) (string, bool) {
 // then by the scheme's own rules (its typed view, as package scheme reads
 // it: an http URL has no user name, a mailto URL holds an RFC 822
 // address...). With opt.Lenient, a line that is not a URL as written is
-// repaired by urlkit.ParseLenient when it can be; warns lists the repairs,
-// and is empty exactly when the line needed none.
+// read by lenient.Parse, which repairs what it can; warns lists the
+// repairs, and is nil exactly when the line is a URL as written (a line
+// read leniently has a non-nil warns, empty when the lenient reading had
+// nothing to report).
 //
 // A partial form (RFC 1630's "Partial (relative) form": "../a", "/a",
 // "//host/a") is not a URL and is rejected with urlkit.Parse's reason:
@@ -114,9 +119,12 @@ func Parse(line string, opt Options) (u urlkit.URL, warns []urlkit.Warning, err 
 	}
 	if err != nil && opt.Lenient {
 		var lerr error
-		u, warns, lerr = urlkit.ParseLenient(line)
+		u, warns, lerr = lenient.Parse(line)
 		if lerr != nil {
 			return urlkit.URL{}, nil, lerr
+		}
+		if warns == nil {
+			warns = []urlkit.Warning{} // read leniently, with nothing to report
 		}
 		err = nil
 	}
@@ -146,7 +154,7 @@ func Classify(line string, opt Options) Record {
 		}
 		return r
 	}
-	if len(warns) > 0 {
+	if warns != nil {
 		r.Status = Repaired
 		r.Repairs = len(warns)
 	}
