@@ -41,8 +41,8 @@ func TestFTPExactLines(t *testing.T) {
 	if got := s.Received(); got != want {
 		t.Errorf("server received\n%q\nwant\n%q", got, want)
 	}
-	if strings.Join(p.Commands, "\r\n")+"\r\n" != strings.Replace(want, "PASV\r\n", "", 1) {
-		t.Errorf("plan %q differs from the wire beyond the PASV fallback", p.Commands)
+	if strings.Join(commandLines(p), "\r\n")+"\r\n" != strings.Replace(want, "PASV\r\n", "", 1) {
+		t.Errorf("plan %q differs from the wire beyond the PASV fallback", commandLines(p))
 	}
 	if strings.Contains(trace.String(), "secret") || !strings.Contains(trace.String(), "< 220-fake server\n< 220 ready\n> USER u\n") {
 		t.Errorf("trace:\n%s", trace.String())
@@ -107,8 +107,8 @@ func TestGopherFraming(t *testing.T) {
 			if !tc.bad && string(got) != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
-			if s.Received() != tc.wire || p.Line != tc.wire {
-				t.Errorf("server received %q, plan %q, want %q", s.Received(), p.Line, tc.wire)
+			if s.Received() != tc.wire || p.Line() != tc.wire {
+				t.Errorf("server received %q, plan %q, want %q", s.Received(), p.Line(), tc.wire)
 			}
 		})
 	}
@@ -171,7 +171,7 @@ func TestNNTPFallbacks(t *testing.T) {
 	}
 }
 
-// The HTTP request on the wire is the plan's Request, byte for byte: no
+// The HTTP request on the wire is the plan's request, byte for byte: no
 // Accept-Encoding unless Compressed, no Go User-Agent, HTTP/1.0.
 func TestHTTPPlanEqualsWire(t *testing.T) {
 	body := "hello"
@@ -185,11 +185,11 @@ func TestHTTPPlanEqualsWire(t *testing.T) {
 		if got := readAllClose(t, r); string(got) != body || r.ContentType != "text/plain" || r.Size != 5 {
 			t.Errorf("got %q %q %d", got, r.ContentType, r.Size)
 		}
-		if s.Received() != p.Request {
-			t.Errorf("server received %q, plan %q", s.Received(), p.Request)
+		if s.Received() != p.Wire() {
+			t.Errorf("server received %q, plan %q", s.Received(), p.Wire())
 		}
-		if strings.Contains(p.Request, "Accept-Encoding") != compressed || !strings.HasPrefix(p.Request, "GET /a%20b?q=1 HTTP/1.0\r\nHost: "+s.Addr+"\r\n") {
-			t.Errorf("request %q", p.Request)
+		if strings.Contains(p.Wire(), "Accept-Encoding") != compressed || !strings.HasPrefix(p.Wire(), "GET /a%20b?q=1 HTTP/1.0\r\nHost: "+s.Addr+"\r\n") {
+			t.Errorf("request %q", p.Wire())
 		}
 	}
 }
@@ -213,7 +213,7 @@ func TestHTTPRedirects(t *testing.T) {
 	if len(plans) != 2 || plans[1] != "http://"+final.Addr+"/end" {
 		t.Errorf("plans %q", plans)
 	}
-	if final.Received() != planFor(t, "http://"+final.Addr+"/end", scheme.Config{}).(*scheme.HTTPPlan).Request {
+	if final.Received() != planFor(t, "http://"+final.Addr+"/end", scheme.Config{}).(*scheme.HTTPPlan).Wire() {
 		t.Errorf("hop request %q", final.Received())
 	}
 	toFTP := serve(t, hostile.HTTPResponse("HTTP/1.0 302 Found\r\nLocation: ftp://127.0.0.1/etc/passwd\r\n\r\n"))

@@ -12,15 +12,19 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// ftp carries out an FTP plan (RFC 1738 3.2): each line of p.Commands in
-// order. USER is answered 230 (logged in, PASS is then skipped), 331 or
-// 332; "PASS <ask the user>" asks Options.PasswordPrompt; "EPSV" opens the
-// passive data connection (PASV when EPSV is refused; the data connection
-// always goes to the control connection's peer, whatever address a PASV
-// reply names, so a server cannot point the client at a third host); RETR
-// or NLST starts the transfer, whose completion reply is checked when the
-// stream ends; QUIT is sent on Close.
+// ftp carries out an FTP plan (RFC 1738 3.2): each of p.Commands in
+// order, by its verb. USER is answered 230 (logged in, PASS is then
+// skipped), 331 or 332; a PASS whose password is to be asked
+// (scheme.PassAsk) asks Options.PasswordPrompt; EPSV opens the passive
+// data connection (its Else, PASV, when EPSV is refused; the data
+// connection always goes to the control connection's peer, whatever
+// address a PASV reply names, so a server cannot point the client at a
+// third host); RETR or NLST starts the transfer, whose completion reply is
+// checked when the stream ends; QUIT is sent on Close.
 func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
+	if err := checkFTPPlan(p); err != nil {
+		return nil, err
+	}
 	// Options.FTPSessions (ftppool.go): a kept session first; if it fails
 	// before its transfer starts, the plan again on a new connection.
 	key := ""
@@ -38,19 +42,43 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 	return x.ftpSession(p, key, nil)
 }
 
-// ftpSession carries out p on a new connection, or on a kept session
-// (skipping the greeting and the login and CWD lines, and TYPE when the
-// session's type is the same).
-func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*Resource, error) {
-	shown := p.Redacted().Commands
-	if len(p.Commands) < 3 || p.Commands[len(p.Commands)-1] != "QUIT" {
-		return nil, fmt.Errorf("ftp: plan has no transfer: %q", shown)
+// checkFTPPlan refuses a plan this client cannot carry out as it stands:
+// one that does not end with a transfer and QUIT, has a verb it does not
+// know, or whose arguments hold CR, LF or NUL (RFC 1738 6; scheme's plans
+// never do).
+func checkFTPPlan(p *scheme.FTPPlan) error {
+	n := len(p.Commands)
+	if n < 3 || p.Commands[n-1].Verb != scheme.FTPQuit || !ftpTransferVerb(p.Commands[n-2].Verb) {
+		return fmt.Errorf("ftp: plan has no transfer before QUIT: %q", redactedLines(p))
 	}
-	for i, l := range p.Commands {
-		if strings.ContainsAny(l, "\r\n\x00") {
-			return nil, fmt.Errorf("ftp: plan line %d %q holds CR, LF or NUL; refusing to send it (RFC 1738 6)", i+1, EscapeText(shown[i]))
+	for i, c := range p.Commands {
+		if c.Verb.String() == "" {
+			return fmt.Errorf("ftp: plan command %d has no verb this client knows (%d)", i+1, c.Verb)
+		}
+		if strings.ContainsAny(c.Arg, "\r\n\x00") {
+			return fmt.Errorf("ftp: plan command %d %q holds CR, LF or NUL; refusing to send it (RFC 1738 6)", i+1, EscapeText(c.Redacted()))
 		}
 	}
+	return nil
+}
+
+// ftpTransferVerb reports whether v starts a transfer on the data
+// connection.
+func ftpTransferVerb(v scheme.FTPVerb) bool { return v == scheme.FTPRetr || v == scheme.FTPNlst }
+
+// redactedLines returns each command's Redacted line, for messages.
+func redactedLines(p *scheme.FTPPlan) []string {
+	out := make([]string, len(p.Commands))
+	for i, c := range p.Commands {
+		out[i] = c.Redacted()
+	}
+	return out
+}
+
+// ftpSession carries out p on a new connection, or on a kept session
+// (skipping the greeting and the login and CWD commands, and TYPE when the
+// session's type is the same).
+func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*Resource, error) {
 	var raw net.Conn
 	var err error
 	if kept != nil {
@@ -100,17 +128,13 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 		break
 	}
 	loggedIn := false
-	for i := 0; i < len(p.Commands)-1; i++ {
-		line, show := p.Commands[i], shown[i]
-		verb, _, _ := strings.Cut(line, " ")
-		if kept != nil && (verb == "USER" || verb == "PASS" || verb == "CWD" || line == kept.typ) {
+	for _, cmd := range p.Commands[:len(p.Commands)-1] {
+		if kept != nil && kept.has(cmd) {
 			continue // the kept session is in this state already
 		}
-		if verb == "TYPE" {
-			typ = line
-		}
-		switch verb {
-		case "USER":
+		line, show := cmd.Line(), cmd.Redacted()
+		switch cmd.Verb {
+		case scheme.FTPUser:
 			code, msg, err := c.cmd(show, line)
 			if err != nil {
 				return fail(err)
@@ -125,16 +149,17 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 			default:
 				return fail(c.refused(show, code, msg))
 			}
-		case "PASS":
+		case scheme.FTPPass:
 			if loggedIn {
 				continue
 			}
-			if line == scheme.PassPrompt {
+			if cmd.Pass == scheme.PassAsk {
 				pw, err := x.askPassword()
 				if err != nil {
 					return fail(err)
 				}
-				line, show = "PASS "+pw, "PASS ****"
+				cmd.Arg = pw
+				line = cmd.Line()
 			}
 			code, msg, err := c.cmd(show, line)
 			if err != nil {
@@ -144,7 +169,7 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 				return fail(c.refused("PASS", code, msg))
 			}
 			loggedIn = true
-		case "CWD", "TYPE":
+		case scheme.FTPCwd, scheme.FTPType:
 			code, msg, err := c.cmd(show, line)
 			if err != nil {
 				return fail(err)
@@ -152,22 +177,25 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 			if code/100 != 2 {
 				return fail(c.refused(show, code, msg))
 			}
-		case "EPSV":
-			if data, err = x.passive(c); err != nil {
+			if cmd.Verb == scheme.FTPType {
+				typ = cmd.Arg
+			}
+		case scheme.FTPEpsv, scheme.FTPPasv:
+			if data, err = x.passive(c, cmd); err != nil {
 				return fail(err)
 			}
-		case "RETR", "NLST":
+		case scheme.FTPRetr, scheme.FTPNlst:
 			if data == nil {
-				return fail(fmt.Errorf("ftp: plan line %q comes before EPSV", show))
+				return fail(fmt.Errorf("ftp: plan command %q comes before EPSV or PASV", show))
 			}
-			return x.ftpTransfer(p, c, raw, data, show, line, stop, fail, func() {
+			return x.ftpTransfer(p, c, raw, data, cmd, stop, fail, func() {
 				if typ == "" && kept != nil {
 					typ = kept.typ
 				}
 				x.opts.FTPSessions.put(key, raw, typ)
 			})
 		default:
-			return fail(fmt.Errorf("ftp: plan line %q is not a command this client carries out", show))
+			return fail(fmt.Errorf("ftp: plan command %q is not one this client carries out", EscapeText(show)))
 		}
 	}
 	return fail(fmt.Errorf("ftp: plan ends before its transfer"))
@@ -177,7 +205,8 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 //
 // keep, called on Close after a complete transfer when sessions are kept,
 // hands the control connection to Options.FTPSessions instead of QUIT.
-func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, show, line string, stop func() bool, fail func(error) (*Resource, error), keep func()) (*Resource, error) {
+func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, cmd scheme.FTPCommand, stop func() bool, fail func(error) (*Resource, error), keep func()) (*Resource, error) {
+	show, line := cmd.Redacted(), cmd.Line()
 	stopData := x.watch(data)
 	code, msg, err := c.cmd(show, line)
 	if err == nil && code/100 != 1 && code/100 != 2 {
@@ -228,7 +257,7 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 	}
 	m := x.newMeter(&deadlineConn{Conn: data, idle: x.opts.readTimeout()}, "ftp", show)
 	kind := "file"
-	if p.List {
+	if cmd.Verb == scheme.FTPNlst {
 		kind = "directory"
 	}
 	b := x.newBody(bufio.NewReaderSize(m, 32<<10), m, "ftp", show, atEOF, closer)
@@ -271,32 +300,38 @@ func (x *execution) askPassword() (string, error) {
 	return pw, nil
 }
 
-// passive opens the data connection: EPSV (RFC 2428) first, then PASV.
-func (x *execution) passive(c *ctrl) (net.Conn, error) {
+// passive opens the data connection as cmd says: EPSV (RFC 2428), then
+// its Else (PASV) when EPSV is refused; or PASV alone.
+func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand) (net.Conn, error) {
 	host, _, err := net.SplitHostPort(c.conn.RemoteAddr().String())
 	if err != nil {
-		return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
+		return nil, &StepError{Protocol: "ftp", Step: cmd.Redacted(), Err: err}
 	}
 	var port int
-	code, msg, err := c.cmd("EPSV", "EPSV")
+	code, msg := 0, ""
+	if cmd.Verb == scheme.FTPEpsv {
+		if code, msg, err = c.cmd("EPSV", "EPSV"); err != nil {
+			return nil, err
+		}
+		if code == 229 {
+			if port, err = parseEPSV(msg); err != nil {
+				return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
+			}
+			return x.opts.dial(x.ctx, "ftp", net.JoinHostPort(host, strconv.Itoa(port)))
+		}
+		if cmd.Else != scheme.FTPPasv {
+			return nil, c.refused("EPSV", code, msg)
+		}
+	}
+	code, msg, err = c.cmd("PASV", "PASV")
 	if err != nil {
 		return nil, err
 	}
-	if code == 229 {
-		if port, err = parseEPSV(msg); err != nil {
-			return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
-		}
-	} else {
-		code, msg, err = c.cmd("PASV", "PASV")
-		if err != nil {
-			return nil, err
-		}
-		if code != 227 {
-			return nil, c.refused("PASV", code, msg)
-		}
-		if port, err = parsePASV(msg); err != nil {
-			return nil, &StepError{Protocol: "ftp", Step: "PASV", Err: err}
-		}
+	if code != 227 {
+		return nil, c.refused("PASV", code, msg)
+	}
+	if port, err = parsePASV(msg); err != nil {
+		return nil, &StepError{Protocol: "ftp", Step: "PASV", Err: err}
 	}
 	return x.opts.dial(x.ctx, "ftp", net.JoinHostPort(host, strconv.Itoa(port)))
 }

@@ -74,16 +74,16 @@ func TestFTPRealPlanEqualsWire(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 			wire := px.lines()[before:]
-			if strings.Join(wire, "\n") != strings.Join(p.Commands, "\n") {
-				t.Errorf("server received\n%q\nplan says\n%q", wire, p.Commands)
+			if strings.Join(wire, "\n") != strings.Join(commandLines(p), "\n") {
+				t.Errorf("server received\n%q\nplan says\n%q", wire, commandLines(p))
 			}
 			if l := log(); !strings.Contains(l, `anon password "`+email+`"`) {
 				t.Errorf("vsftpd log lacks the anonymous password %s:\n%s", email, l)
 			}
 			// -v: each plan line as sent, each reply escaped.
 			for _, c := range p.Commands {
-				if !strings.Contains(trace.String(), "> "+c+"\n") {
-					t.Errorf("trace lacks %q:\n%s", c, trace.String())
+				if !strings.Contains(trace.String(), "> "+c.Redacted()+"\n") {
+					t.Errorf("trace lacks %q:\n%s", c.Redacted(), trace.String())
 				}
 			}
 		})
@@ -125,11 +125,11 @@ func TestFTPRealUserLogin(t *testing.T) {
 	if got := readAllClose(t, r); !bytes.Equal(got, readFile(t, env["URLKIT_CONTENT_BINARY"])) {
 		t.Fatalf("got %d bytes", len(got))
 	}
-	if wire := px.lines(); strings.Join(wire, "\n") != strings.Join(p.Commands, "\n") {
-		t.Errorf("server received %q, plan %q", wire, p.Commands)
+	if wire := px.lines(); strings.Join(wire, "\n") != strings.Join(commandLines(p), "\n") {
+		t.Errorf("server received %q, plan %q", wire, commandLines(p))
 	}
-	if strings.Contains(trace.String(), pass) || strings.Contains(strings.Join(p.Steps(), "\n"), pass) {
-		t.Errorf("password shown:\n%s\n%q", trace.String(), p.Steps())
+	if shown := strings.Join(scheme.StepTexts(p), "\n"); strings.Contains(trace.String(), pass) || strings.Contains(shown, pass) {
+		t.Errorf("password shown:\n%s\n%s", trace.String(), shown)
 	}
 	if !strings.Contains(trace.String(), "> PASS ****\n") {
 		t.Errorf("trace lacks the masked PASS:\n%s", trace.String())
@@ -213,8 +213,8 @@ func TestGopherRealPlanEqualsWire(t *testing.T) {
 			if tc.want != "" && string(got) != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
-			if wire := px.raw()[before:]; wire != p.Line {
-				t.Errorf("server received %q, plan line %q", wire, p.Line)
+			if wire := px.raw()[before:]; wire != p.Line() {
+				t.Errorf("server received %q, plan line %q", wire, p.Line())
 			}
 		})
 	}
@@ -300,8 +300,8 @@ func TestNNTPRealPlanEqualsWire(t *testing.T) {
 			}
 			tc.check(t, readAllClose(t, r))
 			wire := px.lines()[before:]
-			if strings.Join(wire, "\n") != strings.Join(p.Commands, "\n") {
-				t.Errorf("server received %q, plan %q", wire, p.Commands)
+			if strings.Join(wire, "\n") != strings.Join(commandLines(p), "\n") {
+				t.Errorf("server received %q, plan %q", wire, commandLines(p))
 			}
 		})
 	}

@@ -92,11 +92,11 @@ func TestFTPPlanRFC1738(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.cite, func(t *testing.T) {
 			p := mustPlan(t, tt.in, anon).(*FTPPlan)
-			if !reflect.DeepEqual(p.Commands, tt.cmds) {
-				t.Errorf("%s: commands\n got %q\nwant %q", tt.in, p.Commands, tt.cmds)
+			if got := ftpLines(p); !reflect.DeepEqual(got, tt.cmds) {
+				t.Errorf("%s: commands\n got %q\nwant %q", tt.in, got, tt.cmds)
 			}
-			if !reflect.DeepEqual(p.CWD, tt.cwd) || p.Name != tt.name || p.Type != tt.typ {
-				t.Errorf("%s: cwd %q name %q type %q, want %q %q %q", tt.in, p.CWD, p.Name, p.Type, tt.cwd, tt.name, tt.typ)
+			if cwd := ftpArgs(p, FTPCwd); !reflect.DeepEqual(cwd, tt.cwd) || p.Name != tt.name || p.Type != tt.typ {
+				t.Errorf("%s: cwd %q name %q type %q, want %q %q %q", tt.in, cwd, p.Name, p.Type, tt.cwd, tt.name, tt.typ)
 			}
 		})
 	}
