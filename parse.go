@@ -848,7 +848,7 @@ done:
 			return 0, failure{off: int32(hostEnd), comp: ComponentPort, code: fEmptyPort, why: whyEmptyPort}
 		}
 		for j := hostEnd + 1; j < authEnd; j++ {
-			if ptab[s[j]]&cDigit == 0 && (mutation != "port-letters" || ptab[s[j]]&cLetter == 0) {
+			if ptab[s[j]]&cDigit == 0 {
 				if c := s[j]; c == ':' || c == '@' {
 					return 0, charFail(j, ComponentPort)
 				}
@@ -883,7 +883,7 @@ func checkHost(s string, start, end int) (int, why, int) {
 			if k == hostDot {
 				break
 			}
-			if k == 0 && (mutation != "host-underscore" || s[i] != '_') {
+			if k == 0 {
 				return i, whyHostChar, 0
 			}
 			seen |= k

@@ -144,12 +144,14 @@ href=$(grep -o 'href="[^"]*">Docs directory' "$OUT/menu.html" | sed 's/^href="//
 chrome --dump-dom "$GW$href" >"$OUT/docs.html"
 grep -q "href=\"/gopher://$G/0/docs/inner.txt\"" "$OUT/docs.html" || fail "chromium: the followed menu lacks inner.txt"
 chrome --screenshot="$OUT/gopher-menu.png" "$GW/gopher://$G/1/" >/dev/null
-# The ftp directory; its "dir" link is relative and, without the final "/",
-# answered by a redirect the browser follows.
+# The ftp directory (vsftpd's LIST read: a directory is linked with its
+# final "/"); without the "/" the gateway answers with a redirect the
+# browser follows.
 chrome --dump-dom "$GW/ftp://$F/pub/" >"$OUT/ftp.html"
-href=$(grep -o 'href="[^"]*">dir<' "$OUT/ftp.html" | sed 's/^href="//; s/">.*//')
-[ "$href" = "./dir" ] || fail "chromium: ftp listing link is '$href'"
-chrome --dump-dom "$GW/ftp://$F/pub/${href#./}" >"$OUT/ftp-dir.html"
+href=$(grep -o 'href="[^"]*">dir/<' "$OUT/ftp.html" | sed 's/^href="//; s/">.*//')
+[ "$href" = "./dir/" ] || fail "chromium: ftp listing link is '$href'"
+grep -q 'title="256 bytes">256 B<' "$OUT/ftp.html" || fail "chromium: the ftp listing lacks all256.bin's size"
+chrome --dump-dom "$GW/ftp://$F/pub/dir" >"$OUT/ftp-dir.html"
 grep -q 'href="./a.txt"' "$OUT/ftp-dir.html" || fail "chromium: the followed directory lacks a.txt"
 chrome --screenshot="$OUT/ftp-dir.png" "$GW/ftp://$F/pub/dir/" >/dev/null
 # A hostile gopher menu (markup and scripts in display strings, javascript:

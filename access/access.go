@@ -309,6 +309,9 @@ type Resource struct {
 	// names, one a line), "menu" (a gopher menu as sent, terminator
 	// removed), "article", "overview", "groups".
 	Kind string
+	// ListFormat is how the lines of an FTP directory listing are
+	// written: which of NLST, MLSD and LIST was sent (see ParseListLine).
+	ListFormat ListFormat
 	// ContentType is the media type when known (HTTP Content-Type, the
 	// gopher item type, a file's extension), else "".
 	ContentType string

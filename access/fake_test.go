@@ -336,3 +336,53 @@ func TestMail(t *testing.T) {
 		}
 	}
 }
+
+// Config.FTPListDetails (plan == wire): FEAT, then MLSD where the FEAT reply
+// offers MLST (RFC 3659 7.8), LIST where it does not, NLST where LIST is
+// refused too; each listing read in its own format. The plan's lines are
+// the wire's, the MLSD line standing for the command the rule chose.
+func TestFTPListDetails(t *testing.T) {
+	const mlsd = "type=cdir;modify=20261124215700; .\r\ntype=file;size=51200;modify=20261124215700; big.bin\r\ntype=dir;modify=20261124215700; docs\r\n"
+	const list = "-rw-r--r--    1 ftp      ftp         51200 Nov 24 21:57 big.bin\r\ndrwxr-xr-x    2 ftp      ftp          4096 Nov 24 21:57 docs\r\n"
+	for _, tc := range []struct {
+		name   string
+		f      *hostile.FTP
+		format ListFormat
+		wire   string // after the login and FEAT, before QUIT
+		want   string
+	}{
+		{"MLSD", &hostile.FTP{Features: []string{"MLST type*;size*;modify*;", "UTF8"}, MLSD: mlsd, LIST: list}, ListFacts, "EPSV\r\nMLSD pub\r\n", mlsd},
+		{"LIST", &hostile.FTP{Features: []string{"EPSV", "SIZE"}, MLSD: mlsd, LIST: list}, ListLong, "EPSV\r\nLIST pub\r\n", list},
+		{"no FEAT", &hostile.FTP{MLSD: mlsd, LIST: list}, ListLong, "EPSV\r\nLIST pub\r\n", list},
+		{"NLST", &hostile.FTP{Files: map[string][]byte{"big.bin": nil}}, ListNames, "EPSV\r\nLIST pub\r\nEPSV\r\nNLST pub\r\n", "big.bin\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := serve(t, tc.f.Serve)
+			p := planFor(t, "ftp://"+s.Addr+"/pub;type=d", scheme.Config{Email: "me@example.org", FTPListDetails: true}).(*scheme.FTPPlan)
+			if want := []string{"USER anonymous", "PASS me@example.org", "FEAT", "EPSV", "MLSD pub", "QUIT"}; strings.Join(commandLines(p), "|") != strings.Join(want, "|") {
+				t.Fatalf("plan %q", commandLines(p))
+			}
+			var trace bytes.Buffer
+			r, err := Execute(context.Background(), p, &Options{Trace: &trace})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.ListFormat != tc.format || r.Kind != "directory" {
+				t.Errorf("format %q kind %q, want %q", r.ListFormat, r.Kind, tc.format)
+			}
+			if got := readAllClose(t, r); string(got) != tc.want {
+				t.Errorf("got %q", got)
+			}
+			want := "USER anonymous\r\nPASS me@example.org\r\nFEAT\r\n" + tc.wire + "QUIT\r\n"
+			if got := s.Received(); got != want {
+				t.Errorf("server received\n%q\nwant\n%q", got, want)
+			}
+			// The trace (get -v) shows what was sent, line for line.
+			for _, l := range strings.Split(strings.TrimSpace(want), "\r\n") {
+				if !strings.Contains(trace.String(), "> "+l+"\n") {
+					t.Errorf("trace lacks %q:\n%s", l, trace.String())
+				}
+			}
+		})
+	}
+}

@@ -64,7 +64,9 @@ func checkFTPPlan(p *scheme.FTPPlan) error {
 
 // ftpTransferVerb reports whether v starts a transfer on the data
 // connection.
-func ftpTransferVerb(v scheme.FTPVerb) bool { return v == scheme.FTPRetr || v == scheme.FTPNlst }
+func ftpTransferVerb(v scheme.FTPVerb) bool {
+	return v == scheme.FTPRetr || v == scheme.FTPNlst || v == scheme.FTPMlsd || v == scheme.FTPList
+}
 
 // redactedLines returns each command's Redacted line, for messages.
 func redactedLines(p *scheme.FTPPlan) []string {
@@ -112,6 +114,12 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 		return nil, err
 	}
 	typ := ""
+	// feat is what the server's FEAT reply offered (RFC 2389), nil until
+	// it is asked.
+	var feat []string
+	if kept != nil {
+		feat = kept.feat
+	}
 	// Greeting: 220, possibly after 120 "service ready in nnn minutes"
 	// (at most a few of those: a server repeating it forever is refused).
 	for n := 0; kept == nil; n++ {
@@ -128,6 +136,7 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 		break
 	}
 	loggedIn := false
+	var passive scheme.FTPCommand // the command that opened the data connection
 	for _, cmd := range p.Commands[:len(p.Commands)-1] {
 		if kept != nil && kept.has(cmd) {
 			continue // the kept session is in this state already
@@ -180,19 +189,34 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 			if cmd.Verb == scheme.FTPType {
 				typ = cmd.Arg
 			}
+		case scheme.FTPFeat:
+			if feat != nil {
+				continue // the kept session's server answered it already
+			}
+			// RFC 2389 3: 211 and the features, one a line; a server
+			// without FEAT refuses it (500, 502) and offers none.
+			code, msg, err := c.cmd(show, line)
+			if err != nil {
+				return fail(err)
+			}
+			feat = []string{}
+			if code == 211 {
+				feat = featFeatures(msg)
+			}
 		case scheme.FTPEpsv, scheme.FTPPasv:
 			if data, err = x.passive(c, cmd); err != nil {
 				return fail(err)
 			}
-		case scheme.FTPRetr, scheme.FTPNlst:
+			passive = cmd
+		case scheme.FTPRetr, scheme.FTPNlst, scheme.FTPMlsd, scheme.FTPList:
 			if data == nil {
 				return fail(fmt.Errorf("ftp: plan command %q comes before EPSV or PASV", show))
 			}
-			return x.ftpTransfer(p, c, raw, data, cmd, stop, fail, func() {
+			return x.ftpTransfer(p, c, raw, data, cmd, passive, feat, stop, fail, func() {
 				if typ == "" && kept != nil {
 					typ = kept.typ
 				}
-				x.opts.FTPSessions.put(key, raw, typ)
+				x.opts.FTPSessions.put(key, raw, typ, feat)
 			})
 		default:
 			return fail(fmt.Errorf("ftp: plan command %q is not one this client carries out", EscapeText(show)))
@@ -201,19 +225,41 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 	return fail(fmt.Errorf("ftp: plan ends before its transfer"))
 }
 
-// ftpTransfer sends RETR or NLST and returns the data connection's stream.
+// ftpTransfer sends the transfer command (RETR, NLST, MLSD or LIST) and
+// returns the data connection's stream. The command's rule decides what
+// is sent: Else[0] in its place when the FEAT reply feat does not offer
+// its Feature; and each verb of Else in turn when the server refuses the
+// one before as a command it does not carry out (500, 501, 502, 504), on
+// a new data connection opened as passive says.
 //
 // keep, called on Close after a complete transfer when sessions are kept,
 // hands the control connection to Options.FTPSessions instead of QUIT.
-func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, cmd scheme.FTPCommand, stop func() bool, fail func(error) (*Resource, error), keep func()) (*Resource, error) {
+func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, cmd scheme.FTPCommand, passive scheme.FTPCommand, feat []string, stop func() bool, fail func(error) (*Resource, error), keep func()) (*Resource, error) {
+	next := cmd.Else[:]
+	if cmd.Feature != 0 && !offers(feat, cmd.Feature) && next[0] != 0 {
+		cmd.Verb, next = next[0], next[1:]
+	}
 	show, line := cmd.Redacted(), cmd.Line()
 	stopData := x.watch(data)
 	code, msg, err := c.cmd(show, line)
+	for err == nil && (code == 500 || code == 501 || code == 502 || code == 504) && len(next) > 0 && next[0] != 0 {
+		x.opts.tracef("* %s refused (%d): %s", cmd.Verb, code, next[0])
+		stopData()
+		data.Close()
+		if data, err = x.passive(c, passive); err != nil {
+			return fail(err)
+		}
+		cmd.Verb, next = next[0], next[1:]
+		show, line = cmd.Redacted(), cmd.Line()
+		stopData = x.watch(data)
+		code, msg, err = c.cmd(show, line)
+	}
 	if err == nil && code/100 != 1 && code/100 != 2 {
 		err = c.refused(show, code, msg)
 	}
 	if err != nil {
 		stopData()
+		data.Close()
 		return fail(err)
 	}
 	size := int64(-1)
@@ -256,12 +302,45 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 		return raw.Close()
 	}
 	m := x.newMeter(&deadlineConn{Conn: data, idle: x.opts.readTimeout()}, "ftp", show)
-	kind := "file"
-	if cmd.Verb == scheme.FTPNlst {
-		kind = "directory"
-	}
 	b := x.newBody(bufio.NewReaderSize(m, 32<<10), m, "ftp", show, atEOF, closer)
-	return &Resource{ReadCloser: b, Plan: p, Kind: kind, Size: size}, nil
+	r := &Resource{ReadCloser: b, Plan: p, Kind: "file", Size: size}
+	switch cmd.Verb {
+	case scheme.FTPNlst:
+		r.Kind, r.ListFormat = "directory", ListNames
+	case scheme.FTPMlsd:
+		r.Kind, r.ListFormat = "directory", ListFacts
+	case scheme.FTPList:
+		r.Kind, r.ListFormat = "directory", ListLong
+	}
+	return r, nil
+}
+
+// featFeatures returns the features a FEAT reply's text offers (RFC 2389
+// 3.2: one a line, each indented by a space, its first word the command's
+// name), in upper case; the first line ("Features:") and the last ("End")
+// are not features.
+func featFeatures(msg string) []string {
+	out := []string{}
+	for _, l := range strings.Split(msg, "\n") {
+		if !strings.HasPrefix(l, " ") {
+			continue
+		}
+		if f := strings.Fields(l); len(f) > 0 {
+			out = append(out, strings.ToUpper(f[0]))
+		}
+	}
+	return out
+}
+
+// offers reports whether the features of a FEAT reply include the one
+// named by the command v.
+func offers(feat []string, v scheme.FTPVerb) bool {
+	for _, f := range feat {
+		if f == v.String() {
+			return true
+		}
+	}
+	return false
 }
 
 // parse150Size reads the "(N bytes)" many servers put in a 150 reply.
@@ -319,7 +398,7 @@ func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand) (net.Conn, error) {
 			}
 			return x.opts.dial(x.ctx, "ftp", net.JoinHostPort(host, strconv.Itoa(port)))
 		}
-		if cmd.Else != scheme.FTPPasv {
+		if cmd.Else[0] != scheme.FTPPasv {
 			return nil, c.refused("EPSV", code, msg)
 		}
 	}

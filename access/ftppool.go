@@ -42,7 +42,8 @@ type FTPSessions struct {
 // ftpIdle is one kept session.
 type ftpIdle struct {
 	conn  net.Conn
-	typ   string // the argument of the last TYPE sent
+	typ   string   // the argument of the last TYPE sent
+	feat  []string // what the server's FEAT reply offered; nil when not asked
 	since time.Time
 }
 
@@ -104,7 +105,7 @@ func (s *FTPSessions) take(key string) *ftpIdle {
 }
 
 // put keeps a session for key, or closes it when the key has enough.
-func (s *FTPSessions) put(key string, conn net.Conn, typ string) {
+func (s *FTPSessions) put(key string, conn net.Conn, typ string, feat []string) {
 	max := s.MaxIdle
 	if max <= 0 {
 		max = 8
@@ -115,7 +116,7 @@ func (s *FTPSessions) put(key string, conn net.Conn, typ string) {
 		s.idle = map[string][]*ftpIdle{}
 	}
 	if len(s.idle[key]) < max {
-		s.idle[key] = append(s.idle[key], &ftpIdle{conn: conn, typ: typ, since: time.Now()})
+		s.idle[key] = append(s.idle[key], &ftpIdle{conn: conn, typ: typ, feat: feat, since: time.Now()})
 		conn = nil
 	}
 	s.mu.Unlock()

@@ -51,7 +51,7 @@ func TestFTPExecutesTypedCommands(t *testing.T) {
 	t.Run("asked password", func(t *testing.T) {
 		s := serve(t, (&hostile.FTP{Files: map[string][]byte{"x": []byte("p")}}).Serve)
 		opts := &Options{PasswordPrompt: func(context.Context) (string, error) { return "typed in", nil }}
-		r, err := Execute(context.Background(), ftpPlanBy(s.Addr, user, ask, scheme.FTPCommand{Verb: scheme.FTPEpsv, Else: scheme.FTPPasv}), opts)
+		r, err := Execute(context.Background(), ftpPlanBy(s.Addr, user, ask, scheme.FTPCommand{Verb: scheme.FTPEpsv, Else: [2]scheme.FTPVerb{scheme.FTPPasv}}), opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -95,6 +95,9 @@ func New(cfg Config) *Gateway {
 	if cfg.MaxUpstream <= 0 {
 		cfg.MaxUpstream = DefaultMaxUpstream
 	}
+	// Directory pages show each file's kind, size and date (FEAT, then
+	// MLSD, LIST or NLST: scheme.Config.FTPListDetails).
+	cfg.Scheme.FTPListDetails = true
 	return &Gateway{cfg: cfg, sem: make(chan struct{}, cfg.MaxUpstream), dial: dialer(cfg.RefusePrivate), now: time.Now,
 		sessions: &access.FTPSessions{MaxIdle: cfg.MaxUpstream}}
 }

@@ -56,6 +56,9 @@ ul.items li{margin:.15em 0}
 .error{color:#a00}
 input[type=text]{width:70%}
 footer{margin-top:2em;color:#777;font-size:.8em}
+table.files{border-collapse:collapse;font-family:monospace}
+table.files td,table.files th{padding:.1em .8em .1em 0;text-align:left;white-space:pre}
+table.files .size{text-align:right}
 </style></head><body>
 {{end}}
 {{define "foot"}}<footer>urlkit gateway{{if not .Proxy}} · <a href="/">enter another URL</a>{{end}}</footer>
@@ -65,6 +68,14 @@ footer{margin-top:2em;color:#777;font-size:.8em}
 <ul class="items">
 {{range .Items}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{.Text}}</a>{{if .Shown}} <span class="url">{{.Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{.Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{.Text}}</span>{{end}}</li>
 {{end}}</ul>
+{{template "foot" .}}{{end}}
+{{define "ftpdir"}}{{template "head" .}}<h1>ftp directory: {{.Title}}</h1>
+<table class="files">
+{{if .Details}}<tr><th>name</th><th class="size">size</th><th>modified</th><th>kind</th></tr>
+{{end}}{{if .Parent}}<tr><td><a href="../">../</a></td><td></td><td></td><td>parent directory</td></tr>
+{{end}}{{range .Rows}}{{if .Raw}}<tr><td colspan="4" class="info">{{.Raw}}</td></tr>
+{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{.Date}}</td><td class="kind">{{.Kind}}</td></tr>
+{{end}}{{end}}</table>
 {{template "foot" .}}{{end}}
 {{define "search"}}{{template "head" .}}<h1>search: {{.Title}}</h1>
 <form method="get" action="{{.Action}}">

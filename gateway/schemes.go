@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"net"
 	"net/http"
@@ -69,7 +68,7 @@ func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 	}
 	if rc.Kind == "directory" {
 		defer rc.Close()
-		g.ftpListing(q, rc)
+		g.ftpListing(q, rc, rc.ListFormat)
 		return
 	}
 	def := octetStream
@@ -97,37 +96,6 @@ func (g *Gateway) isDirectory(q *request) bool {
 	defer rc.Close()
 	_, err = io.Copy(io.Discard, rc)
 	return err == nil
-}
-
-// ftpListing renders an NLST listing.
-func (g *Gateway) ftpListing(q *request, rc io.Reader) {
-	base := stripUserinfo(q.u.String())
-	var items []entry
-	if p, _ := q.u.Path(); p != "" && p != "/" {
-		items = append(items, entry{Kind: "dir", Text: "parent directory", Href: "../"})
-	}
-	sc := bufio.NewScanner(rc)
-	sc.Buffer(make([]byte, 0, 4096), 64<<10)
-	for sc.Scan() {
-		name := strings.TrimRight(sc.Text(), "\r")
-		if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 {
-			name = name[i+1:]
-		}
-		if name == "" || name == "." || name == ".." {
-			continue
-		}
-		if len(items) > maxListing {
-			g.fail(q, &listingLimitError{n: maxListing})
-			return
-		}
-		seg := escapeSegment(name)
-		items = append(items, entry{Kind: kindByName(name), Text: name, Href: template.URL("./" + seg), Shown: base + seg})
-	}
-	if err := sc.Err(); err != nil {
-		g.fail(q, err)
-		return
-	}
-	g.listPage(q, "ftp directory", items)
 }
 
 // kindByName labels an ftp directory entry by its name.

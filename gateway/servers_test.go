@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -53,7 +54,12 @@ func TestRealVsftpd(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("listing: %d %s", resp.StatusCode, body)
 	}
-	for _, want := range []string{`href="./hello.txt"`, `href="./all256.bin"`, `href="./dir"`} {
+	// vsftpd offers no MLST: the gateway read its LIST lines (issue 22):
+	// kinds, sizes (exact on hover) and dates; a directory ends with "/".
+	text, _ := os.ReadFile(env["URLKIT_CONTENT_TEXT"])
+	for _, want := range []string{`href="./hello.txt">hello.txt</a>`, `href="./all256.bin"`, `href="./dir/">dir/</a>`,
+		`title="256 bytes">256 B<`, fmt.Sprintf(`title="%d bytes">%d B<`, len(text), len(text)), "<td class=\"kind\">directory</td>",
+		mtime(t, env["URLKIT_FTP_ROOT"]+"/pub/hello.txt")} {
 		if !strings.Contains(body, want) {
 			t.Errorf("listing lacks %s:\n%s", want, body)
 		}
@@ -62,7 +68,6 @@ func TestRealVsftpd(t *testing.T) {
 	if resp.StatusCode != 301 || resp.Header.Get("Location") != "./dir/" {
 		t.Errorf("directory without /: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	text, _ := os.ReadFile(env["URLKIT_CONTENT_TEXT"])
 	resp, body = raw(t, base, "GET", "ftp://"+addr+"/pub/hello.txt")
 	if resp.StatusCode != 200 || body != string(text) || resp.ContentLength != int64(len(text)) {
 		t.Errorf("file: %d %q", resp.StatusCode, body)
@@ -108,4 +113,14 @@ func TestRealInnd(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, `href="/news:art1.urlkit@urlkit.test"`) {
 		t.Fatalf("news group: %d %s", resp.StatusCode, body)
 	}
+}
+
+// mtime is a file's modification date as vsftpd lists it (in UTC: its
+// use_localtime defaults to NO).
+func mtime(t *testing.T, name string) string {
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.ModTime().UTC().Format("2006-01-02 15:04")
 }

@@ -200,7 +200,10 @@ func (v *FTP) URL() urlkit.URL { return v.u }
 // commands, which the access package sends in order, exactly as they are:
 // the login, one CWD per directory, TYPE (for a retrieval), EPSV to open
 // the passive data connection (PASV when the server refuses it, RFC
-// 2428), RETR or NLST, and QUIT. Name, Type, Guessed and List sum up the
+// 2428), RETR or NLST, and QUIT. With Config.FTPListDetails a directory is
+// listed with FEAT, then MLSD, which is sent as LIST when the FEAT reply
+// does not offer MLST and as NLST when LIST is refused (the command's
+// Feature and Else say so). Name, Type, Guessed and List sum up the
 // transfer the commands make, for callers that present its result.
 type FTPPlan struct {
 	Addr string // host:port to connect to
@@ -211,7 +214,8 @@ type FTPPlan struct {
 	// when the URL has none (Guessed is then true; RFC 1738 3.2.3).
 	Type    byte
 	Guessed bool
-	// List is true when the plan lists a directory (NLST) rather than
+	// List is true when the plan lists a directory (NLST, or MLSD with
+	// Config.FTPListDetails) rather than
 	// retrieving a file: ";type=d", or an empty name with no type (RFC
 	// 1630, FTP: a "/" suffix means "use FTP directory list commands").
 	List bool
@@ -238,16 +242,24 @@ const (
 	FTPRetr                    // RETR name: the file, on the data connection
 	FTPNlst                    // NLST [name]: the names in a directory, on the data connection
 	FTPQuit                    // QUIT, sent when the transfer is over
+	FTPFeat                    // FEAT: which extensions the server offers (RFC 2389)
+	FTPMlsd                    // MLSD [name]: a directory's entries with their facts (RFC 3659 7)
+	FTPList                    // LIST [name]: a directory's entries as the server writes them (RFC 959 4.1.3)
+	FTPMlst                    // MLST [name]: one entry's facts (RFC 3659 7); as a Feature, MLSD too (7.8)
 )
 
-// ftpVerbs holds each verb's text and whether it takes an argument.
+// ftpVerbs holds each verb's text, whether it takes an argument, and the
+// document that defines it.
 var ftpVerbs = [...]struct {
 	name string
 	arg  argRule
+	doc  string
 }{
-	FTPUser: {"USER", argAlways}, FTPPass: {"PASS", argAlways}, FTPCwd: {"CWD", argAlways},
-	FTPType: {"TYPE", argAlways}, FTPEpsv: {"EPSV", argNever}, FTPPasv: {"PASV", argNever},
-	FTPRetr: {"RETR", argAlways}, FTPNlst: {"NLST", argIfAny}, FTPQuit: {"QUIT", argNever},
+	FTPUser: {"USER", argAlways, "RFC 959 4.1.1"}, FTPPass: {"PASS", argAlways, "RFC 959 4.1.1"}, FTPCwd: {"CWD", argAlways, "RFC 959 4.1.1"},
+	FTPType: {"TYPE", argAlways, "RFC 959 4.1.2"}, FTPEpsv: {"EPSV", argNever, "RFC 2428 3"}, FTPPasv: {"PASV", argNever, "RFC 959 4.1.2"},
+	FTPRetr: {"RETR", argAlways, "RFC 959 4.1.3"}, FTPNlst: {"NLST", argIfAny, "RFC 959 4.1.3"}, FTPQuit: {"QUIT", argNever, "RFC 959 4.1.1"},
+	FTPFeat: {"FEAT", argNever, "RFC 2389"}, FTPMlsd: {"MLSD", argIfAny, "RFC 3659 7"}, FTPList: {"LIST", argIfAny, "RFC 959 4.1.3"},
+	FTPMlst: {"MLST", argIfAny, "RFC 3659 7"},
 }
 
 // argRule says when a command line has an argument.
@@ -263,6 +275,15 @@ const (
 func (v FTPVerb) String() string {
 	if int(v) < len(ftpVerbs) {
 		return ftpVerbs[v].name
+	}
+	return ""
+}
+
+// Doc returns the document and section that define the verb, e.g. "RFC
+// 3659 7" for MLSD; "" for an unknown verb.
+func (v FTPVerb) Doc() string {
+	if int(v) < len(ftpVerbs) {
+		return ftpVerbs[v].doc
 	}
 	return ""
 }
@@ -305,9 +326,17 @@ type FTPCommand struct {
 	Arg string
 	// Pass says where a PASS argument comes from; 0 for other verbs.
 	Pass PassSource
-	// Else is the verb sent instead, with the same argument, when the
-	// server refuses Verb: PASV after EPSV (RFC 2428). 0 when none.
-	Else FTPVerb
+	// Feature, when set, is the extension the server's FEAT reply (RFC
+	// 2389) must offer for Verb to be sent, named by its command (a
+	// feature line starts with the command's name, RFC 2389 3.2): MLST
+	// for MLSD (RFC 3659 7.8). Without it Else[0] is sent in Verb's
+	// place. A plan with such a command sends FEAT before it.
+	Feature FTPVerb
+	// Else holds the verbs sent instead, in order, with the same argument:
+	// each when the server refuses the one before it, the first also when
+	// the server does not offer Feature. PASV after EPSV (RFC 2428); LIST,
+	// then NLST, after MLSD. Unused entries are 0.
+	Else [2]FTPVerb
 	// Guessed marks a TYPE whose argument the client chose because the
 	// URL has no ";type=" (RFC 1738 3.2.3).
 	Guessed bool
@@ -348,18 +377,33 @@ func (c FTPCommand) Redacted() string {
 func (c FTPCommand) Op() string { return strings.ToLower(c.Verb.String()) }
 
 // Text returns the command as `urlkit plan` shows it: Redacted, with
-// "PASS <ask the user>" for a password to be asked, and a note for a
-// fallback or a guessed type.
+// "PASS <ask the user>" for a password to be asked, and a note for a rule:
+// the verbs sent instead (Feature, Else), a guessed type, why FEAT is
+// asked.
 func (c FTPCommand) Text() string {
+	e0, e1 := c.Else[0].String(), c.Else[1].String()
 	switch {
 	case c.Verb == FTPPass && c.Pass == PassAsk:
 		return "PASS <ask the user>"
-	case c.Verb == FTPEpsv && c.Else == FTPPasv:
-		return "EPSV (PASV if refused; the data connection goes to the control connection's address)"
-	case c.Else != 0:
-		return c.Redacted() + " (" + c.Else.String() + " if refused)"
+	case c.Feature != 0 && e0 != "":
+		s := c.Redacted() + " (" + c.Verb.Doc() + "; sent as " + e0 + ", " + c.Else[0].Doc() + ", when the FEAT reply does not offer " + c.Feature.String()
+		if e1 != "" {
+			s += ", and as " + e1 + " when " + e0 + " is refused"
+		}
+		return s + ")"
+	case e0 != "":
+		s := c.Redacted() + " (" + e0 + " if refused"
+		if e1 != "" {
+			s += ", " + e1 + " if " + e0 + " is refused"
+		}
+		if c.Verb == FTPEpsv {
+			s += "; the data connection goes to the control connection's address"
+		}
+		return s + ")"
 	case c.Guessed:
 		return c.Redacted() + " (guessed from the name: the URL has no ;type=, RFC 1738 3.2.3)"
+	case c.Verb == FTPFeat:
+		return "FEAT (asks which extensions the server offers, RFC 2389)"
 	}
 	return c.Redacted()
 }
@@ -456,15 +500,19 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 		cmds = append(cmds, FTPCommand{Verb: FTPUser, Arg: v.User}, FTPCommand{Verb: FTPPass, Pass: PassAsk})
 	}
 	for _, c := range v.CWD {
-		if mutation == "ftp-skip-empty-cwd" && c == "" {
-			continue // a bug planted on purpose (mutate_on.go), never in a normal build
-		}
 		cmds = append(cmds, FTPCommand{Verb: FTPCwd, Arg: c})
 	}
-	epsv := FTPCommand{Verb: FTPEpsv, Else: FTPPasv}
-	if p.List {
+	epsv := FTPCommand{Verb: FTPEpsv, Else: [2]FTPVerb{FTPPasv}}
+	switch {
+	case p.List && cfg.FTPListDetails:
+		// MLSD where FEAT offers MLST (RFC 3659 7.8: MLST "indicates
+		// that both MLST and MLSD are supported"), else LIST, and NLST
+		// where LIST is refused.
+		cmds = append(cmds, FTPCommand{Verb: FTPFeat}, epsv,
+			FTPCommand{Verb: FTPMlsd, Arg: p.Name, Feature: FTPMlst, Else: [2]FTPVerb{FTPList, FTPNlst}})
+	case p.List:
 		cmds = append(cmds, epsv, FTPCommand{Verb: FTPNlst, Arg: p.Name})
-	} else {
+	default:
 		cmds = append(cmds, FTPCommand{Verb: FTPType, Arg: typeArg(p.Type), Guessed: p.Guessed}, epsv, FTPCommand{Verb: FTPRetr, Arg: p.Name})
 	}
 	p.Commands = append(cmds, FTPCommand{Verb: FTPQuit})

@@ -12,7 +12,7 @@ var fuzzSeeds = []string{
 	"ftp://myname@host.dom/%2Fetc/motd", "ftp://u:p@h.dom//a/b;type=d", "ftp://h.dom/a%0D%0Ab",
 	"gopher://h.dom/0sel%09%09+%091%0D%0A+-1%0D%0Ared%0D%0A.%0D%0A", "gopher://h.dom/%2", "gopher://h.dom/%41",
 	"news:*", "news:a@b.dom", "nntp://h.dom/g/1", "mailto:a@b.dom", "mid:x@y", "telnet://u:p@h.dom/",
-	"wais://h.dom/db/t/0=a;", "wais://h.dom/db?x+y", "file:///a/b", "file://h.dom/x", "prospero://h.dom/a%00%001",
+	"wais://h.dom/db/t/0=a;", "wais://h.dom/db/t/0%3Da%3B", "wais://h.dom/db?x+y", "file:///a/b", "file://h.dom/x", "prospero://h.dom/a%00%001", "prospero://h.dom/a%00b",
 	"prospero://h.dom/a;b=c", "http://h.dom/a?b", "urn:x", "x-y:z", "URL:ftp://h.dom:25/x",
 }
 

@@ -40,10 +40,14 @@ type ProsperoField struct {
 
 // ProsperoOf checks u against RFC 1738's prosperourl = "prospero://"
 // hostport "/" ppath *[ fieldspec ], fieldspec = ";" fieldname "="
-// fieldvalue. The older form, hsoname "%00" version ["%00" attribute...]
-// (RFC 1630; the 1993 draft allows several attributes), is read too:
+// fieldvalue, psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]; any
+// escape, "%00" too, is accepted there. The older form, hsoname "%00"
+// version ["%00" attribute...] (RFC 1630; the 1993 draft allows several
+// attributes), is read as information when the path has its shape:
 // version is digits, possibly empty when attributes follow, and an
-// attribute is alphanumeric.
+// attribute is alphanumeric. Otherwise the whole path is the hsoname,
+// and a "%00" in it is a NUL that Plan refuses to send and Check reports
+// (RFC 1738 6).
 func ProsperoOf(u urlkit.URL) (*Prospero, error) {
 	l := locOf(u)
 	if err := noLogin(l, "RFC 1738 3.11: no username or password is allowed"); err != nil {
@@ -70,37 +74,23 @@ func ProsperoOf(u urlkit.URL) (*Prospero, error) {
 		}
 		v.Fields = append(v.Fields, ProsperoField{n.decode(), val.decode()})
 	}
-	old := name.splitEscape("%00", 1<<20)
-	name = old[0]
 	for _, s := range name.split('/') {
 		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
 			return nil, reservedErr(l, s, i, `RFC 1738 5: psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]`)
 		}
 	}
-	v.name = name
-	v.HSOName = name.decode()
-	if len(old) > 1 {
+	// RFC 1738 decides what is accepted: a psegment is any uchar, "%00"
+	// included. RFC 1630's reading, hsoname "%00" version, is taken as
+	// information when the rest has its shape.
+	if old := name.splitEscape("%00", 1<<20); len(old) > 1 && prosperoVersionForm(old[1:]) {
+		name = old[0]
 		v.HasVersion, v.Version = true, old[1].raw
-		for i := 0; i < len(old[1].raw); i++ {
-			if !chars.Is(old[1].raw[i], chars.Digit) {
-				return nil, l.err(old[1].off+i, old[1].comp, ErrBadPath, "%q in a Prospero version: it is digits (RFC 1630: hsoname %%00 version)", old[1].raw[i:i+1])
-			}
-		}
-		if old[1].raw == "" && len(old) == 2 {
-			return nil, l.err(old[1].off, old[1].comp, ErrBadPath, `empty Prospero version after "%%00" (RFC 1630: version = digits)`)
-		}
 		for _, a := range old[2:] {
-			if a.raw == "" {
-				return nil, l.err(a.off, a.comp, ErrBadPath, "empty Prospero attribute (RFC 1630: attribute = alphanums)")
-			}
-			for i := 0; i < len(a.raw); i++ {
-				if !chars.Is(a.raw[i], chars.AlphaDigit) {
-					return nil, l.err(a.off+i, a.comp, ErrBadPath, "%q in a Prospero attribute: it is letters and digits (RFC 1630: attribute = alphanums)", a.raw[i:i+1])
-				}
-			}
 			v.Attributes = append(v.Attributes, a.raw)
 		}
 	}
+	v.name = name
+	v.HSOName = name.decode()
 	return v, nil
 }
 
@@ -144,3 +134,24 @@ func (v *Prospero) Plan(Config) (Plan, error) {
 }
 
 func (v *Prospero) wireParts() []wirePart { return []wirePart{{v.name, "hsoname"}} }
+
+// prosperoVersionForm reports whether the parts after the first "%00" of
+// a path have the shape of RFC 1630's version and the 1993 draft's
+// attributes: digits, empty only when attributes follow, then non-empty
+// alphanumerics.
+func prosperoVersionForm(tail []part) bool {
+	if tail[0].raw == "" && len(tail) == 1 {
+		return false
+	}
+	for k, p := range tail {
+		if k > 0 && p.raw == "" {
+			return false
+		}
+		for i := 0; i < len(p.raw); i++ {
+			if k == 0 && !chars.Is(p.raw[i], chars.Digit) || k > 0 && !chars.Is(p.raw[i], chars.AlphaDigit) {
+				return false
+			}
+		}
+	}
+	return true
+}

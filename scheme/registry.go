@@ -113,6 +113,12 @@ type Config struct {
 	// UserAgent is the User-Agent field of HTTP plans; empty means
 	// DefaultUserAgent.
 	UserAgent string
+	// FTPListDetails makes FTP directory plans ask for each entry's kind,
+	// size and date: "FEAT", then "MLSD" (RFC 3659 7), which the client
+	// sends as LIST (RFC 959 4.1.3) when the FEAT reply does not offer
+	// MLST, and as NLST when LIST is refused. Off by default: RFC 1738
+	// 3.2.2 lists a directory with NLST, names only. The gateway sets it.
+	FTPListDetails bool
 }
 
 // DefaultUserAgent is the User-Agent of HTTP plans when Config names none.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -190,15 +191,21 @@ func TestWAIS(t *testing.T) {
 	if v.Form != WAISSearch || v.Database != "wais-discussion-archives" || v.Search != "lynch" {
 		t.Errorf("search form %+v", v)
 	}
-	v = mustView(t, "wais://h.dom:2100/db/TEXT/0=abc%3B;1=x;").(*WAIS)
-	if v.Form != WAISDocument || v.WType != "TEXT" || v.WPath != "0=abc;;1=x;" || v.Port != 2100 {
+	// RFC 1738 5: wpath = *uchar, so the "=" and ";" of RFC 1630's
+	// document-id fields are encoded.
+	v = mustView(t, "wais://h.dom:2100/db/TEXT/0%3Dabc%3B1%3Dx%3B").(*WAIS)
+	if v.Form != WAISDocument || v.WType != "TEXT" || v.WPath != "0=abc;1=x;" || v.Port != 2100 {
 		t.Errorf("document form %+v", v)
 	}
 	// RFC 1630 WAIS: "For each field, the identifier field number is the digits
 	// before the equals sign, and the field contents follow, encoded in the
-	// conventional encoding, terminated by ";"."
-	if want := []WAISField{{"0", "abc;"}, {"1", "x"}}; !reflect.DeepEqual(v.DocIDFields, want) {
+	// conventional encoding, terminated by ";"." Read from the decoded
+	// document-id, as information.
+	if want := []WAISField{{"0", "abc"}, {"1", "x"}}; !reflect.DeepEqual(v.DocIDFields, want) {
 		t.Errorf("RFC 1630 WAIS wpath fields %+v", v.DocIDFields)
+	}
+	if v = mustView(t, "wais://h.dom/db/TEXT/opaque%3D").(*WAIS); v.WPath != "opaque=" || v.DocIDFields != nil {
+		t.Errorf("opaque document-id %+v", v)
 	}
 	p := mustPlan(t, "wais://h.dom/db?two+words", Config{}).(*WAISPlan)
 	if !reflect.DeepEqual(p.Operations, []string{"Init", `Search database "db" for "two words"`}) {
@@ -214,6 +221,12 @@ func TestWAIS(t *testing.T) {
 		{"wais://h.dom/a/b/c?q", ErrNotAllowed, 18},
 		{"wais://h.dom/a;b", urlkit.ErrReservedChar, 14},
 		{"wais://h.dom", ErrMissing, 12},
+		// RFC 1738 5: wpath = *uchar; RFC 1630's literal "=" and ";" in a
+		// document-id are refused (RFC 1738, the later standard, decides).
+		{"wais://h/db/t/a=b", urlkit.ErrReservedChar, 15},
+		{"wais://h/db/t/a;b", urlkit.ErrReservedChar, 15},
+		{"wais://h.dom/db/TEXT/0=abc%3B;1=x;", urlkit.ErrReservedChar, 22},
+		{"wais://h/db/t=x/a", urlkit.ErrReservedChar, 13},
 	} {
 		_, err := Parse(tt.in)
 		wantOffset(t, tt.in, err, tt.err, tt.off)
@@ -314,11 +327,29 @@ func TestProspero(t *testing.T) {
 		{"prospero://u@host.dom/a", ErrNotAllowed, 11},
 		{"prospero://host.dom/a;novalue", ErrBadPath, 22},
 		{"prospero://host.dom/a;f=v=w", urlkit.ErrReservedChar, 25},
-		{"prospero://host.dom/a%00x", ErrBadPath, 24},
-		{"prospero://host.dom/a%00", ErrBadPath, 24},
 	} {
 		_, err := Parse(tt.in)
 		wantOffset(t, tt.in, err, tt.err, tt.off)
+	}
+	// RFC 1738 5: psegment = *[ uchar | ... ], and "%00" is a uchar
+	// escape: a path without RFC 1630's version shape after "%00" is an
+	// hsoname with a NUL in it. The view accepts it; the plan refuses to
+	// send the NUL and Check reports it (RFC 1738 6).
+	for _, in := range []string{"prospero://host.dom/a%00x", "prospero://host.dom/a%00", "prospero://h/a%00b", "prospero://h/a%0012%00x-y"} {
+		v, err := ProsperoOf(urlkit.MustParse(in))
+		if err != nil {
+			t.Errorf("%q: %v, want accepted (RFC 1738 5 psegment)", in, err)
+			continue
+		}
+		if v.HasVersion || !strings.Contains(v.HSOName, "\x00") {
+			t.Errorf("%q: %+v, want the whole path as the hsoname", in, v)
+		}
+		if _, err := v.Plan(Config{}); !errors.Is(err, ErrControl) {
+			t.Errorf("%q: plan error %v, want ErrControl", in, err)
+		}
+		if fs := Check(urlkit.MustParse(in)); !HasErrors(fs) || fs[0].Code != CodeControl || fs[0].Offset != strings.Index(in, "%00") {
+			t.Errorf("%q: findings %v, want a control error at the %%00", in, fs)
+		}
 	}
 }
 

@@ -110,8 +110,12 @@ func TestFTPCommandLines(t *testing.T) {
 		{FTPCommand{Verb: FTPPass, Arg: "me@my.dom", Pass: PassAnonymous}, "PASS me@my.dom", "PASS me@my.dom", "PASS me@my.dom"},
 		{FTPCommand{Verb: FTPPass, Pass: PassAsk}, "PASS ", "PASS ****", "PASS <ask the user>"},
 		{FTPCommand{Verb: FTPType, Arg: "I", Guessed: true}, "TYPE I", "TYPE I", "TYPE I (guessed from the name: the URL has no ;type=, RFC 1738 3.2.3)"},
-		{FTPCommand{Verb: FTPEpsv, Else: FTPPasv}, "EPSV", "EPSV", "EPSV (PASV if refused; the data connection goes to the control connection's address)"},
-		{FTPCommand{Verb: FTPRetr, Arg: "f", Else: FTPNlst}, "RETR f", "RETR f", "RETR f (NLST if refused)"},
+		{FTPCommand{Verb: FTPEpsv, Else: [2]FTPVerb{FTPPasv}}, "EPSV", "EPSV", "EPSV (PASV if refused; the data connection goes to the control connection's address)"},
+		{FTPCommand{Verb: FTPRetr, Arg: "f", Else: [2]FTPVerb{FTPNlst}}, "RETR f", "RETR f", "RETR f (NLST if refused)"},
+		{FTPCommand{Verb: FTPMlsd, Else: [2]FTPVerb{FTPList, FTPNlst}}, "MLSD", "MLSD", "MLSD (LIST if refused, NLST if LIST is refused)"},
+		{FTPCommand{Verb: FTPMlsd, Arg: "d", Feature: FTPMlst, Else: [2]FTPVerb{FTPList, FTPNlst}}, "MLSD d", "MLSD d",
+			"MLSD d (RFC 3659 7; sent as LIST, RFC 959 4.1.3, when the FEAT reply does not offer MLST, and as NLST when LIST is refused)"},
+		{FTPCommand{Verb: FTPFeat}, "FEAT", "FEAT", "FEAT (asks which extensions the server offers, RFC 2389)"},
 	} {
 		if l, r, x := tc.c.Line(), tc.c.Redacted(), tc.c.Text(); l != tc.line || r != tc.shown || x != tc.text {
 			t.Errorf("%+v: line %q, redacted %q, text %q; want %q %q %q", tc.c, l, r, x, tc.line, tc.shown, tc.text)

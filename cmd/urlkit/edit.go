@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/edit"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -122,26 +123,26 @@ func applyEdit(u urlkit.URL, op editOp, mode urlkit.Mode) (urlkit.URL, error) {
 			value = strings.TrimPrefix(value, "/")
 		}
 		if encoded {
-			return u.Set(c, value)
+			return edit.Set(u, c, value)
 		}
-		return u.SetUnescaped(c, value)
+		return edit.SetUnescaped(u, c, value)
 	case "append":
 		name, value, _ := strings.Cut(op.arg, "=")
 		if name == "path" {
-			return u.JoinPath(value)
+			return edit.JoinPath(u, value)
 		}
 		key, val, hasValue := strings.Cut(value, "=")
-		return u.AddSearchPair(urlkit.SearchPair{Key: key, Value: val, NoEquals: !hasValue})
+		return edit.AddSearchPair(u, edit.SearchPair{Key: key, Value: val, NoEquals: !hasValue})
 	case "delete":
 		if key, ok := strings.CutPrefix(op.arg, "search:"); ok {
-			return u.DeleteSearch(key)
+			return edit.DeleteSearch(u, key)
 		}
 		if key, ok := strings.CutPrefix(op.arg, "query:"); ok {
-			return u.DeleteSearch(key)
+			return edit.DeleteSearch(u, key)
 		}
-		return u.Clear(editParts[op.arg])
+		return edit.Clear(u, editParts[op.arg])
 	case "sort-search":
-		pairs, err := u.SearchPairs()
+		pairs, err := edit.SearchPairs(u)
 		if err != nil || len(pairs) == 0 {
 			return u, err
 		}
@@ -151,7 +152,7 @@ func applyEdit(u urlkit.URL, op editOp, mode urlkit.Mode) (urlkit.URL, error) {
 			}
 			return pairs[i].Value < pairs[j].Value
 		})
-		return u.SetSearchPairs(pairs)
+		return edit.SetSearchPairs(u, pairs)
 	case "redirect":
 		return urlkit.ResolveString(u.String(), op.arg, mode)
 	}

@@ -29,6 +29,7 @@ func planFlags(fs *flag.FlagSet) {
 	fs.String("email", "", "your e-mail address, the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
 	fs.String("nntp-server", "", "news server host[:port] for news: URLs; default $NNTPSERVER")
 	fs.Bool("compressed", false, "http: ask for a compressed body (Accept-Encoding: gzip) and decode it")
+	fs.Bool("ftp-details", false, "ftp directories: FEAT, then MLSD (LIST where FEAT offers no MLST, NLST where LIST is refused), for sizes and dates; default NLST, names only (RFC 1738 3.2.2)")
 }
 
 // planConfig is the plan configuration: the environment (EMAIL, USER,
@@ -42,6 +43,7 @@ func planConfig(e *env, fs *flag.FlagSet) scheme.Config {
 		cfg.NewsServer = v
 	}
 	cfg.Compressed = fs.Lookup("compressed").Value.(flag.Getter).Get().(bool)
+	cfg.FTPListDetails = fs.Lookup("ftp-details").Value.(flag.Getter).Get().(bool)
 	return cfg
 }
 

@@ -20,6 +20,12 @@ type FTP struct {
 	Greeting string
 	// RefuseText, when set, is the text of a 550 reply to every RETR.
 	RefuseText string
+	// Features, when not nil, is FEAT's answer (RFC 2389 3.2), one
+	// feature a line; nil refuses FEAT with 502.
+	Features []string
+	// MLSD and LIST are the listings those commands send; empty refuses
+	// the command with 502 (as a server that does not carry it out).
+	MLSD, LIST string
 }
 
 // Serve handles one control connection.
@@ -66,6 +72,41 @@ func (f *FTP) Serve(c net.Conn) {
 				h = "127.0.0.1"
 			}
 			say(fmt.Sprintf("227 Entering Passive Mode (%s,%d,%d).", strings.ReplaceAll(h, ".", ","), p>>8, p&255))
+		case "FEAT":
+			if f.Features == nil {
+				say("502 FEAT not implemented")
+				continue
+			}
+			var b strings.Builder
+			b.WriteString("211-Features:\r\n")
+			for _, l := range f.Features {
+				b.WriteString(" " + l + "\r\n")
+			}
+			b.WriteString("211 End")
+			say(b.String())
+		case "MLSD", "LIST":
+			listing := f.MLSD
+			if cmd == "LIST" {
+				listing = f.LIST
+			}
+			if listing == "" {
+				say("502 " + cmd + " not implemented")
+				continue
+			}
+			if dl == nil {
+				say("425 no data connection")
+				continue
+			}
+			say("150 listing")
+			d, err := dl.Accept()
+			dl.Close()
+			dl = nil
+			if err != nil {
+				return
+			}
+			d.Write([]byte(listing))
+			d.Close()
+			say("226 done")
 		case "RETR", "NLST":
 			if dl == nil {
 				say("425 no data connection")
