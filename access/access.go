@@ -103,6 +103,17 @@ type Options struct {
 	// Dial, when set, replaces the default dialer (a net.Dialer with
 	// ConnectTimeout). It lets tests and callers route connections.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Policy, when set, is asked about every connection a client is about
+	// to open (see Connection), FTP data connections included, with the
+	// address actually dialled after name resolution; an error refuses
+	// the connection before it is attempted (a *RefusedError wrapping it).
+	// With Dial set, Policy is asked about the address Dial connected to,
+	// before anything is sent.
+	Policy func(Connection) error
+	// KeepAlive is the TCP keep-alive period of the default dialer (as
+	// net.Dialer's: zero means the system default of 15 s, negative turns
+	// the probes off).
+	KeepAlive time.Duration
 }
 
 func (o *Options) connectTimeout() time.Duration {
@@ -131,29 +142,6 @@ func (o *Options) maxReply() int {
 		return DefaultMaxReply
 	}
 	return o.MaxReply
-}
-
-func (o *Options) dial(ctx context.Context, proto, addr string) (net.Conn, error) {
-	if d := o.connectTimeout(); d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
-	}
-	o.tracef("* connect to %s", addr)
-	var (
-		c   net.Conn
-		err error
-	)
-	if o.Dial != nil {
-		c, err = o.Dial(ctx, "tcp", addr)
-	} else {
-		var d net.Dialer
-		c, err = d.DialContext(ctx, "tcp", addr)
-	}
-	if err != nil {
-		return nil, &ConnectError{Protocol: proto, Addr: addr, Err: err}
-	}
-	return c, nil
 }
 
 func (o *Options) tracef(format string, args ...any) {

@@ -204,7 +204,7 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 				feat = featFeatures(msg)
 			}
 		case scheme.FTPEpsv, scheme.FTPPasv:
-			if data, err = x.passive(c, cmd); err != nil {
+			if data, err = x.passive(c, cmd, p.Addr); err != nil {
 				return fail(err)
 			}
 			passive = cmd
@@ -246,7 +246,7 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 		x.opts.tracef("* %s refused (%d): %s", cmd.Verb, code, next[0])
 		stopData()
 		data.Close()
-		if data, err = x.passive(c, passive); err != nil {
+		if data, err = x.passive(c, passive, p.Addr); err != nil {
 			return fail(err)
 		}
 		cmd.Verb, next = next[0], next[1:]
@@ -380,8 +380,11 @@ func (x *execution) askPassword() (string, error) {
 }
 
 // passive opens the data connection as cmd says: EPSV (RFC 2428), then
-// its Else (PASV) when EPSV is refused; or PASV alone.
-func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand) (net.Conn, error) {
+// its Else (PASV) when EPSV is refused; or PASV alone. It goes through the
+// same dial step as the control connection (named control there), marked
+// as a data connection, so Options.Policy sees its port, which the server
+// chose.
+func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand, control string) (net.Conn, error) {
 	host, _, err := net.SplitHostPort(c.conn.RemoteAddr().String())
 	if err != nil {
 		return nil, &StepError{Protocol: "ftp", Step: cmd.Redacted(), Err: err}
@@ -396,7 +399,7 @@ func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand) (net.Conn, error) {
 			if port, err = parseEPSV(msg); err != nil {
 				return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
 			}
-			return x.opts.dial(x.ctx, "ftp", net.JoinHostPort(host, strconv.Itoa(port)))
+			return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
 		}
 		if cmd.Else[0] != scheme.FTPPasv {
 			return nil, c.refused("EPSV", code, msg)
@@ -412,7 +415,7 @@ func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand) (net.Conn, error) {
 	if port, err = parsePASV(msg); err != nil {
 		return nil, &StepError{Protocol: "ftp", Step: "PASV", Err: err}
 	}
-	return x.opts.dial(x.ctx, "ftp", net.JoinHostPort(host, strconv.Itoa(port)))
+	return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
 }
 
 // parseEPSV extracts the port from "Entering Extended Passive Mode (|||port|)".

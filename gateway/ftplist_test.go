@@ -39,7 +39,7 @@ func TestFTPDirectoryPage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := hostile.Serve(t, tc.f.Serve)
-			base := serve(t, New(Config{}))
+			base := serve(t, New(allow(s.Addr)))
 			resp, body := raw(t, base, "GET", "/ftp://"+s.Addr+"/pub/")
 			if resp.StatusCode != 200 {
 				t.Fatalf("status %d: %s", resp.StatusCode, body)

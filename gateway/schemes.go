@@ -28,7 +28,7 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 			return
 		}
 	}
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		g.fail(q, err)
 		return
@@ -45,7 +45,7 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 	}
 	ctype := gopherType(p.Type, p.Selector)
 	if p.HasPlus && (strings.HasPrefix(p.PlusString, "!") || strings.HasPrefix(p.PlusString, "$")) {
-		ctype = "text/plain; charset=utf-8" // Gopher+ attribute blocks
+		ctype = textPlain // Gopher+ attribute blocks
 	}
 	g.sendBody(q, rc, rc.Size, ctype)
 }
@@ -55,7 +55,7 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 // that names a directory (RETR refused, the listing works) is redirected
 // to the same URL with the "/", so that relative links resolve.
 func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		var re *access.ReplyError
 		if !p.List && (p.Type == 0 || p.Guessed) && p.Name != "" && errors.As(err, &re) && g.isDirectory(q) {
@@ -71,9 +71,11 @@ func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 		g.ftpListing(q, rc, rc.ListFormat)
 		return
 	}
-	def := octetStream
+	// By the name, else ";type=a" says text, else the first bytes decide
+	// (contentType sniffs them).
+	def := sniffType
 	if (p.Type == 'a' || p.Type == 'A') && !p.Guessed {
-		def = "text/plain; charset=utf-8"
+		def = textPlain
 	}
 	g.sendBody(q, rc, rc.Size, typeByName(p.Name, def))
 }
@@ -89,7 +91,7 @@ func (g *Gateway) isDirectory(q *request) bool {
 	if err != nil {
 		return false
 	}
-	rc, err := g.open(q.ctx, plan)
+	rc, err := g.open(q, plan)
 	if err != nil {
 		return false
 	}
@@ -137,7 +139,7 @@ func escape(s, reserved string) string {
 // news serves a news or nntp plan: the list of groups and a group's
 // articles as pages, an article as text.
 func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		if p.Addr == "" {
 			err = &unsupportedError{scheme: "news", why: "news URLs name no server and the gateway has none configured (urlkit serve --nntp-server)"}
@@ -146,7 +148,7 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 		return
 	}
 	if rc.Kind != "groups" && rc.Kind != "overview" {
-		g.sendBody(q, rc, rc.Size, "text/plain; charset=utf-8") // an article, shown as text
+		g.sendBody(q, rc, rc.Size, textPlain) // an article, shown as text
 		return
 	}
 	defer rc.Close()

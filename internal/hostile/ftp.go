@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"time"
 )
 
 // FTP is a small FTP server (RFC 959) serving files from a map, for
@@ -20,6 +21,11 @@ type FTP struct {
 	Greeting string
 	// RefuseText, when set, is the text of a 550 reply to every RETR.
 	RefuseText string
+	// PassivePort, when set, is the port the EPSV and PASV replies name
+	// instead of the data listener's: a server pointing the client at
+	// another service on its host (the data connection is then never
+	// accepted here).
+	PassivePort int
 	// Features, when not nil, is FEAT's answer (RFC 2389 3.2), one
 	// feature a line; nil refuses FEAT with 502.
 	Features []string
@@ -63,10 +69,17 @@ func (f *FTP) Serve(c net.Conn) {
 				continue
 			}
 			dl, _ = net.Listen("tcp", "127.0.0.1:0")
-			say(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", dl.Addr().(*net.TCPAddr).Port))
+			p := dl.Addr().(*net.TCPAddr).Port
+			if f.PassivePort != 0 {
+				p = f.PassivePort
+			}
+			say(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", p))
 		case "PASV":
 			dl, _ = net.Listen("tcp", "127.0.0.1:0")
 			p := dl.Addr().(*net.TCPAddr).Port
+			if f.PassivePort != 0 {
+				p = f.PassivePort
+			}
 			h := f.PASVHost
 			if h == "" {
 				h = "127.0.0.1"
@@ -129,6 +142,7 @@ func (f *FTP) Serve(c net.Conn) {
 				data = []byte(b.String())
 			}
 			say(fmt.Sprintf("150 here it comes (%d bytes)", len(data)))
+			dl.(*net.TCPListener).SetDeadline(time.Now().Add(10 * time.Second))
 			d, err := dl.Accept()
 			dl.Close()
 			dl = nil
