@@ -132,8 +132,8 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 		o.Trace = e.stderr
 		o.OnPlan = func(p scheme.Plan) {
 			fmt.Fprintf(e.stderr, "* plan (%s):\n", p.Scheme())
-			for _, s := range printablePlan(p).Steps() {
-				fmt.Fprintf(e.stderr, "*   %s\n", access.EscapeText(s))
+			for _, s := range p.Steps() {
+				fmt.Fprintf(e.stderr, "*   %s\n", access.EscapeText(s.Text()))
 			}
 		}
 	}
@@ -227,7 +227,7 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		// wais, prospero, mid, cid: print what a client would do.
 		fmt.Fprintln(e.stdout, redact(u.String()))
 		for _, step := range plan.Steps() {
-			fmt.Fprintln(e.stdout, "  "+step)
+			fmt.Fprintln(e.stdout, "  "+step.Text())
 		}
 		e.stderr.Write(getMessage(line, redact(in), u.Scheme()+": "+access.ErrNotRetrievable.Error()))
 		return exitNotSupported
