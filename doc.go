@@ -4,10 +4,13 @@
 //
 // [Parse] accepts exactly what the grammars of RFC 1738 section 5 and RFC
 // 1630's "fragmentaddress" allow and explains every rejection with a byte
-// offset. [ParseLenient] accepts what browsers accept and reports each
-// repair it made. A [URL] keeps every component exactly as written, still
-// percent-encoded, and tells an absent component from an empty one;
-// [URL.String] gives back the input byte for byte.
+// offset. [ParseExtended] adds the IPv6 literal hosts of RFC 3986; the
+// lenient reading of real-world input, which repairs what browsers repair
+// and reports each repair, is the package lenient beside this one (it needs
+// IDNA's tables, and this package depends on the standard library only).
+// A [URL] keeps every component exactly as written, still percent-encoded,
+// and tells an absent component from an empty one; [URL.String] gives back
+// the input byte for byte.
 //
 // Parsing does not copy: the components of a URL are substrings of the
 // input, and a successful Parse allocates nothing.

@@ -68,37 +68,72 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzParseLenient checks that ParseLenient never panics, that its result
-// always parses strictly, that it agrees with Parse on valid input, and that
-// its warnings and errors lie inside the input.
-func FuzzParseLenient(f *testing.F) {
+// FuzzParseExtended checks the extended syntax against the strict one:
+// every input Parse accepts, ParseExtended accepts with the same
+// components and reports Extended; Parse never reports Extended; an
+// accepted input round-trips and re-parses to the same URL; a rejection is
+// positioned inside the input; Canonical of an extended URL is extended,
+// idempotent, and Equal to the URL.
+func FuzzParseExtended(f *testing.F) {
 	fuzzSeeds(f)
+	for _, s := range []string{"http://[::1]/", "ftp://u:p@[2001:DB8::1]:21/a", "//[::ffff:1.2.3.4]:80?q", "http://[fe80::1%25e]/", "http://[v1.x]/", "http://[::1"} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
-		u, warns, err := ParseLenient(s)
-		for _, w := range warns {
-			if w.Offset < 0 || w.Offset > len(s) {
-				t.Fatalf("%q: warning offset %d outside input", s, w.Offset)
+		for _, pair := range []struct {
+			strict, ext func(string) (URL, error)
+		}{{Parse, ParseExtended}, {ParseRef, ParseRefExtended}} {
+			u, err := pair.ext(s)
+			p, perr := pair.strict(s)
+			if perr == nil {
+				if p.Extended() {
+					t.Fatalf("%q: the strict parser reports Extended", s)
+				}
+				if err != nil || u.Parts() != func() Parts { q := p.Parts(); q.Extended = true; return q }() {
+					t.Fatalf("%q: strict %v, extended %v (%v)", s, p.Parts(), u.Parts(), err)
+				}
 			}
-		}
-		if err != nil {
-			var se *SyntaxError
-			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(s) || se.Input != s {
-				t.Fatalf("%q: bad error %v", s, err)
+			if err != nil {
+				var se *SyntaxError
+				if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(s) || se.Input != s || se.Error() == "" {
+					t.Fatalf("%q: bad error %v", s, err)
+				}
+				continue
 			}
-			if _, perr := Parse(s); perr == nil {
-				t.Fatalf("%q: Parse accepts what ParseLenient rejects", s)
+			if !u.Extended() || u.String() != strings.TrimPrefix(s, s[:len(s)-len(u.String())]) {
+				t.Fatalf("%q: %q, extended %v", s, u, u.Extended())
 			}
-			return
-		}
-		v, perr := Parse(u.String())
-		if perr != nil {
-			t.Fatalf("%q: lenient result %q does not parse strictly: %v", s, u, perr)
-		}
-		if v.String() != u.String() {
-			t.Fatalf("%q: %q re-parses as %q", s, u, v)
-		}
-		if p, perr := Parse(s); perr == nil && (p.String() != u.String() || len(warns) != 0) {
-			t.Fatalf("%q: valid input changed to %q with %d warnings", s, u, len(warns))
+			v, err := pair.ext(u.String())
+			if err != nil || v.Parts() != u.Parts() {
+				t.Fatalf("%q: re-parse gives %v, %v", s, v.Parts(), err)
+			}
+			if u.HostIsIPv6() && (!strings.HasPrefix(u.Host(), "[") || strings.ContainsAny(u.Hostname(), "[]%")) {
+				t.Fatalf("%q: host %q hostname %q", s, u.Host(), u.Hostname())
+			}
+			c := Canonical(u)
+			if !c.Extended() || Canonical(c).String() != c.String() || !Equal(u, c) {
+				t.Fatalf("%q: canonical %q (extended %v) not stable or not equal", s, c, c.Extended())
+			}
+			for _, c := range []Component{ComponentUser, ComponentPassword, ComponentHost, ComponentPort, ComponentSearch, ComponentFragment} {
+				var text string
+				switch c {
+				case ComponentUser:
+					text, _ = u.User()
+				case ComponentPassword:
+					text, _ = u.Password()
+				case ComponentHost:
+					text = u.Host()
+				case ComponentPort:
+					text, _ = u.RawPort()
+				case ComponentSearch:
+					text, _ = u.Search()
+				case ComponentFragment:
+					text, _ = u.Fragment()
+				}
+				if err := CheckComponentExtended(c, text); err != nil && u.HasAuthority() && c == ComponentHost {
+					t.Fatalf("%q: the %s %q fails CheckComponentExtended: %v", s, c, text, err)
+				}
+			}
 		}
 	})
 }

@@ -37,11 +37,16 @@ type Parts struct {
 	HasSearch   bool
 	Fragment    string
 	HasFragment bool
+	// Extended says the URL is of the extended syntax of
+	// [ParseExtended]: the host may be an IPv6 literal ("[::1]"), and the
+	// URL built reports [URL.Extended]. [URL.Parts] sets it for a URL of
+	// that syntax.
+	Extended bool
 }
 
 // Parts returns the components of u as encoded text.
 func (u URL) Parts() Parts {
-	p := Parts{Scheme: u.RawScheme(), Authority: u.HasAuthority(), Host: u.Host()}
+	p := Parts{Scheme: u.RawScheme(), Authority: u.HasAuthority(), Host: u.Host(), Extended: u.Extended()}
 	p.User, p.HasUser = u.User()
 	p.Password, p.HasPassword = u.Password()
 	p.Port, _ = u.RawPort()
@@ -70,7 +75,14 @@ func (u URL) Parts() Parts {
 // whether a component may be empty, or must be there at all, depends on
 // the rest of the URL, which [ParseRef] checks. It is what the edit
 // package checks each part with before it puts a URL together.
-func CheckComponent(c Component, text string) error {
+func CheckComponent(c Component, text string) error { return checkComponent(c, text, false) }
+
+// CheckComponentExtended is [CheckComponent] by the extended syntax of
+// [ParseExtended]: a host may also be an IPv6 literal ("[2001:db8::1]",
+// RFC 3986 3.2.2), without a zone identifier.
+func CheckComponentExtended(c Component, text string) error { return checkComponent(c, text, true) }
+
+func checkComponent(c Component, text string, ext bool) error {
 	bad := len(text)
 	switch c {
 	case ComponentScheme:
@@ -84,7 +96,17 @@ func CheckComponent(c Component, text string) error {
 		bad = scanLogin(text, 0, len(text))
 	case ComponentHost:
 		if text != "" && text[0] == '[' {
-			return &SyntaxError{Input: text, Offset: 0, Component: c, Err: ErrBadHost, why: whyHostChar}
+			if !ext {
+				return &SyntaxError{Input: text, Offset: 0, Component: c, Err: ErrBadHost, why: whyHostChar}
+			}
+			end, f := ipLiteral(text, 0, len(text))
+			if f.code == fOK && end < len(text) {
+				f = failure{off: int32(end), comp: ComponentHost, code: fHost, why: whyLiteralAfter}
+			}
+			if f.code != fOK {
+				return f.err(text)
+			}
+			return nil
 		}
 		if text != "" {
 			if off, w, k := checkHost(text, 0, len(text)); off >= 0 {

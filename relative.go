@@ -40,7 +40,7 @@ func Relative(base, target URL, mode Mode) (URL, error) {
 		if i > 0 && c == cands[i-1] {
 			continue
 		}
-		ref, err := ParseRef(c)
+		ref, err := parseRefAs(c, (base.flags|target.flags)&extSyntax)
 		if err != nil || (c != target.s && ref.IsAbsolute()) {
 			continue
 		}

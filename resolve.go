@@ -214,7 +214,7 @@ func (e *ResolveError) Unwrap() error { return e.Err }
 // a known scheme adds, such as the "//" and host of http. It accepts
 // http:///s//a/b/c, which [ParseRef] rejects, as a scheme and the opaque
 // part ///s//a/b/c. Resolution needs only this syntax; see [ResolveWarning].
-func ParseGeneric(s string) (URL, error) { return parseGeneric(s) }
+func ParseGeneric(s string) (URL, error) { return parseGeneric(s, 0) }
 
 // A SchemeFinding is a rule of a URL's scheme that a text breaks while it
 // is still a generic URL (see [ParseGeneric]).
@@ -273,8 +273,8 @@ func IsResolveWarning(err error) bool {
 // parseInput parses a base or reference strictly and, when that fails,
 // on the generic syntax, recording the strict parser's complaint as a
 // finding. The error is the generic parser's.
-func parseInput(s, part string, findings *[]SchemeFinding) (URL, error) {
-	u, err := ParseRef(s)
+func parseInput(s, part string, parse func(string) (URL, error), findings *[]SchemeFinding) (URL, error) {
+	u, err := parse(s)
 	if err == nil {
 		return u, nil
 	}
@@ -304,8 +304,17 @@ func parseInput(s, part string, findings *[]SchemeFinding) (URL, error) {
 // base's scheme, in the same case, without "//" (http:g) is read as the
 // partial form after the scheme, as HTParse did.
 func ResolveString(base, ref string, mode Mode) (URL, error) {
+	return ResolveStringWith(base, ref, mode, ParseRef)
+}
+
+// ResolveStringWith is [ResolveString] with base and ref read by parse
+// instead of [ParseRef]: [ParseRefExtended] for IPv6 hosts, or the lenient
+// reading (package lenient, whose repairs the caller's parse function
+// records). An operand that parse refuses is read by [ParseGeneric] with
+// parse's refusal as a finding, as ResolveString does.
+func ResolveStringWith(base, ref string, mode Mode, parse func(string) (URL, error)) (URL, error) {
 	var findings []SchemeFinding
-	b, err := parseInput(base, "base", &findings)
+	b, err := parseInput(base, "base", parse, &findings)
 	if err != nil {
 		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base, Ref: ref, Part: "base", Err: err}
 	}
@@ -313,9 +322,9 @@ func ResolveString(base, ref string, mode Mode) (URL, error) {
 	if n := len(b.RawScheme()) + 1; mode == ModeLibwww && b.IsAbsolute() && len(ref) >= n &&
 		ref[:n] == b.s[:n] && !strings.HasPrefix(ref[n:], "//") {
 		// libwww reads "http:g" in an http context as the partial form "g".
-		r, err = parseInput(ref[n:], "reference", &findings)
+		r, err = parseInput(ref[n:], "reference", parse, &findings)
 	} else {
-		r, err = parseInput(ref, "reference", &findings)
+		r, err = parseInput(ref, "reference", parse, &findings)
 	}
 	if err != nil {
 		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base, Ref: ref, Part: "reference", Err: err}
@@ -409,6 +418,7 @@ func checkAbsoluteForm(s string, mode Mode) *SyntaxError {
 func Resolve(base, ref URL, mode Mode) (URL, error) {
 	var arr [192]byte
 	var u URL
+	ext := (base.flags | ref.flags) & extSyntax
 	if !ref.IsAbsolute() {
 		if e := checkAbsoluteForm(ref.s, mode); e != nil {
 			return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s, Part: "reference", Err: e}
@@ -430,9 +440,9 @@ func Resolve(base, ref URL, mode Mode) (URL, error) {
 		u = base
 	case !withBaseAuthority(&u, b, &base):
 		s := string(b)
-		v, err := ParseRef(s)
+		v, err := parseRefAs(s, ext)
 		if err != nil {
-			g, gerr := ParseGeneric(s)
+			g, gerr := parseGeneric(s, ext)
 			if gerr != nil {
 				return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s, Part: "result", Result: s, Err: gerr}
 			}
@@ -442,6 +452,7 @@ func Resolve(base, ref URL, mode Mode) (URL, error) {
 		return v, nil
 	}
 	u.prefix = 0
+	u.flags |= ext
 	return u, nil
 }
 
@@ -478,7 +489,7 @@ func withBaseAuthority(u *URL, b []byte, base *URL) bool {
 		}
 	}
 	n := int32(len(b))
-	*u = URL{s: string(b), flags: base.flags & (hasScheme | hasAuthority | hasUser | hasPassword | hasPort),
+	*u = URL{s: string(b), flags: base.flags & (hasScheme | hasAuthority | hasUser | hasPassword | hasPort | hostLiteral | extSyntax),
 		scheme: base.scheme, user: base.user, pass: base.pass, host: base.host, port: base.port,
 		frag: span{n, n}}
 	if end < len(b) {

@@ -58,6 +58,12 @@ const (
 	hasPath
 	hasSearch
 	hasFragment
+	// hostLiteral: the host is an IPv6 literal in brackets (extended
+	// syntax only).
+	hostLiteral
+	// extSyntax: the URL was read by the extended syntax (ParseExtended),
+	// and so is every URL derived from it.
+	extSyntax
 )
 
 // A URL is a parsed URL or partial URL. The zero value is the empty partial
@@ -154,9 +160,22 @@ func (u URL) User() (string, bool) { return u.user.of(u.s), u.flags&hasUser != 0
 // There is no password without a user name (RFC 1738 section 3.1).
 func (u URL) Password() (string, bool) { return u.pass.of(u.s), u.flags&hasPassword != 0 }
 
-// Host returns the host as written: a host name or a host number. It is ""
-// for a URL without "//", and for a file URL that names no host.
+// Host returns the host as written: a host name or a host number, or, in
+// a URL of the extended syntax ([ParseExtended]), an IPv6 literal with its
+// brackets ("[::1]"), the form that is joined with a port. It is "" for a
+// URL without "//", and for a file URL that names no host.
 func (u URL) Host() string { return u.host.of(u.s) }
+
+// Extended reports whether u was read by the extended syntax of
+// [ParseExtended] (as the lenient reading returns every URL), or derived
+// from such a URL: its host may be an IPv6 literal, and the scheme package
+// relaxes the rules that later standards lifted. A URL from [Parse] or
+// [ParseRef] never is.
+func (u URL) Extended() bool { return u.flags&extSyntax != 0 }
+
+// HostIsIPv6 reports whether the host is an IPv6 literal ("[::1]"), which
+// only the extended syntax reads.
+func (u URL) HostIsIPv6() bool { return u.flags&hostLiteral != 0 }
 
 // RawPort returns the port as written (decimal digits, leading zeros
 // kept) and whether the URL has one.
@@ -187,12 +206,17 @@ func (u URL) Port() (int, bool) {
 
 // Hostname returns the host in lower case, the form to look a name up
 // with: host names are not case sensitive (RFC 1738 3.1 defers to the
-// domain name system). It does not allocate when the host is already in
+// domain name system). For an IPv6 literal it is the address without its
+// brackets ("::1"), as net/url's Hostname gives it; join it with a port by
+// net.JoinHostPort. It does not allocate when the host is already in
 // lower case. Unlike net/url's Hostname, it never has a port to strip
 // (see [URL.Host]), and for a file URL naming no host it returns "", which
 // RFC 1738 3.10 reads as "localhost".
 func (u URL) Hostname() string {
 	h := u.Host()
+	if u.flags&hostLiteral != 0 {
+		h = h[1 : len(h)-1]
+	}
 	for i := 0; i < len(h); i++ {
 		if c := h[i]; 'A' <= c && c <= 'Z' {
 			return strings.ToLower(h)

@@ -217,7 +217,11 @@ func setOpaque(u urlkit.URL, text string) (urlkit.URL, error) {
 		b.WriteByte('#')
 		b.WriteString(f)
 	}
-	v, err := urlkit.ParseRef(b.String())
+	parse := urlkit.ParseRef
+	if u.Extended() {
+		parse = urlkit.ParseRefExtended
+	}
+	v, err := parse(b.String())
 	if err != nil {
 		return urlkit.URL{}, partError(err, text, len(b.String())-len(text)-fragLen(u), urlkit.ComponentOpaque)
 	}
@@ -309,7 +313,11 @@ func build(p urlkit.Parts, edited urlkit.Component) (urlkit.URL, error) {
 		b.WriteString(p.Fragment)
 	}
 	s := b.String()
-	v, err := urlkit.ParseRef(s)
+	parse := urlkit.ParseRef
+	if p.Extended {
+		parse = urlkit.ParseRefExtended
+	}
+	v, err := parse(s)
 	if err != nil {
 		var se *urlkit.SyntaxError
 		if errors.As(err, &se) && se.Component >= urlkit.ComponentUser && se.Component <= urlkit.ComponentFragment {
@@ -386,7 +394,11 @@ func partText(p urlkit.Parts, c urlkit.Component) string {
 func checkParts(p urlkit.Parts) error {
 	for _, c := range [...]urlkit.Component{urlkit.ComponentScheme, urlkit.ComponentUser, urlkit.ComponentPassword,
 		urlkit.ComponentHost, urlkit.ComponentPort, urlkit.ComponentPath, urlkit.ComponentSearch, urlkit.ComponentFragment} {
-		if err := urlkit.CheckComponent(c, partText(p, c)); err != nil {
+		check := urlkit.CheckComponent
+		if p.Extended {
+			check = urlkit.CheckComponentExtended
+		}
+		if err := check(c, partText(p, c)); err != nil {
 			return err
 		}
 	}

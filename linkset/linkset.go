@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -29,8 +30,8 @@ const (
 	// Valid: the line is a URL as written (RFC 1738 section 5, with the
 	// RFC 1630 fragment).
 	Valid Status = iota
-	// Repaired: the line was not a URL, but ParseLenient repaired it into
-	// one (only with [Options.Lenient]).
+	// Repaired: the line was not a URL, but the lenient reading (package
+	// lenient) repaired it into one (only with [Options.Lenient]).
 	Repaired
 	// Rejected: the line is not a URL, or breaks its scheme's own rules
 	// (as `urlkit parse` and `urlkit canon` reject it), and was not
@@ -51,9 +52,11 @@ func (s Status) String() string {
 
 // Options changes how a line is read.
 type Options struct {
-	// Lenient repairs what urlkit.ParseLenient can repair (spaces and
-	// other characters that must be encoded, a "%" that starts no escape)
-	// instead of rejecting the line.
+	// Lenient reads a line that is not a URL with the lenient reading,
+	// lenient.Parse (characters that must be encoded, a "%" that starts
+	// no escape, international host names by IDNA, IPv6 literals, host
+	// numbers in browsers' forms, a login in an http URL), instead of
+	// rejecting it at once.
 	Lenient bool
 }
 
@@ -106,7 +109,7 @@ func Classify(line string, opt Options) Record {
 	if err != nil && opt.Lenient {
 		var warns []urlkit.Warning
 		var lerr error
-		u, warns, lerr = urlkit.ParseLenient(line)
+		u, warns, lerr = lenient.Parse(line)
 		if lerr == nil {
 			err = nil
 			r.Status = Repaired

@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -12,6 +13,19 @@ import (
 func init() {
 	registerChecked("http", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP)
 	registerChecked("https", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP)
+	relaxers["http"] = httpRelaxed
+	relaxers["https"] = httpRelaxed
+}
+
+// httpRelaxed reports the login of an http URL of the extended syntax,
+// which RFC 1738 3.3 does not allow.
+func httpRelaxed(u urlkit.URL) []urlkit.Warning {
+	if _, ok := u.User(); !ok {
+		return nil
+	}
+	l := locOf(u)
+	return []urlkit.Warning{{Offset: l.base + l.user(), Component: urlkit.ComponentUser,
+		Reason: fmt.Sprintf("user name in an %s URL: RFC 1738 3.3 allows none; kept, as RFC 3986 3.2.1 and browsers allow it (sent as HTTP Basic credentials, RFC 7617)", u.Scheme())}}
 }
 
 // HTTP is the view of an http (or https) URL. Path and Search are as
@@ -52,8 +66,10 @@ var searchChars = ucharTable(";:@&=")
 // checkHTTP is HTTPOf's grammar, shared with [Validate]: it builds nothing.
 func checkHTTP(u urlkit.URL) error {
 	l := locOf(u)
-	if err := noLogin(l, "RFC 1738 3.3: no user name or password is allowed"); err != nil {
-		return err
+	if !u.Extended() {
+		if err := noLogin(l, "RFC 1738 3.3: no user name or password is allowed"); err != nil {
+			return err
+		}
 	}
 	if s, ok := u.Search(); ok {
 		p := part{s, l.search(), urlkit.ComponentSearch}

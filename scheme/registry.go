@@ -756,3 +756,24 @@ func noSearch(l loc, rule string) error {
 	}
 	return nil
 }
+
+// relaxers holds, per scheme name, the rules of RFC 1738 that the
+// lenient reading relaxes for that scheme (see [Relaxed]).
+var relaxers = map[string]func(u urlkit.URL) []urlkit.Warning{}
+
+// Relaxed lists the rules of u's scheme that u breaks and that are
+// relaxed because u is of the extended syntax ([urlkit.URL.Extended], as
+// the lenient reading returns every URL), each as a warning with its
+// offset in the text u was parsed from: a user name and password in an
+// http or https URL, which RFC 1738 3.3 does not allow and RFC 3986 3.2.1
+// and browsers do. [Validate] and [ViewOf] accept such a URL. For a URL of
+// RFC 1738's syntax it returns nil: every rule holds or is an error.
+func Relaxed(u urlkit.URL) []urlkit.Warning {
+	if !u.Extended() || !u.IsAbsolute() {
+		return nil
+	}
+	if f := relaxers[u.Scheme()]; f != nil {
+		return f(u)
+	}
+	return nil
+}

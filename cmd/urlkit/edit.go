@@ -8,6 +8,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/edit"
+	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -162,7 +163,7 @@ func applyEdit(u urlkit.URL, op editOp, mode urlkit.Mode) (urlkit.URL, error) {
 func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 	ops := fs.Lookup("set").Value.(editFlag).ops
 	canonical := fs.Lookup("canonical").Value.String() == "true"
-	lenient := fs.Lookup("lenient").Value.String() == "true"
+	isLenient := fs.Lookup("lenient").Value.String() == "true"
 	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
 	asJSON := flagBool(fs, "json")
 	tpl, err := formatFlag(fs)
@@ -171,7 +172,7 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	return engineFor(e, "edit", fs).run(args, func(o *results, in *input) {
-		out, err := editOne(o, in, ops.list, mode, lenient, canonical)
+		out, err := editOne(o, in, ops.list, mode, isLenient, canonical)
 		if err != nil {
 			o.setStatus(exitInvalid)
 			o.message(in, []byte(quote(urlkit.RedactString(in.text))+": "+plainError(err)))
@@ -197,13 +198,13 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 
 // editOne parses in, applies the edits in order and checks the result
 // against its scheme's grammar, as parse does.
-func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, lenient, canonical bool) (urlkit.URL, error) {
+func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, isLenient, canonical bool) (urlkit.URL, error) {
 	in := line.text
 	var u urlkit.URL
 	var err error
-	if lenient {
+	if isLenient {
 		var warns []urlkit.Warning
-		u, warns, err = urlkit.ParseLenient(in)
+		u, warns, err = lenient.Parse(in)
 		for _, w := range warns {
 			o.message(line, []byte(quote(urlkit.RedactString(in))+": warning: "+w.String()))
 		}
