@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"strings"
 	"unicode/utf8"
 )
 
@@ -105,6 +106,28 @@ func appendHTML(dst []byte, s string) []byte {
 	return dst
 }
 
+// appendHref appends a link's address for an href attribute as
+// html/template normalizes one: the bytes RFC 3986 allows in a URL as they
+// are (and "%" of an escape), every other byte percent-encoded, then "&"
+// written as "&amp;". The links are the gateway's own paths or URLs whose
+// scheme menuEntry checked against its allowlist.
+func appendHref(dst []byte, s string) []byte {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '&':
+			dst = append(dst, "&amp;"...)
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			strings.IndexByte("-._~:/?#[]@!$*+,;=%", c) >= 0:
+			dst = append(dst, c)
+		default:
+			dst = append(dst, '%', hex[c>>4], hex[c&15])
+		}
+	}
+	return dst
+}
+
 // cp1252 is the character windows-1252 gives byte c (0x80-0xFF; WHATWG
 // Encoding's index, ISO-8859-1 outside 0x80-0x9F).
 func cp1252(c byte) rune {
@@ -141,7 +164,7 @@ func appendMenuLine(dst []byte, t byte, e entry, search string) []byte {
 	switch {
 	case e.Href != "":
 		dst = append(dst, `<a href="`...)
-		dst = appendHTML(dst, string(e.Href))
+		dst = appendHref(dst, string(e.Href))
 		if e.Shown != "" {
 			dst = append(dst, `" title="`...)
 			dst = appendHTML(dst, e.Shown)

@@ -27,6 +27,19 @@ func TestAppendHTML(t *testing.T) {
 	}
 }
 
+// appendHref writes an href as html/template does (its URL normalizer).
+func TestAppendHref(t *testing.T) {
+	tmpl := template.Must(template.New("").Parse(`<a href="{{.}}">`))
+	for _, s := range []string{"/gopher://h:70/1javascript:alert(1)", "/gopher://h/0a%20b?x=1&y='2'", "http://e.org/a b\"c\"<d>", "/gopher://h/0café"} {
+		var b strings.Builder
+		tmpl.Execute(&b, template.URL(s))
+		want := strings.TrimSuffix(strings.TrimPrefix(b.String(), `<a href="`), `">`)
+		if got := string(appendHref(nil, s)); !strings.EqualFold(got, want) { // the hex digits upper-case here (RFC 3986 2.1)
+			t.Errorf("appendHref(%q) = %q, html/template %q", s, got, want)
+		}
+	}
+}
+
 // Each menu line: the type label with its RFC 1436 or Gopher+ meaning on
 // hover, the display string linked, the item's URL on hover only; info lines
 // as text in the display strings' column; a search item with its field.

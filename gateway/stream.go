@@ -38,6 +38,7 @@ type pageHead struct {
 	Proxy   bool   // the request came in the proxy form
 	Parent  bool   // an ftp directory below the root: a "../" line
 	Details bool   // an ftp directory whose listing gave sizes or dates
+	bar            // the header bar: the URL box's value, breadcrumbs, up
 	// Set when the page ends.
 	Items     int    // items written
 	Truncated string // why the page stops before the listing's end
@@ -86,6 +87,27 @@ func (p *page) Item(data any) bool {
 	if p.tmplErr = p.item.Execute(&p.one, data); p.tmplErr != nil {
 		return false
 	}
+	return p.add()
+}
+
+// ItemHTML writes one item already written as HTML (b, escaped by the
+// caller), under the same caps as Item. Menus use it: their lines are
+// written by hand (menu.go), html/template being the cost of a long page.
+func (p *page) ItemHTML(b []byte) bool {
+	if p.gone || p.tmplErr != nil || p.head.Truncated != "" {
+		return false
+	}
+	if p.items >= p.maxItems {
+		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway shows at most %s entries on a page, and the server sent more", groupDigits(int64(p.maxItems)))
+		return false
+	}
+	p.one.Reset()
+	p.one.Write(b)
+	return p.add()
+}
+
+// add writes the item in p.one, unless it would pass the byte cap.
+func (p *page) add() bool {
 	if p.size+int64(p.one.Len()) > p.maxBytes {
 		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway writes at most %s bytes of entries on a page (%s entries shown), and the server sent more", groupDigits(p.maxBytes), groupDigits(int64(p.items)))
 		return false
