@@ -121,3 +121,13 @@ func ExampleValidate() {
 	// offset 7 in user: no user name or password is allowed in a http URL (RFC 1738 3.3: no user name or password is allowed)
 	// offset 12 in port: a file URL has no port (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)
 }
+
+func ExampleFileName() {
+	name, _ := scheme.FileName(urlkit.MustParse("gopher://spinaltap.micro.umn.edu/00/Weather/California/Los%20Angeles"))
+	fmt.Printf("%q\n", name)
+	_, err := scheme.FileName(urlkit.MustParse("ftp://ftp.funet.fi/pub/"))
+	fmt.Println(err)
+	// Output:
+	// "Los Angeles"
+	// the URL's last path segment "" is no file name: the URL names no file
+}
