@@ -58,10 +58,7 @@ func TestValidateAgrees(t *testing.T) {
 	dir := corpus.Require(t)
 	var valid, invalid int
 	check := func(s string) {
-		for _, parse := range []func(string) (urlkit.URL, error){urlkit.Parse, func(s string) (urlkit.URL, error) {
-			u, _, err := urlkit.ParseLenient(s)
-			return u, err
-		}} {
+		for _, parse := range []func(string) (urlkit.URL, error){urlkit.Parse, urlkit.ParseExtended} {
 			if u, err := parse(s); err == nil && u.IsAbsolute() {
 				if agree(t, s, u) {
 					valid++
@@ -108,7 +105,7 @@ func FuzzValidate(f *testing.F) {
 		if u, err := urlkit.Parse(s); err == nil {
 			agree(t, s, u)
 		}
-		if u, _, err := urlkit.ParseLenient(s); err == nil {
+		if u, err := urlkit.ParseExtended(s); err == nil {
 			agree(t, s, u)
 		}
 	})
