@@ -9,7 +9,8 @@ import (
 // proxy show it, so that the ASCII art of info lines keeps its columns:
 // each item is a compact type label ("(DIR)", "(TXT)") whose meaning in
 // RFC 1436 or Gopher+ is on hover, then the display string, linked; the
-// item's own URL is on hover of the link, not repeated on every line. Info
+// item's own URL shows on hover (the browser's status bar shows the link,
+// the gateway's path form of it), not repeated on every line. Info
 // lines (i) are text, indented to the display strings' column. A search
 // item (7) carries its search field on its line.
 //
@@ -163,12 +164,10 @@ func appendMenuLine(dst []byte, t byte, e entry, search string) []byte {
 	dst = append(dst, "</span> "...)
 	switch {
 	case e.Href != "":
+		// The item's URL shows on hover in the browser's status bar (the
+		// link is the gateway's path form of it), not on the page.
 		dst = append(dst, `<a href="`...)
 		dst = appendHref(dst, string(e.Href))
-		if e.Shown != "" {
-			dst = append(dst, `" title="`...)
-			dst = appendHTML(dst, e.Shown)
-		}
 		dst = append(dst, `">`...)
 		dst = appendHTML(dst, e.Text)
 		dst = append(dst, "</a>"...)

@@ -41,7 +41,7 @@ func TestAppendHref(t *testing.T) {
 }
 
 // Each menu line: the type label with its RFC 1436 or Gopher+ meaning on
-// hover, the display string linked, the item's URL on hover only; info lines
+// hover, the display string linked (no URL repeated on the line); info lines
 // as text in the display strings' column; a search item with its field.
 func TestAppendMenuLine(t *testing.T) {
 	for _, tc := range []struct {
@@ -51,13 +51,13 @@ func TestAppendMenuLine(t *testing.T) {
 		want   string
 	}{
 		{'1', entry{Text: "Docs", Href: "/gopher://h/1/docs", Shown: "gopher://h/1/docs"}, "",
-			`<span class="t" title="1: a gopher menu, a directory of items (RFC 1436)">(DIR)</span> <a href="/gopher://h/1/docs" title="gopher://h/1/docs">Docs</a>` + "\n"},
+			`<span class="t" title="1: a gopher menu, a directory of items (RFC 1436)">(DIR)</span> <a href="/gopher://h/1/docs">Docs</a>` + "\n"},
 		{'i', entry{Text: "  +--<art>--+"}, "", "      " + "  +--&lt;art&gt;--+\n"},
 		{'7', entry{Text: "Find", Href: "/gopher://h/7/f", Shown: "gopher://h/7/f"}, "/go",
-			`<span class="t" title="7: an index-search server: type words, get a menu (RFC 1436)">(?)  </span> <a href="/gopher://h/7/f" title="gopher://h/7/f">Find</a>` +
+			`<span class="t" title="7: an index-search server: type words, get a menu (RFC 1436)">(?)  </span> <a href="/gopher://h/7/f">Find</a>` +
 				` <form class="s" method="get" action="/go"><input type="hidden" name="url" value="gopher://h/7/f"><input type="search" name="q" size="24" aria-label="search: Find"><button>search</button></form>` + "\n"},
 		{'3', entry{Text: "no <such> thing", Kind: "error"}, "", `<span class="t" title="3: an error the server reports (RFC 1436)">(ERR)</span> <span class="error">no &lt;such&gt; thing</span>` + "\n"},
-		{'Q', entry{Text: "odd", Href: "/gopher://h/Qx", Shown: "gopher://h/Qx"}, "", `<span class="t" title="Q: an item type the gateway does not know">(???)</span> <a href="/gopher://h/Qx" title="gopher://h/Qx">odd</a>` + "\n"},
+		{'Q', entry{Text: "odd", Href: "/gopher://h/Qx", Shown: "gopher://h/Qx"}, "", `<span class="t" title="Q: an item type the gateway does not know">(???)</span> <a href="/gopher://h/Qx">odd</a>` + "\n"},
 	} {
 		if got := string(appendMenuLine(nil, tc.t, tc.e, tc.search)); got != tc.want {
 			t.Errorf("%c %+v:\n got %s\nwant %s", tc.t, tc.e, got, tc.want)

@@ -21,10 +21,10 @@ func TestRealGophernicus(t *testing.T) {
 		t.Fatalf("menu: %d %s", resp.StatusCode, body)
 	}
 	for _, want := range []string{
-		`href="/gopher://` + addr + `/0/hello.txt" title="gopher://` + addr + `/0/hello.txt">Hello text</a>`,
-		`href="/gopher://` + addr + `/9/all256.bin" title="gopher://` + addr + `/9/all256.bin">All bytes</a>`,
-		`href="/gopher://` + addr + `/1/docs" title="gopher://` + addr + `/1/docs">Docs directory</a>`,
-		`href="/gopher://` + addr + `/0/a%20b.txt" title="gopher://` + addr + `/0/a%20b.txt">Selector with space</a>`,
+		`href="/gopher://` + addr + `/0/hello.txt">Hello text</a>`,
+		`href="/gopher://` + addr + `/9/all256.bin">All bytes</a>`,
+		`href="/gopher://` + addr + `/1/docs">Docs directory</a>`,
+		`href="/gopher://` + addr + `/0/a%20b.txt">Selector with space</a>`,
 		// Issue 22: one monospace block; info lines in the display strings'
 		// column, their art kept; type labels with their meaning; the search
 		// item with its field; the header bar with the URL box.

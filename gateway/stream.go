@@ -101,9 +101,14 @@ func (p *page) ItemHTML(b []byte) bool {
 		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway shows at most %s entries on a page, and the server sent more", groupDigits(int64(p.maxItems)))
 		return false
 	}
-	p.one.Reset()
-	p.one.Write(b)
-	return p.add()
+	if p.size+int64(len(b)) > p.maxBytes {
+		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway writes at most %s bytes of entries on a page (%s entries shown), and the server sent more", groupDigits(p.maxBytes), groupDigits(int64(p.items)))
+		return false
+	}
+	p.items++
+	p.size += int64(len(b))
+	p.write(b)
+	return !p.gone
 }
 
 // add writes the item in p.one, unless it would pass the byte cap.
@@ -118,19 +123,36 @@ func (p *page) add() bool {
 	return !p.gone
 }
 
-// write sends b, or holds it while the page is not committed.
+// write sends b, or holds it while the page is not committed. Once the
+// page is committed, items are gathered into writes of about pageBatch
+// bytes (one ResponseWriter.Write an item costs more than the item).
 func (p *page) write(b []byte) {
+	p.hold.Write(b)
 	if !p.committed {
-		p.hold.Write(b)
 		if p.hold.Len() < pageHold {
 			return
 		}
 		p.commit(false)
 		return
 	}
-	if _, err := p.q.w.Write(b); err != nil {
+	if p.hold.Len() >= pageBatch {
+		p.flush()
+	}
+}
+
+// pageBatch is the size of the writes of a committed page.
+const pageBatch = 16 << 10
+
+// flush sends what a committed page gathered.
+func (p *page) flush() {
+	if p.hold.Len() == 0 || p.gone {
+		p.hold.Reset()
+		return
+	}
+	if _, err := p.q.w.Write(p.hold.Bytes()); err != nil {
 		p.gone = true
 	}
+	p.hold.Reset()
 }
 
 // commit sends the status and headers and what is held.
@@ -146,7 +168,7 @@ func (p *page) commit(whole bool) {
 	if _, err := p.q.w.Write(p.hold.Bytes()); err != nil {
 		p.gone = true
 	}
-	p.hold = bytes.Buffer{}
+	p.hold.Reset()
 }
 
 // End finishes the page. err is the error that ended the listing (nil at
@@ -182,7 +204,8 @@ func (p *page) End(err error) {
 		panic(http.ErrAbortHandler)
 	}
 	if p.committed {
-		p.write(p.one.Bytes())
+		p.hold.Write(p.one.Bytes())
+		p.flush()
 		return
 	}
 	p.hold.Write(p.one.Bytes())

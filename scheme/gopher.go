@@ -486,7 +486,9 @@ func GopherItemURL(typ byte, selector, host, port string) (string, error) {
 	if u.Host() != host {
 		return bad("host %q is not a host name or address", host)
 	}
-	if _, err := PlanOf(u, Config{}); err != nil {
+	// The gopher grammar (the view); what the plan adds beyond it, the
+	// control characters and the port's range, is checked above.
+	if _, err := GopherOf(u); err != nil {
 		return bad("%v", err)
 	}
 	return s, nil
