@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"strings"
 	"unicode/utf8"
 )
 
@@ -23,13 +22,14 @@ import (
 type itemType struct {
 	label   string // five columns wide: "(DIR)"; "" for info lines
 	meaning string // on hover
+	html    string // the label's span, meaning in its title, and a space
 }
 
 // gopherTypes are the labels and meanings of the item types: RFC 1436 3.8,
 // then Gopher+ (":", ";", "<") and the types in common use since (g, I, h,
 // i, s, d, p...), as Floodgap's and lynx's gopher views label them.
 var gopherTypes = func() (t [256]itemType) {
-	for c, v := range map[byte]itemType{
+	for c, lm := range map[byte][2]string{
 		'0': {"(TXT)", "0: a text file (RFC 1436)"},
 		'1': {"(DIR)", "1: a gopher menu, a directory of items (RFC 1436)"},
 		'2': {"(CSO)", "2: a CSO phone-book server (RFC 1436)"},
@@ -57,55 +57,85 @@ var gopherTypes = func() (t [256]itemType) {
 		'x': {"(XML)", "x: an XML document"},
 		'i': {"", "i: an information line"},
 	} {
+		v := itemType{label: lm[0], meaning: lm[1]}
+		v.html = string(labelHTML(nil, v))
 		t[c] = v
 	}
 	return t
 }()
+
+// labelHTML appends the span of a type's label, its meaning on hover.
+func labelHTML(dst []byte, t itemType) []byte {
+	dst = append(dst, `<span class="t" title="`...)
+	dst = appendHTML(dst, t.meaning)
+	dst = append(dst, `">`...)
+	dst = appendHTML(dst, t.label)
+	return append(dst, "</span> "...)
+}
 
 // typeOf returns how item type c is shown; an unknown type is "(???)".
 func typeOf(c byte) itemType {
 	if t := gopherTypes[c]; t.meaning != "" {
 		return t
 	}
-	return itemType{"(???)", string(rune(c)) + ": an item type the gateway does not know"}
+	return itemType{label: "(???)", meaning: string(rune(c)) + ": an item type the gateway does not know"}
 }
 
 // appendHTML appends s escaped for HTML text and attribute values. Bytes
 // that are not UTF-8 are read as windows-1252, the single-byte fallback of
 // the gateway's text (contentType): a Latin-1 menu keeps its accents.
+// Runs of bytes that need nothing are copied whole.
 func appendHTML(dst []byte, s string) []byte {
+	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			switch c {
-			case '&':
-				dst = append(dst, "&amp;"...)
-			case '<':
-				dst = append(dst, "&lt;"...)
-			case '>':
-				dst = append(dst, "&gt;"...)
-			case '"':
-				dst = append(dst, "&#34;"...)
-			case '\'':
-				dst = append(dst, "&#39;"...)
-			case 0:
-				dst = append(dst, "\uFFFD"...)
-			default:
-				dst = append(dst, c)
-			}
+		if !htmlSpecial[c] {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = utf8.AppendRune(dst, cp1252(c))
-		} else {
-			dst = append(dst, s[i:i+size]...)
+		dst = append(dst, s[start:i]...)
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = utf8.AppendRune(dst, cp1252(c))
+			} else {
+				dst = append(dst, s[i:i+size]...)
+			}
+			i += size
+			start = i
+			continue
 		}
-		i += size
+		switch c {
+		case '&':
+			dst = append(dst, "&amp;"...)
+		case '<':
+			dst = append(dst, "&lt;"...)
+		case '>':
+			dst = append(dst, "&gt;"...)
+		case '"':
+			dst = append(dst, "&#34;"...)
+		case '\'':
+			dst = append(dst, "&#39;"...)
+		case 0:
+			dst = append(dst, "\uFFFD"...)
+		}
+		i++
+		start = i
 	}
-	return dst
+	return append(dst, s[start:]...)
 }
+
+// htmlSpecial marks the bytes appendHTML does not copy as they are: the
+// five HTML specials, NUL, and every byte of a non-ASCII character.
+var htmlSpecial = func() (t [256]bool) {
+	for _, c := range "&<>\"'\x00" {
+		t[c] = true
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = true
+	}
+	return t
+}()
 
 // appendHref appends a link's address for an href attribute as
 // html/template normalizes one: the bytes RFC 3986 allows in a URL as they
@@ -114,20 +144,36 @@ func appendHTML(dst []byte, s string) []byte {
 // scheme menuEntry checked against its allowlist.
 func appendHref(dst []byte, s string) []byte {
 	const hex = "0123456789ABCDEF"
+	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case c == '&':
+		if hrefKeep[c] {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		if c == '&' {
 			dst = append(dst, "&amp;"...)
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
-			strings.IndexByte("-._~:/?#[]@!$*+,;=%", c) >= 0:
-			dst = append(dst, c)
-		default:
+		} else {
 			dst = append(dst, '%', hex[c>>4], hex[c&15])
 		}
+		start = i + 1
 	}
-	return dst
+	return append(dst, s[start:]...)
 }
+
+// hrefKeep marks the bytes appendHref copies as they are.
+var hrefKeep = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for _, c := range "-._~:/?#[]@!$*+,;=%" {
+		t[c] = true
+	}
+	return t
+}()
 
 // cp1252 is the character windows-1252 gives byte c (0x80-0xFF; WHATWG
 // Encoding's index, ISO-8859-1 outside 0x80-0x9F).
@@ -157,11 +203,11 @@ func appendMenuLine(dst []byte, t byte, e entry, search string) []byte {
 		dst = appendHTML(dst, e.Text)
 		return append(dst, '\n')
 	}
-	dst = append(dst, `<span class="t" title="`...)
-	dst = appendHTML(dst, ty.meaning)
-	dst = append(dst, `">`...)
-	dst = appendHTML(dst, ty.label)
-	dst = append(dst, "</span> "...)
+	if ty.html != "" {
+		dst = append(dst, ty.html...)
+	} else {
+		dst = labelHTML(dst, ty) // an unknown type
+	}
 	switch {
 	case e.Href != "":
 		// The item's URL shows on hover in the browser's status bar (the
