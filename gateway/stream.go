@@ -152,7 +152,7 @@ func (p *page) End(err error) {
 	}
 	if p.tmplErr != nil {
 		if !p.committed {
-			p.g.errorPage(p.q.w, http.StatusInternalServerError, "page template: "+p.tmplErr.Error(), "")
+			p.g.errorPage(p.q.w, p.q.r, problem{Status: http.StatusInternalServerError, Message: "page template: " + p.tmplErr.Error()})
 			return
 		}
 		// The status is sent: end the connection without completing the
