@@ -99,7 +99,8 @@ type Options struct {
 	// retrievals and reuses them (see FTPSessions). A gateway sets it.
 	FTPSessions *FTPSessions
 	// Dial, when set, replaces the default dialer (a net.Dialer with
-	// ConnectTimeout). It lets tests and callers route connections.
+	// ConnectTimeout). It lets tests and callers route connections. Its
+	// network is "tcp", or "udp" for Prospero's datagrams.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
@@ -132,21 +133,33 @@ func (o *Options) maxReply() int {
 }
 
 func (o *Options) dial(ctx context.Context, proto, addr string) (net.Conn, error) {
+	return o.dialNet(ctx, proto, "tcp", addr)
+}
+
+// dialNet opens a connection of network ("tcp" or "udp") through Dial,
+// so that a caller's policy (the gateway's targets and ports) applies to
+// UDP as to TCP. A UDP "connection" is a connected socket: only the
+// server's datagrams reach it.
+func (o *Options) dialNet(ctx context.Context, proto, network, addr string) (net.Conn, error) {
 	if d := o.connectTimeout(); d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	o.tracef("* connect to %s", addr)
+	if network == "udp" {
+		o.tracef("* UDP to %s", addr)
+	} else {
+		o.tracef("* connect to %s", addr)
+	}
 	var (
 		c   net.Conn
 		err error
 	)
 	if o.Dial != nil {
-		c, err = o.Dial(ctx, "tcp", addr)
+		c, err = o.Dial(ctx, network, addr)
 	} else {
 		var d net.Dialer
-		c, err = d.DialContext(ctx, "tcp", addr)
+		c, err = d.DialContext(ctx, network, addr)
 	}
 	if err != nil {
 		return nil, &ConnectError{Protocol: proto, Addr: addr, Err: err}
@@ -349,6 +362,10 @@ func Execute(ctx context.Context, p scheme.Plan, opts *Options) (*Resource, erro
 		r, err = x.http(p)
 	case *scheme.FilePlan:
 		r, err = x.file(p)
+	case *scheme.WAISPlan:
+		r, err = x.wais(p)
+	case *scheme.ProsperoPlan:
+		r, err = x.prospero(p, 0)
 	case nil:
 		err = errors.New("access: no plan")
 	default:
