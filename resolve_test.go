@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/resolve"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -611,8 +612,8 @@ func FuzzResolveDotSegments(f *testing.F) {
 			// The one-pass RFC 1630 removal equals the rule applied by
 			// rescanning (dots1630_test.go), which is quadratic.
 			a, b := []byte(p), []byte(p)
-			if got, want := string(a[:removeDots1630(a)]), string(b[:removeDots1630Rescan(b)]); got != want {
-				t.Fatalf("removeDots1630(%q) = %q, the rescanning rule gives %q", p, got, want)
+			if got, want := string(a[:resolve.Dots(a, resolve.RFC1630)]), string(b[:removeDots1630Rescan(b)]); got != want {
+				t.Fatalf("resolve.Dots(%q, RFC1630) = %q, the rescanning rule gives %q", p, got, want)
 			}
 		}
 		for _, m := range Modes() {
@@ -725,16 +726,16 @@ func netURLComparable(b, r URL, nb, nr *url.URL) bool {
 	}
 	bp := splitRef(&b)
 	rp := splitRef(&r)
-	if !bp.hasScheme || !bp.hasAuth || bp.auth == "" || (bp.path != "" && bp.path[0] != '/') {
+	if !bp.HasScheme || !bp.HasAuth || bp.Auth == "" || (bp.Path != "" && bp.Path[0] != '/') {
 		return false
 	}
-	if strings.Contains(bp.path, "//") || strings.Contains(rp.path, "//") || strings.HasPrefix(rp.path, "/") && len(rp.path) > 1 && rp.path[1] == '/' {
+	if strings.Contains(bp.Path, "//") || strings.Contains(rp.Path, "//") || strings.HasPrefix(rp.Path, "/") && len(rp.Path) > 1 && rp.Path[1] == '/' {
 		return false
 	}
-	if rp.hasAuth && rp.auth == "" {
+	if rp.HasAuth && rp.Auth == "" {
 		return false
 	}
-	if rp.hasScheme && (!rp.hasAuth || rp.auth == "") {
+	if rp.HasScheme && (!rp.HasAuth || rp.Auth == "") {
 		return false
 	}
 	return true

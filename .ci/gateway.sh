@@ -41,11 +41,15 @@ fi
 TMP=$(mktemp -d /tmp/urlkit-gateway-ci.XXXXXX)
 GWPID=
 HOSTILEPID=
+BAITPID=
+ATTACKPID=
 cleanup() {
-	if [ -n "$HOSTILEPID" ] && kill -0 "$HOSTILEPID" 2>/dev/null; then
-		kill "$HOSTILEPID" 2>/dev/null || true
-		wait "$HOSTILEPID" 2>/dev/null || true
-	fi
+	for pid in "$HOSTILEPID" "$BAITPID" "$ATTACKPID"; do
+		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+			kill "$pid" 2>/dev/null || true
+			wait "$pid" 2>/dev/null || true
+		fi
+	done
 	if [ -n "$GWPID" ] && kill -0 "$GWPID" 2>/dev/null; then
 		kill "$GWPID" 2>/dev/null || true
 		wait "$GWPID" 2>/dev/null || true
@@ -56,9 +60,23 @@ trap cleanup EXIT
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
+G=$URLKIT_GOPHER_ADDR
+F=$URLKIT_FTP_ADDR
+N=$URLKIT_NNTP_ADDR
+freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# The hostile menu's server, the bait listener that counts connections and
+# the page of another origin (issue 21) get their ports now: the gateway
+# must be told which loopback targets it may reach.
+HPORT=$(freeport)
+BPORT=$(freeport)
+APORT=$(freeport)
+
 go build -o "$TMP/urlkit" ./cmd/urlkit
 # Port 0: the kernel picks a free port; the gateway says which on stderr.
-"$TMP/urlkit" serve --listen 127.0.0.1:0 2>"$OUT/serve.log" &
+# The daemons are on loopback on ports of their own: each is named with
+# --allow (the policy reaches loopback targets only on their scheme's own
+# port otherwise).
+"$TMP/urlkit" serve --listen 127.0.0.1:0 --allow "$G,$F,$N,127.0.0.1:$HPORT,127.0.0.1:$BPORT" 2>"$OUT/serve.log" &
 GWPID=$!
 GW=
 for _ in $(seq 100); do
@@ -68,10 +86,6 @@ for _ in $(seq 100); do
 done
 [ -n "$GW" ] || fail "urlkit serve did not start: $(cat "$OUT/serve.log")"
 log "gateway at $GW"
-
-G=$URLKIT_GOPHER_ADDR
-F=$URLKIT_FTP_ADDR
-N=$URLKIT_NNTP_ADDR
 
 # ---- curl --------------------------------------------------------------------
 status() { curl -s -o "$TMP/body" -w '%{http_code}' "$@"; }
@@ -144,12 +158,14 @@ href=$(grep -o 'href="[^"]*">Docs directory' "$OUT/menu.html" | sed 's/^href="//
 chrome --dump-dom "$GW$href" >"$OUT/docs.html"
 grep -q "href=\"/gopher://$G/0/docs/inner.txt\"" "$OUT/docs.html" || fail "chromium: the followed menu lacks inner.txt"
 chrome --screenshot="$OUT/gopher-menu.png" "$GW/gopher://$G/1/" >/dev/null
-# The ftp directory; its "dir" link is relative and, without the final "/",
-# answered by a redirect the browser follows.
+# The ftp directory (vsftpd's LIST read: a directory is linked with its
+# final "/"); without the "/" the gateway answers with a redirect the
+# browser follows.
 chrome --dump-dom "$GW/ftp://$F/pub/" >"$OUT/ftp.html"
-href=$(grep -o 'href="[^"]*">dir<' "$OUT/ftp.html" | sed 's/^href="//; s/">.*//')
-[ "$href" = "./dir" ] || fail "chromium: ftp listing link is '$href'"
-chrome --dump-dom "$GW/ftp://$F/pub/${href#./}" >"$OUT/ftp-dir.html"
+href=$(grep -o 'href="[^"]*">dir/<' "$OUT/ftp.html" | sed 's/^href="//; s/">.*//')
+[ "$href" = "./dir/" ] || fail "chromium: ftp listing link is '$href'"
+grep -q 'title="256 bytes">256 B<' "$OUT/ftp.html" || fail "chromium: the ftp listing lacks all256.bin's size"
+chrome --dump-dom "$GW/ftp://$F/pub/dir" >"$OUT/ftp-dir.html"
 grep -q 'href="./a.txt"' "$OUT/ftp-dir.html" || fail "chromium: the followed directory lacks a.txt"
 chrome --screenshot="$OUT/ftp-dir.png" "$GW/ftp://$F/pub/dir/" >/dev/null
 # A hostile gopher menu (markup and scripts in display strings, javascript:
@@ -162,7 +178,6 @@ printf '%s\r\n' \
 	"hURL link	URL:javascript:document.title='PWNED'	127.0.0.1	70" \
 	"hdata link	URL:data:text/html,<script>alert(1)</script>	127.0.0.1	70" \
 	"." >"$TMP/hostile.menu"
-HPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 socat "TCP-LISTEN:$HPORT,bind=127.0.0.1,reuseaddr,fork" "SYSTEM:cat $TMP/hostile.menu" 2>/dev/null &
 HOSTILEPID=$!
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$HPORT") 2>/dev/null && break; sleep 0.1; done
@@ -177,6 +192,71 @@ for f in gopher-menu.png ftp-dir.png hostile-menu.png; do
 	[ -s "$OUT/$f" ] || fail "chromium wrote no $f"
 done
 log "chromium: ok (screenshots in $OUT)"
+
+# >>> issue 21: a page of another origin cannot drive the gateway (headless Chromium)
+# The bait is a loopback listener that counts connections, standing for
+# Redis or any other local service; the gateway is told to reach it
+# (--allow), so only the origin rules (O1-O3) stand between a page and it.
+# A page served from another origin (localhost vs 127.0.0.1: another site;
+# 127.0.0.1 on another port: same site, another origin) points <img>s,
+# no-cors fetches, an iframe and a meta refresh at the gateway; nothing may
+# reach the bait. A request naming the gateway by another name (DNS
+# rebinding) gets 421. Controls: curl and a URL typed into Chromium do
+# reach it, so the count would see a connection.
+: >"$TMP/bait.hits"
+socat "TCP-LISTEN:$BPORT,bind=127.0.0.1,reuseaddr,fork" "SYSTEM:echo hit >>$TMP/bait.hits; echo iok" 2>/dev/null &
+BAITPID=$!
+mkdir -p "$TMP/attack"
+bait="http://127.0.0.1:${GW##*:}/gopher://127.0.0.1:$BPORT/0"
+cat >"$TMP/attack/attack.html" <<EOF
+<!DOCTYPE html><html><head><title>attack</title>
+<meta http-equiv="refresh" content="2;url=${bait}meta-refresh">
+</head><body>
+<img src="${bait}SET%20x%20img">
+<img referrerpolicy="no-referrer" src="${bait}SET%20x%20img-noreferrer">
+<iframe src="${bait}SET%20x%20iframe"></iframe>
+<script>
+fetch("${bait}SET%20x%20fetch", {mode: "no-cors"}).catch(() => {});
+fetch("${bait}SET%20x%20fetch-noreferrer", {mode: "no-cors", referrerPolicy: "no-referrer"}).catch(() => {});
+</script>
+</body></html>
+EOF
+python3 -m http.server --bind 127.0.0.1 --directory "$TMP/attack" "$APORT" >/dev/null 2>&1 &
+ATTACKPID=$!
+for _ in $(seq 50); do
+	(exec 3<>"/dev/tcp/127.0.0.1/$BPORT") 2>/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$APORT") 2>/dev/null && break
+	sleep 0.1
+done
+sleep 0.2
+: >"$TMP/bait.hits" # the readiness probe above connected once
+hits() { wc -l <"$TMP/bait.hits" | tr -d ' '; }
+n=0
+for page in "http://localhost:$APORT/attack.html" "http://127.0.0.1:$APORT/attack.html"; do
+	n=$((n + 1))
+	chrome --virtual-time-budget=8000 --dump-dom "$page" >"$OUT/attack-$n.html"
+done
+sleep 1
+[ "$(hits)" = 0 ] || fail "a page of another origin made the gateway connect to the bait $(hits) times"
+# The requests did reach the gateway, and were refused there.
+for what in img img-noreferrer iframe fetch fetch-noreferrer; do
+	n=$(grep -c "\"GET /gopher://127.0.0.1:$BPORT/0SET%20x%20$what HTTP/1.1\" 403" "$OUT/serve.log" || true)
+	[ "$n" = 2 ] || fail "chromium: the $what request is in the gateway's log as refused $n times, want 2 (one per page)"
+done
+grep -q "\"GET /gopher://127.0.0.1:$BPORT/0meta-refresh HTTP/1.1\" 403" "$OUT/serve.log" ||
+	fail "chromium: the cross-site navigation (meta refresh) to a loopback target was not refused"
+# DNS rebinding: the browser resolves evil.example to the gateway.
+chrome --host-resolver-rules="MAP evil.example 127.0.0.1" --dump-dom "http://evil.example:${GW##*:}/gopher://127.0.0.1:$BPORT/0rebind" >"$OUT/rebind.html"
+grep -q "\"GET /gopher://127.0.0.1:$BPORT/0rebind HTTP/1.1\" 421" "$OUT/serve.log" || fail "chromium: the rebinding request did not get 421"
+code=$(curl -s -o /dev/null -H 'Host: evil.example' -w '%{http_code}' "${bait}curl-rebind")
+[ "$code" = 421 ] || fail "curl: a foreign Host got $code, want 421"
+[ "$(hits)" = 0 ] || fail "the rebinding requests reached the bait"
+# Controls: without browser headers, and typed into the browser, it is reached.
+curl -s -o /dev/null "${bait}control"
+[ "$(hits)" = 1 ] || fail "control: curl through the gateway did not reach the bait ($(hits))"
+chrome --dump-dom "${bait}typed" >/dev/null
+[ "$(hits)" = 2 ] || fail "control: a URL typed into chromium did not reach the bait ($(hits))"
+log "chromium: pages of other origins reached nothing; rebinding refused (421)"
+# <<< issue 21
 
 # ---- the log: Common Log Format, no password ---------------------------------------
 if grep -q "$URLKIT_FTP_PASSWORD" "$OUT/serve.log"; then fail "the log shows the ftp password"; fi

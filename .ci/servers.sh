@@ -284,6 +284,13 @@ cp "$TEXT" "$FTPROOT/pub/hello.txt"
 cp "$BIN" "$FTPROOT/pub/all256.bin"
 printf 'one\n' >"$FTPROOT/pub/dir/a.txt"
 printf 'two\n' >"$FTPROOT/pub/dir/b.txt"
+# >>> issue 22: files the gateway's pages are tried on: a README without an
+# extension (shown as text, not downloaded), Latin-1 text (declared
+# windows-1252, not utf-8), a file large enough for a size in MiB.
+printf 'A read-me file without an extension.\nThe gateway shows it as text.\n' >"$FTPROOT/pub/README"
+printf 'Caf\351 cr\350me, na\357ve gar\347on: Latin-1 text (ISO-8859-1).\n' >"$FTPROOT/pub/latin1.txt"
+head -c 1572864 /dev/zero >"$FTPROOT/pub/big.bin"
+# <<< issue 22
 chmod -R a+rX,go-w "$FTPROOT"
 chmod 555 "$FTPROOT" # vsftpd refuses a writable anonymous root
 # A local account for the user:password tests: no login shell, a random
@@ -363,11 +370,33 @@ printf 'inner document\n' >"$GROOT/docs/inner.txt"
 	printf '1Elsewhere\t/x\texample.invalid\t70\n'
 } >"$GROOT/gophermap"
 printf 'spaced\n' >"$GROOT/a b.txt"
+# >>> issue 22: Latin-1 text, info-line art (aligned only in a monospace
+# block), and a search item (type 7) answered by a script in cgi-bin, which
+# gophernicus runs with the search string in SEARCHREQUEST.
+cp "$FTPROOT/pub/latin1.txt" "$GROOT/latin1.txt"
+mkdir -p "$GROOT/cgi-bin"
+cat >"$GROOT/cgi-bin/search" <<SCRIPT
+#!/bin/sh
+term=\$(printf '%s' "\$SEARCHREQUEST" | tr -d '\\t\\r\\n')
+printf 'iResults for "%s"\\tfake\\t(NULL)\\t0\\r\\n' "\$term"
+printf '0Hello text (matches "%s")\\t/hello.txt\\t127.0.0.1\\t$GOPHER_PORT\\r\\n' "\$term"
+SCRIPT
+chmod 755 "$GROOT/cgi-bin/search"
+{
+	printf '0Latin-1 text\t/latin1.txt\n'
+	printf '7Search the test server\t/cgi-bin/search\n'
+	printf '  +------+------+\n'
+	printf '  | left | right|\n'
+	printf '  +------+------+\n'
+} >>"$GROOT/gophermap"
+# <<< issue 22
 # Plain text without lines starting with "." (gophernicus does not dot-stuff).
 printf 'Gopher plain text.\nSecond line\tafter a tab.\nThird line.\n' >"$GROOT/plain.txt"
 chmod -R a+rX,go-w "$GROOT"
+# -no (issue 22): files are sent as they are stored, as old gopher servers
+# send them (gophernicus would otherwise convert Latin-1 text to UTF-8).
 setsid socat "TCP-LISTEN:$GOPHER_PORT,bind=127.0.0.1,reuseaddr,fork" \
-	"EXEC:/usr/sbin/gophernicus -h 127.0.0.1 -p $GOPHER_PORT -r $GROOT -nv -nf -nh -l $BASE/log/gophernicus.log,su=nobody" \
+	"EXEC:/usr/sbin/gophernicus -h 127.0.0.1 -p $GOPHER_PORT -r $GROOT -nv -nf -nh -no -l $BASE/log/gophernicus.log,su=nobody" \
 	</dev/null >>"$BASE/log/socat-gopher.out" 2>&1 &
 echo $! >"$BASE/run/gopher.pid"
 wait_port gophernicus "$GOPHER_PORT" "$(cat "$BASE/run/gopher.pid")"

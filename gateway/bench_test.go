@@ -25,7 +25,7 @@ func BenchmarkGatewayGopher(b *testing.B) {
 	doc := benchDoc()
 	gs, _ := fakeservers.Gopher(map[string][]byte{"/d": doc})
 	defer gs.Close()
-	s := httptest.NewServer(New(Config{}))
+	s := httptest.NewServer(New(allow(gs.Addr())))
 	defer s.Close()
 	benchProxy(b, s.Listener.Addr().String(), "gopher://"+gs.Addr()+"/9/d", doc)
 }
@@ -34,7 +34,7 @@ func BenchmarkGatewayFTP(b *testing.B) {
 	doc := benchDoc()
 	fs, _ := fakeservers.FTP(map[string][]byte{"/pub/d": doc})
 	defer fs.Close()
-	g := New(Config{})
+	g := New(allow(fs.Addr()))
 	defer g.Close()
 	s := httptest.NewServer(g)
 	defer s.Close()
@@ -100,7 +100,7 @@ func BenchmarkHandlerGopher(b *testing.B) {
 	doc := benchDoc()
 	gs, _ := fakeservers.Gopher(map[string][]byte{"/d": doc})
 	defer gs.Close()
-	g := New(Config{})
+	g := New(allow(gs.Addr()))
 	target := "gopher://" + gs.Addr() + "/9/d"
 	r := httptest.NewRequest("GET", target, nil)
 	r.RequestURI = target

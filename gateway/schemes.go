@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"net"
 	"net/http"
@@ -29,7 +28,7 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 			return
 		}
 	}
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		g.fail(q, err)
 		return
@@ -46,7 +45,7 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 	}
 	ctype := gopherType(p.Type, p.Selector)
 	if p.HasPlus && (strings.HasPrefix(p.PlusString, "!") || strings.HasPrefix(p.PlusString, "$")) {
-		ctype = "text/plain; charset=utf-8" // Gopher+ attribute blocks
+		ctype = textPlain // Gopher+ attribute blocks
 	}
 	g.sendBody(q, rc, rc.Size, ctype)
 }
@@ -56,12 +55,12 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 // that names a directory (RETR refused, the listing works) is redirected
 // to the same URL with the "/", so that relative links resolve.
 func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		var re *access.ReplyError
 		if !p.List && (p.Type == 0 || p.Guessed) && p.Name != "" && errors.As(err, &re) && g.isDirectory(q) {
 			q.w.Header().Set("Location", "./"+escapeSegment(p.Name)+"/")
-			g.errorPage(q.w, http.StatusMovedPermanently, "a directory: its listing is at the same URL with a final /", "")
+			g.errorPage(q.w, q.r, problem{Status: http.StatusMovedPermanently, Message: "a directory: its listing is at the same URL with a final /"})
 			return
 		}
 		g.fail(q, err)
@@ -69,12 +68,14 @@ func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 	}
 	if rc.Kind == "directory" {
 		defer rc.Close()
-		g.ftpListing(q, rc)
+		g.ftpListing(q, rc, rc.ListFormat)
 		return
 	}
-	def := octetStream
+	// By the name, else ";type=a" says text, else the first bytes decide
+	// (contentType sniffs them).
+	def := sniffType
 	if (p.Type == 'a' || p.Type == 'A') && !p.Guessed {
-		def = "text/plain; charset=utf-8"
+		def = textPlain
 	}
 	g.sendBody(q, rc, rc.Size, typeByName(p.Name, def))
 }
@@ -90,44 +91,13 @@ func (g *Gateway) isDirectory(q *request) bool {
 	if err != nil {
 		return false
 	}
-	rc, err := g.open(q.ctx, plan)
+	rc, err := g.open(q, plan)
 	if err != nil {
 		return false
 	}
 	defer rc.Close()
 	_, err = io.Copy(io.Discard, rc)
 	return err == nil
-}
-
-// ftpListing renders an NLST listing.
-func (g *Gateway) ftpListing(q *request, rc io.Reader) {
-	base := stripUserinfo(q.u.String())
-	var items []entry
-	if p, _ := q.u.Path(); p != "" && p != "/" {
-		items = append(items, entry{Kind: "dir", Text: "parent directory", Href: "../"})
-	}
-	sc := bufio.NewScanner(rc)
-	sc.Buffer(make([]byte, 0, 4096), 64<<10)
-	for sc.Scan() {
-		name := strings.TrimRight(sc.Text(), "\r")
-		if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 {
-			name = name[i+1:]
-		}
-		if name == "" || name == "." || name == ".." {
-			continue
-		}
-		if len(items) > maxListing {
-			g.fail(q, &listingLimitError{n: maxListing})
-			return
-		}
-		seg := escapeSegment(name)
-		items = append(items, entry{Kind: kindByName(name), Text: name, Href: template.URL("./" + seg), Shown: base + seg})
-	}
-	if err := sc.Err(); err != nil {
-		g.fail(q, err)
-		return
-	}
-	g.listPage(q, "ftp directory", items)
 }
 
 // kindByName labels an ftp directory entry by its name.
@@ -169,7 +139,7 @@ func escape(s, reserved string) string {
 // news serves a news or nntp plan: the list of groups and a group's
 // articles as pages, an article as text.
 func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		if p.Addr == "" {
 			err = &unsupportedError{scheme: "news", why: "news URLs name no server and the gateway has none configured (urlkit serve --nntp-server)"}
@@ -178,7 +148,7 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 		return
 	}
 	if rc.Kind != "groups" && rc.Kind != "overview" {
-		g.sendBody(q, rc, rc.Size, "text/plain; charset=utf-8") // an article, shown as text
+		g.sendBody(q, rc, rc.Size, textPlain) // an article, shown as text
 		return
 	}
 	defer rc.Close()

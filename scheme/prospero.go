@@ -43,10 +43,14 @@ type ProsperoField struct {
 
 // ProsperoOf checks u against RFC 1738's prosperourl = "prospero://"
 // hostport "/" ppath *[ fieldspec ], fieldspec = ";" fieldname "="
-// fieldvalue. The older form, hsoname "%00" version ["%00" attribute...]
-// (RFC 1630; the 1993 draft allows several attributes), is read too:
+// fieldvalue, psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]; any
+// escape, "%00" too, is accepted there. The older form, hsoname "%00"
+// version ["%00" attribute...] (RFC 1630; the 1993 draft allows several
+// attributes), is read as information when the path has its shape:
 // version is digits, possibly empty when attributes follow, and an
-// attribute is alphanumeric.
+// attribute is alphanumeric. Otherwise the whole path is the hsoname,
+// and a "%00" in it is a NUL that Plan refuses to send and Check reports
+// (RFC 1738 6).
 func ProsperoOf(u urlkit.URL) (*Prospero, error) {
 	l := locOf(u)
 	if err := noLogin(l, "RFC 1738 3.11: no username or password is allowed"); err != nil {
@@ -73,37 +77,23 @@ func ProsperoOf(u urlkit.URL) (*Prospero, error) {
 		}
 		v.Fields = append(v.Fields, ProsperoField{n.decode(), val.decode()})
 	}
-	old := name.splitEscape("%00", 1<<20)
-	name = old[0]
 	for _, s := range name.split('/') {
 		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
 			return nil, reservedErr(l, s, i, `RFC 1738 5: psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]`)
 		}
 	}
-	v.name = name
-	v.HSOName = name.decode()
-	if len(old) > 1 {
+	// RFC 1738 decides what is accepted: a psegment is any uchar, "%00"
+	// included. RFC 1630's reading, hsoname "%00" version, is taken as
+	// information when the rest has its shape.
+	if old := name.splitEscape("%00", 1<<20); len(old) > 1 && prosperoVersionForm(old[1:]) {
+		name = old[0]
 		v.HasVersion, v.Version = true, old[1].raw
-		for i := 0; i < len(old[1].raw); i++ {
-			if !chars.Is(old[1].raw[i], chars.Digit) {
-				return nil, l.err(old[1].off+i, old[1].comp, ErrBadPath, "%q in a Prospero version: it is digits (RFC 1630: hsoname %%00 version)", old[1].raw[i:i+1])
-			}
-		}
-		if old[1].raw == "" && len(old) == 2 {
-			return nil, l.err(old[1].off, old[1].comp, ErrBadPath, `empty Prospero version after "%%00" (RFC 1630: version = digits)`)
-		}
 		for _, a := range old[2:] {
-			if a.raw == "" {
-				return nil, l.err(a.off, a.comp, ErrBadPath, "empty Prospero attribute (RFC 1630: attribute = alphanums)")
-			}
-			for i := 0; i < len(a.raw); i++ {
-				if !chars.Is(a.raw[i], chars.AlphaDigit) {
-					return nil, l.err(a.off+i, a.comp, ErrBadPath, "%q in a Prospero attribute: it is letters and digits (RFC 1630: attribute = alphanums)", a.raw[i:i+1])
-				}
-			}
 			v.Attributes = append(v.Attributes, a.raw)
 		}
 	}
+	v.name = name
+	v.HSOName = name.decode()
 	return v, nil
 }
 
@@ -152,22 +142,47 @@ func (r ProsperoRequest) Text() string {
 	return "request (" + r.When + "): " + r.Reply
 }
 
-// Message returns the request's text as sent: each command's lines, each
-// line ended by LF (Prospero protocol: "Commands ... are separated by an
-// unquoted ASCII LF character").
+// Op returns "request".
+func (ProsperoRequest) Op() string { return "request" }
+
+// Message returns the request's text as sent: each command's line, and the
+// SELECT lines of a DIRECTORY or GET-OBJECT-INFO after it, each line ended
+// by LF (Prospero protocol: "Commands ... are separated by an unquoted
+// ASCII LF character").
 func (r ProsperoRequest) Message() string {
 	var b strings.Builder
-	for _, c := range r.Commands {
-		b.WriteString(c.Text())
+	for _, l := range r.Lines() {
+		b.WriteString(l.Text())
 		b.WriteByte('\n')
 	}
 	return b.String()
 }
 
+// Lines returns the request's lines in order: each command, then its
+// SELECT lines.
+func (r ProsperoRequest) Lines() []Step {
+	out := make([]Step, 0, len(r.Commands))
+	for _, c := range r.Commands {
+		out = append(out, c)
+		switch c := c.(type) {
+		case ProsperoDirectory:
+			for _, s := range c.Select {
+				out = append(out, s)
+			}
+		case ProsperoGetObjectInfo:
+			for _, s := range c.Select {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 // ProsperoCommand is one command of a request: ProsperoVersion,
 // ProsperoAuthenticate, ProsperoDirectory, ProsperoList or
-// ProsperoGetObjectInfo. Text is the command as sent (a DIRECTORY or
-// GET-OBJECT-INFO with SELECT lines is several lines).
+// ProsperoGetObjectInfo. Text is the command's line as sent (the SELECT
+// lines of a DIRECTORY or GET-OBJECT-INFO follow it, see
+// ProsperoRequest.Lines).
 type ProsperoCommand interface {
 	Step
 	prosperoCommand()
@@ -180,6 +195,9 @@ type ProsperoVersion struct {
 }
 
 func (ProsperoVersion) prosperoCommand() {}
+
+// Op returns "version".
+func (ProsperoVersion) Op() string { return "version" }
 
 // Text is the command line.
 func (c ProsperoVersion) Text() string { return "VERSION " + strconv.Itoa(c.Version) }
@@ -199,6 +217,9 @@ type ProsperoAuthenticate struct {
 }
 
 func (ProsperoAuthenticate) prosperoCommand() {}
+
+// Op returns "authenticate".
+func (ProsperoAuthenticate) Op() string { return "authenticate" }
 
 // Text is the command line.
 func (c ProsperoAuthenticate) Text() string {
@@ -223,6 +244,9 @@ type ProsperoSelect struct {
 	Value     string `json:"value"`
 }
 
+// Op returns "select".
+func (ProsperoSelect) Op() string { return "select" }
+
 // Text is the SELECT line.
 func (s ProsperoSelect) Text() string {
 	return "SELECT " + s.AppliesTo + " " + s.Namespace + " " + ProsperoQuote(s.Name) + " " + s.ValueType + " " + ProsperoQuote(s.Value)
@@ -239,13 +263,16 @@ type ProsperoDirectory struct {
 
 func (ProsperoDirectory) prosperoCommand() {}
 
-// Text is the command line and its SELECT lines.
+// Op returns "directory".
+func (ProsperoDirectory) Op() string { return "directory" }
+
+// Text is the command line (its SELECT lines follow it).
 func (c ProsperoDirectory) Text() string {
 	s := "DIRECTORY " + c.HSONameType + " " + ProsperoQuote(c.HSOName)
 	if c.ObjectVersion != "" {
 		s += " " + c.ObjectVersion
 	}
-	return s + selectLines(c.Select)
+	return s
 }
 
 // MarshalJSON writes the command with "command": "DIRECTORY".
@@ -262,6 +289,9 @@ type ProsperoList struct {
 }
 
 func (ProsperoList) prosperoCommand() {}
+
+// Op returns "list".
+func (ProsperoList) Op() string { return "list" }
 
 // Text is the command line.
 func (c ProsperoList) Text() string {
@@ -290,25 +320,19 @@ type ProsperoGetObjectInfo struct {
 
 func (ProsperoGetObjectInfo) prosperoCommand() {}
 
-// Text is the command line and its SELECT lines.
+// Op returns "get_object_info".
+func (ProsperoGetObjectInfo) Op() string { return "get_object_info" }
+
+// Text is the command line (its SELECT lines follow it).
 func (c ProsperoGetObjectInfo) Text() string {
 	return "GET-OBJECT-INFO " + ProsperoQuote(strings.Join(c.Attributes, "+")) + " " + c.HSONameType + " " +
-		ProsperoQuote(c.HSOName) + " " + c.ObjectVersion + selectLines(c.Select)
+		ProsperoQuote(c.HSOName) + " " + c.ObjectVersion
 }
 
 // MarshalJSON writes the command with "command": "GET-OBJECT-INFO".
 func (c ProsperoGetObjectInfo) MarshalJSON() ([]byte, error) {
 	type plain ProsperoGetObjectInfo
 	return commandJSON("GET-OBJECT-INFO", plain(c))
-}
-
-func selectLines(sel []ProsperoSelect) string {
-	var b strings.Builder
-	for _, s := range sel {
-		b.WriteByte('\n')
-		b.WriteString(s.Text())
-	}
-	return b.String()
 }
 
 // commandJSON writes a command's fields with its name first.
@@ -340,14 +364,13 @@ func ProsperoQuote(s string) string {
 // Scheme returns "prospero".
 func (p *ProsperoPlan) Scheme() string { return "prospero" }
 
-// Steps returns each request: its description, then its lines as sent.
-func (p *ProsperoPlan) Steps() []string {
-	out := []string{"send to " + p.Addr + " over UDP (ARDP; Prospero protocol version 5, RFC 1738 3.11), each request one message"}
+// Steps returns the UDP socket, then each request: its description, then
+// its lines as sent.
+func (p *ProsperoPlan) Steps() []Step {
+	out := []Step{Connect{Addr: p.Addr, For: "UDP: ARDP; Prospero protocol version 5, RFC 1738 3.11; each request one message"}}
 	for _, r := range p.Requests {
-		out = append(out, r.Text())
-		for _, l := range strings.Split(strings.TrimSuffix(r.Message(), "\n"), "\n") {
-			out = append(out, "  "+l)
-		}
+		out = append(out, r)
+		out = append(out, r.Lines()...)
 	}
 	return out
 }
@@ -438,3 +461,24 @@ func firstControlIn(s string) (int, byte) {
 }
 
 func (v *Prospero) wireParts() []wirePart { return []wirePart{{v.name, "hsoname"}} }
+
+// prosperoVersionForm reports whether the parts after the first "%00" of
+// a path have the shape of RFC 1630's version and the 1993 draft's
+// attributes: digits, empty only when attributes follow, then non-empty
+// alphanumerics.
+func prosperoVersionForm(tail []part) bool {
+	if tail[0].raw == "" && len(tail) == 1 {
+		return false
+	}
+	for k, p := range tail {
+		if k > 0 && p.raw == "" {
+			return false
+		}
+		for i := 0; i < len(p.raw); i++ {
+			if k == 0 && !chars.Is(p.raw[i], chars.Digit) || k > 0 && !chars.Is(p.raw[i], chars.AlphaDigit) {
+				return false
+			}
+		}
+	}
+	return true
+}

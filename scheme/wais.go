@@ -34,8 +34,10 @@ type WAIS struct {
 	Search   string // decoded, "+" read as a space (RFC 1630)
 	WType    string
 	WPath    string // the document-id, opaque
-	// DocIDFields are the fields of the document-id when it has RFC
-	// 1630's shape, digits "=" value ";" repeated; nil otherwise.
+	// DocIDFields are the fields of the decoded document-id when it has
+	// RFC 1630's shape, digits "=" value ";" repeated (a value holds no
+	// ";"); nil otherwise. They are information: RFC 1738 5 reads wpath as
+	// *uchar, opaque.
 	DocIDFields []WAISField
 
 	search part
@@ -63,12 +65,14 @@ func WAISOf(u urlkit.URL) (*WAIS, error) {
 	}
 	segs := part{path, l.urlPath(), urlkit.ComponentPath}.split('/')
 	for k, s := range segs {
-		ok, rule := uchar, "RFC 1738 5: database, wtype and wpath are *uchar"
+		rule := "RFC 1738 5: database, wtype and wpath are *uchar"
 		if k == 2 {
-			// RFC 1630 writes a wpath as fields: digits "=" path ";".
-			ok, rule = ucharOr("=;"), `RFC 1630: wpath = digits "=" path ";" [ wpath ]`
+			// RFC 1630 wrote a wpath as fields, digits "=" path ";";
+			// RFC 1738, the later standard, has wpath = *uchar, so the
+			// "=" and ";" of such a document-id are encoded.
+			rule = `RFC 1738 5: wpath = *uchar; RFC 1630's digits "=" path ";" fields are written with %3D and %3B`
 		}
-		if i := s.firstNot(ok); i >= 0 {
+		if i := s.firstNot(uchar); i >= 0 {
 			return nil, reservedErr(l, s, i, rule)
 		}
 	}
@@ -76,7 +80,7 @@ func WAISOf(u urlkit.URL) (*WAIS, error) {
 	case 1:
 	case 3:
 		v.Form, v.WType, v.WPath = WAISDocument, segs[1].decode(), segs[2].decode()
-		v.DocIDFields = docIDFields(segs[2].raw)
+		v.DocIDFields = docIDFields(v.WPath)
 	case 4:
 		if d := segs[2].raw; d != "" && strings.Trim(d, "0123456789") == "" {
 			// The 1993 URL draft's waisdoc: database / wtype / digits / path.
@@ -103,8 +107,8 @@ func WAISOf(u urlkit.URL) (*WAIS, error) {
 	return v, nil
 }
 
-// docIDFields splits a raw document-id of the form (digits "=" value ";")+
-// and decodes each value.
+// docIDFields splits a decoded document-id of the form
+// (digits "=" value ";")+.
 func docIDFields(s string) []WAISField {
 	if s == "" || !strings.HasSuffix(s, ";") {
 		return nil
@@ -115,7 +119,7 @@ func docIDFields(s string) []WAISField {
 		if !ok || n == "" || strings.Trim(n, "0123456789") != "" {
 			return nil
 		}
-		out = append(out, WAISField{n, part{raw: val}.decode()})
+		out = append(out, WAISField{n, val})
 	}
 	return out
 }
@@ -147,12 +151,12 @@ type WAISMessage interface {
 // Scheme returns "wais".
 func (p *WAISPlan) Scheme() string { return "wais" }
 
-// Steps returns the text of each message, after the connection.
-func (p *WAISPlan) Steps() []string {
-	out := make([]string, 0, 1+len(p.Messages))
-	out = append(out, "connect to "+p.Addr+" (TCP; WAIS: Z39.50-1988 with the WAIS extensions, RFC 1625)")
+// Steps returns the connection, then each message.
+func (p *WAISPlan) Steps() []Step {
+	out := make([]Step, 0, 1+len(p.Messages))
+	out = append(out, Connect{Addr: p.Addr, For: "WAIS: Z39.50-1988 with the WAIS extensions, RFC 1625"})
 	for _, m := range p.Messages {
-		out = append(out, m.Text())
+		out = append(out, m)
 	}
 	return out
 }
@@ -176,6 +180,9 @@ type WAISInitAPDU struct {
 }
 
 func (WAISInitAPDU) waisMessage() {}
+
+// Op returns "init".
+func (WAISInitAPDU) Op() string { return "init" }
 
 // Text describes the message.
 func (m WAISInitAPDU) Text() string {
@@ -205,6 +212,9 @@ type WAISSearchAPDU struct {
 }
 
 func (WAISSearchAPDU) waisMessage() {}
+
+// Op returns "search".
+func (WAISSearchAPDU) Op() string { return "search" }
 
 // Text describes the message.
 func (m WAISSearchAPDU) Text() string {
@@ -242,6 +252,9 @@ type WAISRetrieval struct {
 }
 
 func (WAISRetrieval) waisMessage() {}
+
+// Op returns "retrieve".
+func (WAISRetrieval) Op() string { return "retrieve" }
 
 // Text describes the messages.
 func (m WAISRetrieval) Text() string {

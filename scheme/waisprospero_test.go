@@ -37,7 +37,7 @@ func TestWAISPlanMessages(t *testing.T) {
 			t.Errorf("%s: form %s, messages %#v", c.in, p.Form, p.Messages)
 		}
 		// Every message's text is in the plan's steps, after the connection.
-		steps := p.Steps()
+		steps := StepTexts(p)
 		if len(steps) != 3 || !strings.HasPrefix(steps[0], "connect to "+p.Addr) || steps[1] != init.Text() || steps[2] != c.last.Text() {
 			t.Errorf("%s: steps %q", c.in, steps)
 		}
@@ -100,8 +100,8 @@ func TestProsperoPlanRequests(t *testing.T) {
 		}
 	}
 	// plan prints each line as sent.
-	steps := strings.Join(p.Steps(), "\n")
-	for _, l := range []string{"  DIRECTORY ASCII '/pros/name'", "  GET-OBJECT-INFO CONTENTS ASCII '/pros/name' 0"} {
+	steps := strings.Join(StepTexts(p), "\n")
+	for _, l := range []string{"\nDIRECTORY ASCII '/pros/name'\n", "\nGET-OBJECT-INFO CONTENTS ASCII '/pros/name' 0"} {
 		if !strings.Contains(steps, l) {
 			t.Errorf("steps lack %q:\n%s", l, steps)
 		}

@@ -114,7 +114,10 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	if err != nil {
 		return err
 	}
-	g := gateway.New(gateway.Config{MaxUpstream: 256})
+	// The upstream servers are on loopback, on ports the policy opens
+	// only by name (Policy.Allow), as urlkit serve --allow does.
+	allow := []string{ftpSrv.Addr(), gopherSrv.Addr()}
+	g := gateway.New(gateway.Config{MaxUpstream: 256, Policy: gateway.Policy{Allow: allow}})
 	defer g.Close()
 	gw := g.HTTPServer() // configured as urlkit serve runs it
 	go gw.Serve(gwLn)
@@ -122,7 +125,7 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	inAddr := gwLn.Addr().String()
 	serveAddr := ""
 	if only != "gopher" {
-		serve, err := startServe(ctx)
+		serve, err := startServe(ctx, allow)
 		if err != nil {
 			return fmt.Errorf("urlkit serve: %w", err)
 		}
@@ -479,7 +482,7 @@ func (p *process) stop() {
 
 // startServe builds urlkit from this checkout and runs `urlkit serve` on a
 // free loopback port, reading the address from its first line.
-func startServe(ctx context.Context) (*process, error) {
+func startServe(ctx context.Context, allow []string) (*process, error) {
 	dir, err := os.MkdirTemp("", "urlkit-bench-serve-")
 	if err != nil {
 		return nil, err
@@ -490,7 +493,7 @@ func startServe(ctx context.Context) (*process, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("go build: %v: %s", err, out)
 	}
-	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--quiet", "--max-upstream", "256")
+	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--quiet", "--max-upstream", "256", "--allow", strings.Join(allow, ","))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

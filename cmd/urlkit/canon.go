@@ -5,13 +5,13 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/scheme"
+	"github.com/urlkit/urlkit/linkset"
 )
 
 func init() {
 	register(&command{
 		name:    "canon",
-		summary: "bring URLs to one encoding level (RFC 1630 equivalence)",
+		summary: "bring URLs to one encoding level (RFC 1630 equivalence); partial forms need resolve first",
 		usage:   "[--json] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
@@ -31,24 +31,17 @@ func init() {
 	})
 }
 
-// parseChecked parses a URL or partial URL and, when it is absolute,
-// checks it against its scheme's grammar (RFC 1738 section 5), so that
-// canon and equal accept exactly what parse accepts.
-func parseChecked(s string) (urlkit.URL, error) {
-	u, err := urlkit.ParseRef(s)
-	if err != nil || !u.IsAbsolute() {
-		return u, err
-	}
-	if err := scheme.Validate(u); err != nil {
-		return urlkit.URL{}, err
-	}
-	return u, nil
+// readURL reads an input of canon and equal as the link-set pipeline
+// reads a line (linkset.Parse): a URL, by its scheme's rules too.
+func readURL(s string) (urlkit.URL, error) {
+	u, _, err := linkset.Parse(s, linkset.Options{})
+	return u, err
 }
 
 func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
 	return engineFor(e, "canon", fs).run(args, func(o *results, in *input) {
-		u, err := parseChecked(in.text)
+		u, err := readURL(in.text)
 		if err != nil {
 			o.fail(in, err)
 		}
@@ -70,10 +63,10 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
 	g := engineFor(e, "equal", fs)
 	compare := func(o *results, in *input, a, b string) {
-		ua, err := parseChecked(a)
+		ua, err := readURL(a)
 		text := a
 		if err == nil {
-			ub, errb := parseChecked(b)
+			ub, errb := readURL(b)
 			err, text = errb, b
 			if err == nil {
 				eq := urlkit.Equal(ua, ub)
@@ -113,7 +106,7 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	if len(args) > 1 {
-		first := strings.TrimSpace(args[0])
+		first, _ := linkset.Line(args[0])
 		return g.run(args[1:], func(o *results, in *input) { compare(o, in, first, in.text) })
 	}
 	return g.run(nil, func(o *results, in *input) {

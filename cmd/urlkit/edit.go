@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/edit"
+	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -122,26 +124,26 @@ func applyEdit(u urlkit.URL, op editOp, mode urlkit.Mode) (urlkit.URL, error) {
 			value = strings.TrimPrefix(value, "/")
 		}
 		if encoded {
-			return u.Set(c, value)
+			return edit.Set(u, c, value)
 		}
-		return u.SetUnescaped(c, value)
+		return edit.SetUnescaped(u, c, value)
 	case "append":
 		name, value, _ := strings.Cut(op.arg, "=")
 		if name == "path" {
-			return u.JoinPath(value)
+			return edit.JoinPath(u, value)
 		}
 		key, val, hasValue := strings.Cut(value, "=")
-		return u.AddSearchPair(urlkit.SearchPair{Key: key, Value: val, NoEquals: !hasValue})
+		return edit.AddSearchPair(u, edit.SearchPair{Key: key, Value: val, NoEquals: !hasValue})
 	case "delete":
 		if key, ok := strings.CutPrefix(op.arg, "search:"); ok {
-			return u.DeleteSearch(key)
+			return edit.DeleteSearch(u, key)
 		}
 		if key, ok := strings.CutPrefix(op.arg, "query:"); ok {
-			return u.DeleteSearch(key)
+			return edit.DeleteSearch(u, key)
 		}
-		return u.Clear(editParts[op.arg])
+		return edit.Clear(u, editParts[op.arg])
 	case "sort-search":
-		pairs, err := u.SearchPairs()
+		pairs, err := edit.SearchPairs(u)
 		if err != nil || len(pairs) == 0 {
 			return u, err
 		}
@@ -151,7 +153,7 @@ func applyEdit(u urlkit.URL, op editOp, mode urlkit.Mode) (urlkit.URL, error) {
 			}
 			return pairs[i].Value < pairs[j].Value
 		})
-		return u.SetSearchPairs(pairs)
+		return edit.SetSearchPairs(u, pairs)
 	case "redirect":
 		return urlkit.ResolveString(u.String(), op.arg, mode)
 	}
@@ -161,7 +163,7 @@ func applyEdit(u urlkit.URL, op editOp, mode urlkit.Mode) (urlkit.URL, error) {
 func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 	ops := fs.Lookup("set").Value.(editFlag).ops
 	canonical := fs.Lookup("canonical").Value.String() == "true"
-	lenient := fs.Lookup("lenient").Value.String() == "true"
+	isLenient := fs.Lookup("lenient").Value.String() == "true"
 	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
 	asJSON := flagBool(fs, "json")
 	tpl, err := formatFlag(fs)
@@ -170,7 +172,7 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	return engineFor(e, "edit", fs).run(args, func(o *results, in *input) {
-		out, err := editOne(o, in, ops.list, mode, lenient, canonical)
+		out, err := editOne(o, in, ops.list, mode, isLenient, canonical)
 		if err != nil {
 			o.setStatus(exitInvalid)
 			o.message(in, []byte(quote(urlkit.RedactString(in.text))+": "+plainError(err)))
@@ -196,13 +198,13 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 
 // editOne parses in, applies the edits in order and checks the result
 // against its scheme's grammar, as parse does.
-func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, lenient, canonical bool) (urlkit.URL, error) {
+func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, isLenient, canonical bool) (urlkit.URL, error) {
 	in := line.text
 	var u urlkit.URL
 	var err error
-	if lenient {
+	if isLenient {
 		var warns []urlkit.Warning
-		u, warns, err = urlkit.ParseLenient(in)
+		u, warns, err = lenient.Parse(in)
 		for _, w := range warns {
 			o.message(line, []byte(quote(urlkit.RedactString(in))+": warning: "+w.String()))
 		}

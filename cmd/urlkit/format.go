@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/edit"
 )
 
 // A template is a compiled --format TEMPLATE: text with {name} fields
@@ -143,7 +144,7 @@ func (t template) apply(u urlkit.URL) string {
 // writeSearchValues writes the value of the first pair with the piece's
 // key, or of every such pair separated by spaces; decoded, or as written.
 func (p templatePiece) writeSearchValues(b *strings.Builder, u urlkit.URL) {
-	pairs, _ := u.SearchPairs()
+	pairs, _ := edit.SearchPairs(u)
 	n := 0
 	for _, pair := range pairs {
 		if pair.Key != p.key {

@@ -154,6 +154,16 @@ func TestGetFTPReal(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "hello.txt") {
 		t.Errorf("ftp listing: %d %q", code, out)
 	}
+	// --ftp-details: plan prints FEAT and MLSD with the rule, and get -v
+	// shows vsftpd (no MLST in its FEAT) getting FEAT and LIST: the plan's
+	// lines, the rule applied.
+	planOut, _, _ := runCLI(t, "", "plan", "--ftp-details", "ftp://"+env["URLKIT_FTP_ADDR"]+"/pub/")
+	out, errOut, code = runCLI(t, "", "get", "-v", "--ftp-details", "ftp://"+env["URLKIT_FTP_ADDR"]+"/pub/")
+	if code != exitOK || !strings.Contains(out, " hello.txt\r\n") || !strings.Contains(out, "-rw-") ||
+		!strings.Contains(planOut, "\n  FEAT (") || !strings.Contains(planOut, "\n  MLSD (") ||
+		!strings.Contains(errOut, "> FEAT\n") || !strings.Contains(errOut, "> LIST\n") || strings.Contains(errOut, "> MLSD") {
+		t.Errorf("ftp listing with details: %d %q\nplan:\n%s\n-v:\n%s", code, out, planOut, errOut)
+	}
 	_, errOut, code = runCLI(t, "", "get", "ftp://"+env["URLKIT_FTP_ADDR"]+"/pub/no-such-file")
 	if code != exitInvalid || !strings.Contains(errOut, "RETR") || !strings.Contains(errOut, "550") {
 		t.Errorf("ftp missing file: %d %q", code, errOut)

@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -54,7 +55,7 @@ var textLabels = func() (l [len(componentNames)]string) {
 
 func runParse(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
-	lenient := flagBool(fs, "lenient")
+	isLenient := flagBool(fs, "lenient")
 	tpl, err := formatFlag(fs)
 	if err != nil {
 		e.stderr.Write([]byte("urlkit parse: --format: " + err.Error() + "\n"))
@@ -64,8 +65,8 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 		var u urlkit.URL
 		var warns []urlkit.Warning
 		var err error
-		if lenient {
-			u, warns, err = urlkit.ParseLenient(in.text)
+		if isLenient {
+			u, warns, err = lenient.Parse(in.text)
 		} else {
 			u, err = urlkit.Parse(in.text)
 		}

@@ -29,6 +29,7 @@ func planFlags(fs *flag.FlagSet) {
 	fs.String("email", "", "your e-mail address, the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
 	fs.String("nntp-server", "", "news server host[:port] for news: URLs; default $NNTPSERVER")
 	fs.Bool("compressed", false, "http: ask for a compressed body (Accept-Encoding: gzip) and decode it")
+	fs.Bool("ftp-details", false, "ftp directories: FEAT, then MLSD (LIST where FEAT offers no MLST, NLST where LIST is refused), for sizes and dates; default NLST, names only (RFC 1738 3.2.2)")
 }
 
 // planConfig is the plan configuration: the environment (EMAIL, USER,
@@ -42,16 +43,8 @@ func planConfig(e *env, fs *flag.FlagSet) scheme.Config {
 		cfg.NewsServer = v
 	}
 	cfg.Compressed = fs.Lookup("compressed").Value.(flag.Getter).Get().(bool)
+	cfg.FTPListDetails = fs.Lookup("ftp-details").Value.(flag.Getter).Get().(bool)
 	return cfg
-}
-
-// printablePlan returns the plan as it may be shown: an ftp password from
-// the URL masked.
-func printablePlan(p scheme.Plan) scheme.Plan {
-	if f, ok := p.(*scheme.FTPPlan); ok {
-		return f.Redacted()
-	}
-	return p
 }
 
 func runPlan(e *env, fs *flag.FlagSet, args []string) int {
@@ -65,7 +58,6 @@ func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 		}
 		var pj []byte
 		if err == nil {
-			p = printablePlan(p) // an ftp password from the URL masked
 			if asJSON {
 				// The plan types belong to package scheme and carry
 				// their own JSON form.
@@ -92,8 +84,8 @@ func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 			return
 		}
 		o.buf = append(append(o.buf, redact(u.String())...), '\n')
-		for _, s := range p.Steps() {
-			o.buf = append(append(append(o.buf, "  "...), s...), '\n')
+		for _, s := range p.Steps() { // a password from the URL is masked
+			o.buf = append(append(append(o.buf, "  "...), s.Text()...), '\n')
 		}
 	})
 }

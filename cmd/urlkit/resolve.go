@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 	"flag"
-	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/linkset"
 )
 
 func init() {
@@ -81,7 +81,7 @@ func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base,
 	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
 	asJSON := flagBool(fs, "json")
 	strict := flagBool(fs, "strict")
-	base := strings.TrimSpace(args[0])
+	base, _ := linkset.Line(args[0])
 	return engineFor(e, name, fs).run(args[1:], func(o *results, in *input) {
 		u, err := op(base, in.text, mode)
 		var warn *urlkit.ResolveWarning

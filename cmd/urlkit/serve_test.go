@@ -24,9 +24,12 @@ func TestGetThroughGateway(t *testing.T) {
 	}
 	defer fs.Close()
 	var requests []string
+	// The upstreams are on loopback, on their own ports: named (--allow).
+	g := gateway.New(gateway.Config{Policy: gateway.Policy{Allow: []string{gs.Addr(), fs.Addr()}}})
+	defer g.Close()
 	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests = append(requests, r.RequestURI)
-		gateway.New(gateway.Config{}).ServeHTTP(w, r)
+		g.ServeHTTP(w, r)
 	}))
 	defer gw.Close()
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"time"
 )
 
 // FTP is a small FTP server (RFC 959) serving files from a map, for
@@ -20,6 +21,17 @@ type FTP struct {
 	Greeting string
 	// RefuseText, when set, is the text of a 550 reply to every RETR.
 	RefuseText string
+	// PassivePort, when set, is the port the EPSV and PASV replies name
+	// instead of the data listener's: a server pointing the client at
+	// another service on its host (the data connection is then never
+	// accepted here).
+	PassivePort int
+	// Features, when not nil, is FEAT's answer (RFC 2389 3.2), one
+	// feature a line; nil refuses FEAT with 502.
+	Features []string
+	// MLSD and LIST are the listings those commands send; empty refuses
+	// the command with 502 (as a server that does not carry it out).
+	MLSD, LIST string
 }
 
 // Serve handles one control connection.
@@ -57,15 +69,57 @@ func (f *FTP) Serve(c net.Conn) {
 				continue
 			}
 			dl, _ = net.Listen("tcp", "127.0.0.1:0")
-			say(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", dl.Addr().(*net.TCPAddr).Port))
+			p := dl.Addr().(*net.TCPAddr).Port
+			if f.PassivePort != 0 {
+				p = f.PassivePort
+			}
+			say(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", p))
 		case "PASV":
 			dl, _ = net.Listen("tcp", "127.0.0.1:0")
 			p := dl.Addr().(*net.TCPAddr).Port
+			if f.PassivePort != 0 {
+				p = f.PassivePort
+			}
 			h := f.PASVHost
 			if h == "" {
 				h = "127.0.0.1"
 			}
 			say(fmt.Sprintf("227 Entering Passive Mode (%s,%d,%d).", strings.ReplaceAll(h, ".", ","), p>>8, p&255))
+		case "FEAT":
+			if f.Features == nil {
+				say("502 FEAT not implemented")
+				continue
+			}
+			var b strings.Builder
+			b.WriteString("211-Features:\r\n")
+			for _, l := range f.Features {
+				b.WriteString(" " + l + "\r\n")
+			}
+			b.WriteString("211 End")
+			say(b.String())
+		case "MLSD", "LIST":
+			listing := f.MLSD
+			if cmd == "LIST" {
+				listing = f.LIST
+			}
+			if listing == "" {
+				say("502 " + cmd + " not implemented")
+				continue
+			}
+			if dl == nil {
+				say("425 no data connection")
+				continue
+			}
+			say("150 listing")
+			d, err := dl.Accept()
+			dl.Close()
+			dl = nil
+			if err != nil {
+				return
+			}
+			d.Write([]byte(listing))
+			d.Close()
+			say("226 done")
 		case "RETR", "NLST":
 			if dl == nil {
 				say("425 no data connection")
@@ -88,6 +142,7 @@ func (f *FTP) Serve(c net.Conn) {
 				data = []byte(b.String())
 			}
 			say(fmt.Sprintf("150 here it comes (%d bytes)", len(data)))
+			dl.(*net.TCPListener).SetDeadline(time.Now().Add(10 * time.Second))
 			d, err := dl.Accept()
 			dl.Close()
 			dl = nil

@@ -14,6 +14,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -22,11 +23,13 @@ import (
 // and records what clients send.
 type Server struct {
 	Addr string
-	ln   net.Listener
-	mu   sync.Mutex
-	recv bytes.Buffer
-	wg   sync.WaitGroup
-	done chan struct{}
+	// accepted counts the connections accepted.
+	accepted atomic.Int64
+	ln       net.Listener
+	mu       sync.Mutex
+	recv     bytes.Buffer
+	wg       sync.WaitGroup
+	done     chan struct{}
 }
 
 // Start listens on 127.0.0.1 (port 0: any free port) and serves each
@@ -45,6 +48,7 @@ func Start(port int, handle func(c net.Conn)) (*Server, error) {
 			if err != nil {
 				return
 			}
+			s.accepted.Add(1)
 			s.wg.Add(1)
 			go func() {
 				defer s.wg.Done()
@@ -64,6 +68,10 @@ func Start(port int, handle func(c net.Conn)) (*Server, error) {
 	}()
 	return s, nil
 }
+
+// Accepted returns the number of connections accepted so far: a test that
+// a client was refused before connecting expects it to stay 0.
+func (s *Server) Accepted() int64 { return s.accepted.Load() }
 
 // Received returns every byte clients have sent so far.
 func (s *Server) Received() string {

@@ -1,6 +1,10 @@
-package urlkit
+package edit
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/urlkit/urlkit"
+)
 
 // A SearchPair is one key=value pair of a search part, as HTML forms and
 // most servers write them: pairs separated by "&", key and value by the
@@ -21,7 +25,7 @@ type SearchPair struct {
 
 // String returns the pair as it is written in a search part: as it was
 // read when Key, Value and NoEquals are unchanged, byte for byte, or else
-// encoded with [EscapeSearchWord].
+// encoded with [urlkit.EscapeSearchWord].
 func (p SearchPair) String() string {
 	if p.raw != "" {
 		if k, v, ne, err := decodePair(p.raw); err == nil && k == p.Key && v == p.Value && ne == p.NoEquals {
@@ -29,14 +33,14 @@ func (p SearchPair) String() string {
 		}
 	}
 	if p.NoEquals && p.Value == "" {
-		return EscapeSearchWord(p.Key)
+		return urlkit.EscapeSearchWord(p.Key)
 	}
-	return EscapeSearchWord(p.Key) + "=" + EscapeSearchWord(p.Value)
+	return urlkit.EscapeSearchWord(p.Key) + "=" + urlkit.EscapeSearchWord(p.Value)
 }
 
 // ParseSearch reads a search part (without the "?") as key=value pairs, in
 // order. An empty search gives no pairs; empty pieces between "&"s are
-// dropped. An invalid escape is a *[SyntaxError] with its offset in s.
+// dropped. An invalid escape is a *[urlkit.SyntaxError] with its offset in s.
 func ParseSearch(s string) ([]SearchPair, error) {
 	var out []SearchPair
 	for start := 0; start <= len(s); {
@@ -49,8 +53,8 @@ func ParseSearch(s string) ([]SearchPair, error) {
 		if raw := s[start:end]; raw != "" {
 			k, v, ne, err := decodePair(raw)
 			if err != nil {
-				if se, ok := err.(*SyntaxError); ok {
-					return nil, &SyntaxError{Input: s, Offset: start + se.Offset, Component: ComponentSearch, Err: se.Err, Detail: se.Detail}
+				if se, ok := err.(*urlkit.SyntaxError); ok {
+					return nil, &urlkit.SyntaxError{Input: s, Offset: start + se.Offset, Component: urlkit.ComponentSearch, Err: se.Err, Detail: se.Detail}
 				}
 				return nil, err
 			}
@@ -63,11 +67,11 @@ func ParseSearch(s string) ([]SearchPair, error) {
 
 func decodePair(raw string) (key, value string, noEquals bool, err error) {
 	k, v, found := strings.Cut(raw, "=")
-	if key, err = UnescapeSearch(k); err != nil {
+	if key, err = urlkit.UnescapeSearch(k); err != nil {
 		return "", "", false, err
 	}
-	if value, err = UnescapeSearch(v); err != nil {
-		if se, ok := err.(*SyntaxError); ok {
+	if value, err = urlkit.UnescapeSearch(v); err != nil {
+		if se, ok := err.(*urlkit.SyntaxError); ok {
 			se.Offset += len(k) + 1
 			se.Input = raw
 		}
@@ -78,7 +82,7 @@ func decodePair(raw string) (key, value string, noEquals bool, err error) {
 
 // EncodeSearch writes pairs as a search part (without the "?"), joined by
 // "&": each pair that came from [ParseSearch] and was not changed exactly
-// as it was written, the others encoded with [EscapeSearchWord] (a space
+// as it was written, the others encoded with [urlkit.EscapeSearchWord] (a space
 // as "+").
 func EncodeSearch(pairs []SearchPair) string {
 	var b strings.Builder
@@ -93,15 +97,15 @@ func EncodeSearch(pairs []SearchPair) string {
 
 // SearchPairs returns the URL's search part read as key=value pairs (see
 // [ParseSearch]); none when it has no search part.
-func (u URL) SearchPairs() ([]SearchPair, error) {
+func SearchPairs(u urlkit.URL) ([]SearchPair, error) {
 	s, _ := u.Search()
 	return ParseSearch(s)
 }
 
 // SearchValue returns the decoded value of the first pair with the given
 // key (compared after decoding) and whether there is one.
-func (u URL) SearchValue(key string) (string, bool) {
-	pairs, err := u.SearchPairs()
+func SearchValue(u urlkit.URL, key string) (string, bool) {
+	pairs, err := SearchPairs(u)
 	if err != nil {
 		return "", false
 	}
@@ -116,40 +120,40 @@ func (u URL) SearchValue(key string) (string, bool) {
 // SetSearchPairs returns u with its search part written from pairs by
 // [EncodeSearch]; no pairs removes the search part. Pairs read from the
 // URL and left unchanged keep their bytes.
-func (u URL) SetSearchPairs(pairs []SearchPair) (URL, error) {
+func SetSearchPairs(u urlkit.URL, pairs []SearchPair) (urlkit.URL, error) {
 	if len(pairs) == 0 {
-		return u.Clear(ComponentSearch)
+		return Clear(u, urlkit.ComponentSearch)
 	}
-	return u.Set(ComponentSearch, EncodeSearch(pairs))
+	return Set(u, urlkit.ComponentSearch, EncodeSearch(pairs))
 }
 
 // AddSearch returns u with the pair key=value added at the end of its
-// search part; key and value are data, encoded with [EscapeSearchWord].
+// search part; key and value are data, encoded with [urlkit.EscapeSearchWord].
 // The existing search part is kept byte for byte.
-func (u URL) AddSearch(key, value string) (URL, error) {
-	return u.AddSearchPair(SearchPair{Key: key, Value: value})
+func AddSearch(u urlkit.URL, key, value string) (urlkit.URL, error) {
+	return AddSearchPair(u, SearchPair{Key: key, Value: value})
 }
 
 // AddSearchPair returns u with p added at the end of its search part,
 // written as [SearchPair.String] writes it (a pair with NoEquals set and
 // an empty value is written as its key alone). The existing search part is
 // kept byte for byte.
-func (u URL) AddSearchPair(p SearchPair) (URL, error) {
+func AddSearchPair(u urlkit.URL, p SearchPair) (urlkit.URL, error) {
 	pair := p.String()
 	s, ok := u.Search()
 	if ok && s != "" && !strings.HasSuffix(s, "&") {
 		s += "&"
 	}
-	return u.Set(ComponentSearch, s+pair)
+	return Set(u, urlkit.ComponentSearch, s+pair)
 }
 
 // DeleteSearch returns u without the pairs whose decoded key is key; the
 // other pairs keep their bytes. When no pair is left, the search part is
 // removed.
-func (u URL) DeleteSearch(key string) (URL, error) {
-	pairs, err := u.SearchPairs()
+func DeleteSearch(u urlkit.URL, key string) (urlkit.URL, error) {
+	pairs, err := SearchPairs(u)
 	if err != nil {
-		return URL{}, err
+		return urlkit.URL{}, err
 	}
 	kept := pairs[:0]
 	for _, p := range pairs {
@@ -160,5 +164,5 @@ func (u URL) DeleteSearch(key string) (URL, error) {
 	if len(kept) == len(pairs) {
 		return u, nil
 	}
-	return u.SetSearchPairs(kept)
+	return SetSearchPairs(u, kept)
 }

@@ -1,7 +1,8 @@
-package urlkit
+package edit
 
 import (
 	"errors"
+	"github.com/urlkit/urlkit"
 	"reflect"
 	"testing"
 )
@@ -34,7 +35,7 @@ func TestParseSearch(t *testing.T) {
 	if s := EncodeSearch(pairs); s != "k=%7e%20x&z=a+b%26c" {
 		t.Errorf("EncodeSearch after edit = %q", s)
 	}
-	var se *SyntaxError
+	var se *urlkit.SyntaxError
 	if _, err := ParseSearch("a=1&b=%zz"); !errors.As(err, &se) || se.Offset != 6 || se.Input != "a=1&b=%zz" {
 		t.Errorf("bad escape: %v", err)
 	}
@@ -44,33 +45,33 @@ func TestParseSearch(t *testing.T) {
 }
 
 func TestSearchEdits(t *testing.T) {
-	u := MustParse("http://h.com/p?b=2&a=%31#f")
-	v, err := u.AddSearch("c d", "1+1")
+	u := urlkit.MustParse("http://h.com/p?b=2&a=%31#f")
+	v, err := AddSearch(u, "c d", "1+1")
 	if err != nil || v.String() != "http://h.com/p?b=2&a=%31&c+d=1%2B1#f" {
 		t.Errorf("AddSearch = %q, %v", v, err)
 	}
-	if got, ok := v.SearchValue("c d"); !ok || got != "1+1" {
+	if got, ok := SearchValue(v, "c d"); !ok || got != "1+1" {
 		t.Errorf("SearchValue = %q, %v", got, ok)
 	}
-	if got, ok := v.SearchValue("a"); !ok || got != "1" {
+	if got, ok := SearchValue(v, "a"); !ok || got != "1" {
 		t.Errorf("SearchValue(a) = %q, %v", got, ok)
 	}
-	if _, ok := v.SearchValue("zz"); ok {
+	if _, ok := SearchValue(v, "zz"); ok {
 		t.Error("SearchValue(zz) found")
 	}
-	w, err := v.DeleteSearch("b")
+	w, err := DeleteSearch(v, "b")
 	if err != nil || w.String() != "http://h.com/p?a=%31&c+d=1%2B1#f" {
 		t.Errorf("DeleteSearch = %q, %v", w, err)
 	}
-	w, err = MustParse("http://h.com/p?b=2").DeleteSearch("b")
+	w, err = DeleteSearch(urlkit.MustParse("http://h.com/p?b=2"), "b")
 	if err != nil || w.String() != "http://h.com/p" {
 		t.Errorf("DeleteSearch last = %q, %v", w, err)
 	}
-	x, err := MustParse("http://h.com/").AddSearchPair(SearchPair{Key: "flag", NoEquals: true})
+	x, err := AddSearchPair(urlkit.MustParse("http://h.com/"), SearchPair{Key: "flag", NoEquals: true})
 	if err != nil || x.String() != "http://h.com/?flag" {
 		t.Errorf("AddSearchPair = %q, %v", x, err)
 	}
-	x, err = MustParse("http://h.com/?").AddSearch("a", "")
+	x, err = AddSearch(urlkit.MustParse("http://h.com/?"), "a", "")
 	if err != nil || x.String() != "http://h.com/?a=" {
 		t.Errorf("AddSearch on empty = %q, %v", x, err)
 	}
