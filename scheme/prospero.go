@@ -433,7 +433,7 @@ func (v *Prospero) Plan(cfg Config) (Plan, error) {
 	if len(v.Attributes) > 0 {
 		attrs = v.Attributes
 	}
-	p := &ProsperoPlan{Addr: hostPort(v.Host, v.Port), HSOName: name}
+	p := &ProsperoPlan{Addr: addrOf(v.u, v.Host, v.Port), HSOName: name}
 	p.Requests = []ProsperoRequest{
 		{When: ProsperoFirst, Commands: with(
 			ProsperoDirectory{HSONameType: "ASCII", HSOName: name, ObjectVersion: version, Select: sel},

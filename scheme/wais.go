@@ -292,7 +292,7 @@ func (v *WAIS) Plan(Config) (Plan, error) {
 	if err := planPort(v.u); err != nil {
 		return nil, err
 	}
-	p := &WAISPlan{Addr: hostPort(v.Host, v.Port), Form: v.Form, Database: v.Database, URL: v.u.WithoutFragment().String()}
+	p := &WAISPlan{Addr: addrOf(v.u, v.Host, v.Port), Form: v.Form, Database: v.Database, URL: v.u.WithoutFragment().String()}
 	p.Messages = []WAISMessage{WAISInitAPDU{PreferredMessageSize: WAISMessageSize, MaximumRecordSize: WAISMessageSize, ImplementationName: "urlkit"}}
 	switch v.Form {
 	case WAISDatabase:
