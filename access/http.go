@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -65,7 +66,7 @@ func (x *execution) http(p *scheme.HTTPPlan) (*Resource, error) {
 			redirect.Reason = fmt.Sprintf("more than %d redirects (--max-redirs)", max)
 			return nil, redirect
 		}
-		next, err := urlkit.ResolveString(p.URL, loc, urlkit.ModeRFC3986)
+		next, err := urlkit.ResolveStringWith(p.URL, loc, urlkit.ModeRFC3986, x.locationParser(p.URL))
 		if err != nil {
 			redirect.Reason = "the Location is not a valid URL: " + err.Error()
 			return nil, redirect
@@ -95,6 +96,28 @@ func (x *execution) http(p *scheme.HTTPPlan) (*Resource, error) {
 		}
 		p = np.(*scheme.HTTPPlan)
 	}
+}
+
+// locationParser returns how a redirect from the URL base reads its base
+// and Location: strictly (of the extended syntax when base is, as an IPv6
+// host makes it), or with Options.Lenient by the lenient reading, each
+// repair noted in the trace.
+func (x *execution) locationParser(base string) func(string) (urlkit.URL, error) {
+	if x.opts.Lenient {
+		return func(s string) (urlkit.URL, error) {
+			u, warns, err := lenient.ParseRef(s)
+			for _, w := range warns {
+				x.opts.tracef("* Location %q read leniently: %s", EscapeText(s), w)
+			}
+			return u, err
+		}
+	}
+	if _, err := urlkit.ParseRef(base); err != nil {
+		if _, err := urlkit.ParseRefExtended(base); err == nil {
+			return urlkit.ParseRefExtended
+		}
+	}
+	return urlkit.ParseRef
 }
 
 // capReader fails once more than max bytes have been read from it, until

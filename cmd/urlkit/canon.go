@@ -5,50 +5,42 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/scheme"
 )
 
 func init() {
 	register(&command{
 		name:    "canon",
 		summary: "bring URLs to one encoding level (RFC 1630 equivalence)",
-		usage:   "[--json] [URL...]",
+		usage:   "[--json] [--lenient] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
+			addLenientFlag(fs)
 		},
 		run: runCanon,
 	})
 	register(&command{
 		name:    "equal",
 		summary: "report whether URLs are equivalent (RFC 1630): all arguments against the first, or two URLs per input line",
-		usage:   "[--json] [URL URL...]",
+		usage:   "[--json] [--lenient] [URL URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per comparison")
+			addLenientFlag(fs)
 		},
 		run: runEqual,
 	})
 }
 
-// parseChecked parses a URL or partial URL and, when it is absolute,
-// checks it against its scheme's grammar (RFC 1738 section 5), so that
-// canon and equal accept exactly what parse accepts.
-func parseChecked(s string) (urlkit.URL, error) {
-	u, err := urlkit.ParseRef(s)
-	if err != nil || !u.IsAbsolute() {
-		return u, err
-	}
-	if err := scheme.Validate(u); err != nil {
-		return urlkit.URL{}, err
-	}
-	return u, nil
-}
-
 func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
+	rd := readingOf(fs)
 	return engineFor(e, "canon", fs).run(args, func(o *results, in *input) {
-		u, err := parseChecked(in.text)
+		// A URL or partial URL; an absolute one must meet its scheme's
+		// grammar (RFC 1738 section 5) too, so that canon and equal
+		// accept exactly what parse accepts.
+		u, warns, err := rd.url(in.text, true, true)
+		o.warn(in, in.text, warns)
 		if err != nil {
 			o.fail(in, err)
 		}
@@ -68,12 +60,19 @@ func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 
 func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
+	rd := readingOf(fs)
 	g := engineFor(e, "equal", fs)
-	compare := func(o *results, in *input, a, b string) {
-		ua, err := parseChecked(a)
+	// compare compares a and b; warnA says whether to report a's repairs
+	// (the first argument's are reported once, before the others).
+	compare := func(o *results, in *input, a, b string, warnA bool) {
+		ua, warns, err := rd.url(a, true, true)
+		if warnA {
+			o.warn(in, a, warns)
+		}
 		text := a
 		if err == nil {
-			ub, errb := parseChecked(b)
+			ub, warns, errb := rd.url(b, true, true)
+			o.warn(in, b, warns)
 			err, text = errb, b
 			if err == nil {
 				eq := urlkit.Equal(ua, ub)
@@ -114,7 +113,12 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 	}
 	if len(args) > 1 {
 		first := strings.TrimSpace(args[0])
-		return g.run(args[1:], func(o *results, in *input) { compare(o, in, first, in.text) })
+		if _, warns, err := rd.url(first, true, true); err == nil {
+			for _, w := range warns {
+				e.stderr.Write([]byte("urlkit equal: " + string(appendQuoted(nil, urlkit.RedactString(first), w.Offset)) + ": warning: " + w.String() + "\n"))
+			}
+		}
+		return g.run(args[1:], func(o *results, in *input) { compare(o, in, first, in.text, false) })
 	}
 	return g.run(nil, func(o *results, in *input) {
 		f := strings.Fields(in.text)
@@ -129,6 +133,6 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 			o.message(in, m)
 			return
 		}
-		compare(o, in, f[0], f[1])
+		compare(o, in, f[0], f[1], true)
 	})
 }
