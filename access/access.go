@@ -5,9 +5,11 @@
 // as advisory text, a command to start or a message to send.
 //
 // There is one description of each protocol sequence: the plan. [Execute]
-// takes a [scheme.Plan] and sends its lines, in order, exactly as the plan
-// states them (FTPPlan.Commands, GopherPlan.Line, NNTPPlan.Commands,
-// HTTPPlan.Request); what `urlkit plan` prints is what `urlkit get` sends.
+// takes a [scheme.Plan] and carries out its typed steps in order, by their
+// fields (FTPPlan.Commands by verb, GopherPlan's request, NNTPPlan.Commands,
+// HTTPPlan's request), sending each command's line exactly as the step
+// gives it and never reading the plan's text back; what `urlkit plan`
+// prints is what `urlkit get` sends.
 //
 // Everything read from a server is bounded: control reply lines and whole
 // replies ([Options.MaxReplyLine], [Options.MaxReply]), menu and listing

@@ -41,8 +41,8 @@ func TestFTPExactLines(t *testing.T) {
 	if got := s.Received(); got != want {
 		t.Errorf("server received\n%q\nwant\n%q", got, want)
 	}
-	if strings.Join(p.Commands, "\r\n")+"\r\n" != strings.Replace(want, "PASV\r\n", "", 1) {
-		t.Errorf("plan %q differs from the wire beyond the PASV fallback", p.Commands)
+	if strings.Join(commandLines(p), "\r\n")+"\r\n" != strings.Replace(want, "PASV\r\n", "", 1) {
+		t.Errorf("plan %q differs from the wire beyond the PASV fallback", commandLines(p))
 	}
 	if strings.Contains(trace.String(), "secret") || !strings.Contains(trace.String(), "< 220-fake server\n< 220 ready\n> USER u\n") {
 		t.Errorf("trace:\n%s", trace.String())
@@ -107,8 +107,8 @@ func TestGopherFraming(t *testing.T) {
 			if !tc.bad && string(got) != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
-			if s.Received() != tc.wire || p.Line != tc.wire {
-				t.Errorf("server received %q, plan %q, want %q", s.Received(), p.Line, tc.wire)
+			if s.Received() != tc.wire || p.Line() != tc.wire {
+				t.Errorf("server received %q, plan %q, want %q", s.Received(), p.Line(), tc.wire)
 			}
 		})
 	}
@@ -171,7 +171,7 @@ func TestNNTPFallbacks(t *testing.T) {
 	}
 }
 
-// The HTTP request on the wire is the plan's Request, byte for byte: no
+// The HTTP request on the wire is the plan's request, byte for byte: no
 // Accept-Encoding unless Compressed, no Go User-Agent, HTTP/1.0.
 func TestHTTPPlanEqualsWire(t *testing.T) {
 	body := "hello"
@@ -185,11 +185,11 @@ func TestHTTPPlanEqualsWire(t *testing.T) {
 		if got := readAllClose(t, r); string(got) != body || r.ContentType != "text/plain" || r.Size != 5 {
 			t.Errorf("got %q %q %d", got, r.ContentType, r.Size)
 		}
-		if s.Received() != p.Request {
-			t.Errorf("server received %q, plan %q", s.Received(), p.Request)
+		if s.Received() != p.Wire() {
+			t.Errorf("server received %q, plan %q", s.Received(), p.Wire())
 		}
-		if strings.Contains(p.Request, "Accept-Encoding") != compressed || !strings.HasPrefix(p.Request, "GET /a%20b?q=1 HTTP/1.0\r\nHost: "+s.Addr+"\r\n") {
-			t.Errorf("request %q", p.Request)
+		if strings.Contains(p.Wire(), "Accept-Encoding") != compressed || !strings.HasPrefix(p.Wire(), "GET /a%20b?q=1 HTTP/1.0\r\nHost: "+s.Addr+"\r\n") {
+			t.Errorf("request %q", p.Wire())
 		}
 	}
 }
@@ -213,7 +213,7 @@ func TestHTTPRedirects(t *testing.T) {
 	if len(plans) != 2 || plans[1] != "http://"+final.Addr+"/end" {
 		t.Errorf("plans %q", plans)
 	}
-	if final.Received() != planFor(t, "http://"+final.Addr+"/end", scheme.Config{}).(*scheme.HTTPPlan).Request {
+	if final.Received() != planFor(t, "http://"+final.Addr+"/end", scheme.Config{}).(*scheme.HTTPPlan).Wire() {
 		t.Errorf("hop request %q", final.Received())
 	}
 	toFTP := serve(t, hostile.HTTPResponse("HTTP/1.0 302 Found\r\nLocation: ftp://127.0.0.1/etc/passwd\r\n\r\n"))
@@ -359,8 +359,8 @@ func TestFTPListDetails(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := serve(t, tc.f.Serve)
 			p := planFor(t, "ftp://"+s.Addr+"/pub;type=d", scheme.Config{Email: "me@example.org", FTPListDetails: true}).(*scheme.FTPPlan)
-			if want := []string{"USER anonymous", "PASS me@example.org", "FEAT", "EPSV", "MLSD pub", "QUIT"}; strings.Join(p.Commands, "|") != strings.Join(want, "|") {
-				t.Fatalf("plan %q", p.Commands)
+			if want := []string{"USER anonymous", "PASS me@example.org", "FEAT", "EPSV", "MLSD pub", "QUIT"}; strings.Join(commandLines(p), "|") != strings.Join(want, "|") {
+				t.Fatalf("plan %q", commandLines(p))
 			}
 			var trace bytes.Buffer
 			r, err := Execute(context.Background(), p, &Options{Trace: &trace})

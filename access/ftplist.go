@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // ListFormat says how the lines of an FTP directory listing are written:
@@ -431,12 +433,4 @@ func isDigits(s string) bool {
 // line, each indented by a space) offers MLST, and with it MLSD (RFC 3659
 // 7.8: "the MLST feature ... indicates that both MLST and MLSD are
 // supported").
-func HasMLST(feat string) bool {
-	for _, l := range strings.Split(feat, "\n") {
-		l = strings.TrimSpace(l)
-		if len(l) >= 4 && strings.EqualFold(l[:4], "MLST") && (len(l) == 4 || l[4] == ' ') {
-			return true
-		}
-	}
-	return false
-}
+func HasMLST(feat string) bool { return offers(featFeatures(feat), scheme.FTPMlst) }

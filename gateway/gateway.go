@@ -150,7 +150,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
-		g.errorPage(lw, http.StatusMethodNotAllowed, "the gateway answers GET and HEAD only", "")
+		g.errorPage(lw, r, problem{Status: http.StatusMethodNotAllowed, Message: "the gateway answers GET and HEAD only"})
 		return
 	}
 	// Rules O1-O3, before anything is planned or dialled.
@@ -160,7 +160,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if _, ok := err.(*hostError); ok {
 			status = http.StatusMisdirectedRequest
 		}
-		g.errorPage(lw, status, err.Error(), "")
+		g.errorPage(lw, r, problem{Status: status, Message: err.Error()})
 		return
 	}
 	target := r.RequestURI
@@ -175,7 +175,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case rest == "go" || strings.HasPrefix(rest, "go?"):
 		g.goForm(lw, r)
 	case !hasScheme(rest):
-		g.errorPage(lw, http.StatusNotFound, "no such page: the gateway's paths are / and /SCHEME:... (an absolute URL)", "")
+		g.errorPage(lw, r, problem{Status: http.StatusNotFound, Message: "no such page: the gateway's paths are / and /SCHEME:... (an absolute URL); type a URL below"})
 	default:
 		g.fetch(&request{w: lw, r: r, publicOnly: publicOnly}, rest)
 	}
@@ -218,7 +218,7 @@ func (g *Gateway) fetch(q *request, raw string) {
 	defer cancel()
 	q.ctx = ctx
 	if !g.acquire(ctx) {
-		g.errorPage(q.w, http.StatusServiceUnavailable, "the gateway is serving as many requests as it may; try again", "")
+		g.errorPage(q.w, q.r, problem{Status: http.StatusServiceUnavailable, Message: "the gateway is serving as many requests as it may; try again", Target: q.shown()})
 		return
 	}
 	defer g.release()
@@ -323,15 +323,25 @@ func statusOf(err error) int {
 	return http.StatusBadGateway
 }
 
-// fail answers with the status for err and a short text saying why, with
-// the URL's user and password kept out of it.
+// fail answers with the status for err and what failed in plain words
+// (access.PlainError, the command line's wording), with the URL's user and
+// password kept out of it.
 func (g *Gateway) fail(q *request, err error) {
 	status := statusOf(err)
-	msg := err.Error()
+	msg := access.PlainError(err)
 	if status == http.StatusGatewayTimeout {
 		msg = "the upstream server did not answer in time: " + msg
 	}
-	g.errorPage(q.w, status, scrub(msg, q.user, q.pass), "")
+	g.errorPage(q.w, q.r, problem{Status: status, Message: scrub(msg, q.user, q.pass), Target: q.shown()})
+}
+
+// shown is the request's URL as pages show it: without user or password,
+// "" before it is parsed.
+func (q *request) shown() string {
+	if q.u.String() == "" {
+		return ""
+	}
+	return stripUserinfo(q.u.String())
 }
 
 // bufPool holds the buffers a response is read into before its headers

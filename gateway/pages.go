@@ -7,8 +7,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-
-	"github.com/urlkit/urlkit"
 )
 
 // pageCSP is the Content-Security-Policy of every page the gateway builds:
@@ -56,6 +54,8 @@ ul.items li{margin:.15em 0}
 .error{color:#a00}
 input[type=text]{width:70%}
 footer{margin-top:2em;color:#777;font-size:.8em}
+pre.input{background:#f6f6f6;padding:.3em}
+mark{background:#fbb;outline:1px solid #a00}
 table.files{border-collapse:collapse;font-family:monospace}
 table.files td,table.files th{padding:.1em .8em .1em 0;text-align:left;white-space:pre}
 table.files .size{text-align:right}
@@ -77,6 +77,16 @@ table.files .size{text-align:right}
 {{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{.Date}}</td><td class="kind">{{.Kind}}</td></tr>
 {{end}}{{end}}</table>
 {{template "foot" .}}{{end}}
+{{define "error"}}{{template "head" .}}<h1>{{.StatusText}} ({{.Status}})</h1>
+<p class="error">{{.Message}}</p>
+{{if .Input}}<pre class="input">{{range .Input}}{{if .Bad}}<mark>{{.Text}}</mark>{{else}}{{.Text}}{{end}}{{end}}</pre>
+{{end}}{{if .Repairs}}<ul>{{range .Repairs}}<li>repaired: {{.}}</li>{{end}}</ul>
+{{end}}{{if .Retry}}<p><a href="{{.Retry}}">Retry {{.Target}}</a></p>
+{{end}}{{if not .Proxy}}<form method="get" action="/go">
+<input type="text" name="url" value="{{.Target}}" placeholder="gopher://gopher.floodgap.com/1/" aria-label="URL">
+<input type="submit" value="go">
+</form>
+{{end}}{{template "foot" .}}{{end}}
 {{define "search"}}{{template "head" .}}<h1>search: {{.Title}}</h1>
 <form method="get" action="{{.Action}}">
 <input type="hidden" name="url" value="{{.Target}}">
@@ -100,7 +110,7 @@ Clients with gateway settings (lynx with <code>gopher_proxy</code>, <code>ftp_pr
 func (g *Gateway) render(w http.ResponseWriter, name string, data any, formOrigin string) {
 	var b bytes.Buffer
 	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
-		g.errorPage(w, http.StatusInternalServerError, "page template: "+err.Error(), "")
+		g.errorPage(w, nil, problem{Status: http.StatusInternalServerError, Message: "page template: " + err.Error()})
 		return
 	}
 	h := w.Header()
@@ -149,48 +159,4 @@ func (g *Gateway) rootPage(w http.ResponseWriter) {
 		Title string
 		Proxy bool
 	}{"urlkit gateway", false}, "")
-}
-
-// goForm turns the root page's form (url) and a search form (url and q)
-// into a redirect to the path form of the URL, the search added as a
-// gopher search (after %09, RFC 1738 3.4) or, for other schemes, after "?".
-func (g *Gateway) goForm(w http.ResponseWriter, r *http.Request) {
-	v := r.URL.Query()
-	target := strings.TrimSpace(v.Get("url"))
-	u, err := urlkit.Parse(target)
-	if err != nil || !u.IsAbsolute() {
-		msg := "enter an absolute URL, such as gopher://host/1/"
-		if err != nil {
-			msg = scrub(err.Error(), "", "")
-		}
-		user, pass := userinfoOf(target)
-		g.errorPage(w, http.StatusBadRequest, scrub(msg, user, pass), "")
-		return
-	}
-	if q, ok := v["q"]; ok && len(q) > 0 {
-		term := strings.Map(func(r rune) rune {
-			if r < 0x20 || r == 0x7f {
-				return ' '
-			}
-			return r
-		}, q[0])
-		if u.Scheme() == "gopher" {
-			target = u.WithoutFragment().String() + "%09" + escape(term, "")
-		} else {
-			target = u.WithoutFragment().String() + "?" + escape(term, "")
-		}
-	}
-	w.Header().Set("Location", "/"+target)
-	g.errorPage(w, http.StatusSeeOther, "see the path form of the URL", "")
-}
-
-// errorPage answers with status and a short text/plain body saying why.
-func (g *Gateway) errorPage(w http.ResponseWriter, status int, msg, _ string) {
-	h := w.Header()
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
-	body := fmt.Sprintf("urlkit gateway: %d %s: %s\n", status, http.StatusText(status), msg)
-	h.Set("Content-Length", fmt.Sprint(len(body)))
-	w.WriteHeader(status)
-	w.Write([]byte(body))
 }

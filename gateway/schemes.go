@@ -60,7 +60,7 @@ func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 		var re *access.ReplyError
 		if !p.List && (p.Type == 0 || p.Guessed) && p.Name != "" && errors.As(err, &re) && g.isDirectory(q) {
 			q.w.Header().Set("Location", "./"+escapeSegment(p.Name)+"/")
-			g.errorPage(q.w, http.StatusMovedPermanently, "a directory: its listing is at the same URL with a final /", "")
+			g.errorPage(q.w, q.r, problem{Status: http.StatusMovedPermanently, Message: "a directory: its listing is at the same URL with a final /"})
 			return
 		}
 		g.fail(q, err)

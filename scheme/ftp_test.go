@@ -93,11 +93,11 @@ func TestFTPPlanRFC1738(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.cite, func(t *testing.T) {
 			p := mustPlan(t, tt.in, anon).(*FTPPlan)
-			if !reflect.DeepEqual(p.Commands, tt.cmds) {
-				t.Errorf("%s: commands\n got %q\nwant %q", tt.in, p.Commands, tt.cmds)
+			if got := ftpLines(p); !reflect.DeepEqual(got, tt.cmds) {
+				t.Errorf("%s: commands\n got %q\nwant %q", tt.in, got, tt.cmds)
 			}
-			if !reflect.DeepEqual(p.CWD, tt.cwd) || p.Name != tt.name || p.Type != tt.typ {
-				t.Errorf("%s: cwd %q name %q type %q, want %q %q %q", tt.in, p.CWD, p.Name, p.Type, tt.cwd, tt.name, tt.typ)
+			if cwd := ftpArgs(p, FTPCwd); !reflect.DeepEqual(cwd, tt.cwd) || p.Name != tt.name || p.Type != tt.typ {
+				t.Errorf("%s: cwd %q name %q type %q, want %q %q %q", tt.in, cwd, p.Name, p.Type, tt.cwd, tt.name, tt.typ)
 			}
 		})
 	}
@@ -171,16 +171,16 @@ func TestFTPPlanListDetails(t *testing.T) {
 		{"ftp://host.dom/pub/f.txt", []string{"USER anonymous", "PASS me@my.dom", "CWD pub", "TYPE A", "EPSV", "RETR f.txt", "QUIT"}},
 	} {
 		p := mustPlan(t, tc.in, cfg).(*FTPPlan)
-		if !reflect.DeepEqual(p.Commands, tc.cmds) {
-			t.Errorf("%s: commands\n got %q\nwant %q", tc.in, p.Commands, tc.cmds)
+		if got := ftpLines(p); !reflect.DeepEqual(got, tc.cmds) {
+			t.Errorf("%s: commands\n got %q\nwant %q", tc.in, got, tc.cmds)
 		}
 	}
 	p := mustPlan(t, "ftp://host.dom/pub/", cfg).(*FTPPlan)
-	steps := strings.Join(p.Steps(), "\n")
+	steps := strings.Join(StepTexts(p), "\n")
 	if !strings.Contains(steps, "\nFEAT (") || !strings.Contains(steps, "\nMLSD (RFC 3659 7; sent as LIST") || !strings.Contains(steps, "as NLST when LIST is refused") {
 		t.Errorf("steps:\n%s", steps)
 	}
-	if p := mustPlan(t, "ftp://host.dom/pub/", Config{}).(*FTPPlan); p.Commands[len(p.Commands)-2] != "NLST" {
-		t.Errorf("without FTPListDetails: %q", p.Commands)
+	if p := mustPlan(t, "ftp://host.dom/pub/", Config{}).(*FTPPlan); p.Commands[len(p.Commands)-2].Line() != "NLST" {
+		t.Errorf("without FTPListDetails: %q", ftpLines(p))
 	}
 }

@@ -76,7 +76,8 @@ func FuzzFTPPlanNoControls(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, c := range p.(*FTPPlan).Commands {
+		for _, cmd := range p.(*FTPPlan).Commands {
+			c := cmd.Line()
 			for i := 0; i < len(c); i++ {
 				if isControl(c[i]) {
 					t.Fatalf("command %q holds control 0x%02X", c, c[i])
@@ -108,10 +109,11 @@ func FuzzGopherPlanLine(f *testing.F) {
 		if g.HasPlus && v.(*Gopher).Plus.Kind == PlusForm {
 			return
 		}
-		body := g.Line[:len(g.Line)-2]
+		line := g.Line()
+		body := line[:len(line)-2]
 		for i := 0; i < len(body); i++ {
 			if body[i] == '\r' || body[i] == '\n' || body[i] == 0 {
-				t.Fatalf("line %q holds control 0x%02X", g.Line, body[i])
+				t.Fatalf("line %q holds control 0x%02X", line, body[i])
 			}
 		}
 	})

@@ -84,32 +84,95 @@ func checkHTTP(u urlkit.URL) error {
 func (v *HTTP) URL() urlkit.URL { return v.u }
 
 // HTTPPlan is how an HTTP client asks for the resource (RFC 1630, HTTP):
-// the request sent to the server, byte for byte in Request, and its parts.
-// The access package sends Request and nothing else. The fragment is never
-// sent. ProxyRequestLine is the line a client would send through a proxy
+// where to connect, and the request, typed (its fields are the plan's
+// own, so p.Method is the method); the access package sends
+// HTTPRequest.Wire and nothing else. The fragment is never sent.
+// ProxyRequestLine is the line a client would send through a proxy
 // (informative: urlkit connects to the server itself).
 type HTTPPlan struct {
-	Addr             string        `json:"addr"` // host:port of the server
-	TLS              bool          `json:"tls"`  // https: TLS to ServerName first
-	ServerName       string        `json:"server_name,omitempty"`
-	URL              string        `json:"url"`          // the URL without its fragment
-	Method           string        `json:"method"`       // "GET"
-	RequestURI       string        `json:"request_uri"`  // "/" path ["?" search]: the request target
-	Version          string        `json:"version"`      // "HTTP/1.0"
-	Header           []HeaderField `json:"header"`       // in the order sent
-	Compressed       bool          `json:"compressed"`   // Accept-Encoding: gzip was asked for
-	RequestLine      string        `json:"request_line"` // Method SP RequestURI SP Version
-	ProxyRequestLine string        `json:"proxy_request_line"`
-	// Request is the whole request: the request line, each header field,
-	// and the empty line, every line ended by CRLF.
-	Request string `json:"request"`
-	scheme  string
+	Addr       string `json:"addr"` // host:port of the server
+	TLS        bool   `json:"tls"`  // https: TLS to ServerName first
+	ServerName string `json:"server_name,omitempty"`
+	URL        string `json:"url"` // the URL without its fragment
+	HTTPRequest
+	Compressed       bool   `json:"compressed"` // Accept-Encoding: gzip was asked for
+	ProxyRequestLine string `json:"proxy_request_line"`
+	scheme           string
 }
 
-// HeaderField is one request header field.
+// HTTPRequest is the request of an HTTP plan: the request line and the
+// header fields, in the order sent.
+type HTTPRequest struct {
+	Method     string        `json:"method"`      // "GET"
+	RequestURI string        `json:"request_uri"` // "/" path ["?" search]: the request target
+	Version    string        `json:"version"`     // "HTTP/1.0"
+	Header     []HeaderField `json:"header"`
+}
+
+// RequestLine returns Method SP RequestURI SP Version.
+func (r *HTTPRequest) RequestLine() string { return r.Method + " " + r.RequestURI + " " + r.Version }
+
+// Wire returns the whole request as sent: the request line, each header
+// field, and the empty line, every line ended by CRLF.
+func (r *HTTPRequest) Wire() string {
+	var b strings.Builder
+	b.WriteString(r.RequestLine())
+	b.WriteString("\r\n")
+	for _, h := range r.Header {
+		b.WriteString(h.Line())
+		b.WriteString("\r\n")
+	}
+	b.WriteString("\r\n")
+	return b.String()
+}
+
+// HeaderField is one request header field; as a plan step, the line that
+// sends it.
 type HeaderField struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
+}
+
+// Line returns "Name: Value".
+func (h HeaderField) Line() string { return h.Name + ": " + h.Value }
+
+// Op returns "header".
+func (HeaderField) Op() string { return "header" }
+
+// Text returns "send: Name: Value".
+func (h HeaderField) Text() string { return "send: " + h.Line() }
+
+// HTTPRequestLine is the step that sends the request line.
+type HTTPRequestLine struct {
+	Method, RequestURI, Version string
+}
+
+// Op returns "request_line".
+func (HTTPRequestLine) Op() string { return "request_line" }
+
+// Text returns "send: " and the line.
+func (l HTTPRequestLine) Text() string {
+	return "send: " + l.Method + " " + l.RequestURI + " " + l.Version
+}
+
+// HTTPEndHeader is the step that sends the empty line ending the header.
+type HTTPEndHeader struct{}
+
+// Op returns "end_header".
+func (HTTPEndHeader) Op() string { return "end_header" }
+
+// Text returns "send: (empty line)".
+func (HTTPEndHeader) Text() string { return "send: (empty line)" }
+
+// HTTPRead is the last step of an HTTP plan: reading the response.
+type HTTPRead struct{}
+
+// Op returns "read".
+func (HTTPRead) Op() string { return "read" }
+
+// Text says how the response is read.
+func (HTTPRead) Text() string {
+	return "read the response: status line, header, body to Content-Length or the connection's end"
 }
 
 // HTTPVersion is the version of the requests HTTP plans send: HTTP/1.0
@@ -120,18 +183,16 @@ const HTTPVersion = "HTTP/1.0"
 // Scheme returns "http" or "https".
 func (p *HTTPPlan) Scheme() string { return p.scheme }
 
-// Steps describes the plan: the connection, then each line of the request.
-func (p *HTTPPlan) Steps() []string {
-	c := "connect to " + p.Addr
-	if p.TLS {
-		c += " (TLS, server name " + p.ServerName + ")"
-	}
-	out := make([]string, 0, len(p.Header)+3)
-	out = append(out, c, "send: "+p.RequestLine)
+// Steps returns the connection, each line of the request, and the reading
+// of the response.
+func (p *HTTPPlan) Steps() []Step {
+	out := make([]Step, 0, len(p.Header)+4)
+	out = append(out, Connect{Addr: p.Addr, TLS: p.TLS, ServerName: p.ServerName},
+		HTTPRequestLine{p.Method, p.RequestURI, p.Version})
 	for _, h := range p.Header {
-		out = append(out, "send: "+h.Name+": "+h.Value)
+		out = append(out, h)
 	}
-	return append(out, "send: (empty line)", "read the response: status line, header, body to Content-Length or the connection's end")
+	return append(out, HTTPEndHeader{}, HTTPRead{})
 }
 
 // Plan returns the request. Path and search are sent as written, still
@@ -160,11 +221,8 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 		Addr:             hostPort(v.Host, v.Port),
 		TLS:              v.u.Scheme() == "https",
 		URL:              whole,
-		Method:           "GET",
-		RequestURI:       uri,
-		Version:          HTTPVersion,
+		HTTPRequest:      HTTPRequest{Method: "GET", RequestURI: uri, Version: HTTPVersion},
 		Compressed:       cfg.Compressed,
-		RequestLine:      "GET " + uri + " " + HTTPVersion,
 		ProxyRequestLine: "GET " + whole + " " + HTTPVersion,
 		scheme:           v.u.Scheme(),
 	}
@@ -177,16 +235,5 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 		p.Header = append(p.Header, HeaderField{"Accept-Encoding", "gzip"})
 	}
 	p.Header = append(p.Header, HeaderField{"Connection", "close"})
-	var b strings.Builder
-	b.WriteString(p.RequestLine)
-	b.WriteString("\r\n")
-	for _, h := range p.Header {
-		b.WriteString(h.Name)
-		b.WriteString(": ")
-		b.WriteString(h.Value)
-		b.WriteString("\r\n")
-	}
-	b.WriteString("\r\n")
-	p.Request = b.String()
 	return p, nil
 }

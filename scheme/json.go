@@ -14,21 +14,42 @@ func typeString(t byte) string {
 }
 
 // MarshalJSON writes the plan with its type code as a string ("a", "i",
-// "d", or "" when it must be guessed).
+// "d"), the CWD arguments, and each command's Redacted line.
 func (p *FTPPlan) MarshalJSON() ([]byte, error) {
-	type plain FTPPlan
+	cwd := []string{}
+	lines := make([]string, len(p.Commands))
+	for i, c := range p.Commands {
+		if c.Verb == FTPCwd {
+			cwd = append(cwd, c.Arg)
+		}
+		lines[i] = c.Redacted()
+	}
 	return json.Marshal(struct {
-		*plain
-		Type string `json:"type"`
-	}{(*plain)(p), typeString(p.Type)})
+		Addr     string   `json:"addr"`
+		CWD      []string `json:"cwd"`
+		Name     string   `json:"name"`
+		Type     string   `json:"type"`
+		Guessed  bool     `json:"type_guessed"`
+		List     bool     `json:"list"`
+		Commands []string `json:"commands"`
+	}{p.Addr, cwd, p.Name, typeString(p.Type), p.Guessed, p.List, lines})
 }
 
+// MarshalJSON writes each command as its line.
+func (c NNTPCommand) MarshalJSON() ([]byte, error) { return json.Marshal(c.Line()) }
+
 // MarshalJSON writes the plan with its gopher type as a one-character
-// string.
+// string and the request line.
 func (p *GopherPlan) MarshalJSON() ([]byte, error) {
-	type plain GopherPlan
 	return json.Marshal(struct {
-		*plain
-		Type string `json:"type"`
-	}{(*plain)(p), typeString(p.Type)})
+		Addr       string `json:"addr"`
+		Type       string `json:"type"`
+		Selector   string `json:"selector"`
+		Search     string `json:"search,omitempty"`
+		PlusString string `json:"plus,omitempty"`
+		HasSearch  bool   `json:"has_search"`
+		HasPlus    bool   `json:"has_plus"`
+		Line       string `json:"line"`
+		Reply      string `json:"reply"`
+	}{p.Addr, typeString(p.Type), p.Selector, p.Search, p.PlusString, p.HasSearch, p.HasPlus, p.Line(), p.Reply})
 }

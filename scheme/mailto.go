@@ -64,9 +64,20 @@ type MailPlan struct {
 // Scheme returns "mailto".
 func (p *MailPlan) Scheme() string { return "mailto" }
 
-// Steps describes the plan.
-func (p *MailPlan) Steps() []string {
-	return []string{"compose a mail message to " + p.To + " (nothing is fetched: RFC 1738 3.5)"}
+// Steps returns the one step: compose a message.
+func (p *MailPlan) Steps() []Step { return []Step{Compose{To: p.To}} }
+
+// Compose is the step of a mailto plan: compose a message to an address.
+type Compose struct {
+	To string
+}
+
+// Op returns "compose".
+func (Compose) Op() string { return "compose" }
+
+// Text says to whom the message goes.
+func (c Compose) Text() string {
+	return "compose a mail message to " + c.To + " (nothing is fetched: RFC 1738 3.5)"
 }
 
 // Plan returns the message to compose.

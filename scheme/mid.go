@@ -51,13 +51,13 @@ type LookupPlan struct {
 // Scheme returns "mid" or "cid".
 func (p *LookupPlan) Scheme() string { return p.scheme }
 
-// Steps describes the plan.
-func (p *LookupPlan) Steps() []string {
+// Steps returns the one step: the lookup.
+func (p *LookupPlan) Steps() []Step {
 	where := "in mail already received"
 	if p.scheme == "cid" {
 		where = "among the body parts of the same MIME message"
 	}
-	return []string{"find the item whose " + p.Header + " is " + p.Value + " " + where}
+	return []Step{Action{Kind: "lookup", Says: "find the item whose " + p.Header + " is " + p.Value + " " + where}}
 }
 
 // Plan returns the lookup.

@@ -68,9 +68,9 @@ func (v *NNTP) Plan(Config) (Plan, error) {
 	}
 	p := &NNTPPlan{scheme: "nntp", Addr: hostPort(v.Host, v.Port), Group: v.Group, Article: v.Article}
 	if v.Article != "" {
-		p.Commands = []string{"MODE READER", "GROUP " + v.Group, "ARTICLE " + v.Article, "QUIT"}
+		p.Commands = []NNTPCommand{{Verb: NNTPModeReader}, {Verb: NNTPGroup, Arg: v.Group}, {Verb: NNTPArticle, Arg: v.Article}, {Verb: NNTPQuit}}
 	} else {
-		p.Commands = []string{"MODE READER", "GROUP " + v.Group, OverAll, "QUIT"}
+		p.Commands = []NNTPCommand{{Verb: NNTPModeReader}, {Verb: NNTPGroup, Arg: v.Group}, overAll, {Verb: NNTPQuit}}
 	}
 	return p, nil
 }

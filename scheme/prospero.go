@@ -110,16 +110,17 @@ type ProsperoPlan struct {
 // Scheme returns "prospero".
 func (p *ProsperoPlan) Scheme() string { return "prospero" }
 
-// Steps describes the plan.
-func (p *ProsperoPlan) Steps() []string {
-	out := []string{"ask the Prospero directory server at " + p.Addr + " for the access methods of " + quoteVisible(p.HSOName)}
+// Steps returns the directory query, the fields and version identifying
+// the target, and what follows.
+func (p *ProsperoPlan) Steps() []Step {
+	out := []Step{Action{Kind: "query", Says: "ask the Prospero directory server at " + p.Addr + " for the access methods of " + quoteVisible(p.HSOName)}}
 	for _, f := range p.Fields {
-		out = append(out, "  identifying the target by "+f.Name+"="+f.Value)
+		out = append(out, Action{Kind: "field", Says: "  identifying the target by " + f.Name + "=" + f.Value})
 	}
 	if p.Version != "" {
-		out = append(out, "  version "+p.Version)
+		out = append(out, Action{Kind: "version", Says: "  version " + p.Version})
 	}
-	return append(out, "then access the resource by the URL the server returns")
+	return append(out, Action{Kind: "then", Says: "then access the resource by the URL the server returns"})
 }
 
 // Plan returns the directory query. The name is sent decoded, so control

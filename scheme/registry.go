@@ -13,6 +13,37 @@
 // Schemes live in a registry that programs may extend, as RFC 1738 section
 // 4 lets new schemes be defined and as [database/sql.Register] lets drivers
 // be added: see [Register].
+//
+// # Plans are typed steps
+//
+// A plan is data, never text to be read back. Each plan type holds its
+// steps as typed values: [FTPPlan.Commands] is a list of [FTPCommand]
+// (a verb such as [FTPCwd], its decoded argument, where a password comes
+// from, the verb to send instead when the server refuses this one),
+// [NNTPPlan.Commands] a list of [NNTPCommand], a [GopherPlan] holds one
+// [GopherRequest] and an [HTTPPlan] one [HTTPRequest]. The access package
+// executes those fields: it switches on the verb, sends the command's Line,
+// reads the reply the verb calls for, and decides a fallback by the
+// command's Else, so what `urlkit plan` prints is what `urlkit get` sends.
+//
+// [Plan.Steps] lists every step, the connection included, as a [Step]: a
+// value with Op (a lower-case name: "user", "cwd", "epsv", "connect") and
+// Text (the line `urlkit plan` prints). Both are computed from the step's
+// fields: a command's Text is its line exactly as sent, a password from
+// the URL masked, with a note for a rule ("EPSV (PASV if refused; ...)").
+// The JSON of `urlkit plan --json` is written from the same values.
+//
+// To add a step to a scheme: give it a type with the fields a client
+// needs (or, for a line protocol, a verb constant, e.g. a new [FTPVerb]
+// with its text and argument rule in the verb table), methods Op and Text
+// computed from those fields, and return it from the plan's Steps; then
+// execute it in the access package by its fields (a case of the
+// protocol's switch on the verb) and write its JSON keys. A step whose
+// choice depends on a reply carries the rule as data, as [FTPCommand.Else]
+// does (EPSV, then PASV if refused): a choice made from an earlier reply,
+// such as "MLSD if the FEAT reply lists MLST, else LIST", is one more
+// field of the command that the access package reads, never a marker in
+// its text.
 package scheme
 
 import (
@@ -57,12 +88,14 @@ type View interface {
 
 // A Plan is the access algorithm of RFC 1738 section 3 applied to one URL:
 // what to connect to and what to send, decoded and typed. Each scheme has
-// its own concrete type ([*FTPPlan], [*GopherPlan]...).
+// its own concrete type ([*FTPPlan], [*GopherPlan]...), which holds its
+// steps typed ([FTPPlan.Commands]); the access package executes them.
 type Plan interface {
 	// Scheme returns the lower-case name of the scheme the plan is for.
 	Scheme() string
-	// Steps describes the plan for a person, one action per line.
-	Steps() []string
+	// Steps returns the plan's steps in order, each a typed value whose
+	// Text is one line of `urlkit plan` (see [Step]).
+	Steps() []Step
 }
 
 // Config holds what a plan needs that a URL does not say.

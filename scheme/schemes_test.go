@@ -32,8 +32,8 @@ func TestHTTPRFC1630Examples(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := mustPlan(t, tt.in, Config{}).(*HTTPPlan)
-		if p.Addr != tt.addr || p.RequestURI != tt.uri || p.RequestLine != "GET "+tt.uri+" HTTP/1.0" {
-			t.Errorf("%s %s: addr %q uri %q line %q", tt.cite, tt.in, p.Addr, p.RequestURI, p.RequestLine)
+		if p.Addr != tt.addr || p.RequestURI != tt.uri || p.RequestLine() != "GET "+tt.uri+" HTTP/1.0" {
+			t.Errorf("%s %s: addr %q uri %q line %q", tt.cite, tt.in, p.Addr, p.RequestURI, p.RequestLine())
 		}
 		// RFC 1630: through a proxy the entire URI is passed, without the fragment.
 		whole := urlkit.MustParse(tt.in).WithoutFragment().String()
@@ -95,16 +95,16 @@ func TestNews(t *testing.T) {
 	cfg := Config{NewsServer: "news.my.dom"}
 	// RFC 1738 3.6: news:*, a group like comp.infosystems.www.misc, and a message-id.
 	p := mustPlan(t, "news:*", cfg).(*NNTPPlan)
-	if !p.ListGroups || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "LIST", "QUIT"}) || p.Addr != "news.my.dom:119" {
+	if !p.ListGroups || !reflect.DeepEqual(nntpLines(p), []string{"MODE READER", "LIST", "QUIT"}) || p.Addr != "news.my.dom:119" {
 		t.Errorf("news:* plan %+v", p)
 	}
 	p = mustPlan(t, "news:comp.infosystems.www.misc", cfg).(*NNTPPlan)
-	if p.Group != "comp.infosystems.www.misc" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP comp.infosystems.www.misc", OverAll, "QUIT"}) {
+	if p.Group != "comp.infosystems.www.misc" || !reflect.DeepEqual(nntpLines(p), []string{"MODE READER", "GROUP comp.infosystems.www.misc", "OVER 1-", "QUIT"}) {
 		t.Errorf("group plan %+v", p)
 	}
 	// RFC 1630 News: "ARTICLE by message-id", with the <> of RFC 1036 restored.
 	p = mustPlan(t, "news:12345@host.my.dom", cfg).(*NNTPPlan)
-	if p.MessageID != "<12345@host.my.dom>" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "ARTICLE <12345@host.my.dom>", "QUIT"}) {
+	if p.MessageID != "<12345@host.my.dom>" || !reflect.DeepEqual(nntpLines(p), []string{"MODE READER", "ARTICLE <12345@host.my.dom>", "QUIT"}) {
 		t.Errorf("article plan %+v", p)
 	}
 	// No configured server: the plan says so.
@@ -132,12 +132,12 @@ func TestNNTP(t *testing.T) {
 	// RFC 1738 3.7: nntp://<host>:<port>/<newsgroup-name>/<article-number>, port 119.
 	p := mustPlan(t, "nntp://news.com/comp.lang.perl/42", Config{}).(*NNTPPlan)
 	if p.Addr != "news.com:119" || p.Group != "comp.lang.perl" || p.Article != "42" ||
-		!reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP comp.lang.perl", "ARTICLE 42", "QUIT"}) {
+		!reflect.DeepEqual(nntpLines(p), []string{"MODE READER", "GROUP comp.lang.perl", "ARTICLE 42", "QUIT"}) {
 		t.Errorf("plan %+v", p)
 	}
 	// RFC 1738 5: the article number is optional.
 	p = mustPlan(t, "nntp://news.com:8119/alt.test", Config{}).(*NNTPPlan)
-	if p.Addr != "news.com:8119" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP alt.test", OverAll, "QUIT"}) {
+	if p.Addr != "news.com:8119" || !reflect.DeepEqual(nntpLines(p), []string{"MODE READER", "GROUP alt.test", "OVER 1-", "QUIT"}) {
 		t.Errorf("plan %+v", p)
 	}
 	for _, tt := range []struct {

@@ -137,9 +137,14 @@ type WAISPlan struct {
 // Scheme returns "wais".
 func (p *WAISPlan) Scheme() string { return "wais" }
 
-// Steps describes the plan.
-func (p *WAISPlan) Steps() []string {
-	return append([]string{"connect to " + p.Addr + " (WAIS, Z39.50-1988 based)"}, p.Operations...)
+// Steps returns the connection, then each operation.
+func (p *WAISPlan) Steps() []Step {
+	out := []Step{Connect{Addr: p.Addr, For: "WAIS, Z39.50-1988 based"}}
+	for _, op := range p.Operations {
+		kind, _, _ := strings.Cut(op, " ")
+		out = append(out, Action{Kind: strings.ToLower(kind), Says: op})
+	}
+	return out
 }
 
 // Plan returns the operations: Init, then a search of the database (with

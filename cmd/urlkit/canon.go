@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/linkset"
 )
 
 func init() {
 	register(&command{
 		name:    "canon",
-		summary: "bring URLs to one encoding level (RFC 1630 equivalence)",
+		summary: "bring URLs to one encoding level (RFC 1630 equivalence); partial forms need resolve first",
 		usage:   "[--json] [--lenient] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
@@ -32,14 +33,23 @@ func init() {
 	})
 }
 
+// readURL reads an input of canon and equal as the link-set pipeline
+// reads a line (linkset.Parse): a URL, by its scheme's rules too, and with
+// --lenient by the lenient reading, as urlkit-beam --lenient reads it. A
+// strict error the lenient reading would repair says so (reading.hint).
+func (r reading) readURL(s string) (urlkit.URL, []urlkit.Warning, error) {
+	u, warns, err := linkset.Parse(s, linkset.Options{Lenient: r.lenient})
+	if err != nil {
+		return u, warns, r.hint(s, false, err)
+	}
+	return u, warns, nil
+}
+
 func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
 	rd := readingOf(fs)
 	return engineFor(e, "canon", fs).run(args, func(o *results, in *input) {
-		// A URL or partial URL; an absolute one must meet its scheme's
-		// grammar (RFC 1738 section 5) too, so that canon and equal
-		// accept exactly what parse accepts.
-		u, warns, err := rd.url(in.text, true, true)
+		u, warns, err := rd.readURL(in.text)
 		o.warn(in, in.text, warns)
 		if err != nil {
 			o.fail(in, err)
@@ -60,18 +70,18 @@ func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 
 func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
-	rd := readingOf(fs)
 	g := engineFor(e, "equal", fs)
+	rd := readingOf(fs)
 	// compare compares a and b; warnA says whether to report a's repairs
 	// (the first argument's are reported once, before the others).
 	compare := func(o *results, in *input, a, b string, warnA bool) {
-		ua, warns, err := rd.url(a, true, true)
+		ua, warns, err := rd.readURL(a)
 		if warnA {
 			o.warn(in, a, warns)
 		}
 		text := a
 		if err == nil {
-			ub, warns, errb := rd.url(b, true, true)
+			ub, warns, errb := rd.readURL(b)
 			o.warn(in, b, warns)
 			err, text = errb, b
 			if err == nil {
@@ -112,8 +122,8 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	if len(args) > 1 {
-		first := strings.TrimSpace(args[0])
-		if _, warns, err := rd.url(first, true, true); err == nil {
+		first, _ := linkset.Line(args[0])
+		if _, warns, err := rd.readURL(first); err == nil {
 			for _, w := range warns {
 				e.stderr.Write([]byte("urlkit equal: " + string(appendQuoted(nil, urlkit.RedactString(first), w.Offset)) + ": warning: " + w.String() + "\n"))
 			}

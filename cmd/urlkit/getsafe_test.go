@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/hostile"
 )
 
@@ -322,5 +324,26 @@ func TestGetInterruptPasswordPrompt(t *testing.T) {
 	t.Logf("stopped %s ms after Ctrl-C at the password prompt", f2[1])
 	if !strings.Contains(s.Received(), "USER someone\r\n") || strings.Contains(s.Received(), "PASS") {
 		t.Errorf("server received %q", s.Received())
+	}
+}
+
+// A server that echoes the password (a hostile or careless one) does not
+// get it printed: redactErr masks the input's password, as written and
+// decoded, in any message (RFC 1738 6). The password is the core's
+// reading of the input (URL.Password), not a second finder of the CLI's.
+func TestRedactErrEchoedPassword(t *testing.T) {
+	for _, tt := range []struct{ in, msg string }{
+		{"ftp://u:s%33cr3t@h.dom/f", "530 PASS s3cr3t: login incorrect"},
+		{"ftp://u:s%33cr3t@h.dom/f", "530 PASS s%33cr3t: login incorrect"},
+		{"ftp://u:s3cr3t@h.dom/f", "reading the reply to PASS s3cr3t: i/o timeout"},
+	} {
+		got := redactErr(tt.in, errors.New(tt.msg))
+		if strings.Contains(got, "s3cr3t") || strings.Contains(got, "s%33cr3t") || !strings.Contains(got, urlkit.RedactedPassword) {
+			t.Errorf("redactErr(%q, %q) = %q", tt.in, tt.msg, got)
+		}
+	}
+	// Nothing to mask: the message is the error's own.
+	if got := redactErr("ftp://h.dom/f", errors.New("530 login incorrect")); got != "530 login incorrect" {
+		t.Errorf("redactErr without a password = %q", got)
 	}
 }

@@ -7,7 +7,9 @@ package main
 // Rules for lines read from a stream (a file or standard input):
 //   - the line ending (LF or CRLF) is removed;
 //   - surrounding white space (ASCII and Unicode, U+00A0 included) is
-//     trimmed, and a line left empty is skipped;
+//     trimmed, and a line left empty is skipped: linkset.Line, the rule the
+//     link-set pipeline applies too, on each line as its worker takes it
+//     (arguments are trimmed by the same rule);
 //   - a line longer than maxLine bytes is reported with its line number
 //     and skipped, and the stream goes on;
 //   - every message names the line number (and the file when there is one).
@@ -25,12 +27,12 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	"golang.org/x/term"
+
+	"github.com/urlkit/urlkit/linkset"
 )
 
 // defaultMaxLine is the longest line the engine accepts: far beyond any
@@ -185,7 +187,7 @@ func (g *engine) run(args []string, h handler) int {
 		for _, a := range args {
 			in := input{text: a}
 			if !g.opts.raw {
-				in.text = strings.TrimSpace(a)
+				in.text, _ = linkset.Line(a)
 			}
 			h(o, &in)
 		}
@@ -357,6 +359,12 @@ func (g *engine) process(b *batch, h handler) {
 			b.out.message(&in, g.tooLong())
 			continue
 		}
+		if !g.opts.raw {
+			var ok bool
+			if in.text, ok = linkset.Line(in.text); !ok {
+				continue
+			}
+		}
 		h(&b.out, &in)
 	}
 	g.readError(b)
@@ -386,8 +394,9 @@ func newLineReader(r io.Reader, maxLine int, src string, raw bool) *lineReader {
 	return &lineReader{r: bufio.NewReaderSize(r, maxLine), src: src, raw: raw}
 }
 
-// next returns the next line, trimmed (unless raw), with its number. A line
-// over the limit is consumed to its end and returned empty with tooLong
+// next returns the next line, without its line ending, with its number
+// (the engine applies the line rule, linkset.Line, later). A line over the
+// limit is consumed to its end and returned empty with tooLong
 // set. At the end of the stream err is io.EOF; a last line without a line
 // ending is returned first.
 func (lr *lineReader) next() (line []byte, n int, tooLong bool, err error) {
@@ -411,9 +420,6 @@ func (lr *lineReader) next() (line []byte, n int, tooLong bool, err error) {
 		if len(b) > 0 && b[len(b)-1] == '\r' {
 			b = b[:len(b)-1]
 		}
-	}
-	if !lr.raw {
-		b = trimSpaceBytes(b)
 	}
 	return b, lr.line, false, nil
 }
@@ -496,18 +502,6 @@ func (w *writer) flush() {
 	w.err.Flush()
 }
 
-// trimSpaceBytes is bytes.TrimSpace with an ASCII fast path for the
-// common case of nothing to trim.
-func trimSpaceBytes(b []byte) []byte {
-	if len(b) == 0 {
-		return b
-	}
-	if c, d := b[0], b[len(b)-1]; c > ' ' && c < utf8.RuneSelf && d > ' ' && d < utf8.RuneSelf {
-		return b
-	}
-	return bytes.TrimSpace(b)
-}
-
 // each calls f for every input in order, one at a time, on the calling
 // goroutine (for get, whose output is the resources themselves). Messages
 // about the input go straight to standard error. It returns the highest
@@ -515,7 +509,8 @@ func trimSpaceBytes(b []byte) []byte {
 func (g *engine) each(args []string, f func(in *input) int) int {
 	status := exitOK
 	for _, a := range args {
-		in := input{text: strings.TrimSpace(a)}
+		in := input{}
+		in.text, _ = linkset.Line(a)
 		status = max(status, f(&in))
 	}
 	return max(status, g.sources(len(args) > 0, func() {}, func(r io.Reader, src string) int {
@@ -530,7 +525,7 @@ func (g *engine) each(args []string, f func(in *input) int) int {
 				}
 				break
 			}
-			in := input{text: string(line), line: n, src: src}
+			in := input{line: n, src: src}
 			if tooLong {
 				o := results{cmd: g.cmd}
 				o.message(&in, g.tooLong())
@@ -538,7 +533,8 @@ func (g *engine) each(args []string, f func(in *input) int) int {
 				status = max(status, exitInvalid)
 				continue
 			}
-			if len(line) == 0 {
+			var ok bool
+			if in.text, ok = linkset.Line(string(line)); !ok {
 				continue
 			}
 			status = max(status, f(&in))

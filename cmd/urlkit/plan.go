@@ -47,15 +47,6 @@ func planConfig(e *env, fs *flag.FlagSet) scheme.Config {
 	return cfg
 }
 
-// printablePlan returns the plan as it may be shown: an ftp password from
-// the URL masked.
-func printablePlan(p scheme.Plan) scheme.Plan {
-	if f, ok := p.(*scheme.FTPPlan); ok {
-		return f.Redacted()
-	}
-	return p
-}
-
 func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
 	cfg := planConfig(e, fs)
@@ -70,7 +61,6 @@ func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 		}
 		var pj []byte
 		if err == nil {
-			p = printablePlan(p) // an ftp password from the URL masked
 			if asJSON {
 				// The plan types belong to package scheme and carry
 				// their own JSON form.
@@ -97,8 +87,8 @@ func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 			return
 		}
 		o.buf = append(append(o.buf, redact(u.String())...), '\n')
-		for _, s := range p.Steps() {
-			o.buf = append(append(append(o.buf, "  "...), s...), '\n')
+		for _, s := range p.Steps() { // a password from the URL is masked
+			o.buf = append(append(append(o.buf, "  "...), s.Text()...), '\n')
 		}
 	})
 }

@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 	"flag"
-	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/linkset"
 )
 
 func init() {
@@ -86,7 +86,7 @@ func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base,
 	asJSON := flagBool(fs, "json")
 	strict := flagBool(fs, "strict")
 	rd := readingOf(fs)
-	base := strings.TrimSpace(args[0])
+	base, _ := linkset.Line(args[0])
 	if parse, repairs := rd.parser(); rd.lenient {
 		if _, err := parse(base); err == nil {
 			for _, w := range repairs()[base] {
