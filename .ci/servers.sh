@@ -386,6 +386,52 @@ echo $! >"$BASE/run/gopher.pid"
 wait_port gophernicus "$GOPHER_PORT" "$(cat "$BASE/run/gopher.pid")"
 touch "$BASE/log/gophernicus.log"; chmod 666 "$BASE/log/gophernicus.log"
 
+# >>> issue 24: the same vsftpd and gophernicus on the IPv6 loopback [::1], for
+# the IPv6 literal hosts of the extended syntax (ftp://[::1]:PORT/...). A
+# second vsftpd (one listener serves one address family: listen_ipv6 with
+# listen_address6=::1) with its own log, and a second socat listener for
+# gophernicus, whose menus name [::1] and this port for their own items.
+# Skipped, and the variables left out (the tests then say so), when the
+# machine has no IPv6 loopback.
+port_free6() { ! (exec 3<>"/dev/tcp/::1/$1") 2>/dev/null; }
+if [ -r /proc/net/if_inet6 ] && grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6; then
+	FTP6_PORT=$(pick_port)
+	while ! port_free6 "$FTP6_PORT"; do FTP6_PORT=$(pick_port); done
+	GOPHER6_PORT=$(pick_port)
+	while ! port_free6 "$GOPHER6_PORT"; do GOPHER6_PORT=$(pick_port); done
+	sed -e 's/^listen=YES$/listen=NO/' -e 's/^listen_ipv6=NO$/listen_ipv6=YES/' \
+		-e 's/^listen_address=127.0.0.1$/listen_address6=::1/' -e "s/^listen_port=.*/listen_port=$FTP6_PORT/" \
+		-e "s#^vsftpd_log_file=.*#vsftpd_log_file=$BASE/log/vsftpd6.log#" "$BASE/vsftpd.conf" >"$BASE/vsftpd6.conf"
+	chmod 600 "$BASE/vsftpd6.conf"
+	: >"$BASE/log/vsftpd6.log"
+	setsid vsftpd "$BASE/vsftpd6.conf" </dev/null >>"$BASE/log/vsftpd6.out" 2>&1 &
+	echo $! >"$BASE/run/vsftpd6.pid"
+	# socat's EXEC address cannot hold "::1" (":" separates its options):
+	# a script runs gophernicus with it.
+	printf '#!/bin/sh\nexec /usr/sbin/gophernicus -h ::1 -p %s -r %s -nv -nf -nh -no -l %s\n' \
+		"$GOPHER6_PORT" "$GROOT" "$BASE/log/gophernicus.log" >"$BASE/gophernicus6.sh"
+	chmod 755 "$BASE/gophernicus6.sh"
+	setsid socat "TCP6-LISTEN:$GOPHER6_PORT,bind=[::1],reuseaddr,fork" \
+		"EXEC:$BASE/gophernicus6.sh,su=nobody" \
+		</dev/null >>"$BASE/log/socat-gopher6.out" 2>&1 &
+	echo $! >"$BASE/run/gopher6.pid"
+	for _ in $(seq 200); do
+		if ! port_free6 "$FTP6_PORT" && ! port_free6 "$GOPHER6_PORT"; then break; fi
+		sleep 0.1
+	done
+	if port_free6 "$FTP6_PORT" || port_free6 "$GOPHER6_PORT"; then
+		log "vsftpd or gophernicus did not start listening on [::1] ($FTP6_PORT, $GOPHER6_PORT) within 20 s"
+		exit 1
+	fi
+	IPV6_ENV="URLKIT_FTP6_ADDR=[::1]:$FTP6_PORT
+URLKIT_FTP6_LOG=$BASE/log/vsftpd6.log
+URLKIT_GOPHER6_ADDR=[::1]:$GOPHER6_PORT"
+else
+	log "no IPv6 loopback (::1): vsftpd and gophernicus listen on 127.0.0.1 only"
+	IPV6_ENV=""
+fi
+# <<< issue 24
+
 # --- inn2: innd with a private inn.conf (INNCONF) and all paths under $BASE/inn ----
 INN="$BASE/inn"
 NEWSGROUP=urlkit.test
@@ -524,6 +570,9 @@ URLKIT_NNTP_DIR=$BASE/news
 URLKIT_CONTENT_TEXT=$TEXT
 URLKIT_CONTENT_BINARY=$BIN
 ENV
+# >>> issue 24: the [::1] listeners, when there are
+if [ -n "$IPV6_ENV" ]; then printf '%s\n' "$IPV6_ENV" >>"$ENVFILE"; fi
+# <<< issue 24
 chmod 600 "$ENVFILE" # it holds the FTP password
 # Run by hand under sudo, the tests run as the invoking user: let them read it.
 if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then

@@ -66,7 +66,12 @@ func (x *execution) http(p *scheme.HTTPPlan) (*Resource, error) {
 			redirect.Reason = fmt.Sprintf("more than %d redirects (--max-redirs)", max)
 			return nil, redirect
 		}
-		next, err := urlkit.ResolveStringWith(p.URL, loc, urlkit.ModeRFC3986, x.locationParser(p.URL))
+		base := p.Base()
+		ref, err := x.locationParser(base)(loc)
+		var next urlkit.URL
+		if err == nil {
+			next, err = urlkit.Resolve(base, ref, urlkit.ModeRFC3986)
+		}
 		if err != nil {
 			redirect.Reason = "the Location is not a valid URL: " + err.Error()
 			return nil, redirect
@@ -98,11 +103,12 @@ func (x *execution) http(p *scheme.HTTPPlan) (*Resource, error) {
 	}
 }
 
-// locationParser returns how a redirect from the URL base reads its base
-// and Location: strictly (of the extended syntax when base is, as an IPv6
-// host makes it), or with Options.Lenient by the lenient reading, each
-// repair noted in the trace.
-func (x *execution) locationParser(base string) func(string) (urlkit.URL, error) {
+// locationParser returns how a redirect from base reads its Location:
+// strictly (by the extended syntax when base is of it, as an IPv6 host
+// makes it), or with Options.Lenient by the lenient reading, each repair
+// noted in the trace. The Location is resolved against the plan's URL
+// value (HTTPPlan.Base), never against its text read back.
+func (x *execution) locationParser(base urlkit.URL) func(string) (urlkit.URL, error) {
 	if x.opts.Lenient {
 		return func(s string) (urlkit.URL, error) {
 			u, warns, err := lenient.ParseRef(s)
@@ -112,10 +118,8 @@ func (x *execution) locationParser(base string) func(string) (urlkit.URL, error)
 			return u, err
 		}
 	}
-	if _, err := urlkit.ParseRef(base); err != nil {
-		if _, err := urlkit.ParseRefExtended(base); err == nil {
-			return urlkit.ParseRefExtended
-		}
+	if base.Extended() {
+		return urlkit.ParseRefExtended
 	}
 	return urlkit.ParseRef
 }
@@ -182,7 +186,7 @@ func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error)
 	}
 	x.opts.traceSent(step)
 	for _, h := range p.Header {
-		x.opts.traceSent(h.Line())
+		x.opts.traceSent(h.Redacted())
 	}
 	x.opts.traceSent("")
 	if _, err := io.WriteString(conn, p.Wire()); err != nil {
