@@ -357,13 +357,13 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 		p.PlusString, p.Form = v.PlusString, v.Plus.Kind == PlusForm
 	}
 	// The request is the view's strings; only the address is written,
-	// unless the view's decoded text starts with it already.
+	// unless the URL or the view's decoded text holds it already.
 	var text [64]byte // on the stack; a long host moves it to the heap
 	b := appendHostPort(text[:0], v.Host, v.Port)
 	if len(v.wire) >= len(b) && v.wire[:len(b)] == string(b) {
 		p.Addr = v.wire[:len(b)]
 	} else {
-		p.Addr = string(b)
+		p.Addr = addrOf(v.u, v.Host, v.Port)
 	}
 	return p, nil
 }

@@ -26,7 +26,7 @@ func httpRelaxed(u urlkit.URL) []urlkit.Warning {
 		return nil
 	}
 	l := locOf(u)
-	return []urlkit.Warning{{Offset: l.base + l.user(), Component: urlkit.ComponentUser,
+	return []urlkit.Warning{{Offset: l.user(), Component: urlkit.ComponentUser,
 		Reason: fmt.Sprintf("user name in an %s URL: RFC 1738 3.3 allows none; kept, as RFC 3986 3.2.1 and browsers allow it (sent as HTTP Basic credentials, RFC 7617)", u.Scheme())}}
 }
 
@@ -270,7 +270,7 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 		ua = DefaultUserAgent
 	}
 	p := &HTTPPlan{
-		Addr:             hostPort(v.Host, v.Port),
+		Addr:             addrOf(v.u, v.Host, v.Port),
 		TLS:              v.u.Scheme() == "https",
 		URL:              whole,
 		HTTPRequest:      HTTPRequest{Method: "GET", RequestURI: uri, Version: HTTPVersion},

@@ -130,7 +130,7 @@ func (v *Prospero) Plan(Config) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ProsperoPlan{Addr: hostPort(v.Host, v.Port), HSOName: name, Fields: v.Fields, Version: v.Version, Attributes: v.Attributes}, nil
+	return &ProsperoPlan{Addr: addrOf(v.u, v.Host, v.Port), HSOName: name, Fields: v.Fields, Version: v.Version, Attributes: v.Attributes}, nil
 }
 
 func (v *Prospero) wireParts() []wirePart { return []wirePart{{v.name, "hsoname"}} }

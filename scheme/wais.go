@@ -151,7 +151,7 @@ func (p *WAISPlan) Steps() []Step {
 // the URL's words, or words asked of the user), or the retrieval of one
 // document by type and document-id.
 func (v *WAIS) Plan(Config) (Plan, error) {
-	p := &WAISPlan{Addr: hostPort(v.Host, v.Port), Form: v.Form, Database: v.Database, Search: v.Search, WType: v.WType, WPath: v.WPath}
+	p := &WAISPlan{Addr: addrOf(v.u, v.Host, v.Port), Form: v.Form, Database: v.Database, Search: v.Search, WType: v.WType, WPath: v.WPath}
 	p.Operations = []string{"Init"}
 	switch v.Form {
 	case WAISDatabase:
