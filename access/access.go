@@ -109,7 +109,8 @@ type Options struct {
 	// retrievals and reuses them (see FTPSessions). A gateway sets it.
 	FTPSessions *FTPSessions
 	// Dial, when set, replaces the default dialer (a net.Dialer with
-	// ConnectTimeout). It lets tests and callers route connections.
+	// ConnectTimeout). It lets tests and callers route connections. Its
+	// network is "tcp", or "udp" for Prospero's datagrams.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Policy, when set, is asked about every connection a client is about
 	// to open (see Connection), FTP data connections included, with the
@@ -350,6 +351,10 @@ func Execute(ctx context.Context, p scheme.Plan, opts *Options) (*Resource, erro
 		r, err = x.http(p)
 	case *scheme.FilePlan:
 		r, err = x.file(p)
+	case *scheme.WAISPlan:
+		r, err = x.wais(p)
+	case *scheme.ProsperoPlan:
+		r, err = x.prospero(p, 0)
 	case nil:
 		err = errors.New("access: no plan")
 	default:

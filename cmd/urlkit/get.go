@@ -24,7 +24,7 @@ import (
 // Exit statuses of get beyond the common ones.
 const (
 	// exitNotSupported is the status for a URL whose protocol urlkit has
-	// no retrieval for (wais, prospero, mid, cid): the plan is printed.
+	// no retrieval for (mid, cid): the plan is printed.
 	exitNotSupported = 3
 	// exitInterrupted is the status after Ctrl-C (128 + SIGINT).
 	exitInterrupted = 130
@@ -58,7 +58,7 @@ func (o remoteName) Set(s string) error {
 func init() {
 	register(&command{
 		name:    "get",
-		summary: "fetch the resource over its real protocol (ftp, gopher, news/nntp, http, file); describe telnet sessions, compose mail",
+		summary: "fetch the resource over its real protocol (ftp, gopher, news/nntp, http, file, wais, prospero); describe telnet sessions, compose mail",
 		usage:   "[--lenient] [flags] URL...",
 		lines:   true,
 		single:  true,
@@ -227,12 +227,12 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		return exitOK
 	case *scheme.MailPlan:
 		return sendMail(ctx, e, g, cfg, p, fail)
-	case *scheme.FTPPlan, *scheme.GopherPlan, *scheme.NNTPPlan, *scheme.HTTPPlan, *scheme.FilePlan:
+	case *scheme.FTPPlan, *scheme.GopherPlan, *scheme.NNTPPlan, *scheme.HTTPPlan, *scheme.FilePlan, *scheme.WAISPlan, *scheme.ProsperoPlan:
 	default:
 		if g.via != "" {
 			break // the gateway retrieves it
 		}
-		// wais, prospero, mid, cid: print what a client would do.
+		// mid, cid: print what a client would do.
 		fmt.Fprintln(e.stdout, redact(u.String()))
 		for _, step := range plan.Steps() {
 			fmt.Fprintln(e.stdout, "  "+step.Text())

@@ -92,9 +92,19 @@ func TestGetRefusesControls(t *testing.T) {
 }
 
 func TestGetNotRetrievable(t *testing.T) {
-	out, errOut, code := runCLI(t, "", "get", "wais://quake.think.com/wais-discussion-archives?lynch")
-	if code != exitNotSupported || !strings.Contains(out, `Search database "wais-discussion-archives"`) || !strings.Contains(errOut, "protocol not supported for retrieval") {
-		t.Errorf("wais: %d %q %q", code, out, errOut)
+	// RFC 2392: a mid URL names a message, which no protocol fetches.
+	out, errOut, code := runCLI(t, "", "get", "mid:960830.1639@XIson.com")
+	if code != exitNotSupported || !strings.Contains(out, "mid:960830.1639@XIson.com") || !strings.Contains(errOut, "protocol not supported for retrieval") {
+		t.Errorf("mid: %d %q %q", code, out, errOut)
+	}
+}
+
+// RFC 1738 3.9: wais://host:port/database names a database to search; get
+// needs the words (?words) and says so, without connecting.
+func TestGetWAISDatabase(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "get", "wais://127.0.0.1:9/db")
+	if code != exitInvalid || out != "" || !strings.Contains(errOut, "add ?words") || strings.Contains(errOut, "connect") {
+		t.Errorf("wais database: %d %q %q", code, out, errOut)
 	}
 }
 
