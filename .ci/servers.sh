@@ -4,6 +4,8 @@
 #   vsftpd      ftp
 #   gophernicus gopher (inetd-style, run under socat)
 #   inn2 innd   nntp   (readers handed to nnrpd after MODE READER)
+#   waisserver  wais   (freeWAIS-sf, built from ../shared/servers/wais)
+#   dirsrv      prospero, UDP (built from ../shared/servers/prospero)
 #
 #   bash .ci/servers.sh [start]   start them; print the environment file's name
 #   bash .ci/servers.sh stop      stop what start started, delete the FTP
@@ -15,8 +17,11 @@
 #   URLKIT_SERVERS_ENV  environment file the Go tests read (default: a new
 #                       mktemp file); `stop` needs one of these two to find
 #                       what to stop
-#   URLKIT_FTP_PORT, URLKIT_GOPHER_PORT, URLKIT_NNTP_PORT
+#   URLKIT_FTP_PORT, URLKIT_GOPHER_PORT, URLKIT_NNTP_PORT, URLKIT_WAIS_PORT,
+#   URLKIT_PROSPERO_PORT
 #                       listening ports (default: free ports picked now)
+#   URLKIT_SHARED_SERVERS  the servers' sources and scripts (default:
+#                       ../shared/servers beside the repository)
 #
 # Every run makes its own FTP account (nologin shell, random password, only
 # allowed through this run's vsftpd by a private PAM service and user list),
@@ -34,6 +39,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 ACTION=${1:-start}
+# >>> issue 23: the servers built from ../shared/servers (freeWAIS-sf, Prospero)
+SHARED_SERVERS=${URLKIT_SHARED_SERVERS:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/../shared/servers}
+# <<< issue 23
 
 # kill_group PID: SIGKILL the daemon PID and the process group it runs in
 # (each daemon is started under setsid, so the group holds only it and its
@@ -69,6 +77,14 @@ stop_dir() {
 		rmdir "$dir" 2>/dev/null || true
 		return 0
 	fi
+	# >>> issue 23: waisserver and dirsrv, each by the PID in its WORKDIR/server.pid
+	# (stop.sh checks that the PID still runs that program, TERM then KILL, waits)
+	for f in wais prospero; do
+		if [ -f "$dir/$f/server.pid" ]; then
+			bash "$SHARED_SERVERS/$f/stop.sh" "$dir/$f" || log "could not stop the $f server of $dir"
+		fi
+	done
+	# <<< issue 23
 	for f in "$dir"/run/*.pid "$dir"/inn/run/innd.pid; do
 		[ -f "$f" ] || continue
 		pid=$(tr -dc 0-9 <"$f" | head -c 12)
@@ -153,6 +169,10 @@ heal_inn_conf() {
 }
 
 ci_apt_install vsftpd gophernicus socat
+# The build tools of the servers built from ../shared/servers (issue 23's
+# freeWAIS-sf and Prospero): installed here, through lib.sh, before their
+# build scripts look for them.
+ci_apt_install gcc make patch libc6-dev libcrypt-dev
 if ! dpkg-query -W -f='${db:Status-Abbrev}\n' inn2 2>/dev/null | grep -q '^ii'; then
 	log "installing inn2"
 	ci_with_apt install_inn2
@@ -381,6 +401,52 @@ echo $! >"$BASE/run/gopher.pid"
 wait_port gophernicus "$GOPHER_PORT" "$(cat "$BASE/run/gopher.pid")"
 touch "$BASE/log/gophernicus.log"; chmod 666 "$BASE/log/gophernicus.log"
 
+# >>> issue 24: the same vsftpd and gophernicus on the IPv6 loopback [::1], for
+# the IPv6 literal hosts of the extended syntax (ftp://[::1]:PORT/...). A
+# second vsftpd (one listener serves one address family: listen_ipv6 with
+# listen_address6=::1) with its own log, and a second socat listener for
+# gophernicus, whose menus name [::1] and this port for their own items.
+# Skipped, and the variables left out (the tests then say so), when the
+# machine has no IPv6 loopback.
+port_free6() { ! (exec 3<>"/dev/tcp/::1/$1") 2>/dev/null; }
+if [ -r /proc/net/if_inet6 ] && grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6; then
+	FTP6_PORT=$(pick_port)
+	while ! port_free6 "$FTP6_PORT"; do FTP6_PORT=$(pick_port); done
+	GOPHER6_PORT=$(pick_port)
+	while ! port_free6 "$GOPHER6_PORT"; do GOPHER6_PORT=$(pick_port); done
+	sed -e 's/^listen=YES$/listen=NO/' -e 's/^listen_ipv6=NO$/listen_ipv6=YES/' \
+		-e 's/^listen_address=127.0.0.1$/listen_address6=::1/' -e "s/^listen_port=.*/listen_port=$FTP6_PORT/" \
+		-e "s#^vsftpd_log_file=.*#vsftpd_log_file=$BASE/log/vsftpd6.log#" "$BASE/vsftpd.conf" >"$BASE/vsftpd6.conf"
+	chmod 600 "$BASE/vsftpd6.conf"
+	: >"$BASE/log/vsftpd6.log"
+	setsid vsftpd "$BASE/vsftpd6.conf" </dev/null >>"$BASE/log/vsftpd6.out" 2>&1 &
+	echo $! >"$BASE/run/vsftpd6.pid"
+	# socat's EXEC address cannot hold "::1" (":" separates its options):
+	# a script runs gophernicus with it.
+	printf '#!/bin/sh\nexec /usr/sbin/gophernicus -h ::1 -p %s -r %s -nv -nf -nh -no -l %s\n' \
+		"$GOPHER6_PORT" "$GROOT" "$BASE/log/gophernicus.log" >"$BASE/gophernicus6.sh"
+	chmod 755 "$BASE/gophernicus6.sh"
+	setsid socat "TCP6-LISTEN:$GOPHER6_PORT,bind=[::1],reuseaddr,fork" \
+		"EXEC:$BASE/gophernicus6.sh,su=nobody" \
+		</dev/null >>"$BASE/log/socat-gopher6.out" 2>&1 &
+	echo $! >"$BASE/run/gopher6.pid"
+	for _ in $(seq 200); do
+		if ! port_free6 "$FTP6_PORT" && ! port_free6 "$GOPHER6_PORT"; then break; fi
+		sleep 0.1
+	done
+	if port_free6 "$FTP6_PORT" || port_free6 "$GOPHER6_PORT"; then
+		log "vsftpd or gophernicus did not start listening on [::1] ($FTP6_PORT, $GOPHER6_PORT) within 20 s"
+		exit 1
+	fi
+	IPV6_ENV="URLKIT_FTP6_ADDR=[::1]:$FTP6_PORT
+URLKIT_FTP6_LOG=$BASE/log/vsftpd6.log
+URLKIT_GOPHER6_ADDR=[::1]:$GOPHER6_PORT"
+else
+	log "no IPv6 loopback (::1): vsftpd and gophernicus listen on 127.0.0.1 only"
+	IPV6_ENV=""
+fi
+# <<< issue 24
+
 # --- inn2: innd with a private inn.conf (INNCONF) and all paths under $BASE/inn ----
 INN="$BASE/inn"
 NEWSGROUP=urlkit.test
@@ -498,6 +564,51 @@ nntp_ihave() { # msgid articlefile
 nntp_ihave "$MSGID1" "$BASE/news/article1"
 nntp_ihave "$MSGID2" "$BASE/news/article2"
 
+# >>> issue 23: freeWAIS-sf (waisserver, TCP) and the Prospero dirsrv (UDP), built
+# from ../shared/servers into this run's directory and started with their own
+# scripts; stop_dir stops them by PID. Extra test data beside the demo data:
+# database "big" (documents of 65535, 131072 and 150001 bytes, for the chunked
+# retrieval), and in the Prospero tree binary files, a 360 KB file and
+# directories of 100 and 300 entries (replies of 14 and 41 ARDP packets).
+udp_free() { ! grep -qi "^ *[0-9]*: 0100007F:$(printf '%04X' "$1") " /proc/net/udp; }
+WAIS_PORT=${URLKIT_WAIS_PORT:-$(pick_port)}
+taken+="$WAIS_PORT "
+PROSPERO_PORT=${URLKIT_PROSPERO_PORT:-}
+if [ -z "$PROSPERO_PORT" ]; then
+	for _ in $(seq 200); do
+		PROSPERO_PORT=$((20000 + RANDOM % 10000))
+		case $taken in *" $PROSPERO_PORT "*) continue ;; esac
+		udp_free "$PROSPERO_PORT" && break
+	done
+fi
+taken+="$PROSPERO_PORT "
+build_start=$SECONDS
+bash "$SHARED_SERVERS/wais/build.sh" "$BASE/wais-prefix" >/dev/null
+bash "$SHARED_SERVERS/prospero/build.sh" "$BASE/prospero-prefix" >/dev/null
+log "built freeWAIS-sf and Prospero from $SHARED_SERVERS in $((SECONDS - build_start)) s"
+bash "$SHARED_SERVERS/wais/start.sh" "$BASE/wais-prefix" "$BASE/wais" "$WAIS_PORT"
+mkdir -p "$BASE/wais/bigdocs"
+make_doc() { # file bytes title: the title line, then numbered lines, cut to size
+	{ printf '%s\n' "$3"; seq -f 'line %08.0f of a long WAIS test document, retrieval in chunks' 1 4000; } >"$1.all"
+	head -c "$(($2 - 1))" "$1.all" >"$1"
+	printf '\n' >>"$1"
+	rm -f "$1.all"
+}
+make_doc "$BASE/wais/bigdocs/one.txt" 65535 'One byte short of a chunk'
+make_doc "$BASE/wais/bigdocs/exact.txt" 131072 'Exactly two chunks'
+make_doc "$BASE/wais/bigdocs/odd.txt" 150001 'One hundred fifty thousand and one'
+"$BASE/wais-prefix/bin/waisindex" -d "$BASE/wais/index/big" -t first_line "$BASE"/wais/bigdocs/*.txt >"$BASE/log/waisindex-big.log" 2>&1 ||
+	{ log "waisindex of the big documents failed: $(tail -3 "$BASE/log/waisindex-big.log")"; exit 1; }
+bash "$SHARED_SERVERS/prospero/start.sh" "$BASE/prospero-prefix" "$BASE/prospero" "$PROSPERO_PORT"
+PROOT="$BASE/prospero/root"
+cp "$BIN" "$PROOT/pub/all256.bin"
+head -c 270000 /dev/urandom | base64 >"$PROOT/pub/large.txt"
+mkdir -p "$PROOT/pub/many" "$PROOT/pub/several"
+for i in $(seq 1 300); do printf 'entry %d\n' "$i" >"$PROOT/pub/many/entry-with-a-long-name-number-$i.txt"; done
+for i in $(seq 1 100); do printf 'entry %d\n' "$i" >"$PROOT/pub/several/entry-with-a-long-name-number-$i.txt"; done
+printf "it's a name with spaces\n" >"$PROOT/pub/it's spaced.txt"
+# <<< issue 23
+
 cat >"$ENVFILE" <<ENV
 URLKIT_SERVERS_DIR=$BASE
 URLKIT_FTP_ADDR=127.0.0.1:$FTP_PORT
@@ -518,7 +629,17 @@ URLKIT_NNTP_MSGID2=$MSGID2
 URLKIT_NNTP_DIR=$BASE/news
 URLKIT_CONTENT_TEXT=$TEXT
 URLKIT_CONTENT_BINARY=$BIN
+URLKIT_WAIS_ADDR=127.0.0.1:$WAIS_PORT
+URLKIT_WAIS_PREFIX=$BASE/wais-prefix
+URLKIT_WAIS_DOCS=$BASE/wais/docs
+URLKIT_WAIS_BIGDOCS=$BASE/wais/bigdocs
+URLKIT_PROSPERO_ADDR=127.0.0.1:$PROSPERO_PORT
+URLKIT_PROSPERO_PREFIX=$BASE/prospero-prefix
+URLKIT_PROSPERO_ROOT=$PROOT
 ENV
+# >>> issue 24: the [::1] listeners, when there are
+if [ -n "$IPV6_ENV" ]; then printf '%s\n' "$IPV6_ENV" >>"$ENVFILE"; fi
+# <<< issue 24
 chmod 600 "$ENVFILE" # it holds the FTP password
 # Run by hand under sudo, the tests run as the invoking user: let them read it.
 if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
@@ -526,6 +647,6 @@ if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
 fi
 started=1
 trap - EXIT
-log "ftp 127.0.0.1:$FTP_PORT, gopher 127.0.0.1:$GOPHER_PORT, nntp 127.0.0.1:$NNTP_PORT; environment in $ENVFILE"
+log "ftp 127.0.0.1:$FTP_PORT, gopher 127.0.0.1:$GOPHER_PORT, nntp 127.0.0.1:$NNTP_PORT, wais 127.0.0.1:$WAIS_PORT, prospero 127.0.0.1:$PROSPERO_PORT/udp; environment in $ENVFILE"
 log "run the tests with URLKIT_SERVERS_ENV=$ENVFILE; stop with URLKIT_SERVERS_ENV=$ENVFILE bash .ci/servers.sh stop"
 echo "$ENVFILE"
