@@ -119,6 +119,20 @@ func TestErrorPage(t *testing.T) {
 	}
 }
 
+// A URL in the path form that urlkit rejects: the answer marks the byte
+// (plain text here: raw sends no Accept), except in a URL with a login.
+func TestErrorPageMarksURL(t *testing.T) {
+	base := serve(t, New(Config{}))
+	resp, body := raw(t, base, "GET", "/gopher://h_x.example/1/")
+	if resp.StatusCode != 400 || !strings.Contains(body, "\n  gopher://h_x.example/1/\n  "+strings.Repeat(" ", len("gopher://h"))+"^"+strings.Repeat(" ", len("x.example/1/"))+"\n") {
+		t.Errorf("%d:\n%s", resp.StatusCode, body)
+	}
+	resp, body = raw(t, base, "GET", "/ftp://user:pw@h_x.example/")
+	if resp.StatusCode != 400 || strings.Contains(body, "^") || strings.Contains(body, "pw@") {
+		t.Errorf("with a login: %d:\n%s", resp.StatusCode, body)
+	}
+}
+
 func TestWantsHTML(t *testing.T) {
 	for accept, want := range map[string]bool{
 		browserAccept: true,
