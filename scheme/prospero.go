@@ -34,8 +34,8 @@ type Prospero struct {
 
 // ProsperoField is one ";field=value" pair of a Prospero link.
 type ProsperoField struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+	Name  string
+	Value string
 }
 
 // ProsperoOf checks u against RFC 1738's prosperourl = "prospero://"
@@ -100,11 +100,11 @@ func (v *Prospero) URL() urlkit.URL { return v.u }
 // ProsperoPlan asks a Prospero directory server for the access methods of
 // an object; the answer is itself a set of URLs (RFC 1738 3.11).
 type ProsperoPlan struct {
-	Addr       string          `json:"addr"` // host:port (UDP)
-	HSOName    string          `json:"hsoname"`
-	Fields     []ProsperoField `json:"fields,omitempty"`
-	Version    string          `json:"version,omitempty"`
-	Attributes []string        `json:"attributes,omitempty"`
+	Addr       string // host:port (UDP)
+	HSOName    string
+	Fields     []ProsperoField
+	Version    string
+	Attributes []string
 }
 
 // Scheme returns "prospero".

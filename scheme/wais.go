@@ -125,13 +125,13 @@ func (v *WAIS) URL() urlkit.URL { return v.u }
 
 // WAISPlan names the WAIS operations (RFC 1625) a client performs.
 type WAISPlan struct {
-	Addr       string   `json:"addr"`
-	Form       string   `json:"form"`
-	Database   string   `json:"database"`
-	Search     string   `json:"search,omitempty"`
-	WType      string   `json:"wtype,omitempty"`
-	WPath      string   `json:"wpath,omitempty"`
-	Operations []string `json:"operations"`
+	Addr       string
+	Form       string
+	Database   string
+	Search     string
+	WType      string
+	WPath      string
+	Operations []string
 }
 
 // Scheme returns "wais".
