@@ -7,6 +7,8 @@ package scheme
 // encoding/json and urlkit's own output give the same objects.
 
 import (
+	"strings"
+
 	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
@@ -63,6 +65,8 @@ func writeView(w *jsonw.Writer, v View) bool {
 		w.Open()
 		w.KStr("host", v.Host)
 		w.KNum("port", v.Port)
+		w.KOpt("user", v.User, v.HasUser)
+		w.KOpt("password", v.Password, v.HasPassword)
 		w.KStr("path", v.Path)
 		w.KOpt("search", v.Search, v.HasSearch)
 	case *Gopher:
@@ -110,7 +114,21 @@ func writeView(w *jsonw.Writer, v View) bool {
 		w.KStr("host", v.Host)
 		w.KNum("port", v.Port)
 		w.KStr("hsoname", v.HSOName)
-		writeProspero(w, v.Fields, v.Version, v.HasVersion, v.Attributes)
+		if len(v.Fields) > 0 {
+			w.Key("fields")
+			w.OpenArray()
+			for _, f := range v.Fields {
+				w.Open()
+				w.KStr("name", f.Name)
+				w.KStr("value", f.Value)
+				w.Close()
+			}
+			w.CloseArray()
+		}
+		w.KOpt("version", v.Version, v.HasVersion)
+		if len(v.Attributes) > 0 {
+			w.KStrs("attributes", v.Attributes)
+		}
 	case *Telnet:
 		w.Open()
 		w.KStr("program", v.Program)
@@ -122,7 +140,11 @@ func writeView(w *jsonw.Writer, v View) bool {
 		w.Open()
 		w.KStr("host", v.Host)
 		w.KNum("port", v.Port)
-		writeWAIS(w, v.Form, v.Database, v.Search, v.WType, v.WPath)
+		w.KStr("form", v.Form)
+		w.KStr("database", v.Database)
+		w.KNonEmpty("search", v.Search)
+		w.KNonEmpty("wtype", v.WType)
+		w.KNonEmpty("wpath", v.WPath)
 		if len(v.DocIDFields) > 0 {
 			w.Key("docid_fields")
 			w.OpenArray()
@@ -155,34 +177,6 @@ func writeView(w *jsonw.Writer, v View) bool {
 	}
 	w.Close()
 	return true
-}
-
-// writeProspero writes the keys a Prospero view and plan share.
-func writeProspero(w *jsonw.Writer, fields []ProsperoField, version string, hasVersion bool, attrs []string) {
-	if len(fields) > 0 {
-		w.Key("fields")
-		w.OpenArray()
-		for _, f := range fields {
-			w.Open()
-			w.KStr("name", f.Name)
-			w.KStr("value", f.Value)
-			w.Close()
-		}
-		w.CloseArray()
-	}
-	w.KOpt("version", version, hasVersion)
-	if len(attrs) > 0 {
-		w.KStrs("attributes", attrs)
-	}
-}
-
-// writeWAIS writes the keys a WAIS view and plan share.
-func writeWAIS(w *jsonw.Writer, form, database, search, wtype, wpath string) {
-	w.KStr("form", form)
-	w.KStr("database", database)
-	w.KNonEmpty("search", search)
-	w.KNonEmpty("wtype", wtype)
-	w.KNonEmpty("wpath", wpath)
 }
 
 func writePlan(w *jsonw.Writer, p Plan) {
@@ -232,11 +226,12 @@ func writePlan(w *jsonw.Writer, p Plan) {
 		w.KStr("path", p.Path)
 	case *WAISPlan:
 		w.KStr("addr", p.Addr)
-		writeWAIS(w, p.Form, p.Database, p.Search, p.WType, p.WPath)
+		w.KStr("form", p.Form)
+		w.KStr("database", p.Database)
+		w.KStr("url", p.URL)
 	case *ProsperoPlan:
 		w.KStr("addr", p.Addr)
 		w.KStr("hsoname", p.HSOName)
-		writeProspero(w, p.Fields, p.Version, p.Version != "", p.Attributes)
 	case *LookupPlan:
 		w.KStr("header", p.Header)
 		w.KStr("value", p.Value)
@@ -313,7 +308,8 @@ func writeStep(w *jsonw.Writer, s Step) {
 		w.KStr("version", s.Version)
 	case HeaderField:
 		w.KStr("name", s.Name)
-		w.KStr("value", s.Value)
+		_, v, _ := strings.Cut(s.Redacted(), ": ") // an Authorization field's credentials masked
+		w.KStr("value", v)
 	case StartSession:
 		w.KStr("program", s.Program)
 		w.KStr("addr", s.Addr)
@@ -323,6 +319,50 @@ func writeStep(w *jsonw.Writer, s Step) {
 		w.KStr("to", s.To)
 	case OpenFile:
 		w.KStr("path", s.Path)
+	case WAISInitAPDU:
+		w.KNum("preferred_message_size", s.PreferredMessageSize)
+		w.KNum("maximum_record_size", s.MaximumRecordSize)
+		w.KStr("implementation_name", s.ImplementationName)
+	case WAISSearchAPDU:
+		w.KStr("database", s.Database)
+		w.KStr("seed_words", s.SeedWords)
+		if s.AskUser {
+			w.KBool("ask_user", true)
+		}
+		w.KNum("max_documents", s.MaxDocuments)
+	case WAISRetrieval:
+		w.KStr("database", s.Database)
+		w.KStr("docid", s.DocID)
+		w.KStr("type", s.Type)
+		w.KNum("chunk", s.Chunk)
+	case ProsperoRequest:
+		w.KStr("when", s.When)
+		w.KStr("reply", s.Reply)
+	case ProsperoVersion:
+		w.KNum("version", s.Version)
+	case ProsperoAuthenticate:
+		w.KStr("type", s.Type)
+		w.KStr("data", s.Data)
+	case ProsperoDirectory:
+		w.KStr("hsoname_type", s.HSONameType)
+		w.KStr("hsoname", s.HSOName)
+		w.KNonEmpty("object_version", s.ObjectVersion)
+	case ProsperoList:
+		w.KStr("options", s.Options)
+		if len(s.Components) > 0 {
+			w.KStrs("components", s.Components)
+		}
+	case ProsperoGetObjectInfo:
+		w.KStrs("attributes", s.Attributes)
+		w.KStr("hsoname_type", s.HSONameType)
+		w.KStr("hsoname", s.HSOName)
+		w.KStr("object_version", s.ObjectVersion)
+	case ProsperoSelect:
+		w.KStr("applies_to", s.AppliesTo)
+		w.KStr("namespace", s.Namespace)
+		w.KStr("name", s.Name)
+		w.KStr("value_type", s.ValueType)
+		w.KStr("value", s.Value)
 	}
 	w.KStr("text", s.Text())
 	w.Close()
@@ -462,3 +502,33 @@ func (s Compose) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s OpenFile) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s WAISInitAPDU) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s WAISSearchAPDU) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s WAISRetrieval) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoRequest) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoVersion) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoAuthenticate) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoDirectory) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoList) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoGetObjectInfo) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoSelect) MarshalJSON() ([]byte, error) { return stepJSON(s) }

@@ -2,6 +2,7 @@ package scheme
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -72,12 +73,24 @@ func readSchema(t *testing.T) map[string][]schemaKey {
 			sk.name = k
 			list = append(list, sk)
 		}
-		prefix := ""
-		if p, rest, ok := strings.Cut(names, " "); ok && (p == "view" || p == "plan" || p == "step") {
-			prefix, names = p+" ", rest
+		// "view a, b: ..." lists the objects "view a" and "view b"; "a, b
+		// step op: ..." lists "step a op" and "step b op".
+		var objs []string
+		if schemes, op, ok := strings.Cut(names, " step "); ok {
+			for _, n := range strings.Split(schemes, ", ") {
+				objs = append(objs, "step "+n+" "+op)
+			}
+		} else {
+			prefix := ""
+			if p, rest, ok := strings.Cut(names, " "); ok && (p == "view" || p == "plan" || p == "step") {
+				prefix, names = p+" ", rest
+			}
+			for _, n := range strings.Split(names, ", ") {
+				objs = append(objs, prefix+n)
+			}
 		}
-		for _, n := range strings.Split(names, ", ") {
-			out[prefix+n] = list
+		for _, n := range objs {
+			out[n] = list
 		}
 		schemaLines[&list[0]] = body[:strings.Index(body, ": ")]
 	}
@@ -154,6 +167,7 @@ type schemaChecker struct {
 	t      *testing.T
 	schema map[string][]schemaKey
 	seen   map[string]bool
+	scheme string // the scheme of the plan whose steps are checked
 }
 
 func (c *schemaChecker) check(where, name string, v any) {
@@ -164,14 +178,15 @@ func (c *schemaChecker) check(where, name string, v any) {
 		return
 	}
 	if name == "step" {
+		// A step by the plan's scheme and its op, an FTP or NNTP command
+		// by its kind, then the steps of every plan.
 		op, _ := o.get("op").(string)
-		switch _, listed := c.schema["step "+op]; {
-		case listed && !commandOps[op]:
-			name = "step " + op
-		case commandOps[op]:
-			name = "step command"
-		default:
-			name = "step other"
+		name = "step other"
+		for _, n := range []string{"step " + c.scheme + " " + op, "step " + c.scheme + " command", "step " + op} {
+			if _, listed := c.schema[n]; listed && (!strings.HasSuffix(n, " command") || commandOps[op]) {
+				name = n
+				break
+			}
 		}
 	}
 	keys, ok := c.schema[name]
@@ -264,10 +279,11 @@ var schemaURLs = []string{
 	"news:*", "news:comp.infosystems.www", "news:12345@h.dom", "nntp://news.dom/comp.infosystems.www/12", "nntp://news.dom/alt.test",
 	"prospero://h.dom/a/b;version=1;size=2", "prospero://host.dom/a/b%0012", "prospero://host.dom/a%00%00ATTR1%00x2",
 	"telnet://u:p@h.dom:2323/", "rlogin://u@h.dom", "tn3270://h.dom",
-	"wais://h.dom:210/db", "wais://h.dom/db?query%20words", "wais://h.dom/db/TEXT/0%3Dabc%3B1%3Dx%3B",
+	"wais://h.dom:210/db", "wais://h.dom/db?query%20words", "wais://h.dom/db/TEXT/0%3Dabc%3B1%3Dx%3B", "wais://h.dom/db/TEXT/doc",
 	"file://vms.host.edu/disk$user/my/notes/note12345.txt", "file:///etc/motd",
 	"afs://h.dom/x", "mailserver:x@h.dom", "nfs://h.dom/x", "urn:x:y", "z39.50://h.dom/x",
 	"x-y:z", "foo://h.dom/p",
+	"http://u:p@h.dom/", "ftp://[::1]:2121/f", // the extended syntax (ParseExtended)
 }
 
 // sameJSON checks that json.Marshal(x) is the object b (encoding/json
@@ -301,7 +317,10 @@ func TestJSONSchema(t *testing.T) {
 	}
 	for _, cfg := range []Config{{}, {NewsServer: "news.dom", Email: "me@my.dom", Compressed: true, FTPListDetails: true}} {
 		for _, s := range schemaURLs {
-			u := urlkit.MustParse(s)
+			u, err := urlkit.ParseExtended(s) // the login of an http URL (RFC 3986), an IPv6 host
+			if err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
 			v, err := ViewOf(u)
 			if err != nil {
 				t.Fatalf("%s: %v", s, err)
@@ -323,6 +342,7 @@ func TestJSONSchema(t *testing.T) {
 			}
 			name = "plan " + p.Scheme()
 			b = AppendPlanJSON(nil, p)
+			c.scheme = p.Scheme()
 			c.check(s, name, decode(t, s, b))
 			sameJSON(t, s, p, b)
 			for _, st := range p.Steps() {
@@ -334,7 +354,11 @@ func TestJSONSchema(t *testing.T) {
 			}
 		}
 	}
+	c.scheme = "x-other"
 	c.check("otherPlan", "plan other", decode(t, "otherPlan", AppendPlanJSON(nil, otherPlan{})))
+	// Fields no plan of a URL fills yet.
+	c.scheme = "prospero"
+	c.check("ProsperoList", "step", decode(t, "ProsperoList", AppendStepJSON(nil, ProsperoList{Components: []string{"a b"}})))
 	for _, keys := range c.schema {
 		line := schemaLines[&keys[0]]
 		if !c.seen[line] {
@@ -358,12 +382,19 @@ func TestJSONSchema(t *testing.T) {
 // A password from the URL is in no plan's or step's JSON (the view has
 // it, as parse --json shows every component).
 func TestPlanJSONHidesPasswords(t *testing.T) {
-	for _, s := range []string{"ftp://u:s3cr3t@h.dom/f", "telnet://u:s3cr3t@h.dom/", "ftp://u:s3%63r3t@h.dom/d/"} {
-		p, err := PlanOf(urlkit.MustParse(s), Config{})
+	for _, s := range []string{"ftp://u:s3cr3t@h.dom/f", "telnet://u:s3cr3t@h.dom/", "ftp://u:s3%63r3t@h.dom/d/", "http://u:s3cr3t@h.dom/", "https://u:s3cr3t@h.dom/"} {
+		u, err := urlkit.ParseExtended(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b := AppendPlanJSON(nil, p); bytes.Contains(b, []byte("s3cr3t")) {
+		p, err := PlanOf(u, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := AppendPlanJSON(nil, p); !bytes.Contains(b, []byte("Authorization")) && strings.HasPrefix(s, "http") {
+			t.Errorf("%s: no Authorization field: %s", s, b)
+		}
+		if b := AppendPlanJSON(nil, p); bytes.Contains(b, []byte("s3cr3t")) || bytes.Contains(b, []byte(base64.StdEncoding.EncodeToString([]byte("u:s3cr3t")))) {
 			t.Errorf("%s: %s", s, b)
 		}
 		if b, _ := json.Marshal(p); bytes.Contains(b, []byte("s3cr3t")) {

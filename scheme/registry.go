@@ -63,7 +63,7 @@
 // of objects o and "key{o}" an object o, listed below.
 //
 //	view ftp: host port user? password? cwd[] name type
-//	view http, https: host port path search?
+//	view http, https: host port user? password? path search?
 //	view gopher: host port type selector search? plus? plus_parsed{gopher_plus}?
 //	gopher_plus: kind view? language? attributes[]? values[]?
 //	view mailto: address
@@ -85,34 +85,48 @@
 //	plan telnet, tn3270, rlogin: program addr user? steps[step]
 //	plan mailto: to steps[step]
 //	plan file: path steps[step]
-//	plan wais: addr form database search? wtype? wpath? steps[step]
-//	plan prospero: addr hsoname fields[prospero_field]? version? attributes[]? steps[step]
+//	plan wais: addr form database url steps[step]
+//	plan prospero: addr hsoname steps[step]
 //	plan mid, cid: header value steps[step]
 //	plan other: steps[step]
 //	step connect: op addr tls? server_name? text
-//	step command: op arg? source? feature? else[]? guessed? text
-//	step request: op selector search? plus? form? line text
-//	step read: op type as plus_header? text
-//	step request_line: op method request_uri version text
-//	step header: op name value text
-//	step end_header: op text
-//	step response: op text
-//	step session: op program addr text
-//	step advise_user: op user text
-//	step advise_password: op text
-//	step compose: op to text
-//	step open: op path text
 //	step other: op text
+//	ftp, news, nntp step command: op arg? source? feature? else[]? guessed? text
+//	gopher step request: op selector search? plus? form? line text
+//	gopher step read: op type as plus_header? text
+//	http, https step request_line: op method request_uri version text
+//	http, https step header: op name value text
+//	http, https step end_header: op text
+//	http, https step response: op text
+//	telnet, tn3270, rlogin step session: op program addr text
+//	telnet, tn3270, rlogin step advise_user: op user text
+//	telnet, tn3270, rlogin step advise_password: op text
+//	mailto step compose: op to text
+//	file step open: op path text
+//	wais step init: op preferred_message_size maximum_record_size implementation_name text
+//	wais step search: op database seed_words ask_user? max_documents text
+//	wais step retrieve: op database docid type chunk text
+//	prospero step request: op when reply text
+//	prospero step version: op version text
+//	prospero step authenticate: op type data text
+//	prospero step directory: op hsoname_type hsoname object_version? text
+//	prospero step select: op applies_to namespace name value_type value text
+//	prospero step list: op options components[]? text
+//	prospero step get_object_info: op attributes[] hsoname_type hsoname object_version text
 //
 // "view other" is the view of a scheme urlkit does not know, "plan other"
-// the plan of a scheme a program registered. "step command" is an FTP or
-// NNTP command, its op the verb in lower case ("mode_reader" for MODE
-// READER): "arg" is its argument when the verb takes one (not for a
-// password from the URL or the user), "source" where a PASS argument
-// comes from ("url", "anonymous", "ask"), "feature" and "else" the rule
-// for the verbs sent instead ([FTPCommand]). "step request" and "step
-// read" are gopher's; "step other" is any other step, such as the WAIS and
-// Prospero operations.
+// the plan of a scheme a program registered. A step is listed by the
+// schemes whose plans have it and its op; "step connect" opens every
+// network plan's connection, and "step other" is any step not listed
+// (the lookup of a mid or cid URL, a registered scheme's steps). A
+// "command" is an FTP or NNTP command, its op the verb in lower case
+// ("mode_reader" for MODE READER): "arg" is its argument when the verb
+// takes one (not for a password from the URL or the user), "source" where
+// a PASS argument comes from ("url", "anonymous", "ask"), "feature" and
+// "else" the rule for the verbs sent instead ([FTPCommand]). A Prospero
+// plan's steps are its requests, each followed by its commands and their
+// SELECT lines; an HTTP header field's value has an Authorization's
+// credentials masked.
 package scheme
 
 import (

@@ -205,7 +205,17 @@ func compareLynx(s *Suite, base, ref, ly, pageURL string) {
 		case errors.As(err, &re) && re.Part == "reference" && errors.Is(err, urlkit.ErrBadScheme) && ly == ref:
 			s.different("invalid scheme name", whyLynxBadScheme, in)
 		case errors.As(err, &re) && (re.Part == "reference" || re.Part == "base"):
-			s.different("not a generic URL", whyLynxNotURL, in)
+			text := ref
+			if re.Part == "base" {
+				text = base
+			}
+			// The rejection is checked by the grammar (reject.go).
+			s.Rejected++
+			if name, reason, holds, why := rejectKind(text, err, readGeneric); holds {
+				s.different("not a generic URL: the "+re.Part+": "+name, whyLynxNotURL+". "+reason, in)
+			} else {
+				s.wrong(in, "the "+re.Part+": "+why)
+			}
 		default:
 			s.wrong(in, fmt.Sprintf("urlkit error %v, lynx %q", err, ly))
 		}
