@@ -94,7 +94,7 @@ table.files .size{text-align:right}
 </form>
 {{template "foot" .}}{{end}}
 {{define "root"}}{{template "head" .}}<h1>urlkit gateway</h1>
-<p>Enter the URL of a gopher menu, an ftp directory or file, or a newsgroup.
+<p>Enter the URL of a gopher menu, an ftp directory or file, a newsgroup, a WAIS database or a Prospero directory.
 The gateway fetches it with urlkit's clients and shows menus and directories as pages.</p>
 <form method="get" action="/go">
 <input type="text" name="url" placeholder="gopher://gopher.floodgap.com/1/" autofocus>

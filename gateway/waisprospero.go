@@ -1,0 +1,135 @@
+package gateway
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// wais serves a wais plan (RFC 1738 3.9): a database (no words) as a
+// search form, a search as a page of its hits, each linking to its
+// document's URL, a document with the media type its WAIS type names.
+func (g *Gateway) wais(q *request, p *scheme.WAISPlan) {
+	if p.Form == scheme.WAISDatabase {
+		g.searchPage(q)
+		return
+	}
+	rc, err := g.open(q, p)
+	if err != nil {
+		g.fail(q, err)
+		return
+	}
+	if rc.Kind != "search" {
+		g.sendBody(q, rc, rc.Size, rc.ContentType)
+		return
+	}
+	defer rc.Close()
+	hits, diags, err := access.ReadWAISHits(rc)
+	if err != nil {
+		g.fail(q, err)
+		return
+	}
+	items := make([]entry, 0, len(hits)+len(diags))
+	for _, h := range hits {
+		e := entry{Kind: strings.ToLower(h.Type), Text: h.Headline + " — " + waisFacts(h)}
+		if _, err := urlkit.Parse(h.URL); err == nil {
+			e.Href, e.Shown = g.link(q, h.URL), h.URL
+		}
+		items = append(items, e)
+	}
+	for _, d := range diags {
+		items = append(items, entry{Kind: "error", Text: "the server adds: " + d})
+	}
+	if len(hits) == 0 {
+		items = append(items, entry{Kind: "info", Text: "no document matches"})
+	}
+	g.listPage(q, "WAIS search", items)
+}
+
+// waisFacts is a hit's score, size and lines, as a person reads them.
+func waisFacts(h access.WAISHit) string {
+	s := fmt.Sprintf("score %d", h.Score)
+	if h.Size >= 0 {
+		s += fmt.Sprintf(", %d bytes", h.Size)
+	}
+	if h.Lines >= 0 {
+		s += fmt.Sprintf(", %d lines", h.Lines)
+	}
+	return s
+}
+
+// prospero serves a prospero plan (RFC 1738 3.11): a directory as a page
+// of its links, each entry linking to its prospero URL (an EXTERNAL link
+// to the URL of its access method, when the gateway carries that scheme);
+// a file through the access method access follows (its contents from the
+// Prospero server, or its ftp or gopher URL), with the type its name
+// suggests.
+func (g *Gateway) prospero(q *request, p *scheme.ProsperoPlan) {
+	rc, err := g.open(q, p)
+	if err != nil {
+		g.fail(q, err)
+		return
+	}
+	if rc.Kind != "directory" {
+		name := p.HSOName[strings.LastIndexByte(p.HSOName, '/')+1:]
+		ctype := rc.ContentType
+		if ctype == "" || rc.Kind == "file" {
+			ctype = typeByName(name, octetStream)
+		}
+		g.sendBody(q, rc, rc.Size, ctype)
+		return
+	}
+	defer rc.Close()
+	entries, notes, err := access.ReadProsperoListing(rc)
+	if err != nil {
+		g.fail(q, err)
+		return
+	}
+	if len(entries) > maxListing {
+		g.fail(q, &listingLimitError{n: maxListing})
+		return
+	}
+	items := make([]entry, 0, len(entries)+len(notes))
+	for _, n := range notes {
+		items = append(items, entry{Kind: "info", Text: n})
+	}
+	for _, en := range entries {
+		e := entry{Kind: prosperoKind(en.Target), Text: en.Name}
+		if en.URL != "" {
+			if u, err := urlkit.Parse(en.URL); err == nil {
+				switch u.Scheme() {
+				case "prospero", "ftp", "gopher", "wais", "news", "nntp":
+					e.Href, e.Shown = g.link(q, en.URL), en.URL
+				default:
+					e.Text += " (" + en.URL + "; not linked: the gateway links only the schemes it carries)"
+				}
+			}
+		}
+		if e.Href == "" && en.URL == "" {
+			e.Text += " (" + en.Target + " on " + en.Host + ", " + en.HSOName + ")"
+		}
+		items = append(items, e)
+	}
+	if len(entries) == 0 {
+		items = append(items, entry{Kind: "info", Text: "an empty directory"})
+	}
+	g.listPage(q, "Prospero directory", items)
+}
+
+// prosperoKind labels a link by its target.
+func prosperoKind(target string) string {
+	switch {
+	case strings.Contains(target, "DIRECTORY"):
+		return "dir"
+	case target == "FILE":
+		return "file"
+	case target == "UNION":
+		return "union"
+	case target == "EXTERNAL":
+		return "external"
+	}
+	return strings.ToLower(target)
+}
