@@ -17,13 +17,8 @@ func (g *Gateway) wais(q *request, p *scheme.WAISPlan) {
 		g.searchPage(q)
 		return
 	}
-	rc, err := g.open(q, p)
-	if err != nil {
-		g.fail(q, err)
-		return
-	}
-	if rc.Kind != "search" {
-		g.sendBody(q, rc, rc.Size, rc.ContentType)
+	rc := g.openListing(q, p, "search", func(rc *access.Resource) string { return rc.ContentType })
+	if rc == nil {
 		return
 	}
 	defer rc.Close()
@@ -49,6 +44,22 @@ func (g *Gateway) wais(q *request, p *scheme.WAISPlan) {
 	g.listPage(q, "WAIS search", items)
 }
 
+// openListing executes plan for q and returns the resource when it is a
+// listing of kind; any other resource is sent as it is, typed by ctype,
+// and an error answered, and nil is returned.
+func (g *Gateway) openListing(q *request, plan scheme.Plan, kind string, ctype func(*access.Resource) string) *access.Resource {
+	rc, err := g.open(q, plan)
+	if err != nil {
+		g.fail(q, err)
+		return nil
+	}
+	if rc.Kind != kind {
+		g.sendBody(q, rc, rc.Size, ctype(rc))
+		return nil
+	}
+	return rc
+}
+
 // waisFacts is a hit's score, size and lines, as a person reads them.
 func waisFacts(h access.WAISHit) string {
 	s := fmt.Sprintf("score %d", h.Score)
@@ -68,18 +79,10 @@ func waisFacts(h access.WAISHit) string {
 // Prospero server, or its ftp or gopher URL), with the type its name
 // suggests.
 func (g *Gateway) prospero(q *request, p *scheme.ProsperoPlan) {
-	rc, err := g.open(q, p)
-	if err != nil {
-		g.fail(q, err)
-		return
-	}
-	if rc.Kind != "directory" {
-		name := p.HSOName[strings.LastIndexByte(p.HSOName, '/')+1:]
-		ctype := rc.ContentType
-		if ctype == "" || rc.Kind == "file" {
-			ctype = typeByName(name, octetStream)
-		}
-		g.sendBody(q, rc, rc.Size, ctype)
+	rc := g.openListing(q, p, "directory", func(*access.Resource) string {
+		return typeByName(p.HSOName[strings.LastIndexByte(p.HSOName, '/')+1:], octetStream)
+	})
+	if rc == nil {
 		return
 	}
 	defer rc.Close()

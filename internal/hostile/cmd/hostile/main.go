@@ -68,30 +68,32 @@ func main() {
 		fmt.Fprintf(os.Stderr, "usage: hostile [-port N] SERVER\nservers: %v\n", names)
 		os.Exit(2)
 	}
+	var (
+		addr  string
+		close func()
+		err   error
+	)
 	if udp {
-		s, err := hostile.StartUDP(*port, u)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+		var s *hostile.UDPServer
+		if s, err = hostile.StartUDP(*port, u); err == nil {
+			addr, close = s.Addr, s.Close
 		}
-		fmt.Println(s.Addr)
-		c := make(chan os.Signal, 1)
-		signal.Notify(c, os.Interrupt)
-		<-c
-		s.Close()
-		return
+	} else {
+		if h == nil {
+			h = hostile.HTTPResponse(hostile.GzipBomb(1 << 30))
+		}
+		var s *hostile.Server
+		if s, err = hostile.Start(*port, h); err == nil {
+			addr, close = s.Addr, s.Close
+		}
 	}
-	if h == nil {
-		h = hostile.HTTPResponse(hostile.GzipBomb(1 << 30))
-	}
-	s, err := hostile.Start(*port, h)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	fmt.Println(s.Addr)
+	fmt.Println(addr)
 	c := make(chan os.Signal, 1)
 	signal.Notify(c, os.Interrupt)
 	<-c
-	s.Close()
+	close()
 }
