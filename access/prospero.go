@@ -770,25 +770,18 @@ func ProsperoURL(host, hsoname string) string {
 	if port != scheme.DefaultPort("prospero") {
 		hp = net.JoinHostPort(h, strconv.Itoa(port))
 	}
-	return "prospero://" + hp + "/" + pctEncode(hsoname, "/?:@&=")
+	return "prospero://" + hp + "/" + escapeSegments(hsoname)
 }
 
-// pctEncode percent-encodes every byte of s that is not RFC 1738's
-// unreserved (alpha, digit, safe, extra) and not in keep.
-func pctEncode(s, keep string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("$-_.+!*'(),", c) >= 0 || strings.IndexByte(keep, c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
+// escapeSegments percent-encodes each "/"-separated segment of p as one
+// path segment (urlkit.EscapeSegment: ";", "?" and what RFC 1738 does not
+// allow bare are encoded), keeping the "/"s.
+func escapeSegments(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = urlkit.EscapeSegment(s)
 	}
-	return b.String()
+	return strings.Join(segs, "/")
 }
 
 // prosperoMethodURL returns the URL of an access method ("method host-type
@@ -816,11 +809,7 @@ func prosperoMethodURL(m []string, linkHost, linkHSO string) (string, string) {
 		}
 		// "hsoname tokens in the AFTP access method are pathnames relative
 		// to the root of the anonymous FTP area" (Prospero protocol v5).
-		var segs []string
-		for _, s := range strings.Split(strings.TrimPrefix(hso, "/"), "/") {
-			segs = append(segs, pctEncode(s, "?:@&="))
-		}
-		u := "ftp://" + hostPortText(h, port, 21) + "/" + strings.Join(segs, "/")
+		u := "ftp://" + hostPortText(h, port, 21) + "/" + escapeSegments(strings.TrimPrefix(hso, "/"))
 		if len(m) > 5 {
 			switch m[5] {
 			case "TEXT":
@@ -837,16 +826,17 @@ func prosperoMethodURL(m []string, linkHost, linkHSO string) (string, string) {
 		}
 		// The item type is the sixth element, or the selector's first
 		// character (Prospero protocol v5, access-method).
-		t := ""
+		var t byte
 		if len(m) > 5 && len(m[5]) == 1 {
-			t = m[5]
+			t = m[5][0]
 		} else if hso != "" {
-			t = hso[:1]
+			t = hso[0]
 		}
-		if t == "" {
-			return "", "no gopher item type"
+		u, err := scheme.GopherItemURL(t, hso, h, strconv.Itoa(port))
+		if err != nil {
+			return "", err.Error()
 		}
-		return "gopher://" + hostPortText(h, port, 70) + "/" + pctEncode(t, "") + pctEncode(hso, "/?:@&=;"), ""
+		return u, ""
 	case "LOCAL":
 		return "", "a file on the server's own file system"
 	case "FTP":
