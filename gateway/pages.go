@@ -59,24 +59,32 @@ mark{background:#fbb;outline:1px solid #a00}
 table.files{border-collapse:collapse;font-family:monospace}
 table.files td,table.files th{padding:.1em .8em .1em 0;text-align:left;white-space:pre}
 table.files .size{text-align:right}
+.truncated{color:#a60;font-weight:bold}
 </style></head><body>
 {{end}}
 {{define "foot"}}<footer>urlkit gateway{{if not .Proxy}} · <a href="/">enter another URL</a>{{end}}</footer>
 </body></html>
 {{end}}
-{{define "list"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
+{{define "page-end"}}{{if .Truncated}}<p class="truncated">{{.Truncated}}</p>
+{{end}}{{if .Failed}}<p class="error">{{.Failed}}</p>
+{{end}}{{template "foot" .}}{{end}}
+{{define "list-start"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
 <ul class="items">
-{{range .Items}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{.Text}}</a>{{if .Shown}} <span class="url">{{.Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{.Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{.Text}}</span>{{end}}</li>
-{{end}}</ul>
-{{template "foot" .}}{{end}}
-{{define "ftpdir"}}{{template "head" .}}<h1>ftp directory: {{.Title}}</h1>
+{{end}}
+{{define "list-item"}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{.Text}}</a>{{if .Shown}} <span class="url">{{.Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{.Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{.Text}}</span>{{end}}</li>
+{{end}}
+{{define "list-end"}}</ul>
+{{template "page-end" .}}{{end}}
+{{define "ftpdir-start"}}{{template "head" .}}<h1>ftp directory: {{.Title}}</h1>
 <table class="files">
 {{if .Details}}<tr><th>name</th><th class="size">size</th><th>modified</th><th>kind</th></tr>
 {{end}}{{if .Parent}}<tr><td><a href="../">../</a></td><td></td><td></td><td>parent directory</td></tr>
-{{end}}{{range .Rows}}{{if .Raw}}<tr><td colspan="4" class="info">{{.Raw}}</td></tr>
+{{end}}{{end}}
+{{define "ftpdir-item"}}{{if .Raw}}<tr><td colspan="4" class="info">{{.Raw}}</td></tr>
 {{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{.Date}}</td><td class="kind">{{.Kind}}</td></tr>
-{{end}}{{end}}</table>
-{{template "foot" .}}{{end}}
+{{end}}{{end}}
+{{define "ftpdir-end"}}</table>
+{{template "page-end" .}}{{end}}
 {{define "error"}}{{template "head" .}}<h1>{{.StatusText}} ({{.Status}})</h1>
 <p class="error">{{.Message}}</p>
 {{if .Input}}<pre class="input">{{range .Input}}{{if .Bad}}<mark>{{.Text}}</mark>{{else}}{{.Text}}{{end}}{{end}}</pre>
@@ -125,13 +133,10 @@ func (g *Gateway) render(w http.ResponseWriter, name string, data any, formOrigi
 	w.Write(b.Bytes())
 }
 
-// listPage renders a listing of entries under a heading.
-func (g *Gateway) listPage(q *request, heading string, items []entry) {
-	g.render(q.w, "list", struct {
-		Title, Heading string
-		Proxy          bool
-		Items          []entry
-	}{stripUserinfo(q.u.String()), heading, q.proxy, items}, "")
+// listPage starts a listing page of entries (template "list") under a
+// heading; the caller writes each entry with Item and ends it with End.
+func (g *Gateway) listPage(q *request, heading string) *page {
+	return g.newPage(q, "list", &pageHead{Title: stripUserinfo(q.u.String()), Heading: heading, Proxy: q.proxy})
 }
 
 // searchPage renders the form of a gopher search item (type 7) requested
