@@ -647,6 +647,7 @@ type ProsperoEntry struct {
 	Name    string
 	Host    string // as the server writes it: HOST(PORT)
 	HSOName string
+	Note    string // for a line of the listing that is a note, not an entry
 }
 
 // prosperoListing turns LINK lines into listing lines as they arrive: the
@@ -859,29 +860,60 @@ func hostPortText(h string, port, def int) string {
 	return net.JoinHostPort(h, strconv.Itoa(port))
 }
 
-// ReadProsperoListing reads a Prospero directory listing (a Resource of
-// Kind "directory" from a prospero plan): its entries, and the comment
-// lines (warnings, unresolved components) the server added.
-func ReadProsperoListing(r io.Reader) (entries []ProsperoEntry, notes []string, err error) {
+// ProsperoListReader reads a Prospero directory listing (a Resource of
+// Kind "directory" from a prospero plan) line by line, as it arrives.
+type ProsperoListReader struct{ sc *bufio.Scanner }
+
+// NewProsperoListReader returns a reader of the listing r; a line may be
+// DefaultMaxReply bytes long at most.
+func NewProsperoListReader(r io.Reader) *ProsperoListReader {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), DefaultMaxReply)
-	for sc.Scan() {
-		line := sc.Text()
+	return &ProsperoListReader{sc: sc}
+}
+
+// Next returns the next entry, or a note the server added (a warning,
+// unresolved components) as an entry with only Note set; io.EOF at the
+// end.
+func (l *ProsperoListReader) Next() (ProsperoEntry, error) {
+	for l.sc.Scan() {
+		line := l.sc.Text()
 		if strings.HasPrefix(line, prosperoListingHeader) {
 			continue
 		}
 		if n, ok := strings.CutPrefix(line, "# "); ok {
-			notes = append(notes, n)
-			continue
+			return ProsperoEntry{Note: n}, nil
 		}
 		f := strings.Split(line, "\t")
 		if len(f) != 5 {
-			return entries, notes, fmt.Errorf("prospero: listing line %q has %d fields, not 5", EscapeText(line), len(f))
+			return ProsperoEntry{}, fmt.Errorf("prospero: listing line %q has %d fields, not 5", EscapeText(line), len(f))
 		}
 		if f[0] == "-" {
 			f[0] = ""
 		}
-		entries = append(entries, ProsperoEntry{URL: f[0], Target: f[1], Name: f[2], Host: f[3], HSOName: f[4]})
+		return ProsperoEntry{URL: f[0], Target: f[1], Name: f[2], Host: f[3], HSOName: f[4]}, nil
 	}
-	return entries, notes, sc.Err()
+	if err := l.sc.Err(); err != nil {
+		return ProsperoEntry{}, err
+	}
+	return ProsperoEntry{}, io.EOF
+}
+
+// ReadProsperoListing reads a whole Prospero directory listing: its
+// entries, and the notes the server added.
+func ReadProsperoListing(r io.Reader) (entries []ProsperoEntry, notes []string, err error) {
+	l := NewProsperoListReader(r)
+	for {
+		e, err := l.Next()
+		switch {
+		case err == io.EOF:
+			return entries, notes, nil
+		case err != nil:
+			return entries, notes, err
+		case e.Note != "":
+			notes = append(notes, e.Note)
+		default:
+			entries = append(entries, e)
+		}
+	}
 }

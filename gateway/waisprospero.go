@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -27,7 +28,8 @@ func (g *Gateway) wais(q *request, p *scheme.WAISPlan) {
 		g.fail(q, err)
 		return
 	}
-	items := make([]entry, 0, len(hits)+len(diags))
+	pg := g.listPage(q, "WAIS search")
+	items := make([]entry, 0, len(hits)+len(diags)+1)
 	for _, h := range hits {
 		e := entry{Kind: strings.ToLower(h.Type), Text: h.Headline + " — " + waisFacts(h)}
 		if _, err := urlkit.Parse(h.URL); err == nil {
@@ -41,7 +43,12 @@ func (g *Gateway) wais(q *request, p *scheme.WAISPlan) {
 	if len(hits) == 0 {
 		items = append(items, entry{Kind: "info", Text: "no document matches"})
 	}
-	g.listPage(q, "WAIS search", items)
+	for _, e := range items {
+		if !pg.Item(e) {
+			break
+		}
+	}
+	pg.End(nil)
 }
 
 // openListing executes plan for q and returns the resource when it is a
@@ -86,40 +93,44 @@ func (g *Gateway) prospero(q *request, p *scheme.ProsperoPlan) {
 		return
 	}
 	defer rc.Close()
-	entries, notes, err := access.ReadProsperoListing(rc)
-	if err != nil {
-		g.fail(q, err)
-		return
-	}
-	if len(entries) > maxListing {
-		g.fail(q, &listingLimitError{n: maxListing})
-		return
-	}
-	items := make([]entry, 0, len(entries)+len(notes))
-	for _, n := range notes {
-		items = append(items, entry{Kind: "info", Text: n})
-	}
-	for _, en := range entries {
-		e := entry{Kind: prosperoKind(en.Target), Text: en.Name}
-		if en.URL != "" {
-			if u, err := urlkit.Parse(en.URL); err == nil {
-				switch u.Scheme() {
-				case "prospero", "ftp", "gopher", "wais", "news", "nntp":
-					e.Href, e.Shown = g.link(q, en.URL), en.URL
-				default:
-					e.Text += " (" + en.URL + "; not linked: the gateway links only the schemes it carries)"
+	pg := g.listPage(q, "Prospero directory")
+	lr := access.NewProsperoListReader(rc)
+	n := 0
+	for {
+		en, err := lr.Next()
+		if err == io.EOF {
+			if n == 0 {
+				pg.Item(entry{Kind: "info", Text: "an empty directory"})
+			}
+			pg.End(nil)
+			return
+		}
+		if err != nil {
+			pg.End(err)
+			return
+		}
+		e := entry{Kind: "info", Text: en.Note}
+		if en.Note == "" {
+			n++
+			e = entry{Kind: prosperoKind(en.Target), Text: en.Name}
+			if en.URL != "" {
+				if u, err := urlkit.Parse(en.URL); err == nil {
+					switch u.Scheme() {
+					case "prospero", "ftp", "gopher", "wais", "news", "nntp":
+						e.Href, e.Shown = g.link(q, en.URL), en.URL
+					default:
+						e.Text += " (" + en.URL + "; not linked: the gateway links only the schemes it carries)"
+					}
 				}
+			} else {
+				e.Text += " (" + en.Target + " on " + en.Host + ", " + en.HSOName + ")"
 			}
 		}
-		if e.Href == "" && en.URL == "" {
-			e.Text += " (" + en.Target + " on " + en.Host + ", " + en.HSOName + ")"
+		if !pg.Item(e) {
+			pg.End(nil)
+			return
 		}
-		items = append(items, e)
 	}
-	if len(entries) == 0 {
-		items = append(items, entry{Kind: "info", Text: "an empty directory"})
-	}
-	g.listPage(q, "Prospero directory", items)
 }
 
 // prosperoKind labels a link by its target.

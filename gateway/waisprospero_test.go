@@ -131,3 +131,16 @@ func waisHits(h string) []byte {
 	body = append(body, 0x63, byte(len(u)))
 	return append(body, u...)
 }
+
+// A Prospero directory without end (windows of LINK lines, acknowledged,
+// forever): the page stops at the gateway's item cap with its "truncated"
+// line, in bounded memory, and the transfer is abandoned.
+func TestProsperoEndlessPage(t *testing.T) {
+	udp := hostile.ServeUDP(t, hostile.ProsperoEndless)
+	cfg := allow(udp.Addr)
+	cfg.MaxPageItems = 5000
+	resp, body := raw(t, serve(t, New(cfg)), "GET", "/prospero://"+udp.Addr+"//x")
+	if resp.StatusCode != 200 || !strings.Contains(body, "the listing is truncated here: the gateway shows at most 5,000 entries") || strings.Count(body, `class="kind">file</span>`) != 5000 {
+		t.Errorf("%d, %d entries, %d bytes", resp.StatusCode, strings.Count(body, `class="kind">file</span>`), len(body))
+	}
+}
