@@ -28,15 +28,10 @@ while IFS='=' read -r k v; do
 	case $k in URLKIT_[A-Z0-9_]*) printf -v "$k" '%s' "$v" ;; esac
 done <"$ENVFILE"
 
-need=()
-command -v curl >/dev/null || need+=(curl)
-command -v lynx >/dev/null || need+=(lynx)
-command -v chromium >/dev/null || need+=(chromium)
-if [ ${#need[@]} -gt 0 ]; then
-	log "installing ${need[*]}"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+# Installed through .ci/lib.sh (lock timeout, nothing left enabled, listed).
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+ci_apt_install curl lynx chromium
 
 TMP=$(mktemp -d /tmp/urlkit-gateway-ci.XXXXXX)
 GWPID=
