@@ -659,9 +659,14 @@ func (u *URL) parseScheme(partialOK, generic bool) failure {
 		if f.code == fOK || syntax != schemes.Generic || partial {
 			return f
 		}
-		// An unknown scheme may use *xchar instead of ip-schemepart.
+		// An unknown scheme may use *xchar instead of ip-schemepart. When
+		// neither reading holds, the error is the one further along: the
+		// first byte that no reading allows.
 		*u = URL{s: s, prefix: u.prefix, flags: hasScheme | u.flags&extSyntax, scheme: u.scheme}
-		if u.parseTail(p, ComponentOpaque).code != fOK {
+		if g := u.parseTail(p, ComponentOpaque); g.code != fOK {
+			if g.off > f.off {
+				return g
+			}
 			return f
 		}
 		return failure{}
@@ -851,6 +856,13 @@ done:
 		userEnd := at
 		if colon >= 0 {
 			userEnd = colon
+		}
+		// The user first: the error names the first offending byte.
+		u.user = span{int32(a), int32(userEnd)}
+		if j := scanLogin(s, a, userEnd); j < userEnd {
+			return 0, charFail(j, ComponentUser)
+		}
+		if colon >= 0 {
 			u.flags |= hasPassword
 			u.pass = span{int32(colon + 1), int32(at)}
 			if j := scanLogin(s, colon+1, at); j < at {
@@ -858,10 +870,6 @@ done:
 			}
 		} else {
 			u.pass = span{int32(at), int32(at)}
-		}
-		u.user = span{int32(a), int32(userEnd)}
-		if j := scanLogin(s, a, userEnd); j < userEnd {
-			return 0, charFail(j, ComponentUser)
 		}
 		hostStart = at + 1
 	} else {

@@ -283,6 +283,71 @@ func (u URL) WithoutFragment() URL {
 	return v
 }
 
+// Span returns where component c is in the input u was parsed from, as
+// the byte offsets [start, end) of its text (the text the accessor
+// returns), and whether u has it. The offsets count the "URL:" prefix of
+// an input that had one (see [URL.Prefixed]), as a [SyntaxError]'s Offset
+// does; for a URL that was not parsed they are offsets in [URL.String].
+// They come from the parse and cost nothing: no scan, no allocation.
+//
+// ComponentPath is the url-path without the "/" after the host, as
+// [URL.Path] returns it; ComponentOpaque is the scheme-specific part as
+// [URL.Opaque] returns it (always present), so its end is where a
+// fragment's "#" is, or the end of the input.
+//
+// For a component u lacks, ok is false and start == end is where it would
+// begin: the user at the start of the login, the password after the user,
+// the port after the host, the path after the login, the search part
+// after the path, the fragment at the end; the prefix at 0. A URL without
+// "//" has no user, password, host or port, and gives -1 for them.
+func (u URL) Span(c Component) (start, end int, ok bool) {
+	var p span
+	switch c {
+	case ComponentPrefix:
+		return 0, int(u.prefix), u.prefix != 0
+	case ComponentScheme:
+		p, ok = u.scheme, u.flags&hasScheme != 0
+	case ComponentOpaque:
+		p.start, p.end = 0, int32(len(u.s))
+		if u.flags&hasScheme != 0 {
+			p.start = u.scheme.end + 1
+		}
+		if u.flags&hasFragment != 0 {
+			p.end = u.frag.start - 1
+		}
+		ok = true
+	case ComponentUser, ComponentPassword, ComponentHost, ComponentPort:
+		if u.flags&hasAuthority == 0 {
+			return -1, -1, false
+		}
+		switch c {
+		case ComponentUser:
+			p, ok = u.user, u.flags&hasUser != 0
+		case ComponentPassword:
+			p, ok = u.pass, u.flags&hasPassword != 0
+			if !ok {
+				p = span{u.user.end, u.user.end}
+			}
+		case ComponentHost:
+			p, ok = u.host, true
+		default:
+			p, ok = u.port, u.flags&hasPort != 0
+		}
+	case ComponentPath:
+		p, ok = u.path, u.flags&hasPath != 0
+		if ok && u.flags&hasAuthority != 0 {
+			p.start++
+		}
+	case ComponentSearch:
+		p, ok = u.search, u.flags&hasSearch != 0
+	case ComponentFragment:
+		p, ok = u.frag, u.flags&hasFragment != 0
+	default:
+		return 0, 0, false
+	}
+	return int(u.prefix + p.start), int(u.prefix + p.end), ok
+}
+
 // MarshalText implements encoding.TextMarshaler; it returns the URL's text.
 func (u URL) MarshalText() ([]byte, error) { return []byte(u.s), nil }
 

@@ -82,6 +82,14 @@ type Options struct {
 	// from https to http, is refused.
 	FollowRedirects bool
 	MaxRedirects    int
+	// Lenient reads a redirect's Location with the lenient reading
+	// (package lenient), as browsers read it: a space or an international
+	// host name in it is repaired, each repair noted in the trace. Without
+	// it the Location must be a URL or partial URL of RFC 1738 (of the
+	// extended syntax, IPv6 hosts included, when the URL redirected from
+	// is). Either way it is resolved by RFC 3986 section 5.2, as browsers
+	// resolve it.
+	Lenient bool
 	// Progress, when set, is called after each read of the resource with the
 	// total number of bytes received so far.
 	Progress func(n int64)
@@ -101,7 +109,8 @@ type Options struct {
 	// retrievals and reuses them (see FTPSessions). A gateway sets it.
 	FTPSessions *FTPSessions
 	// Dial, when set, replaces the default dialer (a net.Dialer with
-	// ConnectTimeout). It lets tests and callers route connections.
+	// ConnectTimeout). It lets tests and callers route connections. Its
+	// network is "tcp", or "udp" for Prospero's datagrams.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Policy, when set, is asked about every connection a client is about
 	// to open (see Connection), FTP data connections included, with the
@@ -342,6 +351,10 @@ func Execute(ctx context.Context, p scheme.Plan, opts *Options) (*Resource, erro
 		r, err = x.http(p)
 	case *scheme.FilePlan:
 		r, err = x.file(p)
+	case *scheme.WAISPlan:
+		r, err = x.wais(p)
+	case *scheme.ProsperoPlan:
+		r, err = x.prospero(p, 0)
 	case nil:
 		err = errors.New("access: no plan")
 	default:

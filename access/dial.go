@@ -38,6 +38,10 @@ type Connection struct {
 	// Control is, for a data connection, the Name of its control
 	// connection.
 	Control string
+	// Network is "tcp", or "udp" for the datagrams of Prospero (a
+	// connected UDP socket: only the server's datagrams reach it). The
+	// policy applies to both alike.
+	Network string
 }
 
 // RefusedError reports a connection that Options.Policy refused; nothing
@@ -68,6 +72,11 @@ func (o *Options) dial(ctx context.Context, proto, addr string) (net.Conn, error
 	return o.dialConn(ctx, Connection{Protocol: proto, Name: addr})
 }
 
+// dialUDP opens a connected UDP socket for protocol proto to addr.
+func (o *Options) dialUDP(ctx context.Context, proto, addr string) (net.Conn, error) {
+	return o.dialConn(ctx, Connection{Protocol: proto, Name: addr, Network: "udp"})
+}
+
 // dialConn opens the connection c, asking Options.Policy first. With the
 // default dialer the policy is asked for each address the name resolves
 // to, after the socket is made and before it connects (net.Dialer's
@@ -79,13 +88,21 @@ func (o *Options) dialConn(ctx context.Context, c Connection) (net.Conn, error) 
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	o.tracef("* connect to %s", c.Name)
+	network := c.Network
+	if network == "" {
+		network = "tcp"
+	}
+	if network == "udp" {
+		o.tracef("* UDP to %s", c.Name)
+	} else {
+		o.tracef("* connect to %s", c.Name)
+	}
 	var (
 		conn net.Conn
 		err  error
 	)
 	if o.Dial != nil {
-		conn, err = o.Dial(ctx, "tcp", c.Name)
+		conn, err = o.Dial(ctx, network, c.Name)
 		if err == nil && o.Policy != nil {
 			cc := c
 			if ap, perr := netip.ParseAddrPort(conn.RemoteAddr().String()); perr == nil {
@@ -112,7 +129,7 @@ func (o *Options) dialConn(ctx context.Context, c Connection) (net.Conn, error) 
 				return nil
 			}
 		}
-		conn, err = d.DialContext(ctx, "tcp", c.Name)
+		conn, err = d.DialContext(ctx, network, c.Name)
 	}
 	if err != nil {
 		var re *RefusedError

@@ -27,10 +27,15 @@ type fileRow struct {
 
 // ftpListing renders an ftp directory listing written in format (which
 // of NLST, MLSD and LIST the server answered; access.ParseListLine reads
-// each line).
+// each line), row by row as the listing arrives (stream.go).
 func (g *Gateway) ftpListing(q *request, rc io.Reader, format access.ListFormat) {
 	now := g.now()
-	var rows []fileRow
+	head := &pageHead{Title: stripUserinfo(q.u.String()), Proxy: q.proxy, Details: format != access.ListNames,
+		bar: bar{URL: q.shown(), trail: ftpTrail(q.u)}}
+	if p, _ := q.u.Path(); p != "" && p != "/" {
+		head.Parent = true
+	}
+	pg := g.newPage(q, "ftpdir", head)
 	sc := bufio.NewScanner(rc)
 	sc.Buffer(make([]byte, 0, 4096), 64<<10)
 	for sc.Scan() {
@@ -38,27 +43,12 @@ func (g *Gateway) ftpListing(q *request, rc io.Reader, format access.ListFormat)
 		if skip {
 			continue
 		}
-		if len(rows) >= maxListing {
-			g.fail(q, &listingLimitError{n: maxListing})
+		if !pg.Item(ftpRow(e)) {
+			pg.End(nil)
 			return
 		}
-		rows = append(rows, ftpRow(e))
 	}
-	if err := sc.Err(); err != nil {
-		g.fail(q, err)
-		return
-	}
-	parent := false
-	if p, _ := q.u.Path(); p != "" && p != "/" {
-		parent = true
-	}
-	g.render(q.w, "ftpdir", struct {
-		Title   string
-		Proxy   bool
-		Parent  bool
-		Details bool // the listing gave sizes or dates
-		Rows    []fileRow
-	}{stripUserinfo(q.u.String()), q.proxy, parent, format != access.ListNames, rows}, "")
+	pg.End(sc.Err())
 }
 
 // ftpRow is the row for one entry.

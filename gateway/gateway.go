@@ -66,6 +66,13 @@ type Config struct {
 	// MaxUpstream bounds the requests being served upstream at once; a
 	// request that cannot get a slot before its deadline gets 503.
 	MaxUpstream int
+	// MaxPageItems and MaxPageBytes bound one listing page (a gopher
+	// menu, an ftp directory, a group list, an overview): the page stops
+	// there with a visible "listing truncated" line. Pages are written as
+	// the listing arrives, so these bound what a browser is sent, not the
+	// gateway's memory (zero: DefaultMaxPageItems, DefaultMaxPageBytes).
+	MaxPageItems int
+	MaxPageBytes int64
 	// Log, when set, receives one Common Log Format line per request, with
 	// passwords masked.
 	Log io.Writer
@@ -96,6 +103,12 @@ func New(cfg Config) *Gateway {
 	}
 	if cfg.MaxUpstream <= 0 {
 		cfg.MaxUpstream = DefaultMaxUpstream
+	}
+	if cfg.MaxPageItems <= 0 {
+		cfg.MaxPageItems = DefaultMaxPageItems
+	}
+	if cfg.MaxPageBytes <= 0 {
+		cfg.MaxPageBytes = DefaultMaxPageBytes
 	}
 	// Directory pages show each file's kind, size and date (FEAT, then
 	// MLSD, LIST or NLST: scheme.Config.FTPListDetails).

@@ -1,8 +1,6 @@
 package gateway
 
 import (
-	"io"
-
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -41,26 +39,6 @@ func (g *Gateway) open(q *request, plan scheme.Plan) (*access.Resource, error) {
 
 // menuItem is one line of a gopher menu.
 type menuItem = access.MenuItem
-
-// readMenu reads a gopher menu from a resource of kind "menu", at most
-// maxItems items; more is an error.
-func readMenu(r io.Reader, maxItems int) ([]menuItem, error) {
-	mr := access.NewMenuReader(r, 0)
-	var items []menuItem
-	for {
-		it, err := mr.Next()
-		if err == io.EOF {
-			return items, nil
-		}
-		if err != nil {
-			return items, err
-		}
-		if len(items) == maxItems {
-			return items, &listingLimitError{n: maxItems}
-		}
-		items = append(items, it)
-	}
-}
 
 // itemURL returns the gopher URL of a menu item, or why it has none.
 func itemURL(it menuItem) (string, error) { return it.URL() }

@@ -48,6 +48,11 @@ func FileName(u urlkit.URL) (string, error) {
 			return "", err
 		}
 		last = filepath.Base(p)
+	case *Prospero:
+		// The hsoname's last "/"-segment: no structure may be assumed
+		// (RFC 1738 3.11), but the name a server gives a file is its
+		// last segment in every hsoname dirsrv writes.
+		last = v.HSOName[strings.LastIndexByte(v.HSOName, '/')+1:]
 	case *NNTP:
 		if v.Article == "" {
 			return "", fmt.Errorf("an nntp URL without an article number: %w", ErrNoFileName)

@@ -516,7 +516,7 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 		cmds = append(cmds, FTPCommand{Verb: FTPType, Arg: typeArg(p.Type), Guessed: p.Guessed}, epsv, FTPCommand{Verb: FTPRetr, Arg: p.Name})
 	}
 	p.Commands = append(cmds, FTPCommand{Verb: FTPQuit})
-	p.Addr = hostPort(v.Host, v.Port)
+	p.Addr = addrOf(v.u, v.Host, v.Port)
 	return p, nil
 }
 

@@ -66,7 +66,7 @@ func (v *NNTP) Plan(Config) (Plan, error) {
 	if err := planPort(v.u); err != nil {
 		return nil, err
 	}
-	p := &NNTPPlan{scheme: "nntp", Addr: hostPort(v.Host, v.Port), Group: v.Group, Article: v.Article}
+	p := &NNTPPlan{scheme: "nntp", Addr: addrOf(v.u, v.Host, v.Port), Group: v.Group, Article: v.Article}
 	if v.Article != "" {
 		p.Commands = []NNTPCommand{{Verb: NNTPModeReader}, {Verb: NNTPGroup, Arg: v.Group}, {Verb: NNTPArticle, Arg: v.Article}, {Verb: NNTPQuit}}
 	} else {

@@ -398,19 +398,22 @@ func TestPlanPortDigits(t *testing.T) {
 	}
 }
 
-// TestPlanAllocs holds the plans to their allocation budgets: the plan and
-// one string holding the address and every line, which for a gopher URL
-// with escapes is the view's.
+// TestPlanAllocs holds the plans to their allocation budgets (after the
+// first plan of a view, which takes the room the view's allocation keeps
+// for it): the plan, and the address unless the URL writes it (an explicit
+// port) or the view's decoded text holds it (a gopher URL with escapes);
+// the commands need no text, and a long path's commands a slice.
 func TestPlanAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		url string
 		max float64
 	}{
-		{benchFTP, 2},
-		{"ftp://h.dom/a/b/c/d/e/f/g/h;type=i", 5}, // more CWDs than the plan has room for
+		{benchFTP, 1},
+		{"ftp://h.dom/a/b/c/d/e/f/g/h;type=i", 3}, // more CWDs than the plan has room for
 		{benchGopher, 1},
-		{"gopher://h.dom/0s%09%09+%091%0D%0A+-1%0D%0Ared%0D%0A.%0D%0A", 1}, // a form, with no CRLF added
+		{"gopher://h.dom/0s%09%09+%091%0D%0A+-1%0D%0Ared%0D%0A.%0D%0A", 1}, // a form
 		{"gopher://h.dom/0sel", 2},
+		{"gopher://h.dom:7070/0sel", 1},
 	} {
 		v, err := ViewOf(urlkit.MustParse(tc.url))
 		if err != nil {

@@ -429,77 +429,54 @@ func registerChecked(name string, view func(u urlkit.URL) (View, error), check f
 
 // ---- positions -------------------------------------------------------------
 
-// loc computes the offsets of a URL's components in the original input.
-// The components of a URL are substrings of u.String(); the input had a
-// 4-byte "URL:" prefix more when u.Prefixed().
+// loc gives the offsets of a URL's components in the original input, as
+// the parser found them ([urlkit.URL.Span]: a "URL:" prefix counted), and
+// builds positioned errors. Every offset in this package (a part's off, an
+// error's) is an offset in the input.
 type loc struct {
-	u    urlkit.URL
-	base int
+	u urlkit.URL
 }
 
-func locOf(u urlkit.URL) loc {
-	l := loc{u: u}
-	if u.Prefixed() {
-		l.base = 4
-	}
-	return l
+func locOf(u urlkit.URL) loc { return loc{u: u} }
+
+// at is where component c starts, or would start (see Span).
+func (l loc) at(c urlkit.Component) int {
+	start, _, _ := l.u.Span(c)
+	return start
 }
 
 // input returns the original input, as far as it can be rebuilt.
 func (l loc) input() string {
-	if l.base != 0 {
+	if l.u.Prefixed() {
 		return "URL:" + l.u.String()
 	}
 	return l.u.String()
 }
 
-// end is the offset in String() where the fragment's "#" is, or its length.
+// end is where the fragment's "#" is, or the end of the input.
 func (l loc) end() int {
-	s := l.u.String()
-	if f, ok := l.u.Fragment(); ok {
-		return len(s) - len(f) - 1
-	}
-	return len(s)
+	_, end, _ := l.u.Span(urlkit.ComponentOpaque)
+	return end
 }
 
-// urlPath is the offset in String() of PathAndSearch().
-func (l loc) urlPath() int { return l.end() - len(l.u.PathAndSearch()) }
+// urlPath is where PathAndSearch() starts.
+func (l loc) urlPath() int { return l.at(urlkit.ComponentPath) }
 
-// opaque is the offset in String() of Opaque().
-func (l loc) opaque() int { return l.end() - len(l.u.Opaque()) }
+// opaque is where Opaque() starts.
+func (l loc) opaque() int { return l.at(urlkit.ComponentOpaque) }
 
-// search is the offset in String() of Search().
-func (l loc) search() int {
-	s, _ := l.u.Search()
-	return l.end() - len(s)
-}
+// search is where Search() starts (after the "?").
+func (l loc) search() int { return l.at(urlkit.ComponentSearch) }
 
-// authority is the offset in String() of Authority().
-func (l loc) authority() int { return len(l.u.RawScheme()) + 3 }
+func (l loc) scheme() int   { return l.at(urlkit.ComponentScheme) }
+func (l loc) user() int     { return l.at(urlkit.ComponentUser) }
+func (l loc) password() int { return l.at(urlkit.ComponentPassword) }
+func (l loc) host() int     { return l.at(urlkit.ComponentHost) }
+func (l loc) port() int     { return l.at(urlkit.ComponentPort) }
 
-func (l loc) user() int { return l.authority() }
-
-func (l loc) password() int {
-	u, _ := l.u.User()
-	return l.authority() + len(u) + 1
-}
-
-func (l loc) host() int {
-	a := l.authority()
-	if u, ok := l.u.User(); ok {
-		a += len(u) + 1
-		if p, ok := l.u.Password(); ok {
-			a += len(p) + 1
-		}
-	}
-	return a
-}
-
-func (l loc) port() int { return l.host() + len(l.u.Host()) + 1 }
-
-// err builds a positioned error; off is an offset in String().
+// err builds a positioned error; off is an offset in the input.
 func (l loc) err(off int, c urlkit.Component, sentinel error, format string, args ...any) *urlkit.SyntaxError {
-	return &urlkit.SyntaxError{Input: l.input(), Offset: l.base + off, Component: c, Err: sentinel, Detail: fmt.Sprintf(format, args...)}
+	return &urlkit.SyntaxError{Input: l.input(), Offset: off, Component: c, Err: sentinel, Detail: fmt.Sprintf(format, args...)}
 }
 
 // ---- parts -----------------------------------------------------------------
@@ -507,7 +484,7 @@ func (l loc) err(off int, c urlkit.Component, sentinel error, format string, arg
 // part is one scheme-specific piece of a URL: its raw text and where it is.
 type part struct {
 	raw  string
-	off  int // offset in String()
+	off  int // offset in the input
 	comp urlkit.Component
 }
 
@@ -741,6 +718,23 @@ func portOf(u urlkit.URL, def int) (int, bool) {
 		}
 	}
 	return n, true
+}
+
+// addrOf returns host:port for dialling. When u writes exactly that (its
+// host, ":" and the port's digits without a leading zero), it is u's own
+// text, from the parser's offsets, and nothing is allocated.
+func addrOf(u urlkit.URL, host string, port int) string {
+	if p, ok := u.RawPort(); ok && len(p) > 0 && len(p) <= 5 && p[0] != '0' && host == u.Host() {
+		if n, _ := portOf(u, 0); n == port {
+			hs, _, _ := u.Span(urlkit.ComponentHost)
+			_, pe, _ := u.Span(urlkit.ComponentPort)
+			if u.Prefixed() {
+				hs, pe = hs-4, pe-4
+			}
+			return u.String()[hs:pe]
+		}
+	}
+	return hostPort(host, port)
 }
 
 // hostPort joins a host and port for dialling.

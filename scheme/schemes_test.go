@@ -208,8 +208,8 @@ func TestWAIS(t *testing.T) {
 		t.Errorf("opaque document-id %+v", v)
 	}
 	p := mustPlan(t, "wais://h.dom/db?two+words", Config{}).(*WAISPlan)
-	if !reflect.DeepEqual(p.Operations, []string{"Init", `Search database "db" for "two words"`}) {
-		t.Errorf("ops %q", p.Operations)
+	if len(p.Messages) != 2 || p.Messages[1] != (WAISSearchAPDU{Database: "db", SeedWords: "two words", MaxDocuments: WAISMaxDocuments}) {
+		t.Errorf("messages %#v", p.Messages)
 	}
 	for _, tt := range []struct {
 		in  string

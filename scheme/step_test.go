@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -120,5 +121,101 @@ func TestFTPCommandLines(t *testing.T) {
 		if l, r, x := tc.c.Line(), tc.c.Redacted(), tc.c.Text(); l != tc.line || r != tc.shown || x != tc.text {
 			t.Errorf("%+v: line %q, redacted %q, text %q; want %q %q %q", tc.c, l, r, x, tc.line, tc.shown, tc.text)
 		}
+	}
+}
+
+// positionedURLs break a scheme's own rules (views and plans), each at a
+// place the scheme package finds with the parser's offsets.
+var positionedURLs = []string{
+	"nntp://h.dom", "nntp://h.dom/1g", "nntp://h.dom/g/1x", "nntp://h.dom/g/1/2", "nntp://u@h.dom/g", "nntp://h.dom/g?x",
+	"telnet://h.dom/x", "file://h.dom:21/x", "file://h.dom", "file://u@h.dom/x", "http://u:p@h.dom/", "https://h.dom/?a/b",
+	"gopher://u@h.dom/", "gopher://h.dom/0a%0Db", "gopher://h.dom/7s%09q%0Ax", "news:1g", "news:a@-b.dom", "news:a%0D@b.dom",
+	"ftp://h.dom/a;type=x", "ftp://h.dom/a;b/c", "ftp://u%0A:p@h.dom/f", "ftp://u:p%00@h.dom/f", "ftp://h.dom/a%0D/f", "ftp://h.dom:70000/f",
+	"mailto:joe", "mailto:a%0Ab@c.dom", "mid:x", "wais://h.dom/db?a%0Db", "prospero://h.dom/a%0Ab", "telnet://u%0D@h.dom/",
+	"file:///a%00b", "file://remote.dom/x", "http://h.dom:99999/",
+}
+
+// A "URL:" prefix (RFC 1738's appendix) moves every offset the scheme
+// package reports by its four bytes: view and plan errors and Check's
+// findings.
+func TestOffsetsWithPrefix(t *testing.T) {
+	type result struct {
+		off  int
+		comp urlkit.Component
+		msg  string
+	}
+	results := func(in string) []result {
+		u, err := urlkit.Parse(in)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		var out []result
+		add := func(err error) {
+			var se *urlkit.SyntaxError
+			if errors.As(err, &se) {
+				if se.Input != in || se.Offset < 0 || se.Offset > len(in) {
+					t.Errorf("%s: error %q at %d of %q", in, se.Reason(), se.Offset, se.Input)
+				}
+				out = append(out, result{se.Offset, se.Component, se.Reason()})
+			}
+		}
+		v, err := ViewOf(u)
+		add(err)
+		if err == nil {
+			_, err = v.Plan(Config{NewsServer: "n.dom"})
+			add(err)
+		}
+		for _, f := range Check(u) {
+			out = append(out, result{f.Offset, f.Component, f.Message})
+		}
+		return out
+	}
+	for _, s := range positionedURLs {
+		plain, prefixed := results(s), results("URL:"+s)
+		if len(plain) == 0 {
+			t.Errorf("%s: no error and no finding", s)
+		}
+		if len(plain) != len(prefixed) {
+			t.Fatalf("%s: %v without the prefix, %v with it", s, plain, prefixed)
+		}
+		for i := range plain {
+			if want := plain[i].off + 4; plain[i].off >= 0 && (prefixed[i].off != want || prefixed[i].comp != plain[i].comp || prefixed[i].msg != plain[i].msg) {
+				t.Errorf("%s: %+v with the prefix, want %+v moved by 4", s, prefixed[i], plain[i])
+			}
+		}
+	}
+}
+
+// addrOf takes host:port from the URL's text when the URL writes it so,
+// without allocating, and writes it otherwise.
+func TestAddrOf(t *testing.T) {
+	for _, tc := range []struct {
+		in, host string
+		port     int
+		want     string
+		allocs   float64
+	}{
+		{"ftp://h.dom:2121/x", "h.dom", 2121, "h.dom:2121", 0},
+		{"URL:ftp://u:p@h.dom:2121/x", "h.dom", 2121, "h.dom:2121", 0},
+		{"ftp://h.dom/x", "h.dom", 21, "h.dom:21", 1},
+		{"ftp://h.dom:021/x", "h.dom", 21, "h.dom:21", 1},
+		{"ftp://h.dom:2121/x", "h.dom", 2122, "h.dom:2122", 1},
+		{"ftp://h.dom:2121/x", "other.dom", 2121, "other.dom:2121", 1},
+		{"ftp://h.dom:99999/x", "h.dom", 99999, "h.dom:99999", 0},
+	} {
+		u := urlkit.MustParse(tc.in)
+		if got := addrOf(u, tc.host, tc.port); got != tc.want {
+			t.Errorf("%s, %s, %d: %q, want %q", tc.in, tc.host, tc.port, got, tc.want)
+		}
+		if n := testing.AllocsPerRun(20, func() { addrOf(u, tc.host, tc.port) }); n != tc.allocs {
+			t.Errorf("%s: %v allocations, want %v", tc.in, n, tc.allocs)
+		}
+	}
+	u, err := urlkit.ParseExtended("ftp://[::1]:2121/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := addrOf(u, u.Host(), 2121); got != "[::1]:2121" {
+		t.Errorf("IPv6: %q", got)
 	}
 }

@@ -1,9 +1,13 @@
 package scheme
 
 import (
+	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // WAIS (RFC 1738 3.9; RFC 1630, WAIS; RFC 1625):
@@ -123,48 +127,251 @@ func docIDFields(s string) []WAISField {
 // URL returns the URL the view was made from.
 func (v *WAIS) URL() urlkit.URL { return v.u }
 
-// WAISPlan names the WAIS operations (RFC 1625) a client performs.
+// WAISPlan is the access plan of a wais URL: the messages a WAIS client
+// sends over one TCP connection (RFC 1625: Z39.50-1988 with the WAIS
+// extensions), in order, each a typed step. The access package encodes
+// each message from its step's fields.
 type WAISPlan struct {
-	Addr       string   `json:"addr"`
-	Form       string   `json:"form"`
-	Database   string   `json:"database"`
-	Search     string   `json:"search,omitempty"`
-	WType      string   `json:"wtype,omitempty"`
-	WPath      string   `json:"wpath,omitempty"`
-	Operations []string `json:"operations"`
+	Addr     string `json:"addr"` // host:port (TCP)
+	Form     string `json:"form"` // WAISDatabase, WAISSearch or WAISDocument
+	Database string `json:"database"`
+	// URL is the URL the plan is for, without fragment: the hits of a
+	// search are listed as URLs of the same host, port and database.
+	URL      string        `json:"url"`
+	Messages []WAISMessage `json:"messages"`
+}
+
+// WAISMessage is one message of a WAIS plan: a WAISInitAPDU, a WAISSearchAPDU
+// or a WAISRetrieval.
+type WAISMessage interface {
+	Step
+	waisMessage()
 }
 
 // Scheme returns "wais".
 func (p *WAISPlan) Scheme() string { return "wais" }
 
-// Steps returns the connection, then each operation.
+// Steps returns the connection, then each message.
 func (p *WAISPlan) Steps() []Step {
-	out := []Step{Connect{Addr: p.Addr, For: "WAIS, Z39.50-1988 based"}}
-	for _, op := range p.Operations {
-		kind, _, _ := strings.Cut(op, " ")
-		out = append(out, Action{Kind: strings.ToLower(kind), Says: op})
+	out := make([]Step, 0, 1+len(p.Messages))
+	out = append(out, Connect{Addr: p.Addr, For: "WAIS: Z39.50-1988 with the WAIS extensions, RFC 1625"})
+	for _, m := range p.Messages {
+		out = append(out, m)
 	}
 	return out
 }
 
-// Plan returns the operations: Init, then a search of the database (with
-// the URL's words, or words asked of the user), or the retrieval of one
-// document by type and document-id.
+// The values of the init message: the sizes are those freeWAIS-sf's own
+// client offers (../shared/servers/wais/transcripts).
+const (
+	WAISMessageSize  = 100000 // PreferredMessageSize and MaximumRecordSize offered
+	WAISMaxDocuments = 40     // MaxDocumentsRetrieved of a search
+	// WAISChunk is the largest piece of a document asked for in one
+	// retrieval (RFC 1625 4: clients retrieve large documents in chunks).
+	WAISChunk = 65536
+)
+
+// WAISInitAPDU is the initAPDU (Z39.50-1988 initialization; RFC 1625 4) and the
+// reading of its initResponseAPDU, which must accept.
+type WAISInitAPDU struct {
+	PreferredMessageSize int    `json:"preferredMessageSize"`
+	MaximumRecordSize    int    `json:"maximumRecordSize"`
+	ImplementationName   string `json:"implementationName"`
+}
+
+func (WAISInitAPDU) waisMessage() {}
+
+// Op returns "init".
+func (WAISInitAPDU) Op() string { return "init" }
+
+// Text describes the message.
+func (m WAISInitAPDU) Text() string {
+	return fmt.Sprintf("initAPDU: ProtocolVersion 1, PreferredMessageSize %d, MaximumRecordSize %d, ImplementationName %s; read the initResponseAPDU (Result must be accept)",
+		m.PreferredMessageSize, m.MaximumRecordSize, quoteVisible(m.ImplementationName))
+}
+
+// MarshalJSON writes the message with "apdu": "init".
+func (m WAISInitAPDU) MarshalJSON() ([]byte, error) {
+	type plain WAISInitAPDU
+	return json.Marshal(struct {
+		APDU string `json:"apdu"`
+		plain
+	}{"init", plain(m)})
+}
+
+// WAISSearchAPDU is a searchAPDU with a type-3 query, the relevance-feedback
+// query of WAIS (RFC 1625 4): the seed words in the WAIS user information.
+// Its searchResponseAPDU holds the headers of the hits. A search with
+// AskUser set has no words yet: the database form of the URL, for which a
+// client asks the words of its user (the gateway shows a search form).
+type WAISSearchAPDU struct {
+	Database     string `json:"database"`
+	SeedWords    string `json:"seedWords"`
+	AskUser      bool   `json:"askUser,omitempty"`
+	MaxDocuments int    `json:"maxDocuments"`
+}
+
+func (WAISSearchAPDU) waisMessage() {}
+
+// Op returns "search".
+func (WAISSearchAPDU) Op() string { return "search" }
+
+// Text describes the message.
+func (m WAISSearchAPDU) Text() string {
+	words := "SeedWords " + quoteVisible(m.SeedWords)
+	if m.AskUser {
+		words = "SeedWords asked of the user (the URL gives none: add ?words)"
+	}
+	return fmt.Sprintf("searchAPDU: DatabaseNames %s, QueryType 3 (relevance feedback), %s, MaxDocumentsRetrieved %d; read the searchResponseAPDU: one DocumentHeaderGroup per hit (headline, score, length, type, DocumentID)",
+		quoteVisible(m.Database), words, m.MaxDocuments)
+}
+
+// MarshalJSON writes the message with "apdu": "search".
+func (m WAISSearchAPDU) MarshalJSON() ([]byte, error) {
+	type plain WAISSearchAPDU
+	return json.Marshal(struct {
+		APDU string `json:"apdu"`
+		plain
+	}{"search", plain(m)})
+}
+
+// WAISRetrieval retrieves one document: searchAPDUs with a type-1 query of
+// four terms (RFC 1625 4): the DocumentID ("un", equal), the type ("wt",
+// equal) and the byte range ("wb", from Start, greater or equal, to the
+// end, less than), asking for the element set "Document Text". A document
+// is asked for in chunks of Chunk bytes, [0, Chunk), [Chunk, 2*Chunk) and
+// so on, until a chunk comes back shorter than asked.
+type WAISRetrieval struct {
+	Database string `json:"database"`
+	// DocID is the document-id, the bytes of the DocumentID element a
+	// search response gave for the hit: the decoded wpath (RFC 1738 3.9),
+	// or the fields of RFC 1630's wpath form as elements.
+	DocID string `json:"docid"`
+	Type  string `json:"type"`
+	Chunk int    `json:"chunk"`
+}
+
+func (WAISRetrieval) waisMessage() {}
+
+// Op returns "retrieve".
+func (WAISRetrieval) Op() string { return "retrieve" }
+
+// Text describes the messages.
+func (m WAISRetrieval) Text() string {
+	return fmt.Sprintf("searchAPDU: DatabaseNames %s, QueryType 1, ElementSetNames \"Document Text\", query: DocumentID %s (%d bytes) AND type %s AND bytes [0, %d); again for [%d, %d) and each next %d bytes until a chunk comes back shorter; read each searchResponseAPDU: DocumentText",
+		quoteVisible(m.Database), quoteVisible(docIDText(m.DocID)), len(m.DocID), quoteVisible(m.Type), m.Chunk, m.Chunk, 2*m.Chunk, m.Chunk)
+}
+
+// MarshalJSON writes the message with "apdu": "retrieve".
+func (m WAISRetrieval) MarshalJSON() ([]byte, error) {
+	type plain WAISRetrieval
+	return json.Marshal(struct {
+		APDU string `json:"apdu"`
+		plain
+	}{"retrieve", plain(m)})
+}
+
+// docIDText shows a document-id: bytes outside printable ASCII as \xNN.
+func docIDText(id string) string {
+	var b strings.Builder
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c < 0x20 || c >= 0x7f || c == '\\' || c == '"' {
+			fmt.Fprintf(&b, "\\x%02x", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// Plan returns the messages: the init, then a search of the database (with
+// the URL's words, or words to ask of the user), or the retrieval of one
+// document by its type and document-id.
 func (v *WAIS) Plan(Config) (Plan, error) {
-	p := &WAISPlan{Addr: hostPort(v.Host, v.Port), Form: v.Form, Database: v.Database, Search: v.Search, WType: v.WType, WPath: v.WPath}
-	p.Operations = []string{"Init"}
+	if err := planPort(v.u); err != nil {
+		return nil, err
+	}
+	p := &WAISPlan{Addr: addrOf(v.u, v.Host, v.Port), Form: v.Form, Database: v.Database, URL: v.u.WithoutFragment().String()}
+	p.Messages = []WAISMessage{WAISInitAPDU{PreferredMessageSize: WAISMessageSize, MaximumRecordSize: WAISMessageSize, ImplementationName: "urlkit"}}
 	switch v.Form {
 	case WAISDatabase:
-		p.Operations = append(p.Operations, "Search database "+quoteVisible(v.Database)+" with words asked of the user")
+		p.Messages = append(p.Messages, WAISSearchAPDU{Database: v.Database, AskUser: true, MaxDocuments: WAISMaxDocuments})
 	case WAISSearch:
 		if i, b := firstControl(v.search.raw); i >= 0 {
 			return nil, locOf(v.u).err(v.search.off+i, v.search.comp, ErrControl, "%%%02X decodes to control character 0x%02X in the WAIS search words (RFC 1738 6)", b, b)
 		}
-		p.Operations = append(p.Operations, "Search database "+quoteVisible(v.Database)+" for "+quoteVisible(v.Search))
+		p.Messages = append(p.Messages, WAISSearchAPDU{Database: v.Database, SeedWords: v.Search, MaxDocuments: WAISMaxDocuments})
 	case WAISDocument:
-		p.Operations = append(p.Operations, "Retrieve document type "+quoteVisible(v.WType)+" document-id "+quoteVisible(visible(v.WPath))+" from database "+quoteVisible(v.Database))
+		id := v.WPath
+		if v.DocIDFields != nil {
+			id = DocIDOfFields(v.DocIDFields)
+		}
+		if id == "" {
+			l := locOf(v.u)
+			return nil, l.err(l.end(), urlkit.ComponentPath, ErrBadPath, "empty wpath: a WAIS document is retrieved by its document-id (RFC 1738 3.9)")
+		}
+		p.Messages = append(p.Messages, WAISRetrieval{Database: v.Database, DocID: id, Type: v.WType, Chunk: WAISChunk})
 	}
 	return p, nil
+}
+
+// DocIDOfFields returns the document-id whose fields RFC 1630's wpath form
+// lists (digits "=" value ";"): each field an element of the DocumentID,
+// its tag the field number (the WAIS encoding: tag, then length, each a
+// base-128 compressed integer, then the value).
+func DocIDOfFields(fields []WAISField) string {
+	var b []byte
+	for _, f := range fields {
+		n, _ := strconv.Atoi(f.Number)
+		b = appendWAISCompressed(b, n)
+		b = appendWAISCompressed(b, len(f.Value))
+		b = append(b, f.Value...)
+	}
+	return string(b)
+}
+
+// appendWAISCompressed appends n base 128, most significant group first,
+// the high bit set on every byte but the last.
+func appendWAISCompressed(b []byte, n int) []byte {
+	var tmp [10]byte
+	i := len(tmp) - 1
+	tmp[i] = byte(n & 0x7f)
+	for n >>= 7; n > 0; n >>= 7 {
+		i--
+		tmp[i] = byte(n&0x7f) | 0x80
+	}
+	return append(b, tmp[i:]...)
+}
+
+// WAISDocumentURL returns the URL of a document that a search of the
+// database base names (wais://host:port/database, as written) found:
+// base/wtype/wpath (RFC 1738 3.9), the type and the document-id (the bytes
+// of the DocumentID element) percent-encoded where RFC 1738 5's *uchar
+// requires.
+func WAISDocumentURL(base, wtype string, docID []byte) string {
+	b := make([]byte, 0, len(base)+len(wtype)+3*len(docID)+2)
+	b = append(b, base...)
+	b = append(b, '/')
+	b = appendUchar(b, wtype)
+	b = append(b, '/')
+	b = appendUchar(b, string(docID))
+	return string(b)
+}
+
+// appendUchar appends s with every byte that is not RFC 1738 5's
+// unreserved (alpha, digit, safe, extra) percent-encoded.
+func appendUchar(b []byte, s string) []byte {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if chars.Is(c, chars.AlphaDigit) || strings.IndexByte("$-_.+!*'(),", c) >= 0 {
+			b = append(b, c)
+			continue
+		}
+		b = append(b, '%', hex[c>>4], hex[c&15])
+	}
+	return b
 }
 
 func (v *WAIS) wireParts() []wirePart {

@@ -31,6 +31,8 @@ func init() {
 			fs.Duration("connect-timeout", 0, "time allowed to connect upstream (0: access's default)")
 			fs.Int64("max-size", gateway.DefaultMaxSize, "largest resource relayed, in bytes")
 			fs.Int("max-upstream", gateway.DefaultMaxUpstream, "requests served upstream at once")
+			fs.Int("max-page-items", gateway.DefaultMaxPageItems, "entries on one listing page (menu, directory, group list); a longer listing is cut with a visible line")
+			fs.Int64("max-page-bytes", gateway.DefaultMaxPageBytes, "bytes of entries on one listing page; a longer listing is cut with a visible line")
 			fs.String("email", "", "the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
 			fs.String("nntp-server", "", "news server host[:port] for news: URLs; default $NNTPSERVER")
 			fs.Bool("quiet", false, "do not log requests on standard error")
@@ -61,6 +63,8 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 		ConnectTimeout: get("connect-timeout").(time.Duration),
 		MaxSize:        get("max-size").(int64),
 		MaxUpstream:    get("max-upstream").(int),
+		MaxPageItems:   get("max-page-items").(int),
+		MaxPageBytes:   get("max-page-bytes").(int64),
 	}
 	if s := get("email").(string); s != "" {
 		cfg.Scheme.Email = s

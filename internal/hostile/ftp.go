@@ -1,7 +1,9 @@
 package hostile
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"time"
@@ -32,6 +34,27 @@ type FTP struct {
 	// MLSD and LIST are the listings those commands send; empty refuses
 	// the command with 502 (as a server that does not carry it out).
 	MLSD, LIST string
+	// HugeListing, when positive, makes NLST and LIST send generated
+	// entries (names, or "ls -l" lines for LIST), about 100 bytes each,
+	// until that many bytes: a listing far larger than any page.
+	HugeListing int64
+	// AnnounceSize, when positive, is the size RETR's 150 reply announces
+	// ("(N bytes)") whatever the file's length.
+	AnnounceSize int64
+}
+
+// hugeListing writes generated listing lines to w until limit bytes.
+func hugeListing(w io.Writer, long bool, limit int64) {
+	var b bytes.Buffer
+	for i := 0; b.Len() < 64<<10; i++ {
+		name := fmt.Sprintf("file-%08d-%s.txt", i, strings.Repeat("n", 40))
+		if long {
+			fmt.Fprintf(&b, "-rw-r--r--   1 ftp      ftp          %6d Nov 24 09:57 %s\r\n", i, name)
+		} else {
+			fmt.Fprintf(&b, "%s\r\n", name)
+		}
+	}
+	endless(w, "", b.Bytes(), limit)
 }
 
 // Serve handles one control connection.
@@ -102,6 +125,9 @@ func (f *FTP) Serve(c net.Conn) {
 			if cmd == "LIST" {
 				listing = f.LIST
 			}
+			if cmd == "LIST" && f.HugeListing > 0 {
+				listing = "huge"
+			}
 			if listing == "" {
 				say("502 " + cmd + " not implemented")
 				continue
@@ -117,7 +143,11 @@ func (f *FTP) Serve(c net.Conn) {
 			if err != nil {
 				return
 			}
-			d.Write([]byte(listing))
+			if listing == "huge" && f.HugeListing > 0 {
+				hugeListing(d, true, f.HugeListing)
+			} else {
+				d.Write([]byte(listing))
+			}
 			d.Close()
 			say("226 done")
 		case "RETR", "NLST":
@@ -141,7 +171,15 @@ func (f *FTP) Serve(c net.Conn) {
 				}
 				data = []byte(b.String())
 			}
-			say(fmt.Sprintf("150 here it comes (%d bytes)", len(data)))
+			announce := int64(len(data))
+			if cmd == "RETR" && f.AnnounceSize > 0 {
+				announce = f.AnnounceSize
+			}
+			if cmd == "NLST" && f.HugeListing > 0 {
+				say("150 here it comes")
+			} else {
+				say(fmt.Sprintf("150 here it comes (%d bytes)", announce))
+			}
 			dl.(*net.TCPListener).SetDeadline(time.Now().Add(10 * time.Second))
 			d, err := dl.Accept()
 			dl.Close()
@@ -149,7 +187,11 @@ func (f *FTP) Serve(c net.Conn) {
 			if err != nil {
 				return
 			}
-			d.Write(data)
+			if cmd == "NLST" && f.HugeListing > 0 {
+				hugeListing(d, false, f.HugeListing)
+			} else {
+				d.Write(data)
+			}
 			d.Close()
 			say("226 done")
 		case "QUIT":

@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -29,9 +30,14 @@ type Mutant struct {
 	Package  string   // the package to test, as go test names it ("./internal/conformance/")
 	Fail     []string // tests that must fail, as go test -v prints them after "--- FAIL: " (subtests with "_" for spaces)
 	Requires string   // "avx2" for a bug in code that runs only there; "" otherwise
-	Find     []string // the lines to find (one line: a substring of one line)
-	Replace  []string // what replaces them
+	Edits    []Edit   // the edits, made together
 	Line     int      // where the mutant starts in mutants.txt, for messages
+}
+
+// An Edit is one place a mutant changes.
+type Edit struct {
+	Find    []string // the lines to find (one line: a substring of one line)
+	Replace []string // what replaces them
 }
 
 // Parse reads a mutants file. A mutant starts with "== name"; then
@@ -79,10 +85,15 @@ func Parse(data []byte) ([]Mutant, error) {
 		case "requires":
 			cur.Requires = val
 		case "find":
-			block = &cur.Find
+			cur.Edits = append(cur.Edits, Edit{})
+			block = &cur.Edits[len(cur.Edits)-1].Find
 		case "replace":
-			block = &cur.Replace
-			cur.Replace = []string{} // present, possibly empty
+			if len(cur.Edits) == 0 || cur.Edits[len(cur.Edits)-1].Replace != nil {
+				return nil, fmt.Errorf("mutants line %d (%s): replace: without its find:", n, cur.Name)
+			}
+			e := &cur.Edits[len(cur.Edits)-1]
+			e.Replace = []string{} // present, possibly empty
+			block = &e.Replace
 		default:
 			return nil, fmt.Errorf("mutants line %d (%s): unknown key %q", n, cur.Name, key)
 		}
@@ -92,8 +103,13 @@ func Parse(data []byte) ([]Mutant, error) {
 		switch {
 		case seen[m.Name]:
 			return nil, fmt.Errorf("mutants line %d: %s is defined twice", m.Line, m.Name)
-		case m.Package == "" || len(m.Fail) == 0 || len(m.Find) == 0 || m.Replace == nil:
+		case m.Package == "" || len(m.Fail) == 0 || len(m.Edits) == 0:
 			return nil, fmt.Errorf("mutants line %d: %s needs package, fail, find and replace", m.Line, m.Name)
+		}
+		for _, e := range m.Edits {
+			if len(e.Find) == 0 || e.Replace == nil {
+				return nil, fmt.Errorf("mutants line %d: %s: each find: needs lines and a replace:", m.Line, m.Name)
+			}
 		}
 		seen[m.Name] = true
 	}
@@ -110,12 +126,26 @@ type Site struct {
 // ErrPattern is wrapped by Locate's errors: the pattern is not found once.
 var ErrPattern = errors.New("mutant pattern not found exactly once")
 
-// Locate finds m's pattern in the non-test Go files of the module at root
-// (directories with their own go.mod are other modules and are left out).
-// A one-line pattern is a substring of one line; a longer one is a run of
-// whole lines, compared without their leading and trailing white space.
-// It must occur exactly once.
-func Locate(root string, m Mutant) (Site, error) {
+// Locate finds every edit of m (see [LocateEdit]).
+func Locate(root string, m Mutant) ([]Site, error) {
+	var out []Site
+	for k := range m.Edits {
+		s, err := LocateEdit(root, m, k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// LocateEdit finds the pattern of m's edit k in the non-test Go files of
+// the module at root (directories with their own go.mod are other modules
+// and are left out). A one-line pattern is a substring of one line; a
+// longer one is a run of whole lines, compared without their leading and
+// trailing white space. It must occur exactly once.
+func LocateEdit(root string, m Mutant, k int) (Site, error) {
+	e := m.Edits[k]
 	var sites []Site
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -135,7 +165,7 @@ func Locate(root string, m Mutant) (Site, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
-		for _, s := range find(string(data), m) {
+		for _, s := range find(string(data), e) {
 			s.File = rel
 			sites = append(sites, s)
 		}
@@ -149,7 +179,7 @@ func Locate(root string, m Mutant) (Site, error) {
 		for i, s := range sites {
 			where[i] = s.File
 		}
-		return Site{}, fmt.Errorf("mutant %s (mutants.txt line %d): %w: found %d times %v; the code changed, so update the mutant's find/replace to plant the same bug", m.Name, m.Line, ErrPattern, len(sites), where)
+		return Site{}, fmt.Errorf("mutant %s (mutants.txt line %d, edit %d): %w: found %d times %v; the code changed, so update the mutant's find/replace to plant the same bug", m.Name, m.Line, k+1, ErrPattern, len(sites), where)
 	}
 	return sites[0], nil
 }
@@ -157,7 +187,7 @@ func Locate(root string, m Mutant) (Site, error) {
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // find returns every place m.Find occurs in src.
-func find(src string, m Mutant) []Site {
+func find(src string, m Edit) []Site {
 	var out []Site
 	if len(m.Find) == 1 {
 		pat := strings.TrimSpace(m.Find[0])
@@ -203,6 +233,24 @@ func find(src string, m Mutant) []Site {
 		}
 	}
 	return out
+}
+
+// ApplyAll writes the edits of sites under root, in one file the later
+// ones first, so that offsets stay right.
+func ApplyAll(root string, sites []Site) error {
+	sorted := append([]Site(nil), sites...)
+	sort.Slice(sorted, func(i, j int) bool {
+		if sorted[i].File != sorted[j].File {
+			return sorted[i].File < sorted[j].File
+		}
+		return sorted[i].Start > sorted[j].Start
+	})
+	for _, s := range sorted {
+		if err := Apply(root, s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Apply writes the mutant's edit into the file of site under root.

@@ -24,13 +24,15 @@ func TestMutantsLocate(t *testing.T) {
 	}
 	root := filepath.Join("..", "..")
 	for _, m := range ms {
-		s, err := Locate(root, m)
+		sites, err := Locate(root, m)
 		if err != nil {
 			t.Error(err)
 			continue
 		}
-		if !strings.HasSuffix(s.File, ".go") || strings.HasSuffix(s.File, "_test.go") {
-			t.Errorf("%s: found in %s, want a production Go file", m.Name, s.File)
+		for _, s := range sites {
+			if !strings.HasSuffix(s.File, ".go") || strings.HasSuffix(s.File, "_test.go") {
+				t.Errorf("%s: found in %s, want a production Go file", m.Name, s.File)
+			}
 		}
 	}
 }
@@ -49,7 +51,7 @@ func TestPlant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Locate(dir, ms[0])
+	s, err := LocateEdit(dir, ms[0], 0)
 	if err != nil || s.File != "p.go" {
 		t.Fatalf("one-line pattern: %+v %v", s, err)
 	}
@@ -61,7 +63,7 @@ func TestPlant(t *testing.T) {
 		t.Errorf("after a: %s", got)
 	}
 	os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644)
-	s, err = Locate(dir, ms[1])
+	s, err = LocateEdit(dir, ms[1], 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,10 @@ type Grammar struct {
 	nullable []bool
 	height   []int // the least depth of a derivation of each nonterminal
 	reach    map[string]map[string]bool
+	// charLevel marks the rules that read a fixed few bytes, with no
+	// optional or repeated part (uchar, xchar, escape, alpha...).
+	charLevel map[string]bool
+	category  [256]string
 }
 
 type nonterminal struct {
@@ -149,6 +153,9 @@ func (g *Grammar) compile() error {
 	}
 	g.charClasses()
 	g.analyse()
+	for b := 0; b < 256; b++ {
+		g.category[b] = g.computeCategory(byte(b))
+	}
 	return nil
 }
 
@@ -316,6 +323,15 @@ func (g *Grammar) analyse() {
 			}
 		}
 	}
+	g.charLevel = map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, name := range g.Order {
+			if !g.charLevel[name] && fixedExpr(g.Rules[name].Expr, g.charLevel) {
+				g.charLevel[name], changed = true, true
+			}
+		}
+	}
 	g.reach = map[string]map[string]bool{}
 	direct := map[string]map[string]bool{}
 	for _, p := range g.prods {
@@ -352,7 +368,9 @@ func (g *Grammar) Has(rule string) bool { _, ok := g.ids[rule]; return ok }
 // Category returns the name of the largest rule of RFC 1738 5 made only of
 // literal characters that contains b ("national" for "~", "reserved" for
 // "="), or "" when no rule lists it (controls, octets above 7F).
-func (g *Grammar) Category(b byte) string {
+func (g *Grammar) Category(b byte) string { return g.category[b] }
+
+func (g *Grammar) computeCategory(b byte) string {
 	best, size := "", 0
 	for _, name := range g.Order {
 		r := g.Rules[name]
@@ -397,4 +415,23 @@ func (g *Grammar) RuleNames() []string {
 	out := append([]string(nil), g.Order...)
 	sort.Strings(out)
 	return out
+}
+
+// fixedExpr reports whether e has no optional or repeated part and refers
+// only to rules in fixed.
+func fixedExpr(e *Expr, fixed map[string]bool) bool {
+	switch e.Kind {
+	case kLit:
+		return true
+	case kRef:
+		return fixed[e.Name]
+	case kSeq, kAlt:
+		for _, s := range e.Sub {
+			if !fixedExpr(s, fixed) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -120,7 +120,8 @@ func parseRules(lines []string, source string) ([]*Rule, error) {
 		if err != nil {
 			return nil, fmt.Errorf("rfcbnf: rule %s: %w", m[1], err)
 		}
-		out = append(out, &Rule{Name: m[1], Text: strings.TrimSpace(stripComment(line)), Source: source, Expr: e})
+		text := m[1] + " = " + strings.Join(strings.Fields(stripComment(m[2])), " ")
+		out = append(out, &Rule{Name: m[1], Text: text, Source: source, Expr: e})
 	}
 	return out, nil
 }

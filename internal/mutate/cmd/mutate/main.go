@@ -112,9 +112,10 @@ func main() {
 	for i, m := range run {
 		start := time.Now()
 		dir := copyModule(root, filepath.Join(tmp, fmt.Sprintf("m%02d", i)))
-		site, err := mutate.Locate(dir, m)
+		sites, err := mutate.Locate(dir, m)
 		check(err)
-		check(mutate.Apply(dir, site))
+		check(mutate.ApplyAll(dir, sites))
+		site := sites[0]
 		out, _ := goTest(dir, m.Package, m.Fail)
 		if bytes.Contains(out, []byte("[build failed]")) || bytes.Contains(out, []byte("[setup failed]")) || regexp.MustCompile(`(?m)^panic:`).Match(out) {
 			fmt.Printf("mutate: %s (%s): the tests of %s did not run:\n%s\n", m.Name, site.File, m.Package, tail(out))
