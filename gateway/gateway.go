@@ -345,7 +345,14 @@ func (g *Gateway) fail(q *request, err error) {
 	if status == http.StatusGatewayTimeout {
 		msg = "the upstream server did not answer in time: " + msg
 	}
-	g.errorPage(q.w, q.r, problem{Status: status, Message: scrub(msg, q.user, q.pass), Target: q.shown()})
+	p := problem{Status: status, Message: scrub(msg, q.user, q.pass), Target: q.shown()}
+	// A URL urlkit rejects is shown with the offending character marked
+	// (unless it holds a login, which the page never shows).
+	var se *urlkit.SyntaxError
+	if errors.As(err, &se) && q.user == "" && q.pass == "" && se.Offset >= 0 && se.Offset <= len(se.Input) {
+		p.Input = markInput(se.Input, se.Offset)
+	}
+	g.errorPage(q.w, q.r, p)
 }
 
 // shown is the request's URL as pages show it: without user or password,

@@ -192,7 +192,7 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 		if asJSON {
 			o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
 				if err == nil {
-					w.kstr("result", out.String())
+					w.KStr("result", out.String())
 				}
 			})
 			return

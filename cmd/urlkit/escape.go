@@ -101,7 +101,7 @@ func stringResult(o *results, in *input, asJSON bool, out string, err error) {
 	}
 	o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
 		if err == nil {
-			w.kstr("result", out)
+			w.KStr("result", out)
 		}
 	})
 }
