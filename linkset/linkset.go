@@ -123,9 +123,18 @@ func Parse(line string, opt Options) (u urlkit.URL, warns []urlkit.Warning, err 
 	if err == nil && !u.IsAbsolute() {
 		u, err = urlkit.Parse(line)
 	}
+	if err == nil {
+		err = scheme.Validate(u)
+	}
 	if err != nil && opt.Lenient {
+		// Not a URL as written, by the generic syntax or by its scheme's
+		// rules (a login in an https URL): the lenient reading, whose
+		// result must meet its scheme's rules as it reads them.
 		var lerr error
 		u, warns, lerr = lenient.Parse(line)
+		if lerr == nil {
+			lerr = scheme.Validate(u)
+		}
 		if lerr != nil {
 			return urlkit.URL{}, nil, lerr
 		}
@@ -133,9 +142,6 @@ func Parse(line string, opt Options) (u urlkit.URL, warns []urlkit.Warning, err 
 			warns = []urlkit.Warning{} // read leniently, with nothing to report
 		}
 		err = nil
-	}
-	if err == nil {
-		err = scheme.Validate(u)
 	}
 	if err != nil {
 		return urlkit.URL{}, nil, err
