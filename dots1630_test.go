@@ -1,11 +1,15 @@
 package urlkit
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/urlkit/urlkit/internal/resolve"
+)
 
 // removeDots1630Rescan is RFC 1630's simplification written directly from
 // its words: find the leftmost removal, make it, step back one element and
 // look again. It takes quadratic time (it was the implementation until
-// issue 10) and is kept as the reference for removeDots1630.
+// issue 10) and is kept as the reference for internal/resolve's one-pass dots1630.
 func removeDots1630Rescan(p []byte) int {
 	n := len(p)
 	for i := 0; i < n; {
@@ -56,7 +60,7 @@ func prevElementRescan(p []byte, i int) int {
 	return i
 }
 
-// TestRemoveDots1630Exhaustive compares the one-pass removeDots1630 with
+// TestRemoveDots1630Exhaustive compares the one-pass dots1630 (internal/resolve) with
 // the rule applied by rescanning, on every path of up to 12 bytes over
 // "a", "." and "/", and on some longer elements.
 func TestRemoveDots1630Exhaustive(t *testing.T) {
@@ -67,8 +71,8 @@ func TestRemoveDots1630Exhaustive(t *testing.T) {
 		n++
 		a := append([]byte(nil), p...)
 		b := append([]byte(nil), p...)
-		if got, want := string(a[:removeDots1630(a)]), string(b[:removeDots1630Rescan(b)]); got != want {
-			t.Fatalf("removeDots1630(%q) = %q, the rescanning rule gives %q", p, got, want)
+		if got, want := string(a[:resolve.Dots(a, resolve.RFC1630)]), string(b[:removeDots1630Rescan(b)]); got != want {
+			t.Fatalf("resolve.Dots(%q, RFC1630) = %q, the rescanning rule gives %q", p, got, want)
 		}
 		if depth == 0 {
 			return
@@ -80,8 +84,8 @@ func TestRemoveDots1630Exhaustive(t *testing.T) {
 	rec(nil, 12)
 	for _, s := range []string{"//host/abc/../d", "/x/ab/../../cd/./e/..", "a//bc/../d", "/.../../x", "/..a/../b/.a/./c"} {
 		a, b := []byte(s), []byte(s)
-		if got, want := string(a[:removeDots1630(a)]), string(b[:removeDots1630Rescan(b)]); got != want {
-			t.Errorf("removeDots1630(%q) = %q, the rescanning rule gives %q", s, got, want)
+		if got, want := string(a[:resolve.Dots(a, resolve.RFC1630)]), string(b[:removeDots1630Rescan(b)]); got != want {
+			t.Errorf("resolve.Dots(%q, RFC1630) = %q, the rescanning rule gives %q", s, got, want)
 		}
 	}
 	t.Logf("%d paths agree", n)

@@ -1,6 +1,7 @@
 package urlkit
 
 import (
+	"net/netip"
 	"strconv"
 	"strings"
 
@@ -54,11 +55,11 @@ func Canonical(u URL) URL {
 		return u
 	}
 	decode := mayDecode(u)
-	v, err := ParseRef(canonString(u, decode))
+	v, err := parseRefAs(canonString(u, decode), u.flags)
 	if decode && (err != nil || v.IsAbsolute() != u.IsAbsolute() || v.HasAuthority() != u.HasAuthority()) {
 		// Decoding made a different structure (in a partial URL, "%41:"
 		// would become a scheme): keep the escapes.
-		v, err = ParseRef(canonString(u, false))
+		v, err = parseRefAs(canonString(u, false), u.flags)
 	}
 	if err != nil {
 		// Decoding only unreserved characters cannot make a valid URL
@@ -88,7 +89,11 @@ func canonString(u URL, decode bool) string {
 			}
 			b.WriteByte('@')
 		}
-		if !fileLocalhost(u) {
+		switch {
+		case u.flags&hostLiteral != 0:
+			var buf [64]byte
+			b.Write(appendCanonLiteral(buf[:0], u.Host()))
+		case !fileLocalhost(u):
 			b.WriteString(strings.ToLower(u.Host()))
 		}
 		if port, ok := canonPort(u); ok {
@@ -165,6 +170,12 @@ func needsCanon(u URL) bool {
 		return true
 	}
 	host := u.Host()
+	if u.flags&hostLiteral != 0 {
+		var buf [64]byte
+		if string(appendCanonLiteral(buf[:0], host)) != host {
+			return true
+		}
+	}
 	for i := 0; i < len(host); i++ {
 		if c := host[i]; 'A' <= c && c <= 'Z' {
 			return true
@@ -262,4 +273,17 @@ func isDotSegment(seg string) bool {
 // which Canonical writes as the empty host (RFC 1630, RFC 1738 3.10).
 func fileLocalhost(u URL) bool {
 	return u.flags&hasAuthority != 0 && strings.EqualFold(u.Host(), "localhost") && strings.EqualFold(u.RawScheme(), "file")
+}
+
+// appendCanonLiteral appends an IPv6 literal host ("[2001:DB8:0::1]") in
+// the text form of RFC 5952 section 4: lower-case hex, no leading zeros,
+// the longest run of two or more zero fields as "::" (the first of equal
+// runs), and an IPv4-mapped address with its IPv4 part dotted (section 5).
+// net/netip writes exactly that form.
+func appendCanonLiteral(b []byte, h string) []byte {
+	a, err := netip.ParseAddr(h[1 : len(h)-1])
+	if err != nil {
+		return append(b, h...) // the parser has checked it; keep it should that ever fail
+	}
+	return append(a.AppendTo(append(b, '[')), ']')
 }

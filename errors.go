@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/urlkit/urlkit/internal/chars"
 )
@@ -56,6 +57,11 @@ const (
 	whyMissingHost
 	whyEmptyPort
 	whyBadPort
+	whyLiteralUnclosed
+	whyLiteralZone
+	whyLiteralFuture
+	whyLiteralAddr
+	whyLiteralAfter
 )
 
 // Error returns a message of the form
@@ -98,6 +104,20 @@ func (e *SyntaxError) Reason() string {
 		return `":" with no port after it: when the port is omitted, the ":" is too (RFC 1738 3.1)`
 	case whyBadPort:
 		return fmt.Sprintf("%q in port: a port is decimal digits (RFC 1738 3.1)", string(rune(b)))
+	case whyLiteralUnclosed:
+		return `"[" without a closing "]": an IPv6 literal is written "[" address "]" (RFC 3986 3.2.2)`
+	case whyLiteralZone:
+		return `a zone identifier ("%25" and an interface name, RFC 6874) is refused: it names a network interface of one machine, and browsers refuse it too`
+	case whyLiteralFuture:
+		return `the IPvFuture form ("[v1.x]", RFC 3986 3.2.2) is refused: it names no address any protocol here can reach`
+	case whyLiteralAddr:
+		lit := e.Input[e.Offset:]
+		if i := strings.IndexByte(lit, ']'); i >= 0 {
+			lit = lit[:i]
+		}
+		return fmt.Sprintf(`%q is not an IPv6 address (RFC 4291 2.2; an IPv4 address is written without brackets, RFC 3986 3.2.2)`, lit)
+	case whyLiteralAfter:
+		return fmt.Sprintf(`%q after the "]" of an IPv6 literal: only ":" and a port may follow it (RFC 3986 3.2.2)`, string(rune(b)))
 	}
 	return charReason(e.Input, e.Offset, e.Component)
 }
@@ -105,7 +125,9 @@ func (e *SyntaxError) Reason() string {
 // Unwrap returns the sentinel error that says what kind of problem this is.
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
-// A Warning reports a repair [ParseLenient] made to its input.
+// A Warning reports a repair the lenient reading (package lenient) made to
+// its input, or a rule of RFC 1738 that a URL of the extended syntax is
+// read without (see scheme.Relaxed).
 type Warning struct {
 	Offset    int       // byte offset in the input of the repaired bytes
 	Component Component // the component they were in

@@ -64,19 +64,23 @@ func ExampleMustParse() {
 	// Output: http://info.cern.ch:8000/imaginary/test true 8000
 }
 
-func ExampleParseLenient() {
-	u, warnings, err := urlkit.ParseLenient("http://example.com/~joe/a file.html")
+// The extended syntax reads an IPv6 literal host (RFC 3986 3.2.2), which
+// RFC 1738 has no room for; Hostname gives the address to connect to, and
+// Canonical writes it in RFC 5952's form.
+func ExampleParseExtended() {
+	u, err := urlkit.ParseExtended("http://[2001:DB8:0:0::1]:8080/a")
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(u)
-	for _, w := range warnings {
-		fmt.Println(w)
-	}
+	port, _ := u.Port()
+	fmt.Println(u.Host(), u.Hostname(), port, u.Extended())
+	fmt.Println(urlkit.Canonical(u))
+	_, err = urlkit.Parse("http://[2001:db8::1]/")
+	fmt.Println(err)
 	// Output:
-	// http://example.com/%7Ejoe/a%20file.html
-	// offset 19 in path: unsafe character 0x7E encoded as %7E
-	// offset 25 in path: space 0x20 encoded as %20
+	// [2001:DB8:0:0::1] 2001:db8:0:0::1 8080 true
+	// http://[2001:db8::1]:8080/a
+	// offset 7 in host: "[" and "]" are not allowed in a host: IPv6 literals came later (RFC 2732) and are not part of RFC 1738
 }
 
 func ExampleURL_Path() {

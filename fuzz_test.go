@@ -68,37 +68,72 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzParseLenient checks that ParseLenient never panics, that its result
-// always parses strictly, that it agrees with Parse on valid input, and that
-// its warnings and errors lie inside the input.
-func FuzzParseLenient(f *testing.F) {
+// FuzzParseExtended checks the extended syntax against the strict one:
+// every input Parse accepts, ParseExtended accepts with the same
+// components and reports Extended; Parse never reports Extended; an
+// accepted input round-trips and re-parses to the same URL; a rejection is
+// positioned inside the input; Canonical of an extended URL is extended,
+// idempotent, and Equal to the URL.
+func FuzzParseExtended(f *testing.F) {
 	fuzzSeeds(f)
+	for _, s := range []string{"http://[::1]/", "ftp://u:p@[2001:DB8::1]:21/a", "//[::ffff:1.2.3.4]:80?q", "http://[fe80::1%25e]/", "http://[v1.x]/", "http://[::1"} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
-		u, warns, err := ParseLenient(s)
-		for _, w := range warns {
-			if w.Offset < 0 || w.Offset > len(s) {
-				t.Fatalf("%q: warning offset %d outside input", s, w.Offset)
+		for _, pair := range []struct {
+			strict, ext func(string) (URL, error)
+		}{{Parse, ParseExtended}, {ParseRef, ParseRefExtended}} {
+			u, err := pair.ext(s)
+			p, perr := pair.strict(s)
+			if perr == nil {
+				if p.Extended() {
+					t.Fatalf("%q: the strict parser reports Extended", s)
+				}
+				if err != nil || u.Parts() != func() Parts { q := p.Parts(); q.Extended = true; return q }() {
+					t.Fatalf("%q: strict %v, extended %v (%v)", s, p.Parts(), u.Parts(), err)
+				}
 			}
-		}
-		if err != nil {
-			var se *SyntaxError
-			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(s) || se.Input != s {
-				t.Fatalf("%q: bad error %v", s, err)
+			if err != nil {
+				var se *SyntaxError
+				if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(s) || se.Input != s || se.Error() == "" {
+					t.Fatalf("%q: bad error %v", s, err)
+				}
+				continue
 			}
-			if _, perr := Parse(s); perr == nil {
-				t.Fatalf("%q: Parse accepts what ParseLenient rejects", s)
+			if !u.Extended() || u.String() != strings.TrimPrefix(s, s[:len(s)-len(u.String())]) {
+				t.Fatalf("%q: %q, extended %v", s, u, u.Extended())
 			}
-			return
-		}
-		v, perr := Parse(u.String())
-		if perr != nil {
-			t.Fatalf("%q: lenient result %q does not parse strictly: %v", s, u, perr)
-		}
-		if v.String() != u.String() {
-			t.Fatalf("%q: %q re-parses as %q", s, u, v)
-		}
-		if p, perr := Parse(s); perr == nil && (p.String() != u.String() || len(warns) != 0) {
-			t.Fatalf("%q: valid input changed to %q with %d warnings", s, u, len(warns))
+			v, err := pair.ext(u.String())
+			if err != nil || v.Parts() != u.Parts() {
+				t.Fatalf("%q: re-parse gives %v, %v", s, v.Parts(), err)
+			}
+			if u.HostIsIPv6() && (!strings.HasPrefix(u.Host(), "[") || strings.ContainsAny(u.Hostname(), "[]%")) {
+				t.Fatalf("%q: host %q hostname %q", s, u.Host(), u.Hostname())
+			}
+			c := Canonical(u)
+			if !c.Extended() || Canonical(c).String() != c.String() || !Equal(u, c) {
+				t.Fatalf("%q: canonical %q (extended %v) not stable or not equal", s, c, c.Extended())
+			}
+			for _, c := range []Component{ComponentUser, ComponentPassword, ComponentHost, ComponentPort, ComponentSearch, ComponentFragment} {
+				var text string
+				switch c {
+				case ComponentUser:
+					text, _ = u.User()
+				case ComponentPassword:
+					text, _ = u.Password()
+				case ComponentHost:
+					text = u.Host()
+				case ComponentPort:
+					text, _ = u.RawPort()
+				case ComponentSearch:
+					text, _ = u.Search()
+				case ComponentFragment:
+					text, _ = u.Fragment()
+				}
+				if err := CheckComponentExtended(c, text); err != nil && u.HasAuthority() && c == ComponentHost {
+					t.Fatalf("%q: the %s %q fails CheckComponentExtended: %v", s, c, text, err)
+				}
+			}
 		}
 	})
 }
@@ -192,163 +227,6 @@ func FuzzCanonical(f *testing.F) {
 			if strings.Count(u.String(), string(r)) != strings.Count(c.String(), string(r)) && !(r == '/' && u.HasAuthority()) && !(r == ':' && u.IsAbsolute()) {
 				t.Fatalf("Canonical(%q) = %q changed the number of %q", s, c, r)
 			}
-		}
-	})
-}
-
-// editComponents are the components Set and Clear take.
-var editComponents = []Component{ComponentScheme, ComponentUser, ComponentPassword, ComponentHost, ComponentPort, ComponentPath, ComponentSearch, ComponentFragment, ComponentOpaque}
-
-// FuzzSet checks the setters: set then parse gives the same parts (the set
-// one reads back as given, the others are unchanged), or a clear error: a
-// *SyntaxError whose Input is the text given and whose Offset is in it.
-func FuzzSet(f *testing.F) {
-	for i, tt := range parseTests {
-		f.Add(tt.in, uint8(i), "x.org", i%3 == 0)
-	}
-	f.Add("ftp://u@h.com/a?b#c", uint8(3), "p w", false)
-	f.Add("/a/b", uint8(5), "h.com", false)
-	f.Add("a/b", uint8(6), "x:y", false)
-	f.Add("http://h.com/a?q", uint8(6), "", true)
-	f.Fuzz(func(t *testing.T, s string, which uint8, text string, clear bool) {
-		u, err := ParseRef(s)
-		if err != nil {
-			return
-		}
-		c := editComponents[int(which)%len(editComponents)]
-		if !clear && c != ComponentScheme && c != ComponentHost && c != ComponentPort {
-			// SetUnescaped encodes data so that the part always accepts
-			// it: only a structural error is possible, and the part
-			// decodes back to the data.
-			v, err := u.SetUnescaped(c, text)
-			if err != nil {
-				for _, kind := range []error{ErrBadChar, ErrUnsafeChar, ErrReservedChar, ErrBadEscape} {
-					if errors.Is(err, kind) {
-						t.Fatalf("%q: SetUnescaped(%s, %q): %v", s, c, text, err)
-					}
-				}
-			} else {
-				got := partText(v.Parts(), c)
-				if c == ComponentOpaque {
-					got = v.Opaque()
-				}
-				if d, err := Unescape(got); err != nil || d != text {
-					t.Fatalf("%q: SetUnescaped(%s, %q) = %q: the part decodes to %q, %v", s, c, text, v, d, err)
-				}
-			}
-		}
-		var v URL
-		if clear {
-			if c == ComponentOpaque {
-				return
-			}
-			v, err = u.Clear(c)
-		} else {
-			v, err = u.Set(c, text)
-		}
-		if err != nil {
-			var se *SyntaxError
-			if !errors.As(err, &se) {
-				t.Fatalf("%q: edit %s %q: error %T %v is not a *SyntaxError", s, c, text, err, err)
-			}
-			// An oracle apart from the setters: text that the parser takes
-			// as a fragment, or as a search part where the URL can have
-			// one, must be accepted by Set.
-			if !clear && (c == ComponentFragment || c == ComponentSearch) {
-				probe, perr := ParseRef("x:?" + text)
-				if c == ComponentFragment {
-					probe, perr = ParseRef("x:#" + text)
-				}
-				_, hasPath := u.Path()
-				canSearch := c == ComponentFragment || !u.HasAuthority() || hasPath || !u.IsAbsolute()
-				if perr == nil && canSearch && partText(probe.Parts(), c) == text {
-					t.Fatalf("%q: Set(%s, %q) refused text the parser accepts there: %v", s, c, text, err)
-				}
-			}
-			if se.Offset < 0 || se.Offset > len(se.Input) || se.Err == nil || se.Error() == "" {
-				t.Fatalf("%q: edit %s %q: unclear error %+v", s, c, text, se)
-			}
-			if !clear && se.Component == c && se.Input != text {
-				t.Fatalf("%q: Set %s %q: error input %q is not the text", s, c, text, se.Input)
-			}
-			return
-		}
-		w, err := ParseRef(v.String())
-		if err != nil || w.Parts() != v.Parts() {
-			t.Fatalf("%q: edit %s %q gave %q, which parses as %+v, %v", s, c, text, v, w.Parts(), err)
-		}
-		p, q := u.Parts(), v.Parts()
-		if !clear {
-			if c == ComponentOpaque {
-				if v.Opaque() != text {
-					t.Fatalf("%q: Set opaque %q gave %q", s, text, v)
-				}
-				return
-			}
-			if got := partText(q, c); got != text {
-				t.Fatalf("%q: Set %s %q gave %q, whose %s is %q", s, c, text, v, c, got)
-			}
-		} else if got := partText(q, c); got != "" && c != ComponentPath {
-			t.Fatalf("%q: Clear %s gave %q", s, c, v)
-		}
-		// The components the edit does not touch are kept.
-		if c != ComponentScheme && p.Scheme != q.Scheme {
-			t.Fatalf("%q: edit %s changed the scheme: %q", s, c, v)
-		}
-		if c != ComponentFragment && (p.Fragment != q.Fragment || p.HasFragment != q.HasFragment) {
-			t.Fatalf("%q: edit %s changed the fragment: %q", s, c, v)
-		}
-		if c != ComponentSearch && c != ComponentOpaque && (p.Search != q.Search || p.HasSearch != q.HasSearch) {
-			t.Fatalf("%q: edit %s changed the search: %q", s, c, v)
-		}
-		if c == ComponentSearch || c == ComponentFragment || c == ComponentPort {
-			if p.Host != q.Host || p.User != q.User || p.Password != q.Password || p.Path != q.Path {
-				t.Fatalf("%q: edit %s changed another component: %q", s, c, v)
-			}
-		}
-	})
-}
-
-// FuzzJoinPathAddSearch: appended segments and pairs read back as data.
-func FuzzJoinPathAddSearch(f *testing.F) {
-	f.Add("http://h.com/a", "b c", "k", "v w")
-	f.Add("ftp://h.com/", "..", "a&b", "=")
-	f.Add("a?x", "/", "+", "%")
-	f.Fuzz(func(t *testing.T, s, seg, key, value string) {
-		u, err := ParseRef(s)
-		if err != nil {
-			return
-		}
-		if v, err := u.JoinPath(seg); err == nil {
-			p, _ := v.Path()
-			last := p[strings.LastIndexByte(p, '/')+1:]
-			if d, err := Unescape(last); err != nil || d != seg {
-				t.Fatalf("%q.JoinPath(%q) = %q: last segment %q decodes to %q, %v", s, seg, v, last, d, err)
-			}
-		} else {
-			var se *SyntaxError
-			if !errors.As(err, &se) {
-				t.Fatalf("%q.JoinPath(%q): %v", s, seg, err)
-			}
-		}
-		v, err := u.AddSearch(key, value)
-		if err != nil {
-			var se *SyntaxError
-			if !errors.As(err, &se) {
-				t.Fatalf("%q.AddSearch: %v", s, err)
-			}
-			return
-		}
-		pairs, err := v.SearchPairs()
-		if err != nil {
-			if _, perr := u.SearchPairs(); perr == nil {
-				t.Fatalf("%q.AddSearch(%q, %q) = %q: %v", s, key, value, v, err)
-			}
-			return
-		}
-		last := pairs[len(pairs)-1]
-		if last.Key != key || last.Value != value {
-			t.Fatalf("%q.AddSearch(%q, %q) = %q reads back %q=%q", s, key, value, v, last.Key, last.Value)
 		}
 	})
 }

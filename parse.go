@@ -3,6 +3,7 @@ package urlkit
 import (
 	"fmt"
 	"math/bits"
+	"net/netip"
 	"strings"
 
 	"github.com/urlkit/urlkit/internal/chars"
@@ -49,7 +50,7 @@ var ptab = func() (t [256]uint8) {
 	return t
 }()
 
-// okX marks the bytes of RFC 1738's xchar (unreserved | reserved), for the
+// okX marks the bytes of RFC 1738's xchar (unreserved | reserved), for
 // lenient parser.
 var okX = func() (t [256]bool) {
 	for b := range t {
@@ -149,21 +150,25 @@ func skip(s string, i int, c uint8) int {
 // first offending byte, the component it is in and why it is wrong.
 // A successful Parse does not allocate: the URL's components are
 // substrings of s.
-func Parse(s string) (URL, error) { return parseFastFirst(s, false) }
+func Parse(s string) (URL, error) { return parseFastFirst(s, false, 0) }
 
 // parseFastFirst tries the fast path on s as it is, then the general
 // parser. An input the fast path accepts or rejects is absolute (a scheme
 // name and "://", no "URL:" prefix), so it is parsed the same way whether
-// partial forms are allowed or not.
-func parseFastFirst(s string, partialOK bool) (u URL, err error) {
+// partial forms are allowed or not, and by either syntax: the fast path
+// defers a host that starts with "[" to the general parser. ext is 0 for
+// RFC 1738's syntax or extSyntax for the extended one (see
+// ParseExtended).
+func parseFastFirst(s string, partialOK bool, ext uint16) (u URL, err error) {
 	u.s = s
+	u.flags = ext
 	switch r := u.parseFast(); {
 	case r == fastOK:
 		return u, nil
 	case r >= 0:
 		return URL{}, charError(s, r>>4, Component(r&15))
 	}
-	return parse(s, partialOK, true)
+	return parse(s, partialOK, true, ext)
 }
 
 // ParseRef parses s as a URL or as a partial URL (RFC 1630, "Partial
@@ -171,7 +176,32 @@ func parseFastFirst(s string, partialOK bool) (u URL, err error) {
 // and a colon that comes before any slash; otherwise it is partial, and may
 // be empty, start with "//" and a login, with "/", with "?" or with "#".
 // An absolute string is parsed as [Parse] does.
-func ParseRef(s string) (URL, error) { return parseFastFirst(s, true) }
+func ParseRef(s string) (URL, error) { return parseFastFirst(s, true, 0) }
+
+// ParseExtended parses s as [Parse] does, by RFC 1738's syntax with one
+// addition from its successors: the host may be an IPv6 address in
+// brackets, RFC 3986 section 3.2.2's IP-literal (first defined by RFC
+// 2732), such as http://[2001:db8::1]:8080/. A zone identifier
+// ("[fe80::1%25eth0]", RFC 6874) and the IPvFuture form ("[v1.x]") are
+// refused: browsers refuse both, and neither names one host for everyone.
+//
+// The URL it returns reports [URL.Extended]: the scheme package then also
+// relaxes the rules of RFC 1738 that later practice lifted (a user name
+// and password in an http URL, RFC 3986 3.2.1), and every URL derived from
+// it (by [URL.Set], [Resolve], [Canonical]...) is read by the same
+// syntax. It repairs nothing: the lenient reading of real-world input,
+// which maps international host names by IDNA and percent-encodes what
+// must be encoded, is the package lenient, which ends with this function.
+func ParseExtended(s string) (URL, error) { return parseFastFirst(s, false, extSyntax) }
+
+// ParseRefExtended is [ParseRef] by the syntax of [ParseExtended]: a URL
+// or a partial URL, whose host may be an IPv6 literal.
+func ParseRefExtended(s string) (URL, error) { return parseFastFirst(s, true, extSyntax) }
+
+// parseRefAs parses s as ParseRef does, by the extended syntax when ext
+// (extSyntax) is set: the reading of a text derived from URLs of that
+// syntax.
+func parseRefAs(s string, ext uint16) (URL, error) { return parseFastFirst(s, true, ext&extSyntax) }
 
 // MustParse is like [Parse] but panics on error. It is meant for URLs
 // written into a program, such as test tables and package variables.
@@ -214,15 +244,15 @@ func Check(s string) (offset int, c Component, kind error) {
 		return r >> 4, Component(r & 15), charKind(s[r>>4])
 	}
 	u = URL{}
-	f := u.parse(s, false, true)
+	f := u.parse(s, false, true, 0)
 	if f.code == fOK {
 		return -1, ComponentNone, nil
 	}
 	return int(f.off), f.comp, f.kind(s)
 }
 
-func parse(input string, partialOK, fastTried bool) (u URL, err error) {
-	if f := u.parse(input, partialOK, fastTried); f.code != fOK {
+func parse(input string, partialOK, fastTried bool, ext uint16) (u URL, err error) {
+	if f := u.parse(input, partialOK, fastTried, ext); f.code != fOK {
 		return URL{}, f.err(input)
 	}
 	return u, nil
@@ -306,10 +336,12 @@ func charFail(i int, c Component) failure {
 	return failure{off: int32(i), comp: c, code: fChar}
 }
 
-// parse parses input into u, which must be the zero URL. Offsets in the
-// failure are offsets in input. fastTried says that parseFast has already
-// deferred input as it is to the general parser.
-func (u *URL) parse(input string, partialOK, fastTried bool) failure {
+// parse parses input into u. Offsets in the failure are offsets in
+// input. fastTried says that parseFast has already deferred input as it is
+// to the general parser. ext is extSyntax for the extended syntax (see
+// ParseExtended), else 0.
+func (u *URL) parse(input string, partialOK, fastTried bool, ext uint16) failure {
+	*u = URL{flags: ext}
 	s := input
 	if len(s) >= 6 && s[0]|0x20 == 'u' && hasURLPrefix(s) {
 		s = s[4:]
@@ -326,7 +358,7 @@ func (u *URL) parse(input string, partialOK, fastTried bool) failure {
 		case r >= 0:
 			return charFail(r>>4+int(u.prefix), Component(r&15))
 		}
-		*u = URL{s: s, prefix: u.prefix}
+		*u = URL{s: s, prefix: u.prefix, flags: ext}
 	}
 	f := u.parseScheme(partialOK, false)
 	f.off += u.prefix
@@ -336,8 +368,8 @@ func (u *URL) parse(input string, partialOK, fastTried bool) failure {
 // parseGeneric parses input as ParseRef does, but reads every scheme by
 // the generic syntax (RFC 1738 section 5 genericurl), ignoring the rules a
 // known scheme adds; see ParseGeneric in resolve.go.
-func parseGeneric(input string) (URL, error) {
-	u := URL{s: input}
+func parseGeneric(input string, ext uint16) (URL, error) {
+	u := URL{s: input, flags: ext & extSyntax}
 	if len(input) >= 6 && input[0]|0x20 == 'u' && hasURLPrefix(input) {
 		u.s, u.prefix = input[4:], 4
 	}
@@ -627,9 +659,14 @@ func (u *URL) parseScheme(partialOK, generic bool) failure {
 		if f.code == fOK || syntax != schemes.Generic || partial {
 			return f
 		}
-		// An unknown scheme may use *xchar instead of ip-schemepart.
-		*u = URL{s: s, prefix: u.prefix, flags: hasScheme, scheme: u.scheme}
-		if u.parseTail(p, ComponentOpaque).code != fOK {
+		// An unknown scheme may use *xchar instead of ip-schemepart. When
+		// neither reading holds, the error is the one further along: the
+		// first byte that no reading allows.
+		*u = URL{s: s, prefix: u.prefix, flags: hasScheme | u.flags&extSyntax, scheme: u.scheme}
+		if g := u.parseTail(p, ComponentOpaque); g.code != fOK {
+			if g.off > f.off {
+				return g
+			}
 			return f
 		}
 		return failure{}
@@ -819,6 +856,13 @@ done:
 		userEnd := at
 		if colon >= 0 {
 			userEnd = colon
+		}
+		// The user first: the error names the first offending byte.
+		u.user = span{int32(a), int32(userEnd)}
+		if j := scanLogin(s, a, userEnd); j < userEnd {
+			return 0, charFail(j, ComponentUser)
+		}
+		if colon >= 0 {
 			u.flags |= hasPassword
 			u.pass = span{int32(colon + 1), int32(at)}
 			if j := scanLogin(s, colon+1, at); j < at {
@@ -827,18 +871,30 @@ done:
 		} else {
 			u.pass = span{int32(at), int32(at)}
 		}
-		u.user = span{int32(a), int32(userEnd)}
-		if j := scanLogin(s, a, userEnd); j < userEnd {
-			return 0, charFail(j, ComponentUser)
-		}
 		hostStart = at + 1
 	} else {
 		u.user = span{int32(a), int32(a)}
 		u.pass = u.user
 	}
 	hostEnd := authEnd
-	if hostStart < authEnd && s[hostStart] == '[' {
-		return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fHost, why: whyHostChar}
+	literal := hostStart < authEnd && s[hostStart] == '['
+	if literal {
+		if u.flags&extSyntax == 0 {
+			return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fHost, why: whyHostChar}
+		}
+		end, f := ipLiteral(s, hostStart, authEnd)
+		if f.code != fOK {
+			return 0, f
+		}
+		u.flags |= hostLiteral
+		portColon = -1
+		if end < authEnd {
+			if s[end] != ':' {
+				return 0, failure{off: int32(end), comp: ComponentHost, code: fHost, why: whyLiteralAfter}
+			}
+			portColon = end
+		}
+		hostEnd = end
 	}
 	if portColon >= 0 {
 		hostEnd = portColon
@@ -848,7 +904,7 @@ done:
 			return 0, failure{off: int32(hostEnd), comp: ComponentPort, code: fEmptyPort, why: whyEmptyPort}
 		}
 		for j := hostEnd + 1; j < authEnd; j++ {
-			if ptab[s[j]]&cDigit == 0 && (mutation != "port-letters" || ptab[s[j]]&cLetter == 0) {
+			if ptab[s[j]]&cDigit == 0 {
 				if c := s[j]; c == ':' || c == '@' {
 					return 0, charFail(j, ComponentPort)
 				}
@@ -863,10 +919,39 @@ done:
 		if syntax != schemes.IPOptionalHost && !partial {
 			return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fMissingHost, why: whyMissingHost}
 		}
+	} else if literal {
+		// checked by ipLiteral
 	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
 		return 0, failure{off: int32(off), n: int32(k), comp: ComponentHost, code: fHost, why: w}
 	}
 	return authEnd, failure{}
+}
+
+// ipLiteral checks the IP-literal of RFC 3986 3.2.2 that starts with the
+// "[" at s[start], within the login that ends at end: "[" IPv6address "]"
+// (RFC 4291 2.2's text forms, the one RFC 3986 copies), without a zone
+// identifier and not IPvFuture. It returns the offset after the "]".
+func ipLiteral(s string, start, end int) (int, failure) {
+	fail := func(off int, w why) (int, failure) {
+		return 0, failure{off: int32(off), comp: ComponentHost, code: fHost, why: w}
+	}
+	rb := strings.IndexByte(s[start:end], ']')
+	if rb < 0 {
+		return fail(start, whyLiteralUnclosed)
+	}
+	rb += start
+	text := s[start+1 : rb]
+	if i := strings.IndexByte(text, '%'); i >= 0 {
+		return fail(start+1+i, whyLiteralZone)
+	}
+	if text != "" && text[0]|0x20 == 'v' {
+		return fail(start+1, whyLiteralFuture)
+	}
+	a, err := netip.ParseAddr(text)
+	if err != nil || !a.Is6() {
+		return fail(start+1, whyLiteralAddr)
+	}
+	return rb + 1, failure{}
 }
 
 // checkHost checks s[start:end] against RFC 1738's host = hostname |
@@ -883,7 +968,7 @@ func checkHost(s string, start, end int) (int, why, int) {
 			if k == hostDot {
 				break
 			}
-			if k == 0 && (mutation != "host-underscore" || s[i] != '_') {
+			if k == 0 {
 				return i, whyHostChar, 0
 			}
 			seen |= k

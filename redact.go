@@ -24,7 +24,8 @@ func (u URL) Redacted() string {
 // input that failed to parse, an error message quoting one, a line of a
 // log. It is meant for text that [URL.Redacted] cannot be used on.
 //
-// When s parses with [ParseRef], the result is [URL.Redacted]'s. Otherwise
+// When s parses with [ParseRefExtended] (which reads every URL [ParseRef]
+// reads, and IPv6 hosts too), the result is [URL.Redacted]'s. Otherwise
 // every "//" that starts a word or follows a ":" is taken to start a login,
 // and a password is the text between the first ":" after it and an "@".
 // The "@" is the last one before the first "/", "?" or "#" (as net/url
@@ -37,7 +38,7 @@ func RedactString(s string) string {
 	if strings.IndexByte(s, '@') < 0 {
 		return s
 	}
-	if u, err := ParseRef(s); err == nil {
+	if u, err := ParseRefExtended(s); err == nil {
 		if u.prefix != 0 {
 			return s[:u.prefix] + u.Redacted()
 		}

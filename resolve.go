@@ -1,12 +1,12 @@
 package urlkit
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/resolve"
 	"github.com/urlkit/urlkit/internal/schemes"
 )
 
@@ -214,7 +214,7 @@ func (e *ResolveError) Unwrap() error { return e.Err }
 // a known scheme adds, such as the "//" and host of http. It accepts
 // http:///s//a/b/c, which [ParseRef] rejects, as a scheme and the opaque
 // part ///s//a/b/c. Resolution needs only this syntax; see [ResolveWarning].
-func ParseGeneric(s string) (URL, error) { return parseGeneric(s) }
+func ParseGeneric(s string) (URL, error) { return parseGeneric(s, 0) }
 
 // A SchemeFinding is a rule of a URL's scheme that a text breaks while it
 // is still a generic URL (see [ParseGeneric]).
@@ -273,8 +273,8 @@ func IsResolveWarning(err error) bool {
 // parseInput parses a base or reference strictly and, when that fails,
 // on the generic syntax, recording the strict parser's complaint as a
 // finding. The error is the generic parser's.
-func parseInput(s, part string, findings *[]SchemeFinding) (URL, error) {
-	u, err := ParseRef(s)
+func parseInput(s, part string, parse func(string) (URL, error), findings *[]SchemeFinding) (URL, error) {
+	u, err := parse(s)
 	if err == nil {
 		return u, nil
 	}
@@ -304,8 +304,17 @@ func parseInput(s, part string, findings *[]SchemeFinding) (URL, error) {
 // base's scheme, in the same case, without "//" (http:g) is read as the
 // partial form after the scheme, as HTParse did.
 func ResolveString(base, ref string, mode Mode) (URL, error) {
+	return ResolveStringWith(base, ref, mode, ParseRef)
+}
+
+// ResolveStringWith is [ResolveString] with base and ref read by parse
+// instead of [ParseRef]: [ParseRefExtended] for IPv6 hosts, or the lenient
+// reading (package lenient, whose repairs the caller's parse function
+// records). An operand that parse refuses is read by [ParseGeneric] with
+// parse's refusal as a finding, as ResolveString does.
+func ResolveStringWith(base, ref string, mode Mode, parse func(string) (URL, error)) (URL, error) {
 	var findings []SchemeFinding
-	b, err := parseInput(base, "base", &findings)
+	b, err := parseInput(base, "base", parse, &findings)
 	if err != nil {
 		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base, Ref: ref, Part: "base", Err: err}
 	}
@@ -313,9 +322,9 @@ func ResolveString(base, ref string, mode Mode) (URL, error) {
 	if n := len(b.RawScheme()) + 1; mode == ModeLibwww && b.IsAbsolute() && len(ref) >= n &&
 		ref[:n] == b.s[:n] && !strings.HasPrefix(ref[n:], "//") {
 		// libwww reads "http:g" in an http context as the partial form "g".
-		r, err = parseInput(ref[n:], "reference", &findings)
+		r, err = parseInput(ref[n:], "reference", parse, &findings)
 	} else {
-		r, err = parseInput(ref, "reference", &findings)
+		r, err = parseInput(ref, "reference", parse, &findings)
 	}
 	if err != nil {
 		return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base, Ref: ref, Part: "reference", Err: err}
@@ -409,6 +418,7 @@ func checkAbsoluteForm(s string, mode Mode) *SyntaxError {
 func Resolve(base, ref URL, mode Mode) (URL, error) {
 	var arr [192]byte
 	var u URL
+	ext := (base.flags | ref.flags) & extSyntax
 	if !ref.IsAbsolute() {
 		if e := checkAbsoluteForm(ref.s, mode); e != nil {
 			return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s, Part: "reference", Err: e}
@@ -420,9 +430,9 @@ func Resolve(base, ref URL, mode Mode) (URL, error) {
 			Err: fmt.Errorf("urlkit: %w %d", ErrUnknownMode, uint8(mode))}
 	}
 	switch {
-	case direct == isBase:
+	case direct == resolve.IsBase:
 		u = base
-	case direct == isRef:
+	case direct == resolve.IsRef:
 		u = ref
 	case string(b) == ref.s:
 		u = ref
@@ -430,9 +440,9 @@ func Resolve(base, ref URL, mode Mode) (URL, error) {
 		u = base
 	case !withBaseAuthority(&u, b, &base):
 		s := string(b)
-		v, err := ParseRef(s)
+		v, err := parseRefAs(s, ext)
 		if err != nil {
-			g, gerr := ParseGeneric(s)
+			g, gerr := parseGeneric(s, ext)
 			if gerr != nil {
 				return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s, Part: "result", Result: s, Err: gerr}
 			}
@@ -442,14 +452,9 @@ func Resolve(base, ref URL, mode Mode) (URL, error) {
 		return v, nil
 	}
 	u.prefix = 0
+	u.flags |= ext
 	return u, nil
 }
-
-// Which input a resolution returns unchanged.
-const (
-	isBase = 1 + iota
-	isRef
-)
 
 // withBaseAuthority sets *u to the URL for the text b without parsing it
 // again when b starts with base's scheme and authority, which base's parse
@@ -484,7 +489,7 @@ func withBaseAuthority(u *URL, b []byte, base *URL) bool {
 		}
 	}
 	n := int32(len(b))
-	*u = URL{s: string(b), flags: base.flags & (hasScheme | hasAuthority | hasUser | hasPassword | hasPort),
+	*u = URL{s: string(b), flags: base.flags & (hasScheme | hasAuthority | hasUser | hasPassword | hasPort | hostLiteral | extSyntax),
 		scheme: base.scheme, user: base.user, pass: base.pass, host: base.host, port: base.port,
 		frag: span{n, n}}
 	if end < len(b) {
@@ -510,389 +515,48 @@ func withBaseAuthority(u *URL, b []byte, base *URL) bool {
 }
 
 // resolveInto appends the resolved text to b. When the result is base or
-// ref unchanged, it says which instead. ok is false for an
-// unknown mode.
-func resolveInto(b []byte, base, ref *URL, mode Mode) (out []byte, direct int, ok bool) {
-	var B, R refParts
+// ref unchanged, it says which instead. ok is false for an unknown mode.
+func resolveInto(b []byte, base, ref *URL, mode Mode) (out []byte, direct resolve.Direct, ok bool) {
+	var B, R resolve.Parts
 	splitRefInto(base, &B)
 	splitRefInto(ref, &R)
-	switch mode {
-	case ModeRFC1630:
-		b, direct = resolve1630(b, base.s, ref.s, &B, &R)
-	case ModeLibwww:
-		b, direct = resolveLibwww(b, base.s, &B, &R)
-	case ModeRFC3986:
-		b = resolve3986(b, &B, &R)
-	case ModeRFC1808:
-		b, direct = resolve1808(b, base.s, ref.s, &B, &R)
-	default:
-		return b, 0, false
-	}
-	return b, direct, true
+	return resolve.Into(b, &B, &R, resolve.Mode(mode))
 }
 
-// refParts is a URL split the generic way of RFC 3986 appendix B: scheme,
-// authority (after "//", up to the next "/"), path, query and fragment. All
-// fields are substrings of the URL's text.
-type refParts struct {
-	scheme, auth, path, query, frag       string
-	hasScheme, hasAuth, hasQuery, hasFrag bool
-	schemeEnd                             int // index just after "scheme:", or 0
-	hierEnd                               int // index of the "?" or "#" ending the path, or len
-}
-
-func splitRef(u *URL) refParts {
-	var p refParts
+func splitRef(u *URL) resolve.Parts {
+	var p resolve.Parts
 	splitRefInto(u, &p)
 	return p
 }
 
-// splitRefInto fills the zero refParts p with the parts of u.
-func splitRefInto(u *URL, p *refParts) {
+// splitRefInto fills the zero Parts p with the parts of u, split the
+// generic way of RFC 3986 appendix B, with the login the parser found.
+func splitRefInto(u *URL, p *resolve.Parts) {
 	s := u.s
+	p.Text = s
 	if u.flags&hasScheme != 0 {
-		p.hasScheme = true
-		p.scheme = s[:u.scheme.end]
-		p.schemeEnd = int(u.scheme.end) + 1
+		p.HasScheme = true
+		p.Scheme = s[:u.scheme.end]
+		p.SchemeEnd = int(u.scheme.end) + 1
 	}
-	end := len(s)
+	p.FragmentFrom = len(s)
 	if u.flags&hasFragment != 0 {
-		p.hasFrag = true
-		p.frag = s[u.frag.start:]
-		end = int(u.frag.start) - 1
+		p.Frag = resolve.Opt{Text: s[u.frag.start:], Has: true}
+		p.FragmentFrom = int(u.frag.start) - 1
 	}
-	if u.flags&hasAuthority != 0 {
-		// The parser found the login: use its spans.
-		p.hasAuth = true
-		p.auth = s[p.schemeEnd+2 : u.path.start]
-		p.path = u.path.of(s)
-		p.hierEnd = int(u.path.end)
-		if u.flags&hasSearch != 0 {
-			p.hasQuery = true
-			p.query = u.search.of(s)
-		}
+	if u.flags&hasAuthority == 0 {
+		resolve.SplitAfterScheme(p)
 		return
 	}
-	h := s[p.schemeEnd:end]
-	if i := strings.IndexByte(h, '?'); i >= 0 {
-		p.hasQuery = true
-		p.query = h[i+1:]
-		h = h[:i]
+	// The parser found the login: use its spans (a "?" may be part of a
+	// user name, where a split by the text alone would start the query).
+	p.HasAuth = true
+	p.Auth = s[p.SchemeEnd+2 : u.path.start]
+	p.Path = u.path.of(s)
+	p.HierEnd = int(u.path.end)
+	if u.flags&hasSearch != 0 {
+		p.Query = resolve.Opt{Text: u.search.of(s), Has: true}
 	}
-	p.hierEnd = p.schemeEnd + len(h)
-	if len(h) >= 2 && h[0] == '/' && h[1] == '/' {
-		p.hasAuth = true
-		h = h[2:]
-		i := strings.IndexByte(h, '/')
-		if i < 0 {
-			i = len(h)
-		}
-		p.auth = h[:i]
-		h = h[i:]
-	}
-	p.path = h
-}
-
-func appendScheme(b []byte, p *refParts) []byte {
-	if p.hasScheme {
-		b = append(b, p.scheme...)
-		b = append(b, ':')
-	}
-	return b
-}
-
-func appendAuth(b []byte, p *refParts) []byte {
-	if p.hasAuth {
-		b = append(b, '/', '/')
-		b = append(b, p.auth...)
-	}
-	return b
-}
-
-func appendQueryFrag(b []byte, p *refParts) []byte {
-	if p.hasQuery {
-		b = append(b, '?')
-		b = append(b, p.query...)
-	}
-	if p.hasFrag {
-		b = append(b, '#')
-		b = append(b, p.frag...)
-	}
-	return b
-}
-
-// dirOf returns the path with its last segment removed: up to and
-// including the rightmost "/", or "" when there is none.
-func dirOf(path string) string {
-	return path[:strings.LastIndexByte(path, '/')+1]
-}
-
-// resolve3986 is RFC 3986 section 5.2.2 (strict) with 5.2.3 merge and
-// 5.3 recomposition.
-func resolve3986(b []byte, B, R *refParts) []byte {
-	if mutation == "rfc3986-empty-authority" {
-		R.hasAuth = R.hasAuth && R.auth != ""
-		B.hasAuth = B.hasAuth && B.auth != ""
-	}
-	var ps int
-	switch {
-	case R.hasScheme:
-		b = appendScheme(b, R)
-		b = appendAuth(b, R)
-		ps = len(b)
-		b = append(b, R.path...)
-		if mutation != "rfc3986-keep-dots" {
-			b = b[:ps+removeDots3986(b[ps:])]
-		}
-		return appendQueryFrag(b, R)
-	case R.hasAuth:
-		b = appendScheme(b, B)
-		b = appendAuth(b, R)
-		ps = len(b)
-		b = append(b, R.path...)
-		b = b[:ps+removeDots3986(b[ps:])]
-		return appendQueryFrag(b, R)
-	}
-	b = appendScheme(b, B)
-	b = appendAuth(b, B)
-	switch {
-	case R.path == "":
-		b = append(b, B.path...)
-		if R.hasQuery {
-			b = append(b, '?')
-			b = append(b, R.query...)
-		} else if B.hasQuery {
-			b = append(b, '?')
-			b = append(b, B.query...)
-		}
-		if R.hasFrag {
-			b = append(b, '#')
-			b = append(b, R.frag...)
-		}
-		return b
-	case R.path[0] == '/':
-		ps = len(b)
-		b = append(b, R.path...)
-	default:
-		ps = len(b)
-		if B.hasAuth && B.path == "" {
-			b = append(b, '/')
-		} else {
-			b = append(b, dirOf(B.path)...)
-		}
-		b = append(b, R.path...)
-	}
-	b = b[:ps+removeDots3986(b[ps:])]
-	return appendQueryFrag(b, R)
-}
-
-// resolveLibwww follows libwww's practice; see ModeLibwww.
-func resolveLibwww(b []byte, base string, B, R *refParts) ([]byte, int) {
-	if R.hasScheme {
-		// HTParse compared scheme names exactly (strcmp): HTTP:g in an
-		// http context is absolute.
-		if !B.hasScheme || R.scheme != B.scheme || R.hasAuth {
-			// HTParse gives an empty path the path "/": after a host
-			// (http://v gives http://v/, http://?y gives http:///?y),
-			// and when nothing follows the scheme at all (https: gives
-			// https:/).
-			if R.path != "" || (!R.hasAuth && R.hasQuery) {
-				return b, isRef
-			}
-			b = appendScheme(b, R)
-			b = appendAuth(b, R)
-			b = append(b, '/')
-			return appendQueryFrag(b, R), 0
-		}
-		// Same scheme, no "//": read the rest as a partial form.
-	}
-	switch {
-	case R.hasAuth:
-		b = appendScheme(b, B)
-		b = appendAuth(b, R)
-		b = append(b, R.path...)
-		if R.path == "" {
-			b = append(b, '/') // HTParse: a host with no path gets "/"
-		}
-		return appendQueryFrag(b, R), 0
-	case R.path != "" && R.path[0] == '/':
-		b = appendScheme(b, B)
-		b = appendAuth(b, B)
-		b = append(b, R.path...)
-		return appendQueryFrag(b, R), 0
-	case R.path == "" && !R.hasQuery:
-		hostOnly := B.hasAuth && B.path == ""
-		if !R.hasFrag && !hostOnly {
-			return b, isBase
-		}
-		b = append(b, base[:B.hierEnd]...)
-		if hostOnly {
-			b = append(b, '/')
-		}
-		if B.hasQuery {
-			b = append(b, '?')
-			b = append(b, B.query...)
-		}
-		frag, has := R.frag, R.hasFrag
-		if !has { // the empty reference keeps the context's fragment
-			frag, has = B.frag, B.hasFrag
-		}
-		if has {
-			b = append(b, '#')
-			b = append(b, frag...)
-		}
-		return b, 0
-	}
-	b = appendScheme(b, B)
-	b = appendAuth(b, B)
-	ps := len(b)
-	if B.hasAuth && B.path == "" {
-		b = append(b, '/')
-	} else {
-		b = append(b, dirOf(B.path)...)
-	}
-	b = append(b, R.path...)
-	b = b[:ps+removeDotsLibwww(b[ps:])]
-	return appendQueryFrag(b, R), 0
-}
-
-// cutParams splits an RFC 1808 path at its first ";" into path and params.
-func cutParams(p string) (path, params string, has bool) {
-	if i := strings.IndexByte(p, ';'); i >= 0 {
-		return p[:i], p[i+1:], true
-	}
-	return p, "", false
-}
-
-// resolve1808 is RFC 1808 section 4, steps 1 to 7.
-func resolve1808(b []byte, base, ref string, B, R *refParts) ([]byte, int) {
-	if len(ref) == 0 { // step 2a
-		return b, isBase
-	}
-	if R.hasScheme { // step 2b
-		return b, isRef
-	}
-	b = appendScheme(b, B) // step 2c
-	if R.hasAuth {         // step 3
-		b = append(b, ref...)
-		return b, 0
-	}
-	b = appendAuth(b, B)
-	if R.path != "" && R.path[0] == '/' { // step 4
-		b = append(b, ref...)
-		return b, 0
-	}
-	rp, rparams, rhas := cutParams(R.path)
-	bp, bparams, bhas := cutParams(B.path)
-	if rp == "" { // step 5
-		b = append(b, bp...)
-		if rhas && rparams != "" {
-			b = append(b, ';')
-			b = append(b, rparams...)
-			return appendQueryFrag(b, R), 0
-		}
-		if bhas {
-			b = append(b, ';')
-			b = append(b, bparams...)
-		}
-		if R.hasQuery && R.query != "" {
-			b = append(b, '?')
-			b = append(b, R.query...)
-		} else if B.hasQuery {
-			b = append(b, '?')
-			b = append(b, B.query...)
-		}
-		if R.hasFrag {
-			b = append(b, '#')
-			b = append(b, R.frag...)
-		}
-		return b, 0
-	}
-	ps := len(b) // step 6
-	if B.hasAuth && bp == "" {
-		b = append(b, '/')
-	} else {
-		b = append(b, dirOf(bp)...)
-	}
-	b = append(b, rp...)
-	b = b[:ps+removeDotsKeep(b[ps:])]
-	if rhas {
-		b = append(b, ';')
-		b = append(b, rparams...)
-	}
-	return appendQueryFrag(b, R), 0 // step 7
-}
-
-// resolve1630 is the rule of RFC 1630 as written; see ModeRFC1630.
-func resolve1630(b []byte, base, ref string, B, R *refParts) ([]byte, int) {
-	if R.hasScheme {
-		return b, isRef
-	}
-	if R.path == "" && !R.hasQuery && !R.hasAuth { // "" or "#s"
-		if !R.hasFrag && !B.hasFrag {
-			return b, isBase
-		}
-		b = append(b, base[:len(base)-len(B.frag)-boolInt(B.hasFrag)]...)
-		if R.hasFrag {
-			b = append(b, '#')
-			b = append(b, R.frag...)
-		}
-		return b, 0
-	}
-	ctx := base[:B.hierEnd]
-	se := B.schemeEnd
-	s := ref
-	if n := leadingSlashes(s); n > 0 {
-		cut := findRun(ctx, se, n)
-		if cut < 0 {
-			cut = len(ctx)
-		}
-		b = append(b, ctx[:cut]...)
-		return append(b, s...), 0
-	}
-	sp := ctx[se:]
-	if len(sp) >= 2 && sp[0] == '/' && sp[1] == '/' && strings.IndexByte(sp[2:], '/') < 0 {
-		b = append(b, ctx...)
-		b = append(b, '/')
-	} else {
-		b = append(b, ctx[:se+strings.LastIndexByte(sp, '/')+1]...)
-	}
-	b = append(b, R.path...)
-	b = b[:se+removeDots1630(b[se:])]
-	return appendQueryFrag(b, R), 0
-}
-
-func leadingSlashes(s string) int {
-	n := 0
-	for n < len(s) && s[n] == '/' {
-		n++
-	}
-	return n
-}
-
-// findRun returns the index in ctx (searching from from) of the first run
-// of exactly n slashes that has no longer run of slashes to its right, or
-// -1.
-func findRun(ctx string, from, n int) int {
-	cand := -1
-	for i := from; i < len(ctx); {
-		if ctx[i] != '/' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(ctx) && ctx[j] == '/' {
-			j++
-		}
-		switch l := j - i; {
-		case l > n:
-			cand = -1
-		case l == n && cand < 0:
-			cand = i
-		}
-		i = j
-	}
-	return cand
 }
 
 // RemoveDotSegments simplifies the "." and ".." segments of a path the way
@@ -917,261 +581,13 @@ func findRun(ctx string, from, n int) int {
 // The search part and fragment are not paths; pass only the path. An
 // unknown mode leaves the path as it is.
 func RemoveDotSegments(path string, mode Mode) string {
-	var n int
-	b := []byte(path)
-	switch mode {
-	case ModeRFC1630:
-		n = removeDots1630(b)
-	case ModeLibwww:
-		n = removeDotsLibwww(b)
-	case ModeRFC1808:
-		n = removeDotsKeep(b)
-	case ModeRFC3986:
-		n = removeDots3986(b)
-	default:
+	if !mode.valid() {
 		return path
 	}
+	b := []byte(path)
+	n := resolve.Dots(b, resolve.Mode(mode))
 	if n == len(path) {
 		return path
 	}
 	return string(b[:n])
-}
-
-// removeDots3986 runs RFC 3986 5.2.4 on p in place and returns the length
-// of the output. The output never outgrows the input, so the output
-// buffer is p[:w] with w <= r, the start of the remaining input.
-func removeDots3986(p []byte) int {
-	r := firstDotSegment(p)
-	if r < 0 {
-		return len(p)
-	}
-	// Before r the algorithm only moves segments to the output unchanged.
-	w, n := r, len(p)
-	for r < n {
-		in := p[r:]
-		switch {
-		case len(in) >= 3 && in[0] == '.' && in[1] == '.' && in[2] == '/': // A
-			r += 3
-		case len(in) >= 2 && in[0] == '.' && in[1] == '/': // A
-			r += 2
-		case len(in) >= 3 && in[0] == '/' && in[1] == '.' && in[2] == '/': // B
-			r += 2
-		case len(in) == 2 && in[0] == '/' && in[1] == '.': // B: "/." becomes "/"
-			r++
-			p[r] = '/'
-		case len(in) >= 4 && in[0] == '/' && in[1] == '.' && in[2] == '.' && in[3] == '/': // C
-			r += 3
-			w = popSegment(p, w)
-		case len(in) == 3 && in[0] == '/' && in[1] == '.' && in[2] == '.': // C: "/.." becomes "/"
-			r += 2
-			p[r] = '/'
-			w = popSegment(p, w)
-		case len(in) == 1 && in[0] == '.', len(in) == 2 && in[0] == '.' && in[1] == '.': // D
-			r = n
-		default: // E
-			e := r + 1
-			for e < n && p[e] != '/' {
-				e++
-			}
-			if w != r {
-				copy(p[w:], p[r:e])
-			}
-			w += e - r
-			r = e
-		}
-	}
-	return w
-}
-
-// firstDotSegment returns where the first "." or ".." segment of p starts
-// (the index of the "/" before it, or 0 for a first segment), or -1 when
-// p has none. Most paths have none, and then no dot-segment algorithm
-// changes them.
-func firstDotSegment(p []byte) int {
-	for i := 0; i < len(p); {
-		j := bytes.IndexByte(p[i:], '.')
-		if j < 0 {
-			return -1
-		}
-		j += i
-		if j == 0 || p[j-1] == '/' {
-			e := j + 1
-			if e < len(p) && p[e] == '.' {
-				e++
-			}
-			if e == len(p) || p[e] == '/' {
-				if j == 0 {
-					return 0
-				}
-				return j - 1
-			}
-		}
-		i = j + 1
-	}
-	return -1
-}
-
-// popSegment removes the last segment and its preceding "/" from the
-// output p[:w].
-func popSegment(p []byte, w int) int {
-	for i := w - 1; i >= 0; i-- {
-		if p[i] == '/' {
-			return i
-		}
-	}
-	return 0
-}
-
-// removeDotsKeep is RFC 1808 section 4 step 6 (b to e) in place.
-func removeDotsKeep(p []byte) int { return removeDotsSeg(p, false) }
-
-// removeDotsLibwww is removeDotsKeep, except that a segment directly after
-// "//" (an empty segment) is never cancelled by "..": HTParse's
-// HTSimplify kept "//xxx/..", taking the element after "//" as the start
-// of a section.
-func removeDotsLibwww(p []byte) int { return removeDotsSeg(p, true) }
-
-// removeDotsSeg is RFC 1808 section 4 step 6 (b to e) in place; with
-// sections, a segment that follows an empty one is never popped.
-func removeDotsSeg(p []byte, sections bool) int {
-	n := len(p)
-	lead := 0
-	if n > 0 && p[0] == '/' {
-		lead = 1
-	}
-	// The output p[lead:w] is a sequence of segments each followed by "/";
-	// only the last segment of the input, if kept, has no "/" after it.
-	r, w := lead, lead
-	for {
-		e := r
-		for e < n && p[e] != '/' {
-			e++
-		}
-		last := e == n
-		switch seg := p[r:e]; {
-		case len(seg) == 1 && seg[0] == '.':
-			// Removed; a trailing "." leaves the directory.
-		case len(seg) == 2 && seg[0] == '.' && seg[1] == '.' && w > lead && !topIsDotDot(p, lead, w) &&
-			!(sections && afterEmpty(p, topStart(p, lead, w))):
-			w = topStart(p, lead, w)
-		default:
-			w += copy(p[w:], seg)
-			if !last {
-				p[w] = '/'
-				w++
-			}
-		}
-		if last {
-			return w
-		}
-		r = e + 1
-	}
-}
-
-// topStart returns where the last segment of the output p[lead:w] starts;
-// the output ends with "/".
-func topStart(p []byte, lead, w int) int {
-	for i := w - 2; i >= lead; i-- {
-		if p[i] == '/' {
-			return i + 1
-		}
-	}
-	return lead
-}
-
-// afterEmpty reports whether the output segment starting at t directly
-// follows an empty segment, that is a "//".
-func afterEmpty(p []byte, t int) bool { return t >= 2 && p[t-1] == '/' && p[t-2] == '/' }
-
-func topIsDotDot(p []byte, lead, w int) bool {
-	t := topStart(p, lead, w)
-	return w-1-t == 2 && p[t] == '.' && p[t+1] == '.'
-}
-
-// removeDots1630 applies RFC 1630's simplification to p in place, leftmost
-// first, until nothing changes, and returns the new length. It works in
-// one pass over p, in time linear in len(p): the output p[:w] is kept as
-// a stack of tokens, path elements and maximal runs of slashes, and every
-// removal the rule allows ends at the token just added, so it is made on
-// the top of the stack when that token arrives:
-//
-//   - "/." where the "/" is a run of exactly one slash (a "." after a
-//     longer run starts a section): the run and the "." go;
-//   - "xxx/.." where xxx is an element other than "." and "..", preceded
-//     by the start or by a run of exactly one slash, and separated from
-//     ".." by exactly one slash: xxx, that slash and ".." go, and so does
-//     one slash of the run after "..", if any (the rule removes
-//     "xxx/../"), which then joins the run before xxx.
-//
-// TestRemoveDots1630Exhaustive checks it against the rule applied by
-// rescanning from the start after each removal, on every path of up to 12
-// bytes over "a", "." and "/".
-func removeDots1630(p []byte) int {
-	if firstDotSegment(p) < 0 {
-		return len(p)
-	}
-	var arr [64]int32
-	starts := arr[:0] // start in p of each token of the output p[:w]
-	w, n := 0, len(p)
-	eat := false // the last removal took "xxx/..": drop one slash of the next run
-	isRun := func(t int) bool { return p[starts[t]] == '/' }
-	tokLen := func(t int) int {
-		if t+1 < len(starts) {
-			return int(starts[t+1] - starts[t])
-		}
-		return w - int(starts[t])
-	}
-	for r := 0; r < n; {
-		e := r + 1
-		if p[r] == '/' {
-			for e < n && p[e] == '/' {
-				e++
-			}
-			k := e - r
-			if eat {
-				k--
-			}
-			eat = false
-			if k > 0 {
-				if len(starts) == 0 || !isRun(len(starts)-1) {
-					starts = append(starts, int32(w))
-				}
-				for ; k > 0; k-- {
-					p[w] = '/'
-					w++
-				}
-			}
-			r = e
-			continue
-		}
-		for e < n && p[e] != '/' {
-			e++
-		}
-		eat = false
-		seg := p[r:e]
-		t := len(starts)
-		switch {
-		case len(seg) == 1 && seg[0] == '.' && t >= 1 && isRun(t-1) && tokLen(t-1) == 1:
-			// "/." with a single slash: drop the slash, and the ".".
-			w = int(starts[t-1])
-			starts = starts[:t-1]
-		case len(seg) == 2 && seg[0] == '.' && seg[1] == '.' && t >= 2 && isRun(t-1) && tokLen(t-1) == 1 &&
-			!isRun(t-2) && !isDots(p[starts[t-2]:starts[t-1]]) &&
-			(t == 2 || tokLen(t-3) == 1):
-			// "xxx/..": xxx at the start or after a single slash.
-			w = int(starts[t-2])
-			starts = starts[:t-2]
-			eat = true
-		default:
-			starts = append(starts, int32(w))
-			w += copy(p[w:], seg)
-		}
-		r = e
-	}
-	return w
-}
-
-// isDots reports whether an element is "." or "..".
-func isDots(seg []byte) bool {
-	return len(seg) == 1 && seg[0] == '.' || len(seg) == 2 && seg[0] == '.' && seg[1] == '.'
 }

@@ -2,6 +2,7 @@ package urlkit
 
 import (
 	"fmt"
+	"github.com/urlkit/urlkit/internal/resolve"
 	"net/url"
 	"strings"
 	"testing"
@@ -150,8 +151,7 @@ func BenchmarkLinear(b *testing.B) {
 			// The mode's in-place removal, as RemoveDotSegments and
 			// Resolve run it, on a buffer refilled each time (so that the
 			// figure is the algorithm's, not the allocator's).
-			remove := map[Mode]func([]byte) int{ModeRFC1630: removeDots1630, ModeLibwww: removeDotsLibwww,
-				ModeRFC3986: removeDots3986, ModeRFC1808: removeDotsKeep}[m]
+			remove := func(p []byte) int { return resolve.Dots(p, resolve.Mode(m)) }
 			b.Run("dots-"+m.String()+"/"+name, func(b *testing.B) { benchDots(b, dots, remove) })
 		}
 	}

@@ -118,7 +118,7 @@ func fastHost64(s string, h int, syntax schemes.Syntax) (hostEnd, end int, port 
 	dots &= in
 	special := dots | hyphens&in
 	// A "." next to a "." or a "-", or a "." or "-" first or last.
-	if dots&(special<<1)|special&(dots<<1) != 0 && mutation != "vector-host-pairs" || special&1 != 0 || special>>(e-1) != 0 {
+	if dots&(special<<1)|special&(dots<<1) != 0 || special&1 != 0 || special>>(e-1) != 0 {
 		return h, -1, false, -1
 	}
 	top := h // the top label's first byte

@@ -1,50 +1,3 @@
-// Package urlkit implements the Web's original addressing system exactly:
-// Uniform Resource Locators as RFC 1738 (December 1994) defines them and
-// Universal Resource Identifiers as RFC 1630 (June 1994) defines them.
-//
-// [Parse] accepts exactly what the grammars of RFC 1738 section 5 and RFC
-// 1630's "fragmentaddress" allow and explains every rejection with a byte
-// offset. [ParseLenient] accepts what browsers accept and reports each
-// repair it made. A [URL] keeps every component exactly as written, still
-// percent-encoded, and tells an absent component from an empty one;
-// [URL.String] gives back the input byte for byte.
-//
-// Parsing does not copy: the components of a URL are substrings of the
-// input, and a successful Parse allocates nothing.
-//
-// A URL is a value; editing returns a new one. [Build] makes a URL from
-// [Parts], and [URL.Set], [URL.Clear], [URL.JoinPath] and [URL.AddSearch]
-// change one part, keeping the others byte for byte. Setters take encoded
-// text, as the accessors return it, and check it against RFC 1738's rule
-// for the part: a character the part does not allow is an error at its
-// offset in the text given, never encoded silently ([URL.SetUnescaped]
-// encodes data first). [URL.Redacted] hides a password. README's "Coming
-// from net/url" lists the net/url call for each operation.
-//
-// [Resolve] expands a partial (relative) URL in the context of a base URL,
-// and [Relative] does the reverse, in one of four modes: RFC 1630's rule
-// as written (the default), libwww's practice, RFC 3986 and RFC 1808. RFC
-// 1630's own table of examples conflicts with its rule on one row: in the
-// context magic://a/b/c//d/e/f it prints /g as magic://a/g, while the rule
-// (keep the context up to the first run of exactly as many slashes as the
-// reference starts with that has no longer run to its right) gives
-// magic://a/b/c//d/g. The author of RFC 1630 later wrote that the examples
-// contain an error and that the rule gives runs like "///" their own
-// level. [ModeRFC1630] follows the rule; [ModeLibwww] follows CERN
-// libwww's HTParse, which gives the printed table, and lists its
-// deliberate differences from HTParse. See [Mode] for what each mode does
-// with "?y", "#s" and the empty reference.
-//
-// Resolution needs only the generic syntax ([ParseGeneric]): a base, a
-// reference or a result that breaks just its scheme's rules (http:///s//a
-// has no host) is resolved all the same, and the result comes with a
-// *[ResolveWarning], which callers can tell from a failure. Relative and
-// every mode's dot-segment removal take time linear in their input.
-//
-// The package depends on the standard library only. What each scheme's
-// parts mean (an ftp URL's CWD commands, a gopher URL's selector) is the
-// business of the scheme package; fetching a resource is the business of
-// the access package.
 package urlkit
 
 import "strings"
@@ -105,6 +58,12 @@ const (
 	hasPath
 	hasSearch
 	hasFragment
+	// hostLiteral: the host is an IPv6 literal in brackets (extended
+	// syntax only).
+	hostLiteral
+	// extSyntax: the URL was read by the extended syntax (ParseExtended),
+	// and so is every URL derived from it.
+	extSyntax
 )
 
 // A URL is a parsed URL or partial URL. The zero value is the empty partial
@@ -201,9 +160,22 @@ func (u URL) User() (string, bool) { return u.user.of(u.s), u.flags&hasUser != 0
 // There is no password without a user name (RFC 1738 section 3.1).
 func (u URL) Password() (string, bool) { return u.pass.of(u.s), u.flags&hasPassword != 0 }
 
-// Host returns the host as written: a host name or a host number. It is ""
-// for a URL without "//", and for a file URL that names no host.
+// Host returns the host as written: a host name or a host number, or, in
+// a URL of the extended syntax ([ParseExtended]), an IPv6 literal with its
+// brackets ("[::1]"), the form that is joined with a port. It is "" for a
+// URL without "//", and for a file URL that names no host.
 func (u URL) Host() string { return u.host.of(u.s) }
+
+// Extended reports whether u was read by the extended syntax of
+// [ParseExtended] (as the lenient reading returns every URL), or derived
+// from such a URL: its host may be an IPv6 literal, and the scheme package
+// relaxes the rules that later standards lifted. A URL from [Parse] or
+// [ParseRef] never is.
+func (u URL) Extended() bool { return u.flags&extSyntax != 0 }
+
+// HostIsIPv6 reports whether the host is an IPv6 literal ("[::1]"), which
+// only the extended syntax reads.
+func (u URL) HostIsIPv6() bool { return u.flags&hostLiteral != 0 }
 
 // RawPort returns the port as written (decimal digits, leading zeros
 // kept) and whether the URL has one.
@@ -234,12 +206,17 @@ func (u URL) Port() (int, bool) {
 
 // Hostname returns the host in lower case, the form to look a name up
 // with: host names are not case sensitive (RFC 1738 3.1 defers to the
-// domain name system). It does not allocate when the host is already in
+// domain name system). For an IPv6 literal it is the address without its
+// brackets ("::1"), as net/url's Hostname gives it; join it with a port by
+// net.JoinHostPort. It does not allocate when the host is already in
 // lower case. Unlike net/url's Hostname, it never has a port to strip
 // (see [URL.Host]), and for a file URL naming no host it returns "", which
 // RFC 1738 3.10 reads as "localhost".
 func (u URL) Hostname() string {
 	h := u.Host()
+	if u.flags&hostLiteral != 0 {
+		h = h[1 : len(h)-1]
+	}
 	for i := 0; i < len(h); i++ {
 		if c := h[i]; 'A' <= c && c <= 'Z' {
 			return strings.ToLower(h)
@@ -304,6 +281,71 @@ func (u URL) WithoutFragment() URL {
 	v.flags &^= hasFragment
 	v.frag = span{int32(len(v.s)), int32(len(v.s))}
 	return v
+}
+
+// Span returns where component c is in the input u was parsed from, as
+// the byte offsets [start, end) of its text (the text the accessor
+// returns), and whether u has it. The offsets count the "URL:" prefix of
+// an input that had one (see [URL.Prefixed]), as a [SyntaxError]'s Offset
+// does; for a URL that was not parsed they are offsets in [URL.String].
+// They come from the parse and cost nothing: no scan, no allocation.
+//
+// ComponentPath is the url-path without the "/" after the host, as
+// [URL.Path] returns it; ComponentOpaque is the scheme-specific part as
+// [URL.Opaque] returns it (always present), so its end is where a
+// fragment's "#" is, or the end of the input.
+//
+// For a component u lacks, ok is false and start == end is where it would
+// begin: the user at the start of the login, the password after the user,
+// the port after the host, the path after the login, the search part
+// after the path, the fragment at the end; the prefix at 0. A URL without
+// "//" has no user, password, host or port, and gives -1 for them.
+func (u URL) Span(c Component) (start, end int, ok bool) {
+	var p span
+	switch c {
+	case ComponentPrefix:
+		return 0, int(u.prefix), u.prefix != 0
+	case ComponentScheme:
+		p, ok = u.scheme, u.flags&hasScheme != 0
+	case ComponentOpaque:
+		p.start, p.end = 0, int32(len(u.s))
+		if u.flags&hasScheme != 0 {
+			p.start = u.scheme.end + 1
+		}
+		if u.flags&hasFragment != 0 {
+			p.end = u.frag.start - 1
+		}
+		ok = true
+	case ComponentUser, ComponentPassword, ComponentHost, ComponentPort:
+		if u.flags&hasAuthority == 0 {
+			return -1, -1, false
+		}
+		switch c {
+		case ComponentUser:
+			p, ok = u.user, u.flags&hasUser != 0
+		case ComponentPassword:
+			p, ok = u.pass, u.flags&hasPassword != 0
+			if !ok {
+				p = span{u.user.end, u.user.end}
+			}
+		case ComponentHost:
+			p, ok = u.host, true
+		default:
+			p, ok = u.port, u.flags&hasPort != 0
+		}
+	case ComponentPath:
+		p, ok = u.path, u.flags&hasPath != 0
+		if ok && u.flags&hasAuthority != 0 {
+			p.start++
+		}
+	case ComponentSearch:
+		p, ok = u.search, u.flags&hasSearch != 0
+	case ComponentFragment:
+		p, ok = u.frag, u.flags&hasFragment != 0
+	default:
+		return 0, 0, false
+	}
+	return int(u.prefix + p.start), int(u.prefix + p.end), ok
 }
 
 // MarshalText implements encoding.TextMarshaler; it returns the URL's text.

@@ -28,24 +28,23 @@ while IFS='=' read -r k v; do
 	case $k in URLKIT_[A-Z0-9_]*) printf -v "$k" '%s' "$v" ;; esac
 done <"$ENVFILE"
 
-need=()
-command -v curl >/dev/null || need+=(curl)
-command -v lynx >/dev/null || need+=(lynx)
-command -v chromium >/dev/null || need+=(chromium)
-if [ ${#need[@]} -gt 0 ]; then
-	log "installing ${need[*]}"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+# Installed through .ci/lib.sh (lock timeout, nothing left enabled, listed).
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+ci_apt_install curl lynx chromium
 
 TMP=$(mktemp -d /tmp/urlkit-gateway-ci.XXXXXX)
 GWPID=
 HOSTILEPID=
+BAITPID=
+ATTACKPID=
 cleanup() {
-	if [ -n "$HOSTILEPID" ] && kill -0 "$HOSTILEPID" 2>/dev/null; then
-		kill "$HOSTILEPID" 2>/dev/null || true
-		wait "$HOSTILEPID" 2>/dev/null || true
-	fi
+	for pid in "$HOSTILEPID" "$BAITPID" "$ATTACKPID"; do
+		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+			kill "$pid" 2>/dev/null || true
+			wait "$pid" 2>/dev/null || true
+		fi
+	done
 	if [ -n "$GWPID" ] && kill -0 "$GWPID" 2>/dev/null; then
 		kill "$GWPID" 2>/dev/null || true
 		wait "$GWPID" 2>/dev/null || true
@@ -56,9 +55,23 @@ trap cleanup EXIT
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
+G=$URLKIT_GOPHER_ADDR
+F=$URLKIT_FTP_ADDR
+N=$URLKIT_NNTP_ADDR
+freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# The hostile menu's server, the bait listener that counts connections and
+# the page of another origin (issue 21) get their ports now: the gateway
+# must be told which loopback targets it may reach.
+HPORT=$(freeport)
+BPORT=$(freeport)
+APORT=$(freeport)
+
 go build -o "$TMP/urlkit" ./cmd/urlkit
 # Port 0: the kernel picks a free port; the gateway says which on stderr.
-"$TMP/urlkit" serve --listen 127.0.0.1:0 2>"$OUT/serve.log" &
+# The daemons are on loopback on ports of their own: each is named with
+# --allow (the policy reaches loopback targets only on their scheme's own
+# port otherwise).
+"$TMP/urlkit" serve --listen 127.0.0.1:0 --allow "$G,$F,$N,127.0.0.1:$HPORT,127.0.0.1:$BPORT" 2>"$OUT/serve.log" &
 GWPID=$!
 GW=
 for _ in $(seq 100); do
@@ -68,10 +81,6 @@ for _ in $(seq 100); do
 done
 [ -n "$GW" ] || fail "urlkit serve did not start: $(cat "$OUT/serve.log")"
 log "gateway at $GW"
-
-G=$URLKIT_GOPHER_ADDR
-F=$URLKIT_FTP_ADDR
-N=$URLKIT_NNTP_ADDR
 
 # ---- curl --------------------------------------------------------------------
 status() { curl -s -o "$TMP/body" -w '%{http_code}' "$@"; }
@@ -144,12 +153,14 @@ href=$(grep -o 'href="[^"]*">Docs directory' "$OUT/menu.html" | sed 's/^href="//
 chrome --dump-dom "$GW$href" >"$OUT/docs.html"
 grep -q "href=\"/gopher://$G/0/docs/inner.txt\"" "$OUT/docs.html" || fail "chromium: the followed menu lacks inner.txt"
 chrome --screenshot="$OUT/gopher-menu.png" "$GW/gopher://$G/1/" >/dev/null
-# The ftp directory; its "dir" link is relative and, without the final "/",
-# answered by a redirect the browser follows.
+# The ftp directory (vsftpd's LIST read: a directory is linked with its
+# final "/"); without the "/" the gateway answers with a redirect the
+# browser follows.
 chrome --dump-dom "$GW/ftp://$F/pub/" >"$OUT/ftp.html"
-href=$(grep -o 'href="[^"]*">dir<' "$OUT/ftp.html" | sed 's/^href="//; s/">.*//')
-[ "$href" = "./dir" ] || fail "chromium: ftp listing link is '$href'"
-chrome --dump-dom "$GW/ftp://$F/pub/${href#./}" >"$OUT/ftp-dir.html"
+href=$(grep -o 'href="[^"]*">dir/<' "$OUT/ftp.html" | sed 's/^href="//; s/">.*//')
+[ "$href" = "./dir/" ] || fail "chromium: ftp listing link is '$href'"
+grep -q 'title="256 bytes">256 B<' "$OUT/ftp.html" || fail "chromium: the ftp listing lacks all256.bin's size"
+chrome --dump-dom "$GW/ftp://$F/pub/dir" >"$OUT/ftp-dir.html"
 grep -q 'href="./a.txt"' "$OUT/ftp-dir.html" || fail "chromium: the followed directory lacks a.txt"
 chrome --screenshot="$OUT/ftp-dir.png" "$GW/ftp://$F/pub/dir/" >/dev/null
 # A hostile gopher menu (markup and scripts in display strings, javascript:
@@ -162,7 +173,6 @@ printf '%s\r\n' \
 	"hURL link	URL:javascript:document.title='PWNED'	127.0.0.1	70" \
 	"hdata link	URL:data:text/html,<script>alert(1)</script>	127.0.0.1	70" \
 	"." >"$TMP/hostile.menu"
-HPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 socat "TCP-LISTEN:$HPORT,bind=127.0.0.1,reuseaddr,fork" "SYSTEM:cat $TMP/hostile.menu" 2>/dev/null &
 HOSTILEPID=$!
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$HPORT") 2>/dev/null && break; sleep 0.1; done
@@ -177,6 +187,118 @@ for f in gopher-menu.png ftp-dir.png hostile-menu.png; do
 	[ -s "$OUT/$f" ] || fail "chromium wrote no $f"
 done
 log "chromium: ok (screenshots in $OUT)"
+
+# >>> issue 21: a page of another origin cannot drive the gateway (headless Chromium)
+# The bait is a loopback listener that counts connections, standing for
+# Redis or any other local service; the gateway is told to reach it
+# (--allow), so only the origin rules (O1-O3) stand between a page and it.
+# A page served from another origin (localhost vs 127.0.0.1: another site;
+# 127.0.0.1 on another port: same site, another origin) points <img>s,
+# no-cors fetches and an iframe at the gateway, and navigates to it; nothing
+# may reach the bait. A request naming the gateway by another name (DNS
+# rebinding) gets 421. Controls: curl and a URL typed into Chromium do
+# reach it, so the count would see a connection.
+: >"$TMP/bait.hits"
+socat "TCP-LISTEN:$BPORT,bind=127.0.0.1,reuseaddr,fork" "SYSTEM:echo hit >>$TMP/bait.hits; echo iok" 2>/dev/null &
+BAITPID=$!
+mkdir -p "$TMP/attack"
+bait="http://127.0.0.1:${GW##*:}/gopher://127.0.0.1:$BPORT/0"
+cat >"$TMP/attack/attack.html" <<EOF
+<!DOCTYPE html><html><head><title>attack</title>
+</head><body>
+<img src="${bait}SET%20x%20img">
+<img referrerpolicy="no-referrer" src="${bait}SET%20x%20img-noreferrer">
+<iframe src="${bait}SET%20x%20iframe"></iframe>
+<script>
+fetch("${bait}SET%20x%20fetch", {mode: "no-cors"}).catch(() => {});
+fetch("${bait}SET%20x%20fetch-noreferrer", {mode: "no-cors", referrerPolicy: "no-referrer"}).catch(() => {});
+</script>
+</body></html>
+EOF
+# A top-level navigation from that site (a script setting location; a
+# link clicked would be the same request): served, but only for public
+# targets, so the loopback bait is refused when dialled (rule O3).
+cat >"$TMP/attack/navigate.html" <<EOF
+<!DOCTYPE html><html><head><title>navigate</title>
+<script>location.href = "${bait}navigate";</script>
+</head><body></body></html>
+EOF
+python3 -m http.server --bind 127.0.0.1 --directory "$TMP/attack" "$APORT" >/dev/null 2>&1 &
+ATTACKPID=$!
+for _ in $(seq 50); do
+	(exec 3<>"/dev/tcp/127.0.0.1/$BPORT") 2>/dev/null && (exec 3<>"/dev/tcp/127.0.0.1/$APORT") 2>/dev/null && break
+	sleep 0.1
+done
+sleep 0.2
+: >"$TMP/bait.hits" # the readiness probe above connected once
+hits() { wc -l <"$TMP/bait.hits" | tr -d ' '; }
+n=0
+for page in "http://localhost:$APORT/attack.html" "http://127.0.0.1:$APORT/attack.html"; do
+	n=$((n + 1))
+	chrome --virtual-time-budget=8000 --dump-dom "$page" >"$OUT/attack-$n.html"
+done
+sleep 1
+[ "$(hits)" = 0 ] || fail "a page of another origin made the gateway connect to the bait $(hits) times"
+# The requests did reach the gateway, and were refused there.
+for what in img img-noreferrer iframe fetch fetch-noreferrer; do
+	n=$(grep -c "\"GET /gopher://127.0.0.1:$BPORT/0SET%20x%20$what HTTP/1.1\" 403" "$OUT/serve.log" || true)
+	[ "$n" = 2 ] || fail "chromium: the $what request is in the gateway's log as refused $n times, want 2 (one per page)"
+done
+# (--virtual-time-budget is not used here: with it, headless Chromium waits
+# for ever after a navigation to an HTML page.)
+chrome --dump-dom "http://localhost:$APORT/navigate.html" >"$OUT/navigate.html"
+grep -q "\"GET /gopher://127.0.0.1:$BPORT/0navigate HTTP/1.1\" 403" "$OUT/serve.log" ||
+	fail "chromium: the cross-site navigation to a loopback target was not refused"
+grep -q "(O3)" "$OUT/navigate.html" || fail "chromium: the navigation's page does not name rule O3"
+# DNS rebinding: the browser resolves evil.example to the gateway.
+chrome --host-resolver-rules="MAP evil.example 127.0.0.1" --dump-dom "http://evil.example:${GW##*:}/gopher://127.0.0.1:$BPORT/0rebind" >"$OUT/rebind.html"
+grep -q "\"GET /gopher://127.0.0.1:$BPORT/0rebind HTTP/1.1\" 421" "$OUT/serve.log" || fail "chromium: the rebinding request did not get 421"
+code=$(curl -s -o /dev/null -H 'Host: evil.example' -w '%{http_code}' "${bait}curl-rebind")
+[ "$code" = 421 ] || fail "curl: a foreign Host got $code, want 421"
+[ "$(hits)" = 0 ] || fail "the rebinding requests reached the bait"
+# Controls: without browser headers, and typed into the browser, it is reached.
+curl -s -o /dev/null "${bait}control"
+[ "$(hits)" = 1 ] || fail "control: curl through the gateway did not reach the bait ($(hits))"
+chrome --dump-dom "${bait}typed" >/dev/null
+[ "$(hits)" = 2 ] || fail "control: a URL typed into chromium did not reach the bait ($(hits))"
+log "chromium: pages of other origins reached nothing; rebinding refused (421)"
+# <<< issue 21
+
+# >>> issue 22: the pages people browse, seen in Chromium and lynx
+# Screenshots (headless Chromium) and lynx -dump, through the gateway, of a
+# gopher menu, an ftp directory, a gopher search's results, a Latin-1 text
+# and an error page, kept in $OUT/browse; lynx talking to the same servers
+# directly is the yardstick, dumped beside them.
+B=$OUT/browse
+mkdir -p "$B"
+t22=$SECONDS
+menu="gopher://$G/1/"
+ftpdir="ftp://$F/pub/"
+search="gopher://$G/7/cgi-bin/search%09caf%C3%A9"
+latin1="ftp://$F/pub/latin1.txt"
+broken="ftp://$F/pub/no-such-file.txt"
+for name in menu ftpdir search latin1 broken; do
+	url=${!name}
+	chrome --screenshot="$B/$name.png" "$GW/$url" >/dev/null
+	[ -s "$B/$name.png" ] || fail "chromium wrote no $name.png"
+	timeout 60 lynx -dump -display_charset=utf-8 "$GW/$url" >"$B/lynx-$name.txt" || true
+	timeout 60 lynx -dump -display_charset=utf-8 "$url" >"$B/lynx-direct-$name.txt" 2>&1 || true
+done
+# What a person sees: the menu's items and its info-line art in one block,
+# the directory's sizes and kinds, the search's results, the accents of the
+# Latin-1 text, and the error in plain words with a way back.
+grep -q 'Docs directory' "$B/lynx-menu.txt" || fail "lynx: the menu page lacks its items"
+grep -q '| left | right|' "$B/lynx-menu.txt" || fail "lynx: the menu's info-line art is not kept"
+grep -q 'README' "$B/lynx-ftpdir.txt" && grep -q '1.5 MiB' "$B/lynx-ftpdir.txt" || fail "lynx: the ftp page lacks README or big.bin's size"
+grep -q 'dir/' "$B/lynx-ftpdir.txt" || fail "lynx: the ftp page lacks the directory with its /"
+grep -q 'Results for "café"' "$B/lynx-search.txt" || fail "lynx: the search results lack the term"
+grep -q 'Café crème, naïve garçon' "$B/lynx-latin1.txt" || fail "lynx: the Latin-1 text lost its accents through the gateway"
+grep -q 'Café crème' "$B/lynx-direct-latin1.txt" || log "lynx direct: $(head -c 200 "$B/lynx-direct-latin1.txt")"
+grep -q 'Bad Gateway (502)' "$B/lynx-broken.txt" && grep -q '550' "$B/lynx-broken.txt" || fail "lynx: the error page lacks its status or the server's reply"
+grep -q 'Retry' "$B/lynx-broken.txt" || fail "lynx: the error page has no retry link"
+grep -q 'charset=windows-1252' <(curl -s -D - -o /dev/null "$GW/$latin1") || fail "curl: the Latin-1 text is not declared windows-1252"
+log "browse pages: ok ($((SECONDS - t22)) s; screenshots and dumps in $B)"
+# <<< issue 22
 
 # ---- the log: Common Log Format, no password ---------------------------------------
 if grep -q "$URLKIT_FTP_PASSWORD" "$OUT/serve.log"; then fail "the log shows the ftp password"; fi

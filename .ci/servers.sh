@@ -4,6 +4,8 @@
 #   vsftpd      ftp
 #   gophernicus gopher (inetd-style, run under socat)
 #   inn2 innd   nntp   (readers handed to nnrpd after MODE READER)
+#   waisserver  wais   (freeWAIS-sf, built from ../shared/servers/wais)
+#   dirsrv      prospero, UDP (built from ../shared/servers/prospero)
 #
 #   bash .ci/servers.sh [start]   start them; print the environment file's name
 #   bash .ci/servers.sh stop      stop what start started, delete the FTP
@@ -15,8 +17,11 @@
 #   URLKIT_SERVERS_ENV  environment file the Go tests read (default: a new
 #                       mktemp file); `stop` needs one of these two to find
 #                       what to stop
-#   URLKIT_FTP_PORT, URLKIT_GOPHER_PORT, URLKIT_NNTP_PORT
+#   URLKIT_FTP_PORT, URLKIT_GOPHER_PORT, URLKIT_NNTP_PORT, URLKIT_WAIS_PORT,
+#   URLKIT_PROSPERO_PORT
 #                       listening ports (default: free ports picked now)
+#   URLKIT_SHARED_SERVERS  the servers' sources and scripts (default:
+#                       ../shared/servers beside the repository)
 #
 # Every run makes its own FTP account (nologin shell, random password, only
 # allowed through this run's vsftpd by a private PAM service and user list),
@@ -34,6 +39,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 ACTION=${1:-start}
+# >>> issue 23: the servers built from ../shared/servers (freeWAIS-sf, Prospero)
+SHARED_SERVERS=${URLKIT_SHARED_SERVERS:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/../shared/servers}
+# <<< issue 23
 
 # kill_group PID: SIGKILL the daemon PID and the process group it runs in
 # (each daemon is started under setsid, so the group holds only it and its
@@ -63,7 +71,20 @@ kill_group() {
 # PAM service recorded there, then DIR itself.
 stop_dir() {
 	local dir=$1 f pid user pam
-	[ -d "$dir/run" ] || return 0
+	if [ ! -d "$dir/run" ]; then
+		# A start that failed before making its directories (while
+		# installing packages) leaves the directory empty: remove it.
+		rmdir "$dir" 2>/dev/null || true
+		return 0
+	fi
+	# >>> issue 23: waisserver and dirsrv, each by the PID in its WORKDIR/server.pid
+	# (stop.sh checks that the PID still runs that program, TERM then KILL, waits)
+	for f in wais prospero; do
+		if [ -f "$dir/$f/server.pid" ]; then
+			bash "$SHARED_SERVERS/$f/stop.sh" "$dir/$f" || log "could not stop the $f server of $dir"
+		fi
+	done
+	# <<< issue 23
 	for f in "$dir"/run/*.pid "$dir"/inn/run/innd.pid; do
 		[ -f "$f" ] || continue
 		pid=$(tr -dc 0-9 <"$f" | head -c 12)
@@ -104,65 +125,59 @@ if [ "$ACTION" != start ]; then
 	exit 2
 fi
 
-# disable_boot_services turns off at boot every service of the daemon
-# packages CI installs (vsftpd, inn2, gophernicus's socket, squid for the
-# gateway, exim4 which inn2 pulls in), where present. Nothing is stopped:
-# CI's own instances are private processes, not these services.
-disable_boot_services() {
-	local unit name
-	if command -v systemctl >/dev/null; then
-		for unit in vsftpd.service inn2.service gophernicus.socket squid.service exim4.service; do
-			if systemctl list-unit-files "$unit" 2>/dev/null | grep "^$unit" >/dev/null; then
-				systemctl disable --quiet "$unit" 2>/dev/null || true
-			fi
-		done
-	fi
-	for name in vsftpd inn2 squid exim4; do
-		if [ -x "/etc/init.d/$name" ]; then
-			update-rc.d "$name" disable >/dev/null 2>&1 || true
-		fi
-	done
+# --- packages -------------------------------------------------------------
+# Installed through .ci/lib.sh: waiting for the apt/dpkg lock, no service
+# started, every unit and init script the install enabled disabled again,
+# every configuration file a package script changed put back, and what was
+# installed listed (see lib.sh).
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# install_inn2: inn2's postinst stops when the machine's name has no domain
+# (innconfval: "hostname does not resolve or domain not set"). Rather than
+# edit the system's /etc/news/inn.conf, the package is configured with
+# INNCONF naming a copy of it with a domain (innconfval reads INNCONF), so
+# the system's file stays as the package ships it.
+install_inn2() {
+	ci_apt_get install -y -qq --no-install-recommends inn2 && return 0
+	[ -f /etc/news/inn.conf ] || return 1
+	local conf
+	conf=$(mktemp /tmp/urlkit-inn-conf.XXXXXXXX)
+	cp /etc/news/inn.conf "$conf"
+	grep -q '^domain:' "$conf" || echo 'domain: urlkit.test' >>"$conf"
+	log "inn2's postinst needs a domain: configuring it with INNCONF=$conf"
+	INNCONF=$conf ci_apt_get install -y -qq --no-install-recommends inn2
+	local rc=$?
+	rm -f "$conf"
+	return $rc
 }
 
-# --- packages -------------------------------------------------------------
-PACKAGES=(vsftpd gophernicus inn2 socat)
-need=()
-for p in "${PACKAGES[@]}"; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
-done
-if [ ${#need[@]} -gt 0 ]; then
-	log "installing ${need[*]}"
-	# Keep package scripts from starting the system-wide services: this script
-	# starts its own instances on loopback with its own configuration.
-	if [ ! -e /usr/sbin/policy-rc.d ]; then
-		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
-		chmod +x /usr/sbin/policy-rc.d
-		trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+# An earlier version of this script appended "domain: urlkit.test" to the
+# system's inn.conf: take the line out again when that gives back the file
+# the package ships (its md5 in dpkg's database).
+heal_inn_conf() {
+	local f=/etc/news/inn.conf want tmp
+	[ -f "$f" ] && grep -qx 'domain: urlkit.test' "$f" || return 0
+	want=$(dpkg-query -W -f='${Conffiles}\n' inn2 2>/dev/null | awk '$1 == "/etc/news/inn.conf" {print $2}')
+	tmp=$(mktemp)
+	grep -vx 'domain: urlkit.test' "$f" >"$tmp" || true
+	if [ -n "$want" ] && [ "$(md5sum <"$tmp" | cut -d' ' -f1)" = "$want" ]; then
+		cat "$tmp" >"$f"
+		log "restored $f as inn2 ships it (an earlier run had added a domain line)"
 	fi
-	if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
-		apt-get update -qq
-	fi
-	# inn2's postinst stops when the machine's name has no domain; give the
-	# system inn.conf one first (the package then keeps the edited conffile).
-	mkdir -p /etc/news
-	if [ -f /etc/news/inn.conf ] && ! grep -q '^domain:' /etc/news/inn.conf; then
-		echo 'domain: urlkit.test' >>/etc/news/inn.conf
-	fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 || {
-		if [ -f /etc/news/inn.conf ] && ! grep -q '^domain:' /etc/news/inn.conf; then
-			echo 'domain: urlkit.test' >>/etc/news/inn.conf
-		fi
-		DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-	}
-	rm -f /usr/sbin/policy-rc.d
-	trap - EXIT
+	rm -f "$tmp"
+}
+
+ci_apt_install vsftpd gophernicus socat
+# The build tools of the servers built from ../shared/servers (issue 23's
+# freeWAIS-sf and Prospero): installed here, through lib.sh, before their
+# build scripts look for them.
+ci_apt_install gcc make patch libc6-dev libcrypt-dev
+if ! dpkg-query -W -f='${db:Status-Abbrev}\n' inn2 2>/dev/null | grep -q '^ii'; then
+	log "installing inn2"
+	ci_with_apt install_inn2
 fi
-# Nothing these packages bring may start at boot: the machine may persist
-# after CI, and the system configurations listen on every interface (the
-# system vsftpd.conf allows local logins, gophernicus.socket listens on port
-# 70). The tests use only the private instances below.
-disable_boot_services
+heal_inn_conf
 
 # --- this run's directory, ports and environment file ------------------------
 if [ -n "${URLKIT_SERVERS_DIR:-}" ]; then
@@ -268,6 +283,13 @@ cp "$TEXT" "$FTPROOT/pub/hello.txt"
 cp "$BIN" "$FTPROOT/pub/all256.bin"
 printf 'one\n' >"$FTPROOT/pub/dir/a.txt"
 printf 'two\n' >"$FTPROOT/pub/dir/b.txt"
+# >>> issue 22: files the gateway's pages are tried on: a README without an
+# extension (shown as text, not downloaded), Latin-1 text (declared
+# windows-1252, not utf-8), a file large enough for a size in MiB.
+printf 'A read-me file without an extension.\nThe gateway shows it as text.\n' >"$FTPROOT/pub/README"
+printf 'Caf\351 cr\350me, na\357ve gar\347on: Latin-1 text (ISO-8859-1).\n' >"$FTPROOT/pub/latin1.txt"
+head -c 1572864 /dev/zero >"$FTPROOT/pub/big.bin"
+# <<< issue 22
 chmod -R a+rX,go-w "$FTPROOT"
 chmod 555 "$FTPROOT" # vsftpd refuses a writable anonymous root
 # A local account for the user:password tests: no login shell, a random
@@ -347,15 +369,83 @@ printf 'inner document\n' >"$GROOT/docs/inner.txt"
 	printf '1Elsewhere\t/x\texample.invalid\t70\n'
 } >"$GROOT/gophermap"
 printf 'spaced\n' >"$GROOT/a b.txt"
+# >>> issue 22: Latin-1 text, info-line art (aligned only in a monospace
+# block), and a search item (type 7) answered by a script in cgi-bin, which
+# gophernicus runs with the search string in SEARCHREQUEST.
+cp "$FTPROOT/pub/latin1.txt" "$GROOT/latin1.txt"
+mkdir -p "$GROOT/cgi-bin"
+cat >"$GROOT/cgi-bin/search" <<SCRIPT
+#!/bin/sh
+term=\$(printf '%s' "\$SEARCHREQUEST" | tr -d '\\t\\r\\n')
+printf 'iResults for "%s"\\tfake\\t(NULL)\\t0\\r\\n' "\$term"
+printf '0Hello text (matches "%s")\\t/hello.txt\\t127.0.0.1\\t$GOPHER_PORT\\r\\n' "\$term"
+SCRIPT
+chmod 755 "$GROOT/cgi-bin/search"
+{
+	printf '0Latin-1 text\t/latin1.txt\n'
+	printf '7Search the test server\t/cgi-bin/search\n'
+	printf '  +------+------+\n'
+	printf '  | left | right|\n'
+	printf '  +------+------+\n'
+} >>"$GROOT/gophermap"
+# <<< issue 22
 # Plain text without lines starting with "." (gophernicus does not dot-stuff).
 printf 'Gopher plain text.\nSecond line\tafter a tab.\nThird line.\n' >"$GROOT/plain.txt"
 chmod -R a+rX,go-w "$GROOT"
+# -no (issue 22): files are sent as they are stored, as old gopher servers
+# send them (gophernicus would otherwise convert Latin-1 text to UTF-8).
 setsid socat "TCP-LISTEN:$GOPHER_PORT,bind=127.0.0.1,reuseaddr,fork" \
-	"EXEC:/usr/sbin/gophernicus -h 127.0.0.1 -p $GOPHER_PORT -r $GROOT -nv -nf -nh -l $BASE/log/gophernicus.log,su=nobody" \
+	"EXEC:/usr/sbin/gophernicus -h 127.0.0.1 -p $GOPHER_PORT -r $GROOT -nv -nf -nh -no -l $BASE/log/gophernicus.log,su=nobody" \
 	</dev/null >>"$BASE/log/socat-gopher.out" 2>&1 &
 echo $! >"$BASE/run/gopher.pid"
 wait_port gophernicus "$GOPHER_PORT" "$(cat "$BASE/run/gopher.pid")"
 touch "$BASE/log/gophernicus.log"; chmod 666 "$BASE/log/gophernicus.log"
+
+# >>> issue 24: the same vsftpd and gophernicus on the IPv6 loopback [::1], for
+# the IPv6 literal hosts of the extended syntax (ftp://[::1]:PORT/...). A
+# second vsftpd (one listener serves one address family: listen_ipv6 with
+# listen_address6=::1) with its own log, and a second socat listener for
+# gophernicus, whose menus name [::1] and this port for their own items.
+# Skipped, and the variables left out (the tests then say so), when the
+# machine has no IPv6 loopback.
+port_free6() { ! (exec 3<>"/dev/tcp/::1/$1") 2>/dev/null; }
+if [ -r /proc/net/if_inet6 ] && grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6; then
+	FTP6_PORT=$(pick_port)
+	while ! port_free6 "$FTP6_PORT"; do FTP6_PORT=$(pick_port); done
+	GOPHER6_PORT=$(pick_port)
+	while ! port_free6 "$GOPHER6_PORT"; do GOPHER6_PORT=$(pick_port); done
+	sed -e 's/^listen=YES$/listen=NO/' -e 's/^listen_ipv6=NO$/listen_ipv6=YES/' \
+		-e 's/^listen_address=127.0.0.1$/listen_address6=::1/' -e "s/^listen_port=.*/listen_port=$FTP6_PORT/" \
+		-e "s#^vsftpd_log_file=.*#vsftpd_log_file=$BASE/log/vsftpd6.log#" "$BASE/vsftpd.conf" >"$BASE/vsftpd6.conf"
+	chmod 600 "$BASE/vsftpd6.conf"
+	: >"$BASE/log/vsftpd6.log"
+	setsid vsftpd "$BASE/vsftpd6.conf" </dev/null >>"$BASE/log/vsftpd6.out" 2>&1 &
+	echo $! >"$BASE/run/vsftpd6.pid"
+	# socat's EXEC address cannot hold "::1" (":" separates its options):
+	# a script runs gophernicus with it.
+	printf '#!/bin/sh\nexec /usr/sbin/gophernicus -h ::1 -p %s -r %s -nv -nf -nh -no -l %s\n' \
+		"$GOPHER6_PORT" "$GROOT" "$BASE/log/gophernicus.log" >"$BASE/gophernicus6.sh"
+	chmod 755 "$BASE/gophernicus6.sh"
+	setsid socat "TCP6-LISTEN:$GOPHER6_PORT,bind=[::1],reuseaddr,fork" \
+		"EXEC:$BASE/gophernicus6.sh,su=nobody" \
+		</dev/null >>"$BASE/log/socat-gopher6.out" 2>&1 &
+	echo $! >"$BASE/run/gopher6.pid"
+	for _ in $(seq 200); do
+		if ! port_free6 "$FTP6_PORT" && ! port_free6 "$GOPHER6_PORT"; then break; fi
+		sleep 0.1
+	done
+	if port_free6 "$FTP6_PORT" || port_free6 "$GOPHER6_PORT"; then
+		log "vsftpd or gophernicus did not start listening on [::1] ($FTP6_PORT, $GOPHER6_PORT) within 20 s"
+		exit 1
+	fi
+	IPV6_ENV="URLKIT_FTP6_ADDR=[::1]:$FTP6_PORT
+URLKIT_FTP6_LOG=$BASE/log/vsftpd6.log
+URLKIT_GOPHER6_ADDR=[::1]:$GOPHER6_PORT"
+else
+	log "no IPv6 loopback (::1): vsftpd and gophernicus listen on 127.0.0.1 only"
+	IPV6_ENV=""
+fi
+# <<< issue 24
 
 # --- inn2: innd with a private inn.conf (INNCONF) and all paths under $BASE/inn ----
 INN="$BASE/inn"
@@ -474,6 +564,61 @@ nntp_ihave() { # msgid articlefile
 nntp_ihave "$MSGID1" "$BASE/news/article1"
 nntp_ihave "$MSGID2" "$BASE/news/article2"
 
+# >>> issue 23: freeWAIS-sf (waisserver, TCP) and the Prospero dirsrv (UDP), built
+# from ../shared/servers into this run's directory and started with their own
+# scripts; stop_dir stops them by PID. Extra test data beside the demo data:
+# database "big" (documents of 65535, 131072 and 150001 bytes, for the chunked
+# retrieval), and in the Prospero tree binary files, a 360 KB file and
+# directories of 100 and 300 entries (replies of 14 and 41 ARDP packets).
+udp_free() { ! grep -qi "^ *[0-9]*: 0100007F:$(printf '%04X' "$1") " /proc/net/udp; }
+WAIS_PORT=${URLKIT_WAIS_PORT:-$(pick_port)}
+taken+="$WAIS_PORT "
+PROSPERO_PORT=${URLKIT_PROSPERO_PORT:-}
+if [ -z "$PROSPERO_PORT" ]; then
+	for _ in $(seq 200); do
+		PROSPERO_PORT=$((20000 + RANDOM % 10000))
+		case $taken in *" $PROSPERO_PORT "*) continue ;; esac
+		udp_free "$PROSPERO_PORT" && break
+	done
+fi
+taken+="$PROSPERO_PORT "
+# The two builds run side by side (each is mostly one compiler at a time).
+build_start=$SECONDS
+bash "$SHARED_SERVERS/wais/build.sh" "$BASE/wais-prefix" >"$BASE/log/build-wais.out" 2>&1 &
+wais_build=$!
+bash "$SHARED_SERVERS/prospero/build.sh" "$BASE/prospero-prefix" >"$BASE/log/build-prospero.out" 2>&1 &
+prospero_build=$!
+build_failed=
+wait "$wais_build" || build_failed+=" wais"
+wait "$prospero_build" || build_failed+=" prospero"
+for b in $build_failed; do
+	log "building $b from $SHARED_SERVERS failed: $(tail -5 "$BASE/log/build-$b.out")"
+done
+[ -z "$build_failed" ] || exit 1
+log "built freeWAIS-sf and Prospero from $SHARED_SERVERS in $((SECONDS - build_start)) s"
+bash "$SHARED_SERVERS/wais/start.sh" "$BASE/wais-prefix" "$BASE/wais" "$WAIS_PORT"
+mkdir -p "$BASE/wais/bigdocs"
+make_doc() { # file bytes title: the title line, then numbered lines, cut to size
+	{ printf '%s\n' "$3"; seq -f 'line %08.0f of a long WAIS test document, retrieval in chunks' 1 4000; } >"$1.all"
+	head -c "$(($2 - 1))" "$1.all" >"$1"
+	printf '\n' >>"$1"
+	rm -f "$1.all"
+}
+make_doc "$BASE/wais/bigdocs/one.txt" 65535 'One byte short of a chunk'
+make_doc "$BASE/wais/bigdocs/exact.txt" 131072 'Exactly two chunks'
+make_doc "$BASE/wais/bigdocs/odd.txt" 150001 'One hundred fifty thousand and one'
+"$BASE/wais-prefix/bin/waisindex" -d "$BASE/wais/index/big" -t first_line "$BASE"/wais/bigdocs/*.txt >"$BASE/log/waisindex-big.log" 2>&1 ||
+	{ log "waisindex of the big documents failed: $(tail -3 "$BASE/log/waisindex-big.log")"; exit 1; }
+bash "$SHARED_SERVERS/prospero/start.sh" "$BASE/prospero-prefix" "$BASE/prospero" "$PROSPERO_PORT"
+PROOT="$BASE/prospero/root"
+cp "$BIN" "$PROOT/pub/all256.bin"
+head -c 270000 /dev/urandom | base64 >"$PROOT/pub/large.txt"
+mkdir -p "$PROOT/pub/many" "$PROOT/pub/several"
+for i in $(seq 1 300); do printf 'entry %d\n' "$i" >"$PROOT/pub/many/entry-with-a-long-name-number-$i.txt"; done
+for i in $(seq 1 100); do printf 'entry %d\n' "$i" >"$PROOT/pub/several/entry-with-a-long-name-number-$i.txt"; done
+printf "it's a name with spaces\n" >"$PROOT/pub/it's spaced.txt"
+# <<< issue 23
+
 cat >"$ENVFILE" <<ENV
 URLKIT_SERVERS_DIR=$BASE
 URLKIT_FTP_ADDR=127.0.0.1:$FTP_PORT
@@ -494,7 +639,17 @@ URLKIT_NNTP_MSGID2=$MSGID2
 URLKIT_NNTP_DIR=$BASE/news
 URLKIT_CONTENT_TEXT=$TEXT
 URLKIT_CONTENT_BINARY=$BIN
+URLKIT_WAIS_ADDR=127.0.0.1:$WAIS_PORT
+URLKIT_WAIS_PREFIX=$BASE/wais-prefix
+URLKIT_WAIS_DOCS=$BASE/wais/docs
+URLKIT_WAIS_BIGDOCS=$BASE/wais/bigdocs
+URLKIT_PROSPERO_ADDR=127.0.0.1:$PROSPERO_PORT
+URLKIT_PROSPERO_PREFIX=$BASE/prospero-prefix
+URLKIT_PROSPERO_ROOT=$PROOT
 ENV
+# >>> issue 24: the [::1] listeners, when there are
+if [ -n "$IPV6_ENV" ]; then printf '%s\n' "$IPV6_ENV" >>"$ENVFILE"; fi
+# <<< issue 24
 chmod 600 "$ENVFILE" # it holds the FTP password
 # Run by hand under sudo, the tests run as the invoking user: let them read it.
 if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
@@ -502,6 +657,6 @@ if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
 fi
 started=1
 trap - EXIT
-log "ftp 127.0.0.1:$FTP_PORT, gopher 127.0.0.1:$GOPHER_PORT, nntp 127.0.0.1:$NNTP_PORT; environment in $ENVFILE"
+log "ftp 127.0.0.1:$FTP_PORT, gopher 127.0.0.1:$GOPHER_PORT, nntp 127.0.0.1:$NNTP_PORT, wais 127.0.0.1:$WAIS_PORT, prospero 127.0.0.1:$PROSPERO_PORT/udp; environment in $ENVFILE"
 log "run the tests with URLKIT_SERVERS_ENV=$ENVFILE; stop with URLKIT_SERVERS_ENV=$ENVFILE bash .ci/servers.sh stop"
 echo "$ENVFILE"

@@ -5,9 +5,11 @@
 // as advisory text, a command to start or a message to send.
 //
 // There is one description of each protocol sequence: the plan. [Execute]
-// takes a [scheme.Plan] and sends its lines, in order, exactly as the plan
-// states them (FTPPlan.Commands, GopherPlan.Line, NNTPPlan.Commands,
-// HTTPPlan.Request); what `urlkit plan` prints is what `urlkit get` sends.
+// takes a [scheme.Plan] and carries out its typed steps in order, by their
+// fields (FTPPlan.Commands by verb, GopherPlan's request, NNTPPlan.Commands,
+// HTTPPlan's request), sending each command's line exactly as the step
+// gives it and never reading the plan's text back; what `urlkit plan`
+// prints is what `urlkit get` sends.
 //
 // Everything read from a server is bounded: control reply lines and whole
 // replies ([Options.MaxReplyLine], [Options.MaxReply]), menu and listing
@@ -80,6 +82,14 @@ type Options struct {
 	// from https to http, is refused.
 	FollowRedirects bool
 	MaxRedirects    int
+	// Lenient reads a redirect's Location with the lenient reading
+	// (package lenient), as browsers read it: a space or an international
+	// host name in it is repaired, each repair noted in the trace. Without
+	// it the Location must be a URL or partial URL of RFC 1738 (of the
+	// extended syntax, IPv6 hosts included, when the URL redirected from
+	// is). Either way it is resolved by RFC 3986 section 5.2, as browsers
+	// resolve it.
+	Lenient bool
 	// Progress, when set, is called after each read of the resource with the
 	// total number of bytes received so far.
 	Progress func(n int64)
@@ -99,8 +109,20 @@ type Options struct {
 	// retrievals and reuses them (see FTPSessions). A gateway sets it.
 	FTPSessions *FTPSessions
 	// Dial, when set, replaces the default dialer (a net.Dialer with
-	// ConnectTimeout). It lets tests and callers route connections.
+	// ConnectTimeout). It lets tests and callers route connections. Its
+	// network is "tcp", or "udp" for Prospero's datagrams.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Policy, when set, is asked about every connection a client is about
+	// to open (see Connection), FTP data connections included, with the
+	// address actually dialled after name resolution; an error refuses
+	// the connection before it is attempted (a *RefusedError wrapping it).
+	// With Dial set, Policy is asked about the address Dial connected to,
+	// before anything is sent.
+	Policy func(Connection) error
+	// KeepAlive is the TCP keep-alive period of the default dialer (as
+	// net.Dialer's: zero means the system default of 15 s, negative turns
+	// the probes off).
+	KeepAlive time.Duration
 }
 
 func (o *Options) connectTimeout() time.Duration {
@@ -129,29 +151,6 @@ func (o *Options) maxReply() int {
 		return DefaultMaxReply
 	}
 	return o.MaxReply
-}
-
-func (o *Options) dial(ctx context.Context, proto, addr string) (net.Conn, error) {
-	if d := o.connectTimeout(); d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
-	}
-	o.tracef("* connect to %s", addr)
-	var (
-		c   net.Conn
-		err error
-	)
-	if o.Dial != nil {
-		c, err = o.Dial(ctx, "tcp", addr)
-	} else {
-		var d net.Dialer
-		c, err = d.DialContext(ctx, "tcp", addr)
-	}
-	if err != nil {
-		return nil, &ConnectError{Protocol: proto, Addr: addr, Err: err}
-	}
-	return c, nil
 }
 
 func (o *Options) tracef(format string, args ...any) {
@@ -307,6 +306,9 @@ type Resource struct {
 	// names, one a line), "menu" (a gopher menu as sent, terminator
 	// removed), "article", "overview", "groups".
 	Kind string
+	// ListFormat is how the lines of an FTP directory listing are
+	// written: which of NLST, MLSD and LIST was sent (see ParseListLine).
+	ListFormat ListFormat
 	// ContentType is the media type when known (HTTP Content-Type, the
 	// gopher item type, a file's extension), else "".
 	ContentType string
@@ -349,6 +351,10 @@ func Execute(ctx context.Context, p scheme.Plan, opts *Options) (*Resource, erro
 		r, err = x.http(p)
 	case *scheme.FilePlan:
 		r, err = x.file(p)
+	case *scheme.WAISPlan:
+		r, err = x.wais(p)
+	case *scheme.ProsperoPlan:
+		r, err = x.prospero(p, 0)
 	case nil:
 		err = errors.New("access: no plan")
 	default:

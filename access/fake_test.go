@@ -41,8 +41,8 @@ func TestFTPExactLines(t *testing.T) {
 	if got := s.Received(); got != want {
 		t.Errorf("server received\n%q\nwant\n%q", got, want)
 	}
-	if strings.Join(p.Commands, "\r\n")+"\r\n" != strings.Replace(want, "PASV\r\n", "", 1) {
-		t.Errorf("plan %q differs from the wire beyond the PASV fallback", p.Commands)
+	if strings.Join(commandLines(p), "\r\n")+"\r\n" != strings.Replace(want, "PASV\r\n", "", 1) {
+		t.Errorf("plan %q differs from the wire beyond the PASV fallback", commandLines(p))
 	}
 	if strings.Contains(trace.String(), "secret") || !strings.Contains(trace.String(), "< 220-fake server\n< 220 ready\n> USER u\n") {
 		t.Errorf("trace:\n%s", trace.String())
@@ -107,8 +107,8 @@ func TestGopherFraming(t *testing.T) {
 			if !tc.bad && string(got) != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
-			if s.Received() != tc.wire || p.Line != tc.wire {
-				t.Errorf("server received %q, plan %q, want %q", s.Received(), p.Line, tc.wire)
+			if s.Received() != tc.wire || p.Line() != tc.wire {
+				t.Errorf("server received %q, plan %q, want %q", s.Received(), p.Line(), tc.wire)
 			}
 		})
 	}
@@ -171,7 +171,7 @@ func TestNNTPFallbacks(t *testing.T) {
 	}
 }
 
-// The HTTP request on the wire is the plan's Request, byte for byte: no
+// The HTTP request on the wire is the plan's request, byte for byte: no
 // Accept-Encoding unless Compressed, no Go User-Agent, HTTP/1.0.
 func TestHTTPPlanEqualsWire(t *testing.T) {
 	body := "hello"
@@ -185,11 +185,11 @@ func TestHTTPPlanEqualsWire(t *testing.T) {
 		if got := readAllClose(t, r); string(got) != body || r.ContentType != "text/plain" || r.Size != 5 {
 			t.Errorf("got %q %q %d", got, r.ContentType, r.Size)
 		}
-		if s.Received() != p.Request {
-			t.Errorf("server received %q, plan %q", s.Received(), p.Request)
+		if s.Received() != p.Wire() {
+			t.Errorf("server received %q, plan %q", s.Received(), p.Wire())
 		}
-		if strings.Contains(p.Request, "Accept-Encoding") != compressed || !strings.HasPrefix(p.Request, "GET /a%20b?q=1 HTTP/1.0\r\nHost: "+s.Addr+"\r\n") {
-			t.Errorf("request %q", p.Request)
+		if strings.Contains(p.Wire(), "Accept-Encoding") != compressed || !strings.HasPrefix(p.Wire(), "GET /a%20b?q=1 HTTP/1.0\r\nHost: "+s.Addr+"\r\n") {
+			t.Errorf("request %q", p.Wire())
 		}
 	}
 }
@@ -213,7 +213,7 @@ func TestHTTPRedirects(t *testing.T) {
 	if len(plans) != 2 || plans[1] != "http://"+final.Addr+"/end" {
 		t.Errorf("plans %q", plans)
 	}
-	if final.Received() != planFor(t, "http://"+final.Addr+"/end", scheme.Config{}).(*scheme.HTTPPlan).Request {
+	if final.Received() != planFor(t, "http://"+final.Addr+"/end", scheme.Config{}).(*scheme.HTTPPlan).Wire() {
 		t.Errorf("hop request %q", final.Received())
 	}
 	toFTP := serve(t, hostile.HTTPResponse("HTTP/1.0 302 Found\r\nLocation: ftp://127.0.0.1/etc/passwd\r\n\r\n"))
@@ -334,5 +334,55 @@ func TestMail(t *testing.T) {
 		if !strings.Contains(got, w) {
 			t.Errorf("SMTP session lacks %q:\n%q", w, got)
 		}
+	}
+}
+
+// Config.FTPListDetails (plan == wire): FEAT, then MLSD where the FEAT reply
+// offers MLST (RFC 3659 7.8), LIST where it does not, NLST where LIST is
+// refused too; each listing read in its own format. The plan's lines are
+// the wire's, the MLSD line standing for the command the rule chose.
+func TestFTPListDetails(t *testing.T) {
+	const mlsd = "type=cdir;modify=20261124215700; .\r\ntype=file;size=51200;modify=20261124215700; big.bin\r\ntype=dir;modify=20261124215700; docs\r\n"
+	const list = "-rw-r--r--    1 ftp      ftp         51200 Nov 24 21:57 big.bin\r\ndrwxr-xr-x    2 ftp      ftp          4096 Nov 24 21:57 docs\r\n"
+	for _, tc := range []struct {
+		name   string
+		f      *hostile.FTP
+		format ListFormat
+		wire   string // after the login and FEAT, before QUIT
+		want   string
+	}{
+		{"MLSD", &hostile.FTP{Features: []string{"MLST type*;size*;modify*;", "UTF8"}, MLSD: mlsd, LIST: list}, ListFacts, "EPSV\r\nMLSD pub\r\n", mlsd},
+		{"LIST", &hostile.FTP{Features: []string{"EPSV", "SIZE"}, MLSD: mlsd, LIST: list}, ListLong, "EPSV\r\nLIST pub\r\n", list},
+		{"no FEAT", &hostile.FTP{MLSD: mlsd, LIST: list}, ListLong, "EPSV\r\nLIST pub\r\n", list},
+		{"NLST", &hostile.FTP{Files: map[string][]byte{"big.bin": nil}}, ListNames, "EPSV\r\nLIST pub\r\nEPSV\r\nNLST pub\r\n", "big.bin\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := serve(t, tc.f.Serve)
+			p := planFor(t, "ftp://"+s.Addr+"/pub;type=d", scheme.Config{Email: "me@example.org", FTPListDetails: true}).(*scheme.FTPPlan)
+			if want := []string{"USER anonymous", "PASS me@example.org", "FEAT", "EPSV", "MLSD pub", "QUIT"}; strings.Join(commandLines(p), "|") != strings.Join(want, "|") {
+				t.Fatalf("plan %q", commandLines(p))
+			}
+			var trace bytes.Buffer
+			r, err := Execute(context.Background(), p, &Options{Trace: &trace})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.ListFormat != tc.format || r.Kind != "directory" {
+				t.Errorf("format %q kind %q, want %q", r.ListFormat, r.Kind, tc.format)
+			}
+			if got := readAllClose(t, r); string(got) != tc.want {
+				t.Errorf("got %q", got)
+			}
+			want := "USER anonymous\r\nPASS me@example.org\r\nFEAT\r\n" + tc.wire + "QUIT\r\n"
+			if got := s.Received(); got != want {
+				t.Errorf("server received\n%q\nwant\n%q", got, want)
+			}
+			// The trace (get -v) shows what was sent, line for line.
+			for _, l := range strings.Split(strings.TrimSpace(want), "\r\n") {
+				if !strings.Contains(trace.String(), "> "+l+"\n") {
+					t.Errorf("trace lacks %q:\n%s", l, trace.String())
+				}
+			}
+		})
 	}
 }

@@ -89,34 +89,25 @@ func (x *execution) openFile(name string) (*os.File, error) {
 		}
 		return f, nil
 	}
-	type result struct {
-		f   *os.File
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		f, err := os.Open(name)
-		ch <- result{f, err}
-	}()
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			return nil, fmt.Errorf("file: %w", r.err)
+	f, err := Interruptible(x.ctx, func() (*os.File, error) { return os.Open(name) }, func(f *os.File) {
+		if f != nil {
+			f.Close()
 		}
-		return r.f, nil
-	case <-x.ctx.Done():
+	})
+	if abandoned(x.ctx, err) {
+		// A FIFO's blocked open is released by opening its write side
+		// without blocking; the late open is then closed.
 		if st.Mode()&fs.ModeNamedPipe != 0 {
 			if fd, err := syscall.Open(name, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0); err == nil {
 				syscall.Close(fd)
 			}
 		}
-		go func() {
-			if r := <-ch; r.f != nil {
-				r.f.Close()
-			}
-		}()
 		return nil, x.ctxErr("file", "open "+name)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("file: %w", err)
+	}
+	return f, nil
 }
 
 // readAll is io.ReadAll bounded by max bytes (an error past it).

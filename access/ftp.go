@@ -12,15 +12,19 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
-// ftp carries out an FTP plan (RFC 1738 3.2): each line of p.Commands in
-// order. USER is answered 230 (logged in, PASS is then skipped), 331 or
-// 332; "PASS <ask the user>" asks Options.PasswordPrompt; "EPSV" opens the
-// passive data connection (PASV when EPSV is refused; the data connection
-// always goes to the control connection's peer, whatever address a PASV
-// reply names, so a server cannot point the client at a third host); RETR
-// or NLST starts the transfer, whose completion reply is checked when the
-// stream ends; QUIT is sent on Close.
+// ftp carries out an FTP plan (RFC 1738 3.2): each of p.Commands in
+// order, by its verb. USER is answered 230 (logged in, PASS is then
+// skipped), 331 or 332; a PASS whose password is to be asked
+// (scheme.PassAsk) asks Options.PasswordPrompt; EPSV opens the passive
+// data connection (its Else, PASV, when EPSV is refused; the data
+// connection always goes to the control connection's peer, whatever
+// address a PASV reply names, so a server cannot point the client at a
+// third host); RETR or NLST starts the transfer, whose completion reply is
+// checked when the stream ends; QUIT is sent on Close.
 func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
+	if err := checkFTPPlan(p); err != nil {
+		return nil, err
+	}
 	// Options.FTPSessions (ftppool.go): a kept session first; if it fails
 	// before its transfer starts, the plan again on a new connection.
 	key := ""
@@ -38,19 +42,45 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 	return x.ftpSession(p, key, nil)
 }
 
-// ftpSession carries out p on a new connection, or on a kept session
-// (skipping the greeting and the login and CWD lines, and TYPE when the
-// session's type is the same).
-func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*Resource, error) {
-	shown := p.Redacted().Commands
-	if len(p.Commands) < 3 || p.Commands[len(p.Commands)-1] != "QUIT" {
-		return nil, fmt.Errorf("ftp: plan has no transfer: %q", shown)
+// checkFTPPlan refuses a plan this client cannot carry out as it stands:
+// one that does not end with a transfer and QUIT, has a verb it does not
+// know, or whose arguments hold CR, LF or NUL (RFC 1738 6; scheme's plans
+// never do).
+func checkFTPPlan(p *scheme.FTPPlan) error {
+	n := len(p.Commands)
+	if n < 3 || p.Commands[n-1].Verb != scheme.FTPQuit || !ftpTransferVerb(p.Commands[n-2].Verb) {
+		return fmt.Errorf("ftp: plan has no transfer before QUIT: %q", redactedLines(p))
 	}
-	for i, l := range p.Commands {
-		if strings.ContainsAny(l, "\r\n\x00") {
-			return nil, fmt.Errorf("ftp: plan line %d %q holds CR, LF or NUL; refusing to send it (RFC 1738 6)", i+1, EscapeText(shown[i]))
+	for i, c := range p.Commands {
+		if c.Verb.String() == "" {
+			return fmt.Errorf("ftp: plan command %d has no verb this client knows (%d)", i+1, c.Verb)
+		}
+		if strings.ContainsAny(c.Arg, "\r\n\x00") {
+			return fmt.Errorf("ftp: plan command %d %q holds CR, LF or NUL; refusing to send it (RFC 1738 6)", i+1, EscapeText(c.Redacted()))
 		}
 	}
+	return nil
+}
+
+// ftpTransferVerb reports whether v starts a transfer on the data
+// connection.
+func ftpTransferVerb(v scheme.FTPVerb) bool {
+	return v == scheme.FTPRetr || v == scheme.FTPNlst || v == scheme.FTPMlsd || v == scheme.FTPList
+}
+
+// redactedLines returns each command's Redacted line, for messages.
+func redactedLines(p *scheme.FTPPlan) []string {
+	out := make([]string, len(p.Commands))
+	for i, c := range p.Commands {
+		out[i] = c.Redacted()
+	}
+	return out
+}
+
+// ftpSession carries out p on a new connection, or on a kept session
+// (skipping the greeting and the login and CWD commands, and TYPE when the
+// session's type is the same).
+func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*Resource, error) {
 	var raw net.Conn
 	var err error
 	if kept != nil {
@@ -84,6 +114,12 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 		return nil, err
 	}
 	typ := ""
+	// feat is what the server's FEAT reply offered (RFC 2389), nil until
+	// it is asked.
+	var feat []string
+	if kept != nil {
+		feat = kept.feat
+	}
 	// Greeting: 220, possibly after 120 "service ready in nnn minutes"
 	// (at most a few of those: a server repeating it forever is refused).
 	for n := 0; kept == nil; n++ {
@@ -100,17 +136,14 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 		break
 	}
 	loggedIn := false
-	for i := 0; i < len(p.Commands)-1; i++ {
-		line, show := p.Commands[i], shown[i]
-		verb, _, _ := strings.Cut(line, " ")
-		if kept != nil && (verb == "USER" || verb == "PASS" || verb == "CWD" || line == kept.typ) {
+	var passive scheme.FTPCommand // the command that opened the data connection
+	for _, cmd := range p.Commands[:len(p.Commands)-1] {
+		if kept != nil && kept.has(cmd) {
 			continue // the kept session is in this state already
 		}
-		if verb == "TYPE" {
-			typ = line
-		}
-		switch verb {
-		case "USER":
+		line, show := cmd.Line(), cmd.Redacted()
+		switch cmd.Verb {
+		case scheme.FTPUser:
 			code, msg, err := c.cmd(show, line)
 			if err != nil {
 				return fail(err)
@@ -125,16 +158,17 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 			default:
 				return fail(c.refused(show, code, msg))
 			}
-		case "PASS":
+		case scheme.FTPPass:
 			if loggedIn {
 				continue
 			}
-			if line == scheme.PassPrompt {
+			if cmd.Pass == scheme.PassAsk {
 				pw, err := x.askPassword()
 				if err != nil {
 					return fail(err)
 				}
-				line, show = "PASS "+pw, "PASS ****"
+				cmd.Arg = pw
+				line = cmd.Line()
 			}
 			code, msg, err := c.cmd(show, line)
 			if err != nil {
@@ -144,7 +178,7 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 				return fail(c.refused("PASS", code, msg))
 			}
 			loggedIn = true
-		case "CWD", "TYPE":
+		case scheme.FTPCwd, scheme.FTPType:
 			code, msg, err := c.cmd(show, line)
 			if err != nil {
 				return fail(err)
@@ -152,39 +186,80 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 			if code/100 != 2 {
 				return fail(c.refused(show, code, msg))
 			}
-		case "EPSV":
-			if data, err = x.passive(c); err != nil {
+			if cmd.Verb == scheme.FTPType {
+				typ = cmd.Arg
+			}
+		case scheme.FTPFeat:
+			if feat != nil {
+				continue // the kept session's server answered it already
+			}
+			// RFC 2389 3: 211 and the features, one a line; a server
+			// without FEAT refuses it (500, 502) and offers none.
+			code, msg, err := c.cmd(show, line)
+			if err != nil {
 				return fail(err)
 			}
-		case "RETR", "NLST":
-			if data == nil {
-				return fail(fmt.Errorf("ftp: plan line %q comes before EPSV", show))
+			feat = []string{}
+			if code == 211 {
+				feat = featFeatures(msg)
 			}
-			return x.ftpTransfer(p, c, raw, data, show, line, stop, fail, func() {
+		case scheme.FTPEpsv, scheme.FTPPasv:
+			if data, err = x.passive(c, cmd, p.Addr); err != nil {
+				return fail(err)
+			}
+			passive = cmd
+		case scheme.FTPRetr, scheme.FTPNlst, scheme.FTPMlsd, scheme.FTPList:
+			if data == nil {
+				return fail(fmt.Errorf("ftp: plan command %q comes before EPSV or PASV", show))
+			}
+			return x.ftpTransfer(p, c, raw, data, cmd, passive, feat, stop, fail, func() {
 				if typ == "" && kept != nil {
 					typ = kept.typ
 				}
-				x.opts.FTPSessions.put(key, raw, typ)
+				x.opts.FTPSessions.put(key, raw, typ, feat)
 			})
 		default:
-			return fail(fmt.Errorf("ftp: plan line %q is not a command this client carries out", show))
+			return fail(fmt.Errorf("ftp: plan command %q is not one this client carries out", EscapeText(show)))
 		}
 	}
 	return fail(fmt.Errorf("ftp: plan ends before its transfer"))
 }
 
-// ftpTransfer sends RETR or NLST and returns the data connection's stream.
+// ftpTransfer sends the transfer command (RETR, NLST, MLSD or LIST) and
+// returns the data connection's stream. The command's rule decides what
+// is sent: Else[0] in its place when the FEAT reply feat does not offer
+// its Feature; and each verb of Else in turn when the server refuses the
+// one before as a command it does not carry out (500, 501, 502, 504), on
+// a new data connection opened as passive says.
 //
 // keep, called on Close after a complete transfer when sessions are kept,
 // hands the control connection to Options.FTPSessions instead of QUIT.
-func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, show, line string, stop func() bool, fail func(error) (*Resource, error), keep func()) (*Resource, error) {
+func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, cmd scheme.FTPCommand, passive scheme.FTPCommand, feat []string, stop func() bool, fail func(error) (*Resource, error), keep func()) (*Resource, error) {
+	next := cmd.Else[:]
+	if cmd.Feature != 0 && !offers(feat, cmd.Feature) && next[0] != 0 {
+		cmd.Verb, next = next[0], next[1:]
+	}
+	show, line := cmd.Redacted(), cmd.Line()
 	stopData := x.watch(data)
 	code, msg, err := c.cmd(show, line)
+	for err == nil && (code == 500 || code == 501 || code == 502 || code == 504) && len(next) > 0 && next[0] != 0 {
+		x.opts.tracef("* %s refused (%d): %s", cmd.Verb, code, next[0])
+		stopData()
+		data.Close()
+		if data, err = x.passive(c, passive, p.Addr); err != nil {
+			return fail(err)
+		}
+		cmd.Verb, next = next[0], next[1:]
+		show, line = cmd.Redacted(), cmd.Line()
+		stopData = x.watch(data)
+		code, msg, err = c.cmd(show, line)
+	}
 	if err == nil && code/100 != 1 && code/100 != 2 {
 		err = c.refused(show, code, msg)
 	}
 	if err != nil {
 		stopData()
+		data.Close()
 		return fail(err)
 	}
 	size := int64(-1)
@@ -227,12 +302,45 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 		return raw.Close()
 	}
 	m := x.newMeter(&deadlineConn{Conn: data, idle: x.opts.readTimeout()}, "ftp", show)
-	kind := "file"
-	if p.List {
-		kind = "directory"
-	}
 	b := x.newBody(bufio.NewReaderSize(m, 32<<10), m, "ftp", show, atEOF, closer)
-	return &Resource{ReadCloser: b, Plan: p, Kind: kind, Size: size}, nil
+	r := &Resource{ReadCloser: b, Plan: p, Kind: "file", Size: size}
+	switch cmd.Verb {
+	case scheme.FTPNlst:
+		r.Kind, r.ListFormat = "directory", ListNames
+	case scheme.FTPMlsd:
+		r.Kind, r.ListFormat = "directory", ListFacts
+	case scheme.FTPList:
+		r.Kind, r.ListFormat = "directory", ListLong
+	}
+	return r, nil
+}
+
+// featFeatures returns the features a FEAT reply's text offers (RFC 2389
+// 3.2: one a line, each indented by a space, its first word the command's
+// name), in upper case; the first line ("Features:") and the last ("End")
+// are not features.
+func featFeatures(msg string) []string {
+	out := []string{}
+	for _, l := range strings.Split(msg, "\n") {
+		if !strings.HasPrefix(l, " ") {
+			continue
+		}
+		if f := strings.Fields(l); len(f) > 0 {
+			out = append(out, strings.ToUpper(f[0]))
+		}
+	}
+	return out
+}
+
+// offers reports whether the features of a FEAT reply include the one
+// named by the command v.
+func offers(feat []string, v scheme.FTPVerb) bool {
+	for _, f := range feat {
+		if f == v.String() {
+			return true
+		}
+	}
+	return false
 }
 
 // parse150Size reads the "(N bytes)" many servers put in a 150 reply.
@@ -271,34 +379,43 @@ func (x *execution) askPassword() (string, error) {
 	return pw, nil
 }
 
-// passive opens the data connection: EPSV (RFC 2428) first, then PASV.
-func (x *execution) passive(c *ctrl) (net.Conn, error) {
+// passive opens the data connection as cmd says: EPSV (RFC 2428), then
+// its Else (PASV) when EPSV is refused; or PASV alone. It goes through the
+// same dial step as the control connection (named control there), marked
+// as a data connection, so Options.Policy sees its port, which the server
+// chose.
+func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand, control string) (net.Conn, error) {
 	host, _, err := net.SplitHostPort(c.conn.RemoteAddr().String())
 	if err != nil {
-		return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
+		return nil, &StepError{Protocol: "ftp", Step: cmd.Redacted(), Err: err}
 	}
 	var port int
-	code, msg, err := c.cmd("EPSV", "EPSV")
+	code, msg := 0, ""
+	if cmd.Verb == scheme.FTPEpsv {
+		if code, msg, err = c.cmd("EPSV", "EPSV"); err != nil {
+			return nil, err
+		}
+		if code == 229 {
+			if port, err = parseEPSV(msg); err != nil {
+				return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
+			}
+			return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
+		}
+		if cmd.Else[0] != scheme.FTPPasv {
+			return nil, c.refused("EPSV", code, msg)
+		}
+	}
+	code, msg, err = c.cmd("PASV", "PASV")
 	if err != nil {
 		return nil, err
 	}
-	if code == 229 {
-		if port, err = parseEPSV(msg); err != nil {
-			return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
-		}
-	} else {
-		code, msg, err = c.cmd("PASV", "PASV")
-		if err != nil {
-			return nil, err
-		}
-		if code != 227 {
-			return nil, c.refused("PASV", code, msg)
-		}
-		if port, err = parsePASV(msg); err != nil {
-			return nil, &StepError{Protocol: "ftp", Step: "PASV", Err: err}
-		}
+	if code != 227 {
+		return nil, c.refused("PASV", code, msg)
 	}
-	return x.opts.dial(x.ctx, "ftp", net.JoinHostPort(host, strconv.Itoa(port)))
+	if port, err = parsePASV(msg); err != nil {
+		return nil, &StepError{Protocol: "ftp", Step: "PASV", Err: err}
+	}
+	return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
 }
 
 // parseEPSV extracts the port from "Entering Extended Passive Mode (|||port|)".

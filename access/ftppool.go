@@ -42,25 +42,38 @@ type FTPSessions struct {
 // ftpIdle is one kept session.
 type ftpIdle struct {
 	conn  net.Conn
-	typ   string // the last TYPE line sent
+	typ   string   // the argument of the last TYPE sent
+	feat  []string // what the server's FEAT reply offered; nil when not asked
 	since time.Time
 }
 
+// has reports whether the kept session is in the state cmd would put it
+// in: logged in and in the directory (the key says so), or of the type.
+func (it *ftpIdle) has(cmd scheme.FTPCommand) bool {
+	switch cmd.Verb {
+	case scheme.FTPUser, scheme.FTPPass, scheme.FTPCwd:
+		return true
+	case scheme.FTPType:
+		return cmd.Arg == it.typ
+	}
+	return false
+}
+
 // ftpSessionKey is the state a plan's prefix (login and CWD commands)
-// leaves a session in.
+// leaves a session in; "" for a plan whose password is asked, which is
+// never pooled.
 func ftpSessionKey(p *scheme.FTPPlan) string {
 	var b strings.Builder
 	b.WriteString(p.Addr)
-	for _, l := range p.Commands {
-		verb, _, _ := strings.Cut(l, " ")
-		switch verb {
-		case "USER", "PASS", "CWD":
+	for _, c := range p.Commands {
+		switch c.Verb {
+		case scheme.FTPUser, scheme.FTPPass, scheme.FTPCwd:
+			if c.Pass == scheme.PassAsk {
+				return ""
+			}
 			b.WriteByte(0)
-			b.WriteString(l)
+			b.WriteString(c.Line())
 		}
-	}
-	if p.HasUser && !p.HasPassword {
-		return "" // a prompted password: never pooled
 	}
 	return b.String()
 }
@@ -92,7 +105,7 @@ func (s *FTPSessions) take(key string) *ftpIdle {
 }
 
 // put keeps a session for key, or closes it when the key has enough.
-func (s *FTPSessions) put(key string, conn net.Conn, typ string) {
+func (s *FTPSessions) put(key string, conn net.Conn, typ string, feat []string) {
 	max := s.MaxIdle
 	if max <= 0 {
 		max = 8
@@ -103,7 +116,7 @@ func (s *FTPSessions) put(key string, conn net.Conn, typ string) {
 		s.idle = map[string][]*ftpIdle{}
 	}
 	if len(s.idle[key]) < max {
-		s.idle[key] = append(s.idle[key], &ftpIdle{conn: conn, typ: typ, since: time.Now()})
+		s.idle[key] = append(s.idle[key], &ftpIdle{conn: conn, typ: typ, feat: feat, since: time.Now()})
 		conn = nil
 	}
 	s.mu.Unlock()

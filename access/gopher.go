@@ -59,10 +59,10 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 	case "session", "cso":
 		return nil, &GopherSessionError{Type: p.Type}
 	}
-	if !strings.HasSuffix(p.Line, "\r\n") || strings.ContainsAny(strings.TrimSuffix(p.Line, "\r\n"), "\x00") ||
-		(!p.HasPlus && strings.ContainsAny(strings.TrimSuffix(p.Line, "\r\n"), "\r\n")) {
-		return nil, fmt.Errorf("gopher: request line %q is not one CRLF-ended line; refusing to send it (RFC 1738 6)", EscapeText(p.Line))
+	if err := checkGopherRequest(p.GopherRequest); err != nil {
+		return nil, err
 	}
+	line := p.Line()
 	raw, err := x.opts.dial(x.ctx, "gopher", p.Addr)
 	if err != nil {
 		return nil, err
@@ -71,10 +71,11 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 	closer := func() error { stop(); return raw.Close() }
 	conn := &deadlineConn{Conn: raw, idle: x.opts.readTimeout()}
 	step := "selector " + strconv.Quote(p.Selector)
-	for _, l := range strings.SplitAfter(strings.TrimSuffix(p.Line, "\r\n"), "\r\n") {
+	// Traced line by line: a filled-in form is several.
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(line, "\r\n"), "\r\n") {
 		x.opts.traceSent(strings.TrimSuffix(l, "\r\n"))
 	}
-	if _, err := io.WriteString(conn, p.Line); err != nil {
+	if _, err := io.WriteString(conn, line); err != nil {
 		closer()
 		return nil, x.fail("gopher", step, err)
 	}
@@ -105,6 +106,20 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 	}
 	b := x.newBody(r, m, "gopher", step, nil, closer)
 	return &Resource{ReadCloser: b, Plan: p, Kind: kind, ContentType: gopherContentType(p.Type), Size: size}, nil
+}
+
+// checkGopherRequest refuses a request that is not one CRLF-ended line
+// (RFC 1738 6; scheme's plans never make one): a selector or search
+// holding TAB, CR, LF or NUL, a Gopher+ string holding NUL, or CR or LF
+// outside a filled-in form, or a form that does not end with CRLF.
+func checkGopherRequest(r scheme.GopherRequest) error {
+	bad := func(s string) bool { return strings.ContainsAny(s, "\t\r\n\x00") }
+	if bad(r.Selector) || (r.HasSearch && bad(r.Search)) || strings.IndexByte(r.PlusString, 0) >= 0 ||
+		(r.HasPlus && !r.Form && strings.ContainsAny(r.PlusString, "\r\n")) ||
+		(r.HasPlus && r.Form && !strings.HasSuffix(r.PlusString, "\r\n")) {
+		return fmt.Errorf("gopher: request %q is not one CRLF-ended line; refusing to send it (RFC 1738 6)", EscapeText(r.Line()))
+	}
+	return nil
 }
 
 // gopherPlus reads the Gopher+ header line (at most 24 bytes) and returns
@@ -321,15 +336,22 @@ func (mr *MenuReader) Next() (MenuItem, error) {
 		if l == "" {
 			continue
 		}
-		f := strings.Split(l[1:], "\t")
-		if len(f) < 4 {
+		// The TAB-separated fields, cut in place (no slice of them): the
+		// first five, and how many there are (five or more counts as five).
+		var f [5]string
+		rest, n := l[1:], 0
+		for n < len(f) {
+			v, r, ok := strings.Cut(rest, "\t")
+			f[n], rest = v, r
+			n++
+			if !ok {
+				break
+			}
+		}
+		if n < 4 {
 			return MenuItem{Type: 'i', Display: l}, nil
 		}
-		it := MenuItem{Type: l[0], Display: f[0], Selector: f[1], Host: f[2], Port: strings.TrimSpace(f[3])}
-		if len(f) > 4 {
-			it.Plus = f[4]
-		}
-		return it, nil
+		return MenuItem{Type: l[0], Display: f[0], Selector: f[1], Host: f[2], Port: strings.TrimSpace(f[3]), Plus: f[4]}, nil
 	}
 }
 

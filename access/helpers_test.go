@@ -176,3 +176,21 @@ func silentListener(t *testing.T) string {
 	})
 	return ln.Addr().String()
 }
+
+// commandLines returns the lines of an FTP or NNTP plan's commands, each
+// exactly as sent (a password in clear; the fallback of a command left
+// out).
+func commandLines(p scheme.Plan) []string {
+	var out []string
+	switch p := p.(type) {
+	case *scheme.FTPPlan:
+		for _, c := range p.Commands {
+			out = append(out, c.Line())
+		}
+	case *scheme.NNTPPlan:
+		for _, c := range p.Commands {
+			out = append(out, c.Line())
+		}
+	}
+	return out
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -65,7 +66,12 @@ func (x *execution) http(p *scheme.HTTPPlan) (*Resource, error) {
 			redirect.Reason = fmt.Sprintf("more than %d redirects (--max-redirs)", max)
 			return nil, redirect
 		}
-		next, err := urlkit.ResolveString(p.URL, loc, urlkit.ModeRFC3986)
+		base := p.Base()
+		ref, err := x.locationParser(base)(loc)
+		var next urlkit.URL
+		if err == nil {
+			next, err = urlkit.Resolve(base, ref, urlkit.ModeRFC3986)
+		}
 		if err != nil {
 			redirect.Reason = "the Location is not a valid URL: " + err.Error()
 			return nil, redirect
@@ -97,6 +103,43 @@ func (x *execution) http(p *scheme.HTTPPlan) (*Resource, error) {
 	}
 }
 
+// locationParser returns how a redirect from base reads its Location:
+// strictly (by the extended syntax when base is of it, as an IPv6 host
+// makes it), or with Options.Lenient by the lenient reading, each repair
+// noted in the trace. The Location is resolved against the plan's URL
+// value (HTTPPlan.Base), never against its text read back.
+func (x *execution) locationParser(base urlkit.URL) func(string) (urlkit.URL, error) {
+	if x.opts.Lenient {
+		return func(s string) (urlkit.URL, error) {
+			u, warns, err := lenient.ParseRef(s)
+			for _, w := range warns {
+				x.opts.tracef("* Location %q read leniently: %s", EscapeText(s), w)
+			}
+			return u, err
+		}
+	}
+	if base.Extended() {
+		return urlkit.ParseRefExtended
+	}
+	return urlkit.ParseRef
+}
+
+// checkHTTPRequest refuses a request that would not be one request head
+// (scheme's plans never make one): CR, LF or NUL in the request line or a
+// header field, a field name that is empty or holds a space or ":".
+func checkHTTPRequest(r *scheme.HTTPRequest) error {
+	bad := func(s string) bool { return strings.ContainsAny(s, "\r\n\x00") }
+	if bad(r.Method) || bad(r.RequestURI) || bad(r.Version) || strings.ContainsAny(r.Method+r.RequestURI, " ") {
+		return fmt.Errorf("http: plan request line %q is not one line; refusing to send it", EscapeText(r.RequestLine()))
+	}
+	for _, h := range r.Header {
+		if h.Name == "" || bad(h.Value) || strings.ContainsAny(h.Name, " :\t\r\n\x00") {
+			return fmt.Errorf("http: plan header field %q is not one field; refusing to send it", EscapeText(h.Line()))
+		}
+	}
+	return nil
+}
+
 // capReader fails once more than max bytes have been read from it, until
 // lifted (max < 0).
 type capReader struct {
@@ -122,10 +165,10 @@ func (c *capReader) Read(p []byte) (int, error) {
 // httpOnce carries out one plan; for a 3xx answer with a Location it
 // returns that Location and the code.
 func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error) {
-	if !strings.HasSuffix(p.Request, "\r\n\r\n") || strings.Contains(strings.TrimSuffix(p.Request, "\r\n\r\n"), "\r\n\r\n") || strings.IndexByte(p.Request, 0) >= 0 {
-		return nil, "", 0, fmt.Errorf("http: plan request is not one request head; refusing to send it")
+	if err := checkHTTPRequest(&p.HTTPRequest); err != nil {
+		return nil, "", 0, err
 	}
-	step := p.RequestLine
+	step := p.RequestLine()
 	raw, err := x.opts.dial(x.ctx, "http", p.Addr)
 	if err != nil {
 		return nil, "", 0, err
@@ -141,11 +184,12 @@ func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error)
 		}
 		conn = tc
 	}
-	for _, l := range strings.Split(strings.TrimSuffix(p.Request, "\r\n\r\n"), "\r\n") {
-		x.opts.traceSent(l)
+	x.opts.traceSent(step)
+	for _, h := range p.Header {
+		x.opts.traceSent(h.Redacted())
 	}
 	x.opts.traceSent("")
-	if _, err := io.WriteString(conn, p.Request); err != nil {
+	if _, err := io.WriteString(conn, p.Wire()); err != nil {
 		closer()
 		return nil, "", 0, x.fail("http", step, err)
 	}

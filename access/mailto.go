@@ -71,21 +71,11 @@ func (m *MailMessage) validate() error {
 // ReadBody reads a message body from r, at most MaxMessageBody bytes. The
 // read is abandoned when ctx ends (r, such as a terminal, may block).
 func ReadBody(ctx context.Context, r io.Reader) ([]byte, error) {
-	type result struct {
-		b   []byte
-		err error
+	b, err := Interruptible(ctx, func() ([]byte, error) { return readAll(r, MaxMessageBody, "reading the body") }, nil)
+	if abandoned(ctx, err) {
+		return nil, fmt.Errorf("mailto: reading the body: stopped: %w", err)
 	}
-	ch := make(chan result, 1)
-	go func() {
-		b, err := readAll(r, MaxMessageBody, "reading the body")
-		ch <- result{b, err}
-	}()
-	select {
-	case res := <-ch:
-		return res.b, res.err
-	case <-ctx.Done():
-		return nil, fmt.Errorf("mailto: reading the body: stopped: %w", ctx.Err())
-	}
+	return b, err
 }
 
 // lines calls f with each line of b without its line end; CR LF, a bare

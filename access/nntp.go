@@ -14,7 +14,8 @@ import (
 // name no host (RFC 1630, News), so one must be configured.
 var ErrNoNewsServer = errors.New("news: no news server configured (set NNTPSERVER or --nntp-server)")
 
-// nntp carries out an NNTP plan: each line of p.Commands in order. MODE
+// nntp carries out an NNTP plan: each of p.Commands in order, by its
+// verb. MODE
 // READER may be refused with 5xx (a server without the command is used as
 // it is); GROUP wants 211; ARTICLE 220; LIST 215; OVER 224, with XOVER
 // (RFC 2980) sent instead when OVER is not known (5xx) and an empty
@@ -25,12 +26,12 @@ func (x *execution) nntp(p *scheme.NNTPPlan) (*Resource, error) {
 	if p.Addr == "" {
 		return nil, ErrNoNewsServer
 	}
-	if len(p.Commands) < 2 || p.Commands[len(p.Commands)-1] != "QUIT" {
-		return nil, fmt.Errorf("nntp: plan has no retrieval: %q", p.Commands)
+	if len(p.Commands) < 2 || p.Commands[len(p.Commands)-1].Verb != scheme.NNTPQuit {
+		return nil, fmt.Errorf("nntp: plan does not end with QUIT: %q", scheme.StepTexts(p))
 	}
-	for i, l := range p.Commands {
-		if strings.ContainsAny(l, "\r\n\x00") {
-			return nil, fmt.Errorf("nntp: plan line %d %q holds CR, LF or NUL; refusing to send it (RFC 1738 6)", i+1, EscapeText(l))
+	for i, c := range p.Commands {
+		if strings.ContainsAny(c.Arg, "\r\n\x00") {
+			return nil, fmt.Errorf("nntp: plan command %d %q holds CR, LF or NUL; refusing to send it (RFC 1738 6)", i+1, EscapeText(c.Line()))
 		}
 	}
 	raw, err := x.opts.dial(x.ctx, "nntp", p.Addr)
@@ -78,34 +79,34 @@ func (x *execution) nntp(p *scheme.NNTPPlan) (*Resource, error) {
 		b := x.newBody(d, m, "nntp", step, func() error { healthy = true; return nil }, closer)
 		return &Resource{ReadCloser: b, Plan: p, Kind: kind, ContentType: ct, Size: -1}, nil
 	}
-	for _, line := range p.Commands[:len(p.Commands)-1] {
-		verb, _, _ := strings.Cut(line, " ")
+	for _, cmd := range p.Commands[:len(p.Commands)-1] {
+		line := cmd.Line()
 		code, msg, err := c.cmd(line, line)
 		if err != nil {
 			return fail(err)
 		}
-		switch verb {
-		case "MODE":
+		switch cmd.Verb {
+		case scheme.NNTPModeReader:
 			if code != 200 && code != 201 && code/100 != 5 {
 				return fail(c.refused(line, code, msg))
 			}
-		case "GROUP":
+		case scheme.NNTPGroup:
 			if code != 211 {
 				return fail(c.refused(line, code, msg))
 			}
-		case "ARTICLE":
+		case scheme.NNTPArticle:
 			if code != 220 {
 				return fail(c.refused(line, code, msg))
 			}
 			return body(line, "article")
-		case "LIST":
+		case scheme.NNTPList:
 			if code != 215 {
 				return fail(c.refused(line, code, msg))
 			}
 			return body(line, "groups")
-		case "OVER":
-			if code/100 == 5 { // RFC 2980's XOVER on servers without OVER
-				line = "X" + line
+		case scheme.NNTPOver, scheme.NNTPXover:
+			if code/100 == 5 && cmd.Else != 0 { // RFC 2980's XOVER on servers without OVER
+				line = cmd.ElseLine()
 				if code, msg, err = c.cmd(line, line); err != nil {
 					return fail(err)
 				}
@@ -119,7 +120,7 @@ func (x *execution) nntp(p *scheme.NNTPPlan) (*Resource, error) {
 			}
 			return fail(c.refused(line, code, msg))
 		default:
-			return fail(fmt.Errorf("nntp: plan line %q is not a command this client carries out", EscapeText(line)))
+			return fail(fmt.Errorf("nntp: plan command %q is not one this client carries out", EscapeText(line)))
 		}
 	}
 	return fail(fmt.Errorf("nntp: plan ends before its retrieval"))

@@ -74,19 +74,71 @@ func TestFTPRealPlanEqualsWire(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 			wire := px.lines()[before:]
-			if strings.Join(wire, "\n") != strings.Join(p.Commands, "\n") {
-				t.Errorf("server received\n%q\nplan says\n%q", wire, p.Commands)
+			if strings.Join(wire, "\n") != strings.Join(commandLines(p), "\n") {
+				t.Errorf("server received\n%q\nplan says\n%q", wire, commandLines(p))
 			}
 			if l := log(); !strings.Contains(l, `anon password "`+email+`"`) {
 				t.Errorf("vsftpd log lacks the anonymous password %s:\n%s", email, l)
 			}
 			// -v: each plan line as sent, each reply escaped.
 			for _, c := range p.Commands {
-				if !strings.Contains(trace.String(), "> "+c+"\n") {
-					t.Errorf("trace lacks %q:\n%s", c, trace.String())
+				if !strings.Contains(trace.String(), "> "+c.Redacted()+"\n") {
+					t.Errorf("trace lacks %q:\n%s", c.Redacted(), trace.String())
 				}
 			}
 		})
+	}
+}
+
+// Config.FTPListDetails against vsftpd, whose FEAT offers no MLST: the
+// plan's FEAT and MLSD lines go out as FEAT and LIST (the rule the plan
+// states), and vsftpd's "ls -l" lines are read into names, kinds, sizes
+// and dates that match the files .ci/servers.sh wrote.
+func TestFTPRealListDetails(t *testing.T) {
+	env := realServer(t, "URLKIT_FTP_ADDR")
+	px := startProxy(t, env["URLKIT_FTP_ADDR"])
+	p := planFor(t, "ftp://"+px.addr+"/pub/", scheme.Config{FTPListDetails: true}).(*scheme.FTPPlan)
+	before := len(px.lines())
+	var trace bytes.Buffer
+	r, err := Execute(context.Background(), p, &Options{Trace: &trace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readAllClose(t, r)
+	wire := px.lines()[before:]
+	// The plan's MLSD (Feature MLST, Else LIST) goes out as LIST.
+	var want []string
+	for _, c := range p.Commands {
+		if c.Verb == scheme.FTPMlsd && c.Feature == scheme.FTPMlst {
+			c.Verb = c.Else[0]
+		}
+		want = append(want, c.Line())
+	}
+	if strings.Join(wire, "\n") != strings.Join(want, "\n") || !strings.Contains(strings.Join(commandLines(p), "\n"), "FEAT\nEPSV\nMLSD\n") {
+		t.Errorf("server received\n%q\nplan says\n%q", wire, commandLines(p))
+	}
+	if !strings.Contains(trace.String(), "> LIST\n") || r.ListFormat != ListLong {
+		t.Errorf("format %q, trace:\n%s", r.ListFormat, trace.String())
+	}
+	entries := map[string]DirEntry{}
+	for _, l := range strings.Split(string(got), "\n") {
+		if e, skip := ParseListLine(r.ListFormat, l, time.Now()); !skip {
+			if !e.Parsed {
+				t.Errorf("vsftpd line not read: %q", l)
+			}
+			entries[e.Name] = e
+		}
+	}
+	text, _ := os.Stat(env["URLKIT_CONTENT_TEXT"])
+	if e := entries["hello.txt"]; e.Kind != KindFile || e.Size != text.Size() || e.Precision != TimeMinute ||
+		e.Time.Sub(text.ModTime().UTC()) > 24*time.Hour || text.ModTime().UTC().Sub(e.Time) > 24*time.Hour {
+		t.Errorf("hello.txt: %+v (file: %d bytes, %v)", e, text.Size(), text.ModTime())
+	}
+	if e := entries["all256.bin"]; e.Kind != KindFile || e.Size != 256 {
+		t.Errorf("all256.bin: %+v", e)
+	}
+	if e := entries["dir"]; e.Kind != KindDir {
+		t.Errorf("dir: %+v", e)
 	}
 }
 
@@ -125,11 +177,11 @@ func TestFTPRealUserLogin(t *testing.T) {
 	if got := readAllClose(t, r); !bytes.Equal(got, readFile(t, env["URLKIT_CONTENT_BINARY"])) {
 		t.Fatalf("got %d bytes", len(got))
 	}
-	if wire := px.lines(); strings.Join(wire, "\n") != strings.Join(p.Commands, "\n") {
-		t.Errorf("server received %q, plan %q", wire, p.Commands)
+	if wire := px.lines(); strings.Join(wire, "\n") != strings.Join(commandLines(p), "\n") {
+		t.Errorf("server received %q, plan %q", wire, commandLines(p))
 	}
-	if strings.Contains(trace.String(), pass) || strings.Contains(strings.Join(p.Steps(), "\n"), pass) {
-		t.Errorf("password shown:\n%s\n%q", trace.String(), p.Steps())
+	if shown := strings.Join(scheme.StepTexts(p), "\n"); strings.Contains(trace.String(), pass) || strings.Contains(shown, pass) {
+		t.Errorf("password shown:\n%s\n%s", trace.String(), shown)
 	}
 	if !strings.Contains(trace.String(), "> PASS ****\n") {
 		t.Errorf("trace lacks the masked PASS:\n%s", trace.String())
@@ -213,8 +265,8 @@ func TestGopherRealPlanEqualsWire(t *testing.T) {
 			if tc.want != "" && string(got) != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
-			if wire := px.raw()[before:]; wire != p.Line {
-				t.Errorf("server received %q, plan line %q", wire, p.Line)
+			if wire := px.raw()[before:]; wire != p.Line() {
+				t.Errorf("server received %q, plan line %q", wire, p.Line())
 			}
 		})
 	}
@@ -300,8 +352,8 @@ func TestNNTPRealPlanEqualsWire(t *testing.T) {
 			}
 			tc.check(t, readAllClose(t, r))
 			wire := px.lines()[before:]
-			if strings.Join(wire, "\n") != strings.Join(p.Commands, "\n") {
-				t.Errorf("server received %q, plan %q", wire, p.Commands)
+			if strings.Join(wire, "\n") != strings.Join(commandLines(p), "\n") {
+				t.Errorf("server received %q, plan %q", wire, commandLines(p))
 			}
 		})
 	}

@@ -25,7 +25,7 @@ func BenchmarkGatewayGopher(b *testing.B) {
 	doc := benchDoc()
 	gs, _ := fakeservers.Gopher(map[string][]byte{"/d": doc})
 	defer gs.Close()
-	s := httptest.NewServer(New(Config{}))
+	s := httptest.NewServer(New(allow(gs.Addr())))
 	defer s.Close()
 	benchProxy(b, s.Listener.Addr().String(), "gopher://"+gs.Addr()+"/9/d", doc)
 }
@@ -34,7 +34,7 @@ func BenchmarkGatewayFTP(b *testing.B) {
 	doc := benchDoc()
 	fs, _ := fakeservers.FTP(map[string][]byte{"/pub/d": doc})
 	defer fs.Close()
-	g := New(Config{})
+	g := New(allow(fs.Addr()))
 	defer g.Close()
 	s := httptest.NewServer(g)
 	defer s.Close()
@@ -100,7 +100,7 @@ func BenchmarkHandlerGopher(b *testing.B) {
 	doc := benchDoc()
 	gs, _ := fakeservers.Gopher(map[string][]byte{"/d": doc})
 	defer gs.Close()
-	g := New(Config{})
+	g := New(allow(gs.Addr()))
 	target := "gopher://" + gs.Addr() + "/9/d"
 	r := httptest.NewRequest("GET", target, nil)
 	r.RequestURI = target
@@ -129,4 +129,46 @@ func BenchmarkHTTPStatic(b *testing.B) {
 	s.Start()
 	defer s.Close()
 	benchProxy(b, s.Listener.Addr().String(), "gopher://h/9/d", doc)
+}
+
+// BenchmarkHandlerMenu1000 is the page of a 1,000-item menu, the handler
+// alone (no net/http); BenchmarkDirectMenu1000 fetches the same menu.
+// Issue 22: the page within twice the fetch (bench/gateway -only menu
+// measures both through HTTP).
+func BenchmarkHandlerMenu1000(b *testing.B) {
+	gs, _ := fakeservers.Gopher(map[string][]byte{"/m": fakeservers.LongMenu(1000)})
+	defer gs.Close()
+	g := New(allow(gs.Addr()))
+	target := "/gopher://" + gs.Addr() + "/1/m"
+	r := httptest.NewRequest("GET", target, nil)
+	// A browser's request to the gateway at 127.0.0.1:8070 (rule O1).
+	r.Host = "127.0.0.1:8070"
+	r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, net.Addr(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8070})))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		w := &nullWriter{h: http.Header{}}
+		g.ServeHTTP(w, r)
+		if w.status != 200 || w.n < 100000 {
+			b.Fatalf("status %d, %d bytes", w.status, w.n)
+		}
+	}
+}
+
+func BenchmarkDirectMenu1000(b *testing.B) {
+	gs, _ := fakeservers.Gopher(map[string][]byte{"/m": fakeservers.LongMenu(1000)})
+	defer gs.Close()
+	u, _ := urlkit.Parse("gopher://" + gs.Addr() + "/1/m")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		p, _ := scheme.PlanOf(u, scheme.Config{})
+		r, err := access.Execute(context.Background(), p, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, r)
+		r.Close()
+		if err != nil || n < 50000 {
+			b.Fatal(err, n)
+		}
+	}
 }

@@ -15,7 +15,9 @@ import (
 func Example() {
 	upstream, _ := fakeservers.Gopher(map[string][]byte{"/hello": []byte("Hello, gopher.\r\n.\r\n")})
 	defer upstream.Close()
-	gw := gateway.New(gateway.Config{})
+	// The upstream is on this machine, on a port of its own: the policy
+	// reaches it only when it is named.
+	gw := gateway.New(gateway.Config{Policy: gateway.Policy{Allow: []string{upstream.Addr()}}})
 	defer gw.Close()
 	srv := httptest.NewServer(gw)
 	defer srv.Close()

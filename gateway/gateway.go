@@ -1,5 +1,5 @@
 // Package gateway is urlkit's HTTP gateway: an http.Handler that gives HTTP
-// clients the schemes they lack (gopher, ftp, news, nntp), as CERN httpd
+// clients the schemes they lack (gopher, ftp, news, nntp, wais, prospero), as CERN httpd
 // did and as RFC 1630 describes: "when an HTTP server is being used as a
 // gateway (or "proxy") then the entire URI, whether HTTP or some other
 // scheme, is passed on the HTTP command line".
@@ -10,8 +10,9 @@
 //     gopher_proxy or ftp_proxy, urlkit get --proxy): the request-target is
 //     the absolute URL, "GET gopher://host/0/sel HTTP/1.0";
 //   - the path form, for browsers: the absolute URL is the path,
-//     "GET /gopher://host/1/ HTTP/1.1", and menus, ftp directories and
-//     news listings become HTML pages whose links stay in the path form.
+//     "GET /gopher://host/1/ HTTP/1.1", and menus, ftp directories, news
+//     listings, WAIS search results and Prospero directories become HTML
+//     pages whose links stay in the path form.
 //
 // Each request goes through the same chain as urlkit get: urlkit.Parse,
 // scheme.PlanOf, then the access layer executes the plan. The policy that
@@ -45,18 +46,17 @@ const (
 	DefaultMaxUpstream = 64
 )
 
-// Config is the gateway's configuration. The zero value serves loopback
-// clients with the defaults above.
+// Config is the gateway's configuration. The zero value is safe to serve
+// on any address: the policy's zero value (see Policy) and the defaults
+// above.
 type Config struct {
 	// Scheme holds what plans need that URLs do not say: the e-mail
 	// address sent as the anonymous ftp password and the news server for
-	// news: URLs.
+	// news: URLs (always reachable, see Policy.Allow).
 	Scheme scheme.Config
-	// RefusePrivate refuses targets whose address is loopback, private,
-	// link-local or otherwise not public. Set it when the gateway listens
-	// on a public address (see IsLoopbackListen) unless the operator asks
-	// otherwise.
-	RefusePrivate bool
+	// Policy opens what the safe defaults refuse: named targets, loopback
+	// or private targets, other names for the gateway.
+	Policy Policy
 	// Timeout bounds each request from its arrival to the last byte sent.
 	Timeout time.Duration
 	// ConnectTimeout and ReadTimeout are passed to access (zero: its
@@ -67,6 +67,13 @@ type Config struct {
 	// MaxUpstream bounds the requests being served upstream at once; a
 	// request that cannot get a slot before its deadline gets 503.
 	MaxUpstream int
+	// MaxPageItems and MaxPageBytes bound one listing page (a gopher
+	// menu, an ftp directory, a group list, an overview): the page stops
+	// there with a visible "listing truncated" line. Pages are written as
+	// the listing arrives, so these bound what a browser is sent, not the
+	// gateway's memory (zero: DefaultMaxPageItems, DefaultMaxPageBytes).
+	MaxPageItems int
+	MaxPageBytes int64
 	// Log, when set, receives one Common Log Format line per request, with
 	// passwords masked.
 	Log io.Writer
@@ -75,10 +82,13 @@ type Config struct {
 // Gateway is the http.Handler. Create it with New.
 type Gateway struct {
 	cfg   Config
+	pol   *policy
 	sem   chan struct{}
-	dial  func(ctx context.Context, network, addr string) (net.Conn, error)
 	logMu sync.Mutex
-	now   func() time.Time
+	// testDial, set by tests, replaces the dialer (the policy is then
+	// asked about the address it connected to).
+	testDial func(ctx context.Context, network, addr string) (net.Conn, error)
+	now      func() time.Time
 	// ftp keeps logged-in FTP control connections between requests
 	// (access.FTPSessions says when a session may be reused).
 	sessions *access.FTPSessions
@@ -95,7 +105,23 @@ func New(cfg Config) *Gateway {
 	if cfg.MaxUpstream <= 0 {
 		cfg.MaxUpstream = DefaultMaxUpstream
 	}
-	return &Gateway{cfg: cfg, sem: make(chan struct{}, cfg.MaxUpstream), dial: dialer(cfg.RefusePrivate), now: time.Now,
+	if cfg.MaxPageItems <= 0 {
+		cfg.MaxPageItems = DefaultMaxPageItems
+	}
+	if cfg.MaxPageBytes <= 0 {
+		cfg.MaxPageBytes = DefaultMaxPageBytes
+	}
+	// Directory pages show each file's kind, size and date (FEAT, then
+	// MLSD, LIST or NLST: scheme.Config.FTPListDetails).
+	cfg.Scheme.FTPListDetails = true
+	pol, err := compile(cfg.Policy, cfg.Scheme.NewsServer)
+	if err != nil {
+		// An entry that is not host:port opens nothing (Policy.Check
+		// reports it); the rest of the policy stands.
+		pol, _ = compile(Policy{AllowLoopback: cfg.Policy.AllowLoopback, AllowPrivate: cfg.Policy.AllowPrivate,
+			Allow: validEntries(cfg.Policy.Allow), Hosts: cfg.Policy.Hosts}, cfg.Scheme.NewsServer)
+	}
+	return &Gateway{cfg: cfg, pol: pol, sem: make(chan struct{}, cfg.MaxUpstream), now: time.Now,
 		sessions: &access.FTPSessions{MaxIdle: cfg.MaxUpstream}}
 }
 
@@ -117,10 +143,13 @@ type request struct {
 	w     http.ResponseWriter
 	r     *http.Request
 	ctx   context.Context
-	proxy bool       // proxy form (absolute request-target)
-	u     urlkit.URL // the target, fragment removed
-	user  string     // the target's user and password, kept out of pages
-	pass  string
+	proxy bool // proxy form (absolute request-target)
+	// publicOnly: a link followed from another site (rule O3), which
+	// reaches public addresses only.
+	publicOnly bool
+	u          urlkit.URL // the target, fragment removed
+	user       string     // the target's user and password, kept out of pages
+	pass       string
 }
 
 // ServeHTTP serves one request in the proxy form or the path form, or the
@@ -132,14 +161,25 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := lw.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
-		g.errorPage(lw, http.StatusMethodNotAllowed, "the gateway answers GET and HEAD only", "")
+		g.errorPage(lw, r, problem{Status: http.StatusMethodNotAllowed, Message: "the gateway answers GET and HEAD only"})
+		return
+	}
+	// Rules O1-O3, before anything is planned or dialled.
+	publicOnly, err := g.pol.checkRequest(r)
+	if err != nil {
+		status := http.StatusForbidden
+		if _, ok := err.(*hostError); ok {
+			status = http.StatusMisdirectedRequest
+		}
+		g.errorPage(lw, r, problem{Status: status, Message: err.Error()})
 		return
 	}
 	target := r.RequestURI
 	if !strings.HasPrefix(target, "/") {
-		g.fetch(&request{w: lw, r: r, proxy: true}, target)
+		g.fetch(&request{w: lw, r: r, proxy: true, publicOnly: publicOnly}, target)
 		return
 	}
 	rest := target[1:]
@@ -149,9 +189,9 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case rest == "go" || strings.HasPrefix(rest, "go?"):
 		g.goForm(lw, r)
 	case !hasScheme(rest):
-		g.errorPage(lw, http.StatusNotFound, "no such page: the gateway's paths are / and /SCHEME:... (an absolute URL)", "")
+		g.errorPage(lw, r, problem{Status: http.StatusNotFound, Message: "no such page: the gateway's paths are / and /SCHEME:... (an absolute URL); type a URL below"})
 	default:
-		g.fetch(&request{w: lw, r: r}, rest)
+		g.fetch(&request{w: lw, r: r, publicOnly: publicOnly}, rest)
 	}
 }
 
@@ -192,7 +232,7 @@ func (g *Gateway) fetch(q *request, raw string) {
 	defer cancel()
 	q.ctx = ctx
 	if !g.acquire(ctx) {
-		g.errorPage(q.w, http.StatusServiceUnavailable, "the gateway is serving as many requests as it may; try again", "")
+		g.errorPage(q.w, q.r, problem{Status: http.StatusServiceUnavailable, Message: "the gateway is serving as many requests as it may; try again", Target: q.shown()})
 		return
 	}
 	defer g.release()
@@ -203,6 +243,10 @@ func (g *Gateway) fetch(q *request, raw string) {
 		g.ftp(q, p)
 	case *scheme.NNTPPlan:
 		g.news(q, p)
+	case *scheme.WAISPlan:
+		g.wais(q, p)
+	case *scheme.ProsperoPlan:
+		g.prospero(q, p)
 	default:
 		g.fail(q, &unsupportedError{scheme: plan.Scheme()})
 	}
@@ -233,7 +277,7 @@ func (g *Gateway) release() { <-g.sem }
 func (g *Gateway) check(u urlkit.URL) (scheme.Plan, error) {
 	switch u.Scheme() {
 	case "file":
-		return nil, &PolicyError{Reason: "file URLs name the gateway's own files and are never served"}
+		return nil, &PolicyError{Rule: "U1", Reason: "file URLs name the gateway's own files and are never served"}
 	case "http", "https":
 		return nil, &unsupportedError{scheme: u.Scheme(), why: "HTTP clients fetch http URLs themselves; the gateway carries the schemes they lack"}
 	}
@@ -241,11 +285,14 @@ func (g *Gateway) check(u urlkit.URL) (scheme.Plan, error) {
 		return nil, err
 	}
 	plan, err := scheme.PlanOf(u, g.cfg.Scheme)
+	if errors.Is(err, scheme.ErrControl) {
+		return nil, &PolicyError{Rule: "U2", Reason: err.Error()}
+	}
 	if err != nil {
 		return nil, err
 	}
 	switch plan.(type) {
-	case *scheme.GopherPlan, *scheme.FTPPlan, *scheme.NNTPPlan:
+	case *scheme.GopherPlan, *scheme.FTPPlan, *scheme.NNTPPlan, *scheme.WAISPlan, *scheme.ProsperoPlan:
 		return plan, nil
 	}
 	return nil, &unsupportedError{scheme: plan.Scheme()}
@@ -294,15 +341,32 @@ func statusOf(err error) int {
 	return http.StatusBadGateway
 }
 
-// fail answers with the status for err and a short text saying why, with
-// the URL's user and password kept out of it.
+// fail answers with the status for err and what failed in plain words
+// (access.PlainError, the command line's wording), with the URL's user and
+// password kept out of it.
 func (g *Gateway) fail(q *request, err error) {
 	status := statusOf(err)
-	msg := err.Error()
+	msg := access.PlainError(err)
 	if status == http.StatusGatewayTimeout {
 		msg = "the upstream server did not answer in time: " + msg
 	}
-	g.errorPage(q.w, status, scrub(msg, q.user, q.pass), "")
+	p := problem{Status: status, Message: scrub(msg, q.user, q.pass), Target: q.shown()}
+	// A URL urlkit rejects is shown with the offending character marked
+	// (unless it holds a login, which the page never shows).
+	var se *urlkit.SyntaxError
+	if errors.As(err, &se) && q.user == "" && q.pass == "" && se.Offset >= 0 && se.Offset <= len(se.Input) {
+		p.Input = markInput(se.Input, se.Offset)
+	}
+	g.errorPage(q.w, q.r, p)
+}
+
+// shown is the request's URL as pages show it: without user or password,
+// "" before it is parsed.
+func (q *request) shown() string {
+	if q.u.String() == "" {
+		return ""
+	}
+	return stripUserinfo(q.u.String())
 }
 
 // bufPool holds the buffers a response is read into before its headers
@@ -314,7 +378,9 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, prefetch); return &b
 // failure within it still gets its proper status.
 const prefetch = 64 << 10
 
-// sendBody relays the resource rc with content type ctype. Upstream bytes
+// sendBody relays the resource rc with content type ctype, completed by
+// contentType from the first bytes (a charset for text; a sniffed type
+// when ctype is sniffType). Upstream bytes
 // are served under a sandboxing Content-Security-Policy: a gopher "h" item
 // or an ftp .html file runs no script in the gateway's origin. The length
 // is sent when the upstream announced it (size >= 0) or when the resource
@@ -333,7 +399,7 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 		return
 	}
 	h := q.w.Header()
-	h.Set("Content-Type", ctype)
+	h.Set("Content-Type", contentType(ctype, buf[:n], complete))
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'")
 	if complete {
 		if size >= 0 && int64(n) != size {
@@ -341,6 +407,16 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 			return
 		}
 		h.Set("Content-Length", strconv.Itoa(n))
+		if r, ok := rc.(*access.Resource); ok {
+			if _, ftp := r.Plan.(*scheme.FTPPlan); ftp {
+				// The transfer is complete: Close hands the logged-in
+				// session back to the pool (access.FTPSessions) now, before
+				// the client has the response and can ask for the next file
+				// on the same session. (Gopher's Close only closes a socket:
+				// it stays after the response, below.)
+				rc.Close()
+			}
+		}
 		q.w.WriteHeader(http.StatusOK)
 		q.w.Write(buf[:n])
 		// The whole response goes out in one write now, before the

@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"regexp"
 	"strings"
 	"testing"
@@ -33,7 +32,7 @@ func raw(t *testing.T, base, method, target string) (*http.Response, string) {
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(20 * time.Second))
-	io.WriteString(c, method+" "+target+" HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n\r\n")
+	io.WriteString(c, method+" "+target+" HTTP/1.1\r\nHost: "+strings.TrimPrefix(base, "http://")+"\r\nConnection: close\r\n\r\n")
 	req, _ := http.NewRequest(method, "http://gw/", nil)
 	resp, err := http.ReadResponse(newReader(c), req)
 	if err != nil {
@@ -70,7 +69,7 @@ func ftpServer(t *testing.T, files map[string][]byte) *fakeservers.Server {
 func TestProxyFormGopherText(t *testing.T) {
 	text := "Hello.\r\n..dot-stuffed\r\n.\r\n"
 	addr := gopherServer(t, map[string][]byte{"/hello.txt": []byte(text), "/bin": {0, 1, 2, 0xff}})
-	base := serve(t, New(Config{}))
+	base := serve(t, New(allow(addr)))
 	resp, body := raw(t, base, "GET", "gopher://"+addr+"/0/hello.txt")
 	if resp.StatusCode != 200 || body != "Hello.\r\n.dot-stuffed\r\n" {
 		t.Fatalf("status %d body %q", resp.StatusCode, body)
@@ -113,7 +112,7 @@ var hostileMenu = "" +
 // item's own URL; every string from the server is escaped; no script.
 func TestHostileMenu(t *testing.T) {
 	addr := gopherServer(t, map[string][]byte{"": []byte(hostileMenu)})
-	base := serve(t, New(Config{}))
+	base := serve(t, New(allow(addr)))
 	resp, body := raw(t, base, "GET", "/gopher://"+addr+"/1")
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d: %s", resp.StatusCode, body)
@@ -161,7 +160,7 @@ func TestPathFormMenuLinksAndSearch(t *testing.T) {
 	host, port, _ := net.SplitHostPort(addr)
 	menu = strings.NewReplacer("HOST", host, "PORT", port).Replace(menu)
 	s2 := gopherServer(t, map[string][]byte{"/m": []byte(menu), "/find": []byte("0Result\t/r\th\t70\r\n.\r\n")})
-	base := serve(t, New(Config{}))
+	base := serve(t, New(allow(addr, s2)))
 	_, body := raw(t, base, "GET", "/gopher://"+s2+"/1/m")
 	if !strings.Contains(body, `href="/gopher://`+addr+`/0/doc"`) {
 		t.Errorf("menu page lacks the path-form link:\n%s", body)
@@ -191,7 +190,7 @@ func TestFTPThroughGateway(t *testing.T) {
 	big := bytes.Repeat([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 30000)
 	srv := ftpServer(t, map[string][]byte{"/pub/f.txt": file, "/pub/dir/a:b.bin": {1, 2, 3}, "/pub/x.gif": []byte("GIF89a"), "/pub/big.bin": big})
 	addr := srv.Addr()
-	base := serve(t, New(Config{}))
+	base := serve(t, New(allow(addr)))
 	resp, body := raw(t, base, "GET", "ftp://"+addr+"/pub/f.txt")
 	if resp.StatusCode != 200 || body != string(file) || resp.ContentLength != int64(len(file)) ||
 		resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
@@ -258,8 +257,10 @@ func TestErrorStatuses(t *testing.T) {
 	gopher := gopherServer(t, map[string][]byte{"": []byte(".\r\n")})
 
 	var logBuf bytes.Buffer
-	base := serve(t, New(Config{Timeout: 500 * time.Millisecond, Log: &logBuf}))
-	public := serve(t, New(Config{RefusePrivate: true}))
+	cfg := allow(gopher, closedAddr, silent.Addr().String())
+	cfg.Timeout, cfg.Log = 500*time.Millisecond, &logBuf
+	base := serve(t, New(cfg))
+	public := serve(t, New(Config{}))
 	for _, c := range []struct {
 		base, target string
 		status       int
@@ -274,13 +275,13 @@ func TestErrorStatuses(t *testing.T) {
 		{base, "/gopher://127.0.0.1:6667/0x", 403, "ircu"},
 		{base, "/gopher://" + gopher + "/0a%0D%0AQUIT", 403, "control"},
 		{base, "/nntp://127.0.0.1:587/g", 403, "submission"},
-		{public, "/gopher://" + gopher + "/1", 403, "private"},
-		{public, "/gopher://localhost:" + strings.Split(gopher, ":")[1] + "/1", 403, "private"},
+		{public, "/gopher://" + gopher + "/1", 403, "(T2): 127.0.0.1 is a loopback"},
+		{public, "/gopher://localhost:" + strings.Split(gopher, ":")[1] + "/1", 403, "(T2): 127.0.0.1 is a loopback"},
 		{base, "/gopher://" + closedAddr + "/0x", 502, "connect"},
 		{base, "/gopher://" + silent.Addr().String() + "/0x", 504, "in time"},
 		{base, "/telnet://h/", 501, ""},
 		{base, "/http://example.org/", 501, ""},
-		{base, "/wais://h/db?x", 501, ""},
+		{base, "/mid:m@h.dom", 501, ""},
 		{base, "/favicon.ico", 404, ""},
 	} {
 		resp, body := raw(t, c.base, "GET", c.target)
@@ -320,12 +321,15 @@ func TestSizeCap(t *testing.T) {
 	small := bytes.Repeat([]byte("x"), 2000)
 	big := bytes.Repeat([]byte("y"), 300<<10)
 	addr := gopherServer(t, map[string][]byte{"/small": small, "/big": big})
-	base := serve(t, New(Config{MaxSize: 1000}))
+	cfg := allow(addr)
+	cfg.MaxSize = 1000
+	base := serve(t, New(cfg))
 	resp, body := raw(t, base, "GET", "gopher://"+addr+"/9/small")
 	if resp.StatusCode != 502 || !strings.Contains(body, "size limit") {
 		t.Fatalf("small: %d %q", resp.StatusCode, body)
 	}
-	base = serve(t, New(Config{MaxSize: 200 << 10}))
+	cfg.MaxSize = 200 << 10
+	base = serve(t, New(cfg))
 	c, _ := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
 	defer c.Close()
 	io.WriteString(c, "GET gopher://"+addr+"/9/big HTTP/1.1\r\nHost: gw\r\n\r\n")
@@ -342,19 +346,26 @@ func TestSizeCap(t *testing.T) {
 // The concurrency bound: with one slot taken by a request that hangs, the
 // next waits and gets 503 at its deadline.
 func TestConcurrencyLimit(t *testing.T) {
-	g := New(Config{MaxUpstream: 2, Timeout: 300 * time.Millisecond})
+	addr := gopherServer(t, map[string][]byte{"/a": []byte("a")})
+	cfg := allow(addr)
+	cfg.MaxUpstream, cfg.Timeout = 2, 300*time.Millisecond
+	g := New(cfg)
 	base := serve(t, g)
 	g.sem <- struct{}{} // two requests being served upstream
 	g.sem <- struct{}{}
-	resp, body := raw(t, base, "GET", "/gopher://127.0.0.1:1070/0b")
+	resp, body := raw(t, base, "GET", "/gopher://"+addr+"/0b")
 	if resp.StatusCode != 503 {
 		t.Errorf("with every slot taken: %d %q, want 503", resp.StatusCode, body)
 	}
 	<-g.sem
-	addr := gopherServer(t, map[string][]byte{"/a": []byte("a")})
 	resp, body = raw(t, base, "GET", "/gopher://"+addr+"/9/a")
 	if resp.StatusCode != 200 || body != "a" {
 		t.Errorf("with a slot free: %d %q", resp.StatusCode, body)
+	}
+	// The slot is given back when the handler returns, which may be just
+	// after the client has the whole response.
+	for i := 0; i < 100 && len(g.sem) != 1; i++ {
+		time.Sleep(10 * time.Millisecond)
 	}
 	if len(g.sem) != 1 {
 		t.Errorf("%d slots held after the request, want 1", len(g.sem))
@@ -390,16 +401,6 @@ func TestIsLoopbackListen(t *testing.T) {
 	} {
 		if got := IsLoopbackListen(addr); got != want {
 			t.Errorf("IsLoopbackListen(%q) = %v", addr, got)
-		}
-	}
-	for _, ip := range []string{"10.1.2.3", "172.16.0.1", "192.168.0.1", "169.254.1.1", "100.64.0.1", "::1", "fd00::1", "fe80::1", "0.0.0.0", "::ffff:127.0.0.1"} {
-		if !privateAddr(netip.MustParseAddr(ip)) {
-			t.Errorf("%s not private", ip)
-		}
-	}
-	for _, ip := range []string{"8.8.8.8", "2001:4860:4860::8888", "100.128.0.1"} {
-		if privateAddr(netip.MustParseAddr(ip)) {
-			t.Errorf("%s private", ip)
 		}
 	}
 }

@@ -17,6 +17,7 @@ type logWriter struct {
 	status  int
 	bytes   int64
 	aborted string // why the response was cut short, if it was
+	note    string // a remark on a complete response (a truncated page)
 }
 
 func (w *logWriter) WriteHeader(status int) {
@@ -91,6 +92,11 @@ func (g *Gateway) logRequest(w *logWriter, r *http.Request, start time.Time) {
 		b = appendLogEscape(b, w.aborted)
 		b = append(b, '"')
 	}
+	if w.note != "" {
+		b = append(b, " \"note: "...)
+		b = appendLogEscape(b, w.note)
+		b = append(b, '"')
+	}
 	b = append(b, '\n')
 	*bp = b
 	// One Write per line, so that lines from concurrent requests do not
@@ -125,4 +131,13 @@ func appendLogEscape(b []byte, s string) []byte {
 		b = append(b, c)
 	}
 	return b
+}
+
+// note records a remark about q's response for its log line: a page cut
+// at its cap, a listing that ended early, a resource longer than its
+// server announced.
+func (g *Gateway) note(q *request, s string) {
+	if w, ok := q.w.(*logWriter); ok {
+		w.note = scrub(s, q.user, q.pass)
+	}
 }

@@ -7,8 +7,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-
-	"github.com/urlkit/urlkit"
 )
 
 // pageCSP is the Content-Security-Policy of every page the gateway builds:
@@ -38,6 +36,14 @@ func (g *Gateway) link(q *request, target string) template.URL {
 	return template.URL("/" + target)
 }
 
+// bar is what the header bar of every page shows besides the URL box's
+// form: the page's URL in the box (without user or password), the
+// breadcrumbs and the up link.
+type bar struct {
+	URL string
+	trail
+}
+
 // trustedURL marks a URL checked by the caller as safe to link to.
 func trustedURL(s string) template.URL { return template.URL(s) }
 
@@ -46,7 +52,17 @@ var pages = template.Must(template.New("pages").Parse(`
 <html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
 <title>{{.Title}}</title>
 <style>
-body{font-family:system-ui,sans-serif;max-width:60em;margin:1em auto;padding:0 1em;line-height:1.4}
+body{font-family:system-ui,sans-serif;max-width:64em;margin:0 auto;padding:0 1em 1em;line-height:1.4}
+header.bar{position:sticky;top:0;background:#eef1f5;border-bottom:1px solid #ccd;margin:0 -1em 1em;padding:.4em 1em}
+header.bar form{display:flex;gap:.4em;align-items:center;margin:0}
+header.bar .home{font-weight:bold;text-decoration:none;color:#234}
+header.bar input[type=text]{flex:1;font-family:monospace;font-size:1em;width:auto}
+nav.crumbs{font-size:.9em;margin-top:.3em;word-break:break-all}
+nav.crumbs a[rel=up]{font-weight:bold}
+pre.menu{font-family:monospace;line-height:1.35;white-space:pre;overflow-x:auto}
+pre.menu .t{color:#667}
+pre.menu form.s{display:inline;margin:0}
+pre.menu input[type=search]{font-family:monospace}
 h1{font-size:1.2em;word-break:break-all}
 ul.items{list-style:none;padding:0}
 ul.items li{margin:.15em 0}
@@ -56,16 +72,53 @@ ul.items li{margin:.15em 0}
 .error{color:#a00}
 input[type=text]{width:70%}
 footer{margin-top:2em;color:#777;font-size:.8em}
+pre.input{background:#f6f6f6;padding:.3em}
+mark{background:#fbb;outline:1px solid #a00}
+table.files{border-collapse:collapse;font-family:monospace}
+table.files td,table.files th{padding:.1em .8em .1em 0;text-align:left;white-space:pre}
+table.files .size{text-align:right}
+.truncated{color:#a60;font-weight:bold}
 </style></head><body>
+<header class="bar">{{if not .Proxy}}<form method="get" action="/go"><a class="home" href="/" title="the gateway's front page">urlkit</a>
+<input type="text" name="url" value="{{.URL}}" placeholder="gopher://gopher.floodgap.com/1/, ftp.example.org, ..." aria-label="URL"{{if not .URL}} autofocus{{end}}>
+<input type="submit" value="go"></form>{{else}}<span class="home">urlkit gateway</span>{{end}}
+{{if .Crumbs}}<nav class="crumbs">{{if .Up}}<a href="{{.Up}}" rel="up" title="one level up">&uarr; up</a> · {{end}}{{range $i, $c := .Crumbs}}{{if $i}} / {{end}}{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Name}}</a>{{else}}<strong>{{$c.Name}}</strong>{{end}}{{end}}</nav>
+{{end}}</header>
 {{end}}
 {{define "foot"}}<footer>urlkit gateway{{if not .Proxy}} · <a href="/">enter another URL</a>{{end}}</footer>
 </body></html>
 {{end}}
-{{define "list"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
+{{define "page-end"}}{{if .Truncated}}<p class="truncated">{{.Truncated}}</p>
+{{end}}{{if .Failed}}<p class="error">{{.Failed}}</p>
+{{end}}{{template "foot" .}}{{end}}
+{{define "list-start"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
 <ul class="items">
-{{range .Items}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{.Text}}</a>{{if .Shown}} <span class="url">{{.Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{.Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{.Text}}</span>{{end}}</li>
-{{end}}</ul>
-{{template "foot" .}}{{end}}
+{{end}}
+{{define "list-item"}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{.Text}}</a>{{if .Shown}} <span class="url">{{.Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{.Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{.Text}}</span>{{end}}</li>
+{{end}}
+{{define "list-end"}}</ul>
+{{template "page-end" .}}{{end}}
+{{define "menu-start"}}{{template "head" .}}<h1>gopher menu: {{.Title}}</h1>
+<pre class="menu">
+{{end}}
+{{define "menu-end"}}</pre>
+{{template "page-end" .}}{{end}}
+{{define "ftpdir-start"}}{{template "head" .}}<h1>ftp directory: {{.Title}}</h1>
+<table class="files">
+{{if .Details}}<tr><th>name</th><th class="size">size</th><th>modified</th><th>kind</th></tr>
+{{end}}{{if .Parent}}<tr><td><a href="../">../</a></td><td></td><td></td><td>parent directory</td></tr>
+{{end}}{{end}}
+{{define "ftpdir-item"}}{{if .Raw}}<tr><td colspan="4" class="info">{{.Raw}}</td></tr>
+{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{.Date}}</td><td class="kind">{{.Kind}}</td></tr>
+{{end}}{{end}}
+{{define "ftpdir-end"}}</table>
+{{template "page-end" .}}{{end}}
+{{define "error"}}{{template "head" .}}<h1>{{.StatusText}} ({{.Status}})</h1>
+<p class="error">{{.Message}}</p>
+{{if .Input}}<pre class="input">{{range .Input}}{{if .Bad}}<mark>{{.Text}}</mark>{{else}}{{.Text}}{{end}}{{end}}</pre>
+{{end}}{{if .Repairs}}<ul>{{range .Repairs}}<li>repaired: {{.}}</li>{{end}}</ul>
+{{end}}{{if .Retry}}<p><a href="{{.Retry}}">Retry {{.Target}}</a>{{if not .Proxy}}, or change the URL in the box above.{{end}}</p>
+{{end}}{{template "foot" .}}{{end}}
 {{define "search"}}{{template "head" .}}<h1>search: {{.Title}}</h1>
 <form method="get" action="{{.Action}}">
 <input type="hidden" name="url" value="{{.Target}}">
@@ -73,12 +126,9 @@ footer{margin-top:2em;color:#777;font-size:.8em}
 </form>
 {{template "foot" .}}{{end}}
 {{define "root"}}{{template "head" .}}<h1>urlkit gateway</h1>
-<p>Enter the URL of a gopher menu, an ftp directory or file, or a newsgroup.
+<p>Type the URL of a gopher menu, an ftp directory or file, a newsgroup, a WAIS database or a Prospero directory into the box above,
+or just a host: <code>gopher.floodgap.com</code>, <code>ftp.example.org</code>.
 The gateway fetches it with urlkit's clients and shows menus and directories as pages.</p>
-<form method="get" action="/go">
-<input type="text" name="url" placeholder="gopher://gopher.floodgap.com/1/" autofocus>
-<input type="submit" value="go">
-</form>
 <p>You can also put a URL after the gateway's address: <code>/gopher://host/1/</code>,
 <code>/ftp://host/pub/</code>, <code>/nntp://host/group</code>.
 Clients with gateway settings (lynx with <code>gopher_proxy</code>, <code>ftp_proxy</code>) use the gateway as a proxy.</p>
@@ -89,7 +139,7 @@ Clients with gateway settings (lynx with <code>gopher_proxy</code>, <code>ftp_pr
 func (g *Gateway) render(w http.ResponseWriter, name string, data any, formOrigin string) {
 	var b bytes.Buffer
 	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
-		g.errorPage(w, http.StatusInternalServerError, "page template: "+err.Error(), "")
+		g.errorPage(w, nil, problem{Status: http.StatusInternalServerError, Message: "page template: " + err.Error()})
 		return
 	}
 	h := w.Header()
@@ -104,13 +154,10 @@ func (g *Gateway) render(w http.ResponseWriter, name string, data any, formOrigi
 	w.Write(b.Bytes())
 }
 
-// listPage renders a listing of entries under a heading.
-func (g *Gateway) listPage(q *request, heading string, items []entry) {
-	g.render(q.w, "list", struct {
-		Title, Heading string
-		Proxy          bool
-		Items          []entry
-	}{stripUserinfo(q.u.String()), heading, q.proxy, items}, "")
+// listPage starts a listing page of entries (template "list") under a
+// heading; the caller writes each entry with Item and ends it with End.
+func (g *Gateway) listPage(q *request, heading string) *page {
+	return g.newPage(q, "list", &pageHead{Title: stripUserinfo(q.u.String()), Heading: heading, Proxy: q.proxy, bar: bar{URL: q.shown()}})
 }
 
 // searchPage renders the form of a gopher search item (type 7) requested
@@ -129,7 +176,8 @@ func (g *Gateway) searchPage(q *request) {
 		Title, Target string
 		Action        template.URL
 		Proxy         bool
-	}{stripUserinfo(q.u.String()), q.u.String(), template.URL(action), q.proxy}, origin)
+		bar
+	}{stripUserinfo(q.u.String()), q.u.String(), template.URL(action), q.proxy, bar{URL: q.shown(), trail: gopherTrail(q.u, func(s string) template.URL { return g.link(q, s) })}}, origin)
 }
 
 // rootPage is the gateway's front page.
@@ -137,49 +185,6 @@ func (g *Gateway) rootPage(w http.ResponseWriter) {
 	g.render(w, "root", struct {
 		Title string
 		Proxy bool
-	}{"urlkit gateway", false}, "")
-}
-
-// goForm turns the root page's form (url) and a search form (url and q)
-// into a redirect to the path form of the URL, the search added as a
-// gopher search (after %09, RFC 1738 3.4) or, for other schemes, after "?".
-func (g *Gateway) goForm(w http.ResponseWriter, r *http.Request) {
-	v := r.URL.Query()
-	target := strings.TrimSpace(v.Get("url"))
-	u, err := urlkit.Parse(target)
-	if err != nil || !u.IsAbsolute() {
-		msg := "enter an absolute URL, such as gopher://host/1/"
-		if err != nil {
-			msg = scrub(err.Error(), "", "")
-		}
-		user, pass := userinfoOf(target)
-		g.errorPage(w, http.StatusBadRequest, scrub(msg, user, pass), "")
-		return
-	}
-	if q, ok := v["q"]; ok && len(q) > 0 {
-		term := strings.Map(func(r rune) rune {
-			if r < 0x20 || r == 0x7f {
-				return ' '
-			}
-			return r
-		}, q[0])
-		if u.Scheme() == "gopher" {
-			target = u.WithoutFragment().String() + "%09" + escape(term, "")
-		} else {
-			target = u.WithoutFragment().String() + "?" + escape(term, "")
-		}
-	}
-	w.Header().Set("Location", "/"+target)
-	g.errorPage(w, http.StatusSeeOther, "see the path form of the URL", "")
-}
-
-// errorPage answers with status and a short text/plain body saying why.
-func (g *Gateway) errorPage(w http.ResponseWriter, status int, msg, _ string) {
-	h := w.Header()
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
-	body := fmt.Sprintf("urlkit gateway: %d %s: %s\n", status, http.StatusText(status), msg)
-	h.Set("Content-Length", fmt.Sprint(len(body)))
-	w.WriteHeader(status)
-	w.Write([]byte(body))
+		bar
+	}{"urlkit gateway", false, bar{}}, "")
 }

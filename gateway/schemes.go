@@ -3,7 +3,6 @@ package gateway
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"html/template"
 	"io"
 	"net"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/edit"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -29,24 +29,19 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 			return
 		}
 	}
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		g.fail(q, err)
 		return
 	}
 	if rc.Kind == "menu" {
 		defer rc.Close()
-		items, err := readMenu(rc, maxListing)
-		if err != nil {
-			g.fail(q, err)
-			return
-		}
-		g.menuPage(q, items)
+		g.menuPage(q, rc)
 		return
 	}
 	ctype := gopherType(p.Type, p.Selector)
 	if p.HasPlus && (strings.HasPrefix(p.PlusString, "!") || strings.HasPrefix(p.PlusString, "$")) {
-		ctype = "text/plain; charset=utf-8" // Gopher+ attribute blocks
+		ctype = textPlain // Gopher+ attribute blocks
 	}
 	g.sendBody(q, rc, rc.Size, ctype)
 }
@@ -56,12 +51,12 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 // that names a directory (RETR refused, the listing works) is redirected
 // to the same URL with the "/", so that relative links resolve.
 func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		var re *access.ReplyError
 		if !p.List && (p.Type == 0 || p.Guessed) && p.Name != "" && errors.As(err, &re) && g.isDirectory(q) {
 			q.w.Header().Set("Location", "./"+escapeSegment(p.Name)+"/")
-			g.errorPage(q.w, http.StatusMovedPermanently, "a directory: its listing is at the same URL with a final /", "")
+			g.errorPage(q.w, q.r, problem{Status: http.StatusMovedPermanently, Message: "a directory: its listing is at the same URL with a final /"})
 			return
 		}
 		g.fail(q, err)
@@ -69,12 +64,14 @@ func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 	}
 	if rc.Kind == "directory" {
 		defer rc.Close()
-		g.ftpListing(q, rc)
+		g.ftpListing(q, rc, rc.ListFormat)
 		return
 	}
-	def := octetStream
+	// By the name, else ";type=a" says text, else the first bytes decide
+	// (contentType sniffs them).
+	def := sniffType
 	if (p.Type == 'a' || p.Type == 'A') && !p.Guessed {
-		def = "text/plain; charset=utf-8"
+		def = textPlain
 	}
 	g.sendBody(q, rc, rc.Size, typeByName(p.Name, def))
 }
@@ -90,44 +87,13 @@ func (g *Gateway) isDirectory(q *request) bool {
 	if err != nil {
 		return false
 	}
-	rc, err := g.open(q.ctx, plan)
+	rc, err := g.open(q, plan)
 	if err != nil {
 		return false
 	}
 	defer rc.Close()
 	_, err = io.Copy(io.Discard, rc)
 	return err == nil
-}
-
-// ftpListing renders an NLST listing.
-func (g *Gateway) ftpListing(q *request, rc io.Reader) {
-	base := stripUserinfo(q.u.String())
-	var items []entry
-	if p, _ := q.u.Path(); p != "" && p != "/" {
-		items = append(items, entry{Kind: "dir", Text: "parent directory", Href: "../"})
-	}
-	sc := bufio.NewScanner(rc)
-	sc.Buffer(make([]byte, 0, 4096), 64<<10)
-	for sc.Scan() {
-		name := strings.TrimRight(sc.Text(), "\r")
-		if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 {
-			name = name[i+1:]
-		}
-		if name == "" || name == "." || name == ".." {
-			continue
-		}
-		if len(items) > maxListing {
-			g.fail(q, &listingLimitError{n: maxListing})
-			return
-		}
-		seg := escapeSegment(name)
-		items = append(items, entry{Kind: kindByName(name), Text: name, Href: template.URL("./" + seg), Shown: base + seg})
-	}
-	if err := sc.Err(); err != nil {
-		g.fail(q, err)
-		return
-	}
-	g.listPage(q, "ftp directory", items)
 }
 
 // kindByName labels an ftp directory entry by its name.
@@ -169,7 +135,7 @@ func escape(s, reserved string) string {
 // news serves a news or nntp plan: the list of groups and a group's
 // articles as pages, an article as text.
 func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
-	rc, err := g.open(q.ctx, p)
+	rc, err := g.open(q, p)
 	if err != nil {
 		if p.Addr == "" {
 			err = &unsupportedError{scheme: "news", why: "news URLs name no server and the gateway has none configured (urlkit serve --nntp-server)"}
@@ -178,7 +144,7 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 		return
 	}
 	if rc.Kind != "groups" && rc.Kind != "overview" {
-		g.sendBody(q, rc, rc.Size, "text/plain; charset=utf-8") // an article, shown as text
+		g.sendBody(q, rc, rc.Size, textPlain) // an article, shown as text
 		return
 	}
 	defer rc.Close()
@@ -190,16 +156,16 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 			hostport = net.JoinHostPort(hostport, port)
 		}
 	}
-	var items []entry
+	title := "newsgroups"
+	if rc.Kind == "overview" {
+		title = "articles in " + p.Group
+	}
+	pg := g.listPage(q, title)
 	sc := bufio.NewScanner(rc)
 	sc.Buffer(make([]byte, 0, 4096), 64<<10)
 	for sc.Scan() {
 		f := strings.Split(strings.TrimRight(sc.Text(), "\r"), "\t")
 		var target, text, kind string
-		if len(items) == maxListing {
-			g.fail(q, &listingLimitError{n: maxListing})
-			return
-		}
 		if rc.Kind == "groups" {
 			// LIST: "group high low status" (RFC 977 3.6.1)
 			group := strings.Fields(f[0])
@@ -226,72 +192,120 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 		if _, err := urlkit.Parse(target); err == nil {
 			e.Href, e.Shown = g.link(q, target), target
 		}
-		items = append(items, e)
+		if !pg.Item(e) {
+			pg.End(nil)
+			return
+		}
 	}
-	if err := sc.Err(); err != nil {
-		g.fail(q, err)
-		return
-	}
-	title := "newsgroups"
-	if rc.Kind == "overview" {
-		title = "articles in " + p.Group
-	}
-	g.listPage(q, title, items)
+	pg.End(sc.Err())
 }
 
-// menuPage renders a gopher menu. Each item links to the gateway's form
-// of its own URL; h items whose selector is "URL:" followed by an http or
-// https URL, and telnet and tn3270 items, link out directly. Nothing
-// else is ever linked, so a hostile menu cannot plant a javascript: link.
-func (g *Gateway) menuPage(q *request, items []menuItem) {
-	out := make([]entry, 0, len(items))
-	for _, it := range items {
-		e := entry{Kind: gopherKind(it.Type), Text: it.Display}
-		switch it.Type {
-		case 'i':
-		case '3':
-			e.Kind = "error"
-		case '2':
-			e.Text += " (CSO phone book at " + it.Host + ":" + it.Port + "; no client)"
-		case '8', 'T':
-			prog := "telnet"
-			if it.Type == 'T' {
-				prog = "tn3270"
-			}
-			target := prog + "://"
-			if it.Selector != "" {
-				target += escapeSegment(it.Selector) + "@"
-			}
-			target += net.JoinHostPort(it.Host, it.Port) + "/"
-			g.linkOut(&e, target)
-		default:
-			if it.Type == 'h' && strings.HasPrefix(it.Selector, "URL:") {
-				target := it.Selector[len("URL:"):]
-				if u, err := urlkit.Parse(target); err == nil && u.IsAbsolute() {
-					switch u.Scheme() {
-					case "http", "https", "mailto", "telnet", "tn3270":
-						g.linkOut(&e, target)
-					case "gopher", "ftp", "news", "nntp":
-						e.Href, e.Shown = g.link(q, target), stripUserinfo(target)
-					}
-				}
-				if e.Href == "" {
-					e.Text += " (not linked: the gateway links only web, mail, session, gopher, ftp and news URLs)"
-					e.Shown = stripUserinfo(target)
-				}
-				break
-			}
-			target, err := itemURL(it)
-			if err != nil {
-				e.Kind = "invalid"
-				e.Text += " (not a valid gopher item: " + err.Error() + ")"
-				break
-			}
-			e.Href, e.Shown = g.link(q, target), target
-		}
-		out = append(out, e)
+// menuPage renders a gopher menu item by item as it arrives (stream.go),
+// as one monospace block of lines (menu.go), under a header bar with the
+// selector's breadcrumbs and an up link.
+func (g *Gateway) menuPage(q *request, rc io.Reader) {
+	link := func(s string) template.URL { return g.link(q, s) }
+	pg := g.newPage(q, "menu", &pageHead{Title: q.shown(), Heading: "gopher menu", Proxy: q.proxy,
+		bar: bar{URL: q.shown(), trail: gopherTrail(q.u, link)}})
+	// The inline search fields go to /go; a page reached through the proxy
+	// form has no gateway origin to send them to, and links to each
+	// search's own page instead.
+	search := "/go"
+	if q.proxy {
+		search = ""
 	}
-	g.listPage(q, "gopher menu", out)
+	mr := access.NewMenuReader(rc, 0)
+	var line []byte
+	for {
+		it, err := mr.Next()
+		if err == io.EOF {
+			pg.End(nil)
+			return
+		}
+		if err != nil {
+			pg.End(err)
+			return
+		}
+		line = appendMenuLine(line[:0], it.Type, g.menuEntry(q, it), search)
+		if !pg.ItemHTML(line) {
+			pg.End(nil)
+			return
+		}
+	}
+}
+
+// menuEntry is the page's line for one menu item. It links to the
+// gateway's form of the item's own URL; h items whose selector is "URL:"
+// followed by an http or https URL, and telnet and tn3270 items, link out
+// directly. Nothing else is ever linked, so a hostile menu cannot plant a
+// javascript: link. A user and password in an item's URL are left out of
+// the link and the text, and the line says so.
+func (g *Gateway) menuEntry(q *request, it menuItem) entry {
+	e := entry{Kind: gopherKind(it.Type), Text: it.Display}
+	switch it.Type {
+	case 'i':
+	case '3':
+		e.Kind = "error"
+	case '2':
+		e.Text += " (CSO phone book at " + it.Host + ":" + it.Port + "; no client)"
+	case '8', 'T':
+		prog := "telnet"
+		if it.Type == 'T' {
+			prog = "tn3270"
+		}
+		// RFC 1436: the selector of a telnet item is the name to log in
+		// as; escapeSegment leaves no ":" in it, so no password.
+		target := prog + "://"
+		if it.Selector != "" {
+			target += escapeSegment(it.Selector) + "@"
+		}
+		target += net.JoinHostPort(it.Host, it.Port) + "/"
+		g.linkOut(&e, target)
+	default:
+		if it.Type == 'h' && strings.HasPrefix(it.Selector, "URL:") {
+			target := it.Selector[len("URL:"):]
+			if u, err := urlkit.Parse(target); err == nil && u.IsAbsolute() {
+				if clean, had := withoutLogin(u); had {
+					target = clean
+					e.Text += " (the server's link named a user and password; the gateway left them out)"
+				}
+				switch u.Scheme() {
+				case "http", "https", "mailto", "telnet", "tn3270":
+					g.linkOut(&e, target)
+				case "gopher", "ftp", "news", "nntp":
+					e.Href, e.Shown = g.link(q, target), target
+				}
+			}
+			if e.Href == "" {
+				e.Text += " (not linked: the gateway links only web, mail, session, gopher, ftp and news URLs)"
+				e.Shown = stripUserinfo(target)
+			}
+			break
+		}
+		target, err := itemURL(it)
+		if err != nil {
+			e.Kind = "invalid"
+			e.Text += " (not a valid gopher item: " + err.Error() + ")"
+			break
+		}
+		e.Href, e.Shown = g.link(q, target), target
+	}
+	return e
+}
+
+// withoutLogin returns u without its user and password, and whether it
+// had either (item 7 of issue 21: no credentials from upstream in pages).
+func withoutLogin(u urlkit.URL) (string, bool) {
+	_, hasUser := u.User()
+	_, hasPass := u.Password()
+	if !hasUser && !hasPass {
+		return u.String(), false
+	}
+	c, err := edit.Clear(u, urlkit.ComponentUser)
+	if err != nil {
+		return stripUserinfo(u.String()), true
+	}
+	return c.String(), true
 }
 
 // linkOut makes e link directly to target, after the checks of menuPage.
@@ -300,16 +314,4 @@ func (g *Gateway) linkOut(e *entry, target string) {
 		return
 	}
 	e.Href, e.Shown = trustedURL(target), target
-}
-
-// maxListing bounds the entries of one listing page (menu, directory,
-// group list, overview): the page is built whole, so its size is bounded
-// apart from the resource size cap.
-const maxListing = 50000
-
-// listingLimitError reports a listing longer than maxListing (502).
-type listingLimitError struct{ n int }
-
-func (e *listingLimitError) Error() string {
-	return fmt.Sprintf("the listing has more than %d entries, more than the gateway puts on one page", e.n)
 }

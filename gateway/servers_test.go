@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 func TestRealGophernicus(t *testing.T) {
 	env := testservers.Require(t, "URLKIT_GOPHER_ADDR")
 	addr := env["URLKIT_GOPHER_ADDR"]
-	base := serve(t, New(Config{}))
+	base := serve(t, New(allow(addr)))
 	resp, body := raw(t, base, "GET", "/gopher://"+addr+"/1/")
 	if resp.StatusCode != 200 {
 		t.Fatalf("menu: %d %s", resp.StatusCode, body)
@@ -24,7 +25,14 @@ func TestRealGophernicus(t *testing.T) {
 		`href="/gopher://` + addr + `/9/all256.bin">All bytes</a>`,
 		`href="/gopher://` + addr + `/1/docs">Docs directory</a>`,
 		`href="/gopher://` + addr + `/0/a%20b.txt">Selector with space</a>`,
-		`urlkit test menu`,
+		// Issue 22: one monospace block; info lines in the display strings'
+		// column, their art kept; type labels with their meaning; the search
+		// item with its field; the header bar with the URL box.
+		"<pre class=\"menu\">\n      urlkit test menu\n",
+		"\n        +------+------+\n        | left | right|\n",
+		`title="0: a text file (RFC 1436)">(TXT)</span>`,
+		`<form class="s" method="get" action="/go"><input type="hidden" name="url" value="gopher://` + addr + `/7/cgi-bin/search">`,
+		`<input type="text" name="url" value="gopher://` + addr + `/1/"`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("menu lacks %s", want)
@@ -38,6 +46,18 @@ func TestRealGophernicus(t *testing.T) {
 	if resp.StatusCode != 200 || body != string(bin) || resp.Header.Get("Content-Type") != octetStream || resp.ContentLength != 256 {
 		t.Errorf("binary: %d %q %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
 	}
+	// Issue 22: Latin-1 text is declared as such (windows-1252, which
+	// browsers use for the iso-8859-1 label), its bytes unchanged; the
+	// search item (gophernicus runs the script in cgi-bin) answers a search.
+	latin1, _ := os.ReadFile(env["URLKIT_GOPHER_ROOT"] + "/latin1.txt")
+	resp, body = raw(t, base, "GET", "/gopher://"+addr+"/0/latin1.txt")
+	if resp.StatusCode != 200 || strings.ReplaceAll(body, "\r\n", "\n") != string(latin1) || resp.Header.Get("Content-Type") != "text/plain; charset=windows-1252" {
+		t.Errorf("Latin-1 text: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	resp, body = raw(t, base, "GET", "/gopher://"+addr+"/7/cgi-bin/search%09caf%C3%A9")
+	if resp.StatusCode != 200 || !strings.Contains(body, `Results for &#34;café&#34;`) {
+		t.Errorf("search: %d %s", resp.StatusCode, body)
+	}
 	plain, _ := os.ReadFile(env["URLKIT_GOPHER_ROOT"] + "/plain.txt")
 	resp, body = raw(t, base, "GET", "/gopher://"+addr+"/0/plain.txt")
 	if resp.StatusCode != 200 || strings.ReplaceAll(body, "\r\n", "\n") != string(plain) {
@@ -48,12 +68,17 @@ func TestRealGophernicus(t *testing.T) {
 func TestRealVsftpd(t *testing.T) {
 	env := testservers.Require(t, "URLKIT_FTP_ADDR")
 	addr := env["URLKIT_FTP_ADDR"]
-	base := serve(t, New(Config{}))
+	base := serve(t, New(allow(addr)))
 	resp, body := raw(t, base, "GET", "/ftp://"+addr+"/pub/")
 	if resp.StatusCode != 200 {
 		t.Fatalf("listing: %d %s", resp.StatusCode, body)
 	}
-	for _, want := range []string{`href="./hello.txt"`, `href="./all256.bin"`, `href="./dir"`} {
+	// vsftpd offers no MLST: the gateway read its LIST lines (issue 22):
+	// kinds, sizes (exact on hover) and dates; a directory ends with "/".
+	text, _ := os.ReadFile(env["URLKIT_CONTENT_TEXT"])
+	for _, want := range []string{`href="./hello.txt">hello.txt</a>`, `href="./all256.bin"`, `href="./dir/">dir/</a>`,
+		`title="256 bytes">256 B<`, fmt.Sprintf(`title="%d bytes">%d B<`, len(text), len(text)), "<td class=\"kind\">directory</td>",
+		mtime(t, env["URLKIT_FTP_ROOT"]+"/pub/hello.txt")} {
 		if !strings.Contains(body, want) {
 			t.Errorf("listing lacks %s:\n%s", want, body)
 		}
@@ -62,7 +87,17 @@ func TestRealVsftpd(t *testing.T) {
 	if resp.StatusCode != 301 || resp.Header.Get("Location") != "./dir/" {
 		t.Errorf("directory without /: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	text, _ := os.ReadFile(env["URLKIT_CONTENT_TEXT"])
+	// Issue 22: a file without an extension is sniffed (text: shown, not
+	// downloaded); Latin-1 is declared windows-1252.
+	readme, _ := os.ReadFile(env["URLKIT_FTP_ROOT"] + "/pub/README")
+	resp, body = raw(t, base, "GET", "/ftp://"+addr+"/pub/README")
+	if resp.StatusCode != 200 || body != string(readme) || resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
+		t.Errorf("README: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	resp, _ = raw(t, base, "GET", "/ftp://"+addr+"/pub/latin1.txt")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/plain; charset=windows-1252" {
+		t.Errorf("latin1.txt: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
 	resp, body = raw(t, base, "GET", "ftp://"+addr+"/pub/hello.txt")
 	if resp.StatusCode != 200 || body != string(text) || resp.ContentLength != int64(len(text)) {
 		t.Errorf("file: %d %q", resp.StatusCode, body)
@@ -85,7 +120,7 @@ func TestRealVsftpd(t *testing.T) {
 func TestRealInnd(t *testing.T) {
 	env := testservers.Require(t, "URLKIT_NNTP_ADDR")
 	addr, group := env["URLKIT_NNTP_ADDR"], env["URLKIT_NNTP_GROUP"]
-	base := serve(t, New(Config{}))
+	base := serve(t, New(allow(addr)))
 	resp, body := raw(t, base, "GET", "/nntp://"+addr+"/"+group)
 	if resp.StatusCode != 200 || !strings.Contains(body, `href="/nntp://`+addr+`/`+group+`/1"`) ||
 		!strings.Contains(body, "urlkit test one") {
@@ -95,10 +130,11 @@ func TestRealInnd(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, "First article body.") || resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
 		t.Fatalf("article: %d %s", resp.StatusCode, body)
 	}
-	// news: URLs through the gateway's configured news server.
-	g := New(Config{})
-	g.cfg.Scheme.NewsServer = addr
-	base = serve(t, g)
+	// news: URLs through the gateway's configured news server, which the
+	// policy always reaches (no Allow entry here).
+	cfg := Config{}
+	cfg.Scheme.NewsServer = addr
+	base = serve(t, New(cfg))
 	msgid := strings.Trim(env["URLKIT_NNTP_MSGID2"], "<>")
 	resp, body = raw(t, base, "GET", "/news:"+msgid)
 	if resp.StatusCode != 200 || !strings.Contains(body, "Second article body.") {
@@ -108,4 +144,14 @@ func TestRealInnd(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, `href="/news:art1.urlkit@urlkit.test"`) {
 		t.Fatalf("news group: %d %s", resp.StatusCode, body)
 	}
+}
+
+// mtime is a file's modification date as vsftpd lists it (in UTC: its
+// use_localtime defaults to NO).
+func mtime(t *testing.T, name string) string {
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.ModTime().UTC().Format("2006-01-02 15:04")
 }

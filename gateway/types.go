@@ -1,18 +1,23 @@
 package gateway
 
 import (
+	"bytes"
+	"net/http"
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // byExtension maps file name suffixes to media types. It is a fixed table,
 // not the host's mime.types, so the gateway answers the same everywhere.
+// Text types carry no charset here: contentType adds the one the bytes
+// show.
 var byExtension = map[string]string{
-	".txt": "text/plain; charset=utf-8", ".text": "text/plain; charset=utf-8",
-	".md": "text/plain; charset=utf-8", ".c": "text/plain; charset=utf-8",
-	".h": "text/plain; charset=utf-8", ".go": "text/plain; charset=utf-8",
-	".readme": "text/plain; charset=utf-8", ".asc": "text/plain; charset=utf-8",
-	".html": "text/html; charset=utf-8", ".htm": "text/html; charset=utf-8",
+	".txt": "text/plain", ".text": "text/plain",
+	".md": "text/plain", ".c": "text/plain",
+	".h": "text/plain", ".go": "text/plain",
+	".readme": "text/plain", ".asc": "text/plain",
+	".html": "text/html", ".htm": "text/html",
 	".css": "text/css", ".csv": "text/csv", ".xml": "text/xml",
 	".json": "application/json", ".pdf": "application/pdf",
 	".ps": "application/postscript", ".eps": "application/postscript",
@@ -32,6 +37,73 @@ var byExtension = map[string]string{
 
 const octetStream = "application/octet-stream"
 
+// Types a resource is sent with: the type a handler chose, completed by
+// what its first bytes show (contentType).
+const (
+	textPlain = "text/plain"
+	sniffType = "" // no type from the name: sniff the first bytes
+)
+
+// contentType is the Content-Type a resource is sent with, given the type
+// t its name or item type gave (sniffType: none) and its first bytes (head;
+// whole reports that head is the whole resource).
+//
+// A resource without a type is sniffed by net/http.DetectContentType
+// (the WHATWG MIME Sniffing algorithm), so that an extensionless README is
+// shown as text rather than downloaded. A text type gets the charset its
+// bytes show: a byte order mark's (UTF-8, UTF-16); "utf-8" for bytes that
+// are valid UTF-8 (ASCII included; a character cut at the end of head,
+// when head is not the whole resource, does not count); otherwise
+// "windows-1252", the single-byte fallback: ISO-8859-1 text reads the same
+// in it (browsers decode the "iso-8859-1" label as windows-1252 anyway,
+// WHATWG Encoding 4.2), and 0x80-0x9F become the characters Windows put
+// there. The bytes are sent unchanged. HTML and XML, which can declare
+// their own encoding, get "utf-8" when valid and no charset otherwise.
+func contentType(t string, head []byte, whole bool) string {
+	if t == sniffType {
+		t = http.DetectContentType(head)
+		if i := strings.IndexByte(t, ';'); i >= 0 {
+			t = t[:i] // DetectContentType says utf-8 for any text; decide below
+		}
+	}
+	if !strings.HasPrefix(t, "text/") || strings.Contains(t, "charset=") {
+		return t
+	}
+	cs := textCharset(head, whole)
+	if cs == "windows-1252" && (t == "text/html" || t == "text/xml") {
+		return t
+	}
+	return t + "; charset=" + cs
+}
+
+// textCharset names the charset of text whose first bytes are head.
+func textCharset(head []byte, whole bool) string {
+	switch {
+	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
+		return "utf-8"
+	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		return "utf-16be"
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
+		return "utf-16le"
+	}
+	if !whole {
+		// A character cut by the end of the buffer is not an error: drop
+		// up to three bytes of an incomplete sequence at the end.
+		for i := 1; i <= 3 && i <= len(head); i++ {
+			if utf8.RuneStart(head[len(head)-i]) {
+				if !utf8.FullRune(head[len(head)-i:]) {
+					head = head[:len(head)-i]
+				}
+				break
+			}
+		}
+	}
+	if utf8.Valid(head) {
+		return "utf-8"
+	}
+	return "windows-1252"
+}
+
 // typeByName returns the media type for a file name by its suffix, or def
 // when the suffix is unknown.
 func typeByName(name, def string) string {
@@ -49,7 +121,7 @@ func typeByName(name, def string) string {
 func gopherType(t byte, sel string) string {
 	switch t {
 	case '0':
-		return "text/plain; charset=utf-8"
+		return textPlain
 	case '4':
 		return "application/mac-binhex40"
 	case '5', '9':
@@ -81,9 +153,9 @@ func gopherType(t byte, sel string) string {
 		}
 		return octetStream
 	case 'h':
-		return "text/html; charset=utf-8"
+		return "text/html"
 	case 'M':
-		return "text/plain; charset=utf-8" // a MIME message, shown as text
+		return textPlain // a MIME message, shown as text
 	case 'c':
 		return "text/calendar"
 	case 'x':

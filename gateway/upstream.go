@@ -1,9 +1,6 @@
 package gateway
 
 import (
-	"context"
-	"io"
-
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -14,47 +11,34 @@ import (
 // item by item, and form a menu item's URL through the scheme layer.
 // Everything else in the package works on plans, streams and menu items.
 
-// options returns the access options of one request. The request's
-// deadline is its context's; the idle timeout, the size cap and the
-// policy's dialer come from the configuration.
-func (g *Gateway) options() *access.Options {
+// options returns the access options of request q. The request's
+// deadline is its context's; the idle timeout and the size cap come from
+// the configuration; the policy (policy.go) is asked about every
+// connection access opens, on the address actually dialled.
+func (g *Gateway) options(q *request) *access.Options {
+	publicOnly := q.publicOnly
 	return &access.Options{
 		ConnectTimeout: g.cfg.ConnectTimeout,
 		ReadTimeout:    g.cfg.ReadTimeout,
 		MaxSize:        g.cfg.MaxSize,
-		Dial:           g.dial,
 		FTPSessions:    g.sessions,
+		Policy:         func(c access.Connection) error { return g.pol.allowConn(c, publicOnly) },
+		// No TCP keep-alive probes: every upstream connection is bounded
+		// by the request deadline, and the probes cost two system calls a
+		// connection.
+		KeepAlive: -1,
+		Dial:      g.testDial,
 	}
 }
 
-// open executes plan through access. No password prompt is offered: a
-// gateway has nobody to ask.
-func (g *Gateway) open(ctx context.Context, plan scheme.Plan) (*access.Resource, error) {
-	return access.Execute(ctx, plan, g.options())
+// open executes plan through access for request q. No password prompt is
+// offered: a gateway has nobody to ask.
+func (g *Gateway) open(q *request, plan scheme.Plan) (*access.Resource, error) {
+	return access.Execute(q.ctx, plan, g.options(q))
 }
 
 // menuItem is one line of a gopher menu.
 type menuItem = access.MenuItem
-
-// readMenu reads a gopher menu from a resource of kind "menu", at most
-// maxItems items; more is an error.
-func readMenu(r io.Reader, maxItems int) ([]menuItem, error) {
-	mr := access.NewMenuReader(r, 0)
-	var items []menuItem
-	for {
-		it, err := mr.Next()
-		if err == io.EOF {
-			return items, nil
-		}
-		if err != nil {
-			return items, err
-		}
-		if len(items) == maxItems {
-			return items, &listingLimitError{n: maxItems}
-		}
-		items = append(items, it)
-	}
-}
 
 // itemURL returns the gopher URL of a menu item, or why it has none.
 func itemURL(it menuItem) (string, error) { return it.URL() }

@@ -40,18 +40,20 @@ func ExtractLines(r io.Reader, opt Options, url func(string), rejected func(Reco
 	return sc.Err()
 }
 
-// extractKind names a rejection of the extractor: the parse error's kind,
-// or "non-ascii", "unclosed", "empty-wrapper" or "too-long".
+// extractKinds names the extractor's own rejections, as kinds names the
+// parser's.
+var extractKinds = []kindName{
+	{text.ErrNonASCII, "non-ascii"},
+	{text.ErrUnclosed, "unclosed"},
+	{text.ErrEmpty, "empty-wrapper"},
+	{text.ErrTooLong, "too-long"},
+}
+
+// extractKind names a rejection of the extractor: "non-ascii",
+// "unclosed", "empty-wrapper" or "too-long", or the parse error's [Kind].
 func extractKind(err error) string {
-	switch {
-	case errors.Is(err, text.ErrNonASCII):
-		return "non-ascii"
-	case errors.Is(err, text.ErrUnclosed):
-		return "unclosed"
-	case errors.Is(err, text.ErrEmpty):
-		return "empty-wrapper"
-	case errors.Is(err, text.ErrTooLong):
-		return "too-long"
+	if name, ok := kindIn(extractKinds, err); ok {
+		return name
 	}
 	return Kind(err)
 }

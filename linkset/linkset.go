@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -29,8 +30,8 @@ const (
 	// Valid: the line is a URL as written (RFC 1738 section 5, with the
 	// RFC 1630 fragment).
 	Valid Status = iota
-	// Repaired: the line was not a URL, but ParseLenient repaired it into
-	// one (only with [Options.Lenient]).
+	// Repaired: the line was not a URL, but the lenient reading (package
+	// lenient) repaired it into one (only with [Options.Lenient]).
 	Repaired
 	// Rejected: the line is not a URL, or breaks its scheme's own rules
 	// (as `urlkit parse` and `urlkit canon` reject it), and was not
@@ -51,9 +52,11 @@ func (s Status) String() string {
 
 // Options changes how a line is read.
 type Options struct {
-	// Lenient repairs what urlkit.ParseLenient can repair (spaces and
-	// other characters that must be encoded, a "%" that starts no escape)
-	// instead of rejecting the line.
+	// Lenient reads a line that is not a URL with the lenient reading,
+	// lenient.Parse (characters that must be encoded, a "%" that starts
+	// no escape, international host names by IDNA, IPv6 literals, host
+	// numbers in browsers' forms, a login in an http URL), instead of
+	// rejecting it at once.
 	Lenient bool
 }
 
@@ -82,45 +85,78 @@ type Record struct {
 
 // Line applies the command line's rule for input lines: white space
 // around a URL is not part of it, and a blank line is no input at all. It
-// returns the trimmed line, and false for a blank one.
+// returns the trimmed line, and false for a blank one. White space is
+// Unicode's (strings.TrimSpace: U+00A0 and U+0085 included); a line whose
+// first and last bytes are ASCII and not white space, the common case, is
+// returned at once.
 func Line(s string) (string, bool) {
+	if n := len(s); n > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf && s[n-1] > ' ' && s[n-1] < utf8.RuneSelf {
+		return s, true
+	}
 	s = strings.TrimSpace(s)
 	return s, s != ""
 }
 
-// Classify reads one line as `urlkit parse` does: by the generic syntax of
-// RFC 1738 section 5, then by the scheme's own rules (its typed view, as
-// package scheme reads it: an http URL has no user name, a mailto URL
-// holds an RFC 822 address...). It never fails: a line that is not a URL
-// gives a Rejected record that says why.
-func Classify(line string, opt Options) Record {
-	r := Record{Input: line}
-	// ParseRef first, as `urlkit canon` does: for a line such as
-	// `"http://a/` it names the real fault (the unsafe `"`) where Parse
-	// finds no scheme. A partial form, which ParseRef accepts, is then
-	// rejected with Parse's reason (no scheme, an invalid scheme name).
-	u, err := urlkit.ParseRef(line)
+// Parse reads one line as a URL, the way every urlkit command that takes
+// URLs reads its inputs (`urlkit canon`, `urlkit equal`) and the link-set
+// pipeline reads its lines: by the generic syntax of RFC 1738 section 5,
+// then by the scheme's own rules (its typed view, as package scheme reads
+// it: an http URL has no user name, a mailto URL holds an RFC 822
+// address...). With opt.Lenient, a line that is not a URL as written is
+// read by lenient.Parse, which repairs what it can; warns lists the
+// repairs, and is nil exactly when the line is a URL as written (a line
+// read leniently has a non-nil warns, empty when the lenient reading had
+// nothing to report).
+//
+// A partial form (RFC 1630's "Partial (relative) form": "../a", "/a",
+// "//host/a") is not a URL and is rejected with urlkit.Parse's reason:
+// its meaning, and so its canonical form and what it equals, depends on a
+// base it does not carry (under RFC 1630, "a/../b" and "b" name the same
+// URL in every context, while their texts differ); `urlkit resolve` gives
+// the URL first.
+//
+// The line is first read with urlkit.ParseRef, as a URL or a partial form,
+// so that for a line such as `"http://a/` the error names the real fault
+// (the unsafe `"` at offset 0) where urlkit.Parse would find no scheme.
+func Parse(line string, opt Options) (u urlkit.URL, warns []urlkit.Warning, err error) {
+	u, err = urlkit.ParseRef(line)
 	if err == nil && !u.IsAbsolute() {
-		_, err = urlkit.Parse(line)
-	}
-	if err != nil && opt.Lenient {
-		var warns []urlkit.Warning
-		var lerr error
-		u, warns, lerr = urlkit.ParseLenient(line)
-		if lerr == nil {
-			err = nil
-			r.Status = Repaired
-			r.Repairs = len(warns)
-		} else {
-			err = lerr
-		}
+		u, err = urlkit.Parse(line)
 	}
 	if err == nil {
 		err = scheme.Validate(u)
 	}
+	if err != nil && opt.Lenient {
+		// Not a URL as written, by the generic syntax or by its scheme's
+		// rules (a login in an https URL): the lenient reading, whose
+		// result must meet its scheme's rules as it reads them.
+		var lerr error
+		u, warns, lerr = lenient.Parse(line)
+		if lerr == nil {
+			lerr = scheme.Validate(u)
+		}
+		if lerr != nil {
+			return urlkit.URL{}, nil, lerr
+		}
+		if warns == nil {
+			warns = []urlkit.Warning{} // read leniently, with nothing to report
+		}
+		err = nil
+	}
+	if err != nil {
+		return urlkit.URL{}, nil, err
+	}
+	return u, warns, nil
+}
+
+// Classify reads one line with [Parse] and describes what became of it. It
+// never fails: a line that is not a URL gives a Rejected record that says
+// why.
+func Classify(line string, opt Options) Record {
+	r := Record{Input: line}
+	u, warns, err := Parse(line, opt)
 	if err != nil {
 		r.Status = Rejected
-		r.Repairs = 0
 		r.Kind = Kind(err)
 		r.Reason = err.Error()
 		var se *urlkit.SyntaxError
@@ -129,6 +165,10 @@ func Classify(line string, opt Options) Record {
 			r.Reason = se.Reason()
 		}
 		return r
+	}
+	if warns != nil {
+		r.Status = Repaired
+		r.Repairs = len(warns)
 	}
 	r.URL = u.String()
 	c := urlkit.Canonical(u)
@@ -140,12 +180,26 @@ func Classify(line string, opt Options) Record {
 	return r
 }
 
-// kinds names the class of each of the core's sentinel errors, in the
-// order Kind tests them.
-var kinds = []struct {
+// A kindName names the class of the errors that wrap err.
+type kindName struct {
 	err  error
 	name string
-}{
+}
+
+// kindIn returns the name of the first entry of table whose error err
+// wraps.
+func kindIn(table []kindName, err error) (string, bool) {
+	for _, k := range table {
+		if errors.Is(err, k.err) {
+			return k.name, true
+		}
+	}
+	return "", false
+}
+
+// kinds names the class of each of the core's sentinel errors, in the
+// order Kind tests them.
+var kinds = []kindName{
 	{urlkit.ErrEmpty, "empty"},
 	{urlkit.ErrMissingScheme, "missing-scheme"},
 	{urlkit.ErrBadScheme, "bad-scheme"},
@@ -178,10 +232,8 @@ var kinds = []struct {
 // "missing-part", "bad-type", "bad-group", "bad-article", "bad-address",
 // "bad-path"; or "other" for an error that wraps none of them.
 func Kind(err error) string {
-	for _, k := range kinds {
-		if errors.Is(err, k.err) {
-			return k.name
-		}
+	if name, ok := kindIn(kinds, err); ok {
+		return name
 	}
 	return "other"
 }

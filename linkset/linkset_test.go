@@ -32,6 +32,15 @@ func TestClassify(t *testing.T) {
 		{"http://a.b/%zz", "RFC 1738 2.2", Options{},
 			Record{Status: Rejected, Kind: "bad-escape", Offset: 11}},
 		{"", "empty line", Options{}, Record{Status: Rejected, Kind: "empty"}},
+		// RFC 1738 appendix: the "URL:" prefix is not part of the URL.
+		{"URL:ftp://ds.internic.net/rfc", "RFC 1738 appendix", Options{Lenient: true},
+			Record{Status: Valid, URL: "ftp://ds.internic.net/rfc", Canonical: "ftp://ds.internic.net/rfc", Scheme: "ftp", Host: "ds.internic.net"}},
+		// RFC 1630 "Partial (relative) form": meaningful only in a context,
+		// so not a URL of a link set, strict or lenient; a partial form
+		// with a bad byte is blamed on that byte.
+		{"../a%2Db", "RFC 1630 partial form", Options{}, Record{Status: Rejected, Kind: "missing-scheme"}},
+		{"//info.cern.ch/a", "RFC 1630 partial form", Options{Lenient: true}, Record{Status: Rejected, Kind: "missing-scheme"}},
+		{`"http://a.b/`, "RFC 1738 2.2: <\"> is unsafe", Options{}, Record{Status: Rejected, Kind: "unsafe-char"}},
 		{"a_b:y", "RFC 1738 2.1 scheme names", Options{}, Record{Status: Rejected, Kind: "bad-scheme", Offset: 1}},
 		// RFC 1738 3.3: an http URL has no user or password.
 		{"http://u@a.b/", "RFC 1738 3.3", Options{}, Record{Status: Rejected, Kind: "not-allowed", Offset: 7}},
@@ -110,5 +119,16 @@ func TestExtractLines(t *testing.T) {
 	}
 	if len(rej) != 1 || rej[0].Status != Rejected || rej[0].Kind != "bad-host" || rej[0].Input != "http://info.cern.ch./" {
 		t.Errorf("rejected = %+v", rej)
+	}
+}
+
+// TestLine: Line is strings.TrimSpace and a test for blankness, its
+// fast path included, on lines at the edges of ASCII and Unicode spaces.
+func TestLine(t *testing.T) {
+	for _, s := range []string{"", " ", "\t", "a", " a", "a ", "\u00a0a", "a\u00a0", "\u0085", "a\u2003", "~", "\x7f", "\x80", "é", "a b", "\r\n"} {
+		got, ok := Line(s)
+		if want := strings.TrimSpace(s); got != want || ok != (want != "") {
+			t.Errorf("Line(%q) = %q, %v; want %q, %v", s, got, ok, want, want != "")
+		}
 	}
 }

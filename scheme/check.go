@@ -106,10 +106,10 @@ func Check(u urlkit.URL) []Finding {
 	if p, ok := u.RawPort(); ok {
 		n, _ := portOf(u, 0)
 		if n > 65535 {
-			out = append(out, Finding{SeverityError, CodePort, l.base + l.port(), urlkit.ComponentPort,
+			out = append(out, Finding{SeverityError, CodePort, l.port(), urlkit.ComponentPort,
 				fmt.Sprintf("port %s is above 65535: no TCP connection can be made to it (RFC 793 ports are 16-bit)", p)})
 		} else if n != def || def == 0 {
-			f := Finding{SeverityWarning, CodePort, l.base + l.port(), urlkit.ComponentPort, ""}
+			f := Finding{SeverityWarning, CodePort, l.port(), urlkit.ComponentPort, ""}
 			proto, known := wellKnownPorts[n]
 			switch {
 			case known && n != def:
@@ -129,15 +129,15 @@ func Check(u urlkit.URL) []Finding {
 		}
 	}
 	if _, ok := u.Password(); ok {
-		out = append(out, Finding{SeverityWarning, CodePassword, l.base + l.password(), urlkit.ComponentPassword,
+		out = append(out, Finding{SeverityWarning, CodePassword, l.password(), urlkit.ComponentPassword,
 			"the URL contains a password: the use of URLs containing passwords that should be secret is clearly unwise (RFC 1738 6)"})
 	}
 	s := For(u)
 	if _, known := Lookup(name); !known {
 		if IsExperimental(name) {
-			out = append(out, Finding{SeverityInfo, CodeExperimental, l.base, urlkit.ComponentScheme, fmt.Sprintf("%q is an experimental scheme, for use by mutual agreement (RFC 1738 4)", name)})
+			out = append(out, Finding{SeverityInfo, CodeExperimental, l.scheme(), urlkit.ComponentScheme, fmt.Sprintf("%q is an experimental scheme, for use by mutual agreement (RFC 1738 4)", name)})
 		} else {
-			out = append(out, Finding{SeverityInfo, CodeUnknownScheme, l.base, urlkit.ComponentScheme, fmt.Sprintf("%q is not a scheme of RFC 1738 or RFC 1630", name)})
+			out = append(out, Finding{SeverityInfo, CodeUnknownScheme, l.scheme(), urlkit.ComponentScheme, fmt.Sprintf("%q is not a scheme of RFC 1738 or RFC 1630", name)})
 		}
 	}
 	v, err := s.View(u)
@@ -156,12 +156,12 @@ func Check(u urlkit.URL) []Finding {
 		return append(out, f)
 	}
 	if fv, ok := v.(*File); ok && !fv.Local {
-		out = append(out, Finding{SeverityWarning, CodeRemoteFile, l.base + l.host(), urlkit.ComponentHost,
+		out = append(out, Finding{SeverityWarning, CodeRemoteFile, l.host(), urlkit.ComponentHost,
 			fmt.Sprintf("file URL names host %q: it cannot be accessed from this machine, and following it elsewhere may have unexpected results (RFC 1630, file)", fv.Host)})
 		return out
 	}
 	if _, ok := v.(*Reserved); ok {
-		out = append(out, Finding{SeverityInfo, CodeReserved, l.base, urlkit.ComponentScheme, fmt.Sprintf("%q is a reserved scheme name with no defined syntax or access method (RFC 1738 4)", name)})
+		out = append(out, Finding{SeverityInfo, CodeReserved, l.scheme(), urlkit.ComponentScheme, fmt.Sprintf("%q is a reserved scheme name with no defined syntax or access method (RFC 1738 4)", name)})
 		return out
 	}
 	seen := map[int]bool{}
@@ -172,7 +172,7 @@ func Check(u urlkit.URL) []Finding {
 				if k < 0 {
 					break
 				}
-				off := l.base + p.off + i + k
+				off := p.off + i + k
 				seen[off] = true
 				out = append(out, Finding{SeverityError, CodeControl, off, p.comp,
 					fmt.Sprintf("%%%02X decodes to control character 0x%02X in the %s, which a client would send on the wire (RFC 1738 6)", b, b, p.what)})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,22 +124,19 @@ func TestCorpusCurlFTP(t *testing.T) {
 			continue // a server-side failure: the dialogue stops early
 		}
 		if u := r["user"]; u != "" {
-			got := p.User
-			if !p.HasUser {
-				got = AnonymousUser
-			}
-			if got != u {
+			if got := ftpArgs(p, FTPUser); len(got) != 1 || got[0] != u {
 				t.Errorf("%s: USER %q, curl %q", test, got, u)
 			}
 		}
-		if pw := r["pass"]; pw != "" && !strings.Contains(strings.Join(p.Commands, "\n"), "PASS "+pw) {
-			t.Errorf("%s: commands %q lack PASS %s", test, p.Commands, pw)
+		if pw := r["pass"]; pw != "" && !slices.Contains(ftpLines(p), "PASS "+pw) {
+			t.Errorf("%s: commands %q lack PASS %s", test, ftpLines(p), pw)
 		}
+		cwd := ftpArgs(p, FTPCwd)
 		want := []string{}
 		if r["cwd"] != "" {
 			want = strings.Split(curlSubst(r["cwd"], test), " | ")
 		}
-		got, div := curlCWD(p.CWD)
+		got, div := curlCWD(cwd)
 		if div {
 			divergent = append(divergent, test)
 			// Each divergence is pinned: urlkit's own CWD list must be the
@@ -147,13 +145,13 @@ func TestCorpusCurlFTP(t *testing.T) {
 			// translation into curl's form.
 			pin, ok := curlFTPDivergences[test]
 			if !ok {
-				t.Errorf("%s %s: CWD %q diverges from curl's %q and is not a pinned divergence", test, in, p.CWD, want)
-			} else if strings.Join(p.CWD, "|") != strings.Join(pin.cwd, "|") {
-				t.Errorf("%s %s: CWD %q, pinned RFC 1738 list %q (%s)", test, in, p.CWD, pin.cwd, pin.why)
+				t.Errorf("%s %s: CWD %q diverges from curl's %q and is not a pinned divergence", test, in, cwd, want)
+			} else if strings.Join(cwd, "|") != strings.Join(pin.cwd, "|") {
+				t.Errorf("%s %s: CWD %q, pinned RFC 1738 list %q (%s)", test, in, cwd, pin.cwd, pin.why)
 			}
 		}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
-			t.Errorf("%s %s: CWD %q (as curl would send %q), curl %q", test, in, p.CWD, got, want)
+			t.Errorf("%s %s: CWD %q (as curl would send %q), curl %q", test, in, cwd, got, want)
 		}
 		if r["extra_args"] != "" {
 			continue // --use-ascii, -I and -l change the type and the final command
@@ -165,7 +163,7 @@ func TestCorpusCurlFTP(t *testing.T) {
 		}
 		// Without ;type= RFC 1738 3.2.3 leaves the type to the client (curl
 		// picks I for files and A for listings): the plan must say "guess".
-		last := p.Commands[len(p.Commands)-2] // the transfer, before QUIT
+		last := p.Commands[len(p.Commands)-2].Line() // the transfer, before QUIT
 		final := curlSubst(r["final_cmds"], test)
 		switch {
 		case final == "LIST":
@@ -234,7 +232,7 @@ func TestCorpusCurlGopher(t *testing.T) {
 			continue
 		}
 		want := strings.ReplaceAll(curlSubst(r["wire_selector"], test), `\t`, "\t") + "\r\n"
-		if got := plan.(*GopherPlan).Line; got != want {
+		if got := plan.(*GopherPlan).Line(); got != want {
 			t.Errorf("%s %s: line %q, curl sends %q", test, in, got, want)
 		}
 	}

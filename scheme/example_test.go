@@ -20,7 +20,11 @@ func ExampleFTP_Plan() {
 			continue
 		}
 		p, _ := v.Plan(scheme.Config{})
-		fmt.Printf("%q\n", p.(*scheme.FTPPlan).Commands[2:])
+		var lines []string
+		for _, c := range p.(*scheme.FTPPlan).Commands[2:] {
+			lines = append(lines, c.Line())
+		}
+		fmt.Printf("%q\n", lines)
 	}
 	// Output:
 	// ["CWD /etc" "TYPE I" "EPSV" "RETR motd" "QUIT"]
@@ -28,12 +32,39 @@ func ExampleFTP_Plan() {
 	// ["CWD " "CWD etc" "TYPE I" "EPSV" "RETR motd" "QUIT"]
 }
 
+// A plan's steps are typed values: a program reads their fields (here the
+// verb and argument of each FTP command) and prints their Text, which is
+// derived from the fields, as `urlkit plan` does. RFC 1738 3.2.2's first
+// example: the password is to be asked of the user, and %2F is a "/" in
+// the CWD argument.
+func ExamplePlan_steps() {
+	v, _ := scheme.Parse("ftp://myname@host.dom/%2Fetc/motd;type=a")
+	p, _ := v.Plan(scheme.Config{})
+	for _, s := range p.Steps() {
+		switch s := s.(type) {
+		case scheme.FTPCommand:
+			fmt.Printf("%-7s %-10q %s\n", s.Op(), s.Arg, s.Text())
+		default:
+			fmt.Printf("%-18s %s\n", s.Op(), s.Text())
+		}
+	}
+	// Output:
+	// connect            connect to host.dom:21 (FTP control connection)
+	// user    "myname"   USER myname
+	// pass    ""         PASS <ask the user>
+	// cwd     "/etc"     CWD /etc
+	// type    "A"        TYPE A
+	// epsv    ""         EPSV (PASV if refused; the data connection goes to the control connection's address)
+	// retr    "motd"     RETR motd
+	// quit    ""         QUIT
+}
+
 // A gopher search (RFC 1738 3.4.2): the selector, a TAB and the search words.
 func ExampleGopher_Plan() {
 	v, _ := scheme.Parse("gopher://gopher.dom/7/srch%09gopher%20url")
 	p, _ := v.Plan(scheme.Config{})
 	g := p.(*scheme.GopherPlan)
-	fmt.Printf("%s %q %s\n", g.Addr, g.Line, g.Reply)
+	fmt.Printf("%s %q %s\n", g.Addr, g.Line(), g.Reply)
 	// Output: gopher.dom:70 "/srch\tgopher url\r\n" menu
 }
 
@@ -49,8 +80,15 @@ func ExampleView_Plan_control() {
 func ExampleNews_Plan() {
 	v, _ := scheme.Parse("news:comp.infosystems.www.misc")
 	p, _ := v.Plan(scheme.Config{NewsServer: "news.my.dom"})
-	fmt.Println(p.Steps())
-	// Output: [connect to news.my.dom:119 (NNTP) MODE READER GROUP comp.infosystems.www.misc OVER 1- QUIT]
+	for _, s := range p.Steps() {
+		fmt.Println(s.Text())
+	}
+	// Output:
+	// connect to news.my.dom:119 (NNTP)
+	// MODE READER
+	// GROUP comp.infosystems.www.misc
+	// OVER 1- (XOVER 1- if the server does not know OVER, RFC 2980)
+	// QUIT
 }
 
 // The security findings of RFC 1738 section 6.
@@ -82,4 +120,14 @@ func ExampleValidate() {
 	// <nil>
 	// offset 7 in user: no user name or password is allowed in a http URL (RFC 1738 3.3: no user name or password is allowed)
 	// offset 12 in port: a file URL has no port (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)
+}
+
+func ExampleFileName() {
+	name, _ := scheme.FileName(urlkit.MustParse("gopher://spinaltap.micro.umn.edu/00/Weather/California/Los%20Angeles"))
+	fmt.Printf("%q\n", name)
+	_, err := scheme.FileName(urlkit.MustParse("ftp://ftp.funet.fi/pub/"))
+	fmt.Println(err)
+	// Output:
+	// "Los Angeles"
+	// the URL's last path segment "" is no file name: the URL names no file
 }

@@ -77,14 +77,26 @@ func (v *File) URL() urlkit.URL { return v.u }
 
 // FilePlan is the local file name a file URL stands for on this machine.
 type FilePlan struct {
-	Path string `json:"path"`
+	Path string
 }
 
 // Scheme returns "file".
 func (p *FilePlan) Scheme() string { return "file" }
 
-// Steps describes the plan.
-func (p *FilePlan) Steps() []string { return []string{"open the local file " + quoteVisible(p.Path)} }
+// Steps returns the one step: open the local file.
+func (p *FilePlan) Steps() []Step { return []Step{OpenFile{Path: p.Path}} }
+
+// OpenFile is the step of a file plan: open a local file (or list a
+// directory).
+type OpenFile struct {
+	Path string
+}
+
+// Op returns "open".
+func (OpenFile) Op() string { return "open" }
+
+// Text names the file.
+func (o OpenFile) Text() string { return "open the local file " + quoteVisible(o.Path) }
 
 // Plan returns the local file name for the running system; see
 // [File.LocalPath].

@@ -195,82 +195,230 @@ func ftpPath(u urlkit.URL) (part, byte, error) {
 // URL returns the URL the view was made from.
 func (v *FTP) URL() urlkit.URL { return v.u }
 
-// FTPPlan is the command sequence of RFC 1738 3.2.2 for one ftp URL. Its
-// fields are those an FTP client needs, decoded: User and Password as the
-// URL gives them (HasUser false means anonymous FTP), one CWD argument per
-// directory segment, the file Name, and the transfer Type.
-//
-// Commands is the whole control-connection dialogue, in order, exactly as
-// the access package sends it: the login, one CWD per directory, TYPE (for
-// a retrieval), EPSV to open the passive data connection, RETR or NLST,
-// and QUIT. Two lines are rules rather than literal text: "PASS <ask the
-// user>" (the password is asked for when the server wants one) and "EPSV",
-// which is followed by "PASV" when the server refuses EPSV (RFC 2428).
+// FTPPlan is the command sequence of RFC 1738 3.2.2 for one ftp URL: the
+// address to connect to and the control-connection dialogue as typed
+// commands, which the access package sends in order, exactly as they are:
+// the login, one CWD per directory, TYPE (for a retrieval), EPSV to open
+// the passive data connection (PASV when the server refuses it, RFC
+// 2428), RETR or NLST, and QUIT. With Config.FTPListDetails a directory is
+// listed with FEAT, then MLSD, which is sent as LIST when the FEAT reply
+// does not offer MLST and as NLST when LIST is refused (the command's
+// Feature and Else say so). Name, Type, Guessed and List sum up the
+// transfer the commands make, for callers that present its result.
 type FTPPlan struct {
-	Addr        string `json:"addr"` // host:port to connect to
-	User        string `json:"user,omitempty"`
-	Password    string `json:"-"` // never serialised; Commands masks nothing, so print Redacted
-	HasUser     bool   `json:"has_user"`
-	HasPassword bool   `json:"has_password"`
-	// CWD holds the argument of each CWD line. It may share its array
-	// with the CWD of the view the plan was made from: change neither.
-	CWD  []string `json:"cwd"`
-	Name string   `json:"name"`
+	Addr string // host:port to connect to
+	// Name is the argument of RETR or NLST: the last segment of the path,
+	// decoded.
+	Name string
 	// Type is 'a', 'i' or 'd': from ";type=", or guessed from the name
 	// when the URL has none (Guessed is then true; RFC 1738 3.2.3).
-	Type    byte `json:"-"`
-	Guessed bool `json:"type_guessed"`
-	// List is true when the plan lists a directory (NLST) rather than
+	Type    byte
+	Guessed bool
+	// List is true when the plan lists a directory (NLST, or MLSD with
+	// Config.FTPListDetails) rather than
 	// retrieving a file: ";type=d", or an empty name with no type (RFC
 	// 1630, FTP: a "/" suffix means "use FTP directory list commands").
-	List bool `json:"list"`
-	// Commands is the exact command sequence (see the type's comment).
-	Commands []string `json:"commands"`
+	List bool
+	// Commands is the dialogue, in order.
+	Commands []FTPCommand
 
 	// Room for the commands of a short path, in the plan's own
 	// allocation.
-	cmdBuf [9]string
+	cmdBuf [9]FTPCommand
 }
 
-// PassPrompt is the PASS line of a plan whose URL gives a user and no
-// password: the client asks the user when the server wants a password.
-const PassPrompt = "PASS <ask the user>"
+// An FTPVerb is the command of one line of an FTP dialogue (RFC 959 4.1).
+type FTPVerb uint8
+
+// The FTP commands of plans. Each takes an argument, takes none, or takes
+// one only when it is not empty (NLST): see [FTPCommand.Line].
+const (
+	FTPUser FTPVerb = iota + 1 // USER name
+	FTPPass                    // PASS password (see PassSource)
+	FTPCwd                     // CWD directory (an empty argument is sent as "CWD ")
+	FTPType                    // TYPE A or TYPE I
+	FTPEpsv                    // EPSV: open a passive data connection (RFC 2428)
+	FTPPasv                    // PASV: the same, the older way (RFC 959)
+	FTPRetr                    // RETR name: the file, on the data connection
+	FTPNlst                    // NLST [name]: the names in a directory, on the data connection
+	FTPQuit                    // QUIT, sent when the transfer is over
+	FTPFeat                    // FEAT: which extensions the server offers (RFC 2389)
+	FTPMlsd                    // MLSD [name]: a directory's entries with their facts (RFC 3659 7)
+	FTPList                    // LIST [name]: a directory's entries as the server writes them (RFC 959 4.1.3)
+	FTPMlst                    // MLST [name]: one entry's facts (RFC 3659 7); as a Feature, MLSD too (7.8)
+)
+
+// ftpVerbs holds each verb's text, whether it takes an argument, and the
+// document that defines it.
+var ftpVerbs = [...]struct {
+	name string
+	arg  argRule
+	doc  string
+}{
+	FTPUser: {"USER", argAlways, "RFC 959 4.1.1"}, FTPPass: {"PASS", argAlways, "RFC 959 4.1.1"}, FTPCwd: {"CWD", argAlways, "RFC 959 4.1.1"},
+	FTPType: {"TYPE", argAlways, "RFC 959 4.1.2"}, FTPEpsv: {"EPSV", argNever, "RFC 2428 3"}, FTPPasv: {"PASV", argNever, "RFC 959 4.1.2"},
+	FTPRetr: {"RETR", argAlways, "RFC 959 4.1.3"}, FTPNlst: {"NLST", argIfAny, "RFC 959 4.1.3"}, FTPQuit: {"QUIT", argNever, "RFC 959 4.1.1"},
+	FTPFeat: {"FEAT", argNever, "RFC 2389"}, FTPMlsd: {"MLSD", argIfAny, "RFC 3659 7"}, FTPList: {"LIST", argIfAny, "RFC 959 4.1.3"},
+	FTPMlst: {"MLST", argIfAny, "RFC 3659 7"},
+}
+
+// argRule says when a command line has an argument.
+type argRule uint8
+
+const (
+	argNever  argRule = iota // the verb alone
+	argAlways                // verb, space, argument (which may be empty)
+	argIfAny                 // the verb alone when the argument is empty
+)
+
+// String returns the verb as sent, e.g. "USER"; "" for an unknown verb.
+func (v FTPVerb) String() string {
+	if int(v) < len(ftpVerbs) {
+		return ftpVerbs[v].name
+	}
+	return ""
+}
+
+// Doc returns the document and section that define the verb, e.g. "RFC
+// 3659 7" for MLSD; "" for an unknown verb.
+func (v FTPVerb) Doc() string {
+	if int(v) < len(ftpVerbs) {
+		return ftpVerbs[v].doc
+	}
+	return ""
+}
+
+// A PassSource says where the argument of a PASS command comes from.
+type PassSource uint8
+
+const (
+	// PassURL: the password written in the URL. It is masked wherever the
+	// command is shown.
+	PassURL PassSource = iota + 1
+	// PassAnonymous: the end user's e-mail address, the password of
+	// anonymous FTP (RFC 1738 3.2.1; Config.Email).
+	PassAnonymous
+	// PassAsk: the URL gives a user and no password, so the client asks
+	// the end user when the server wants one (RFC 1738 3.2.1). The
+	// command's Arg is empty in the plan: the access package asks
+	// (Options.PasswordPrompt) and sends the answer.
+	PassAsk
+)
+
+// String returns "url", "anonymous" or "ask".
+func (s PassSource) String() string {
+	switch s {
+	case PassURL:
+		return "url"
+	case PassAnonymous:
+		return "anonymous"
+	case PassAsk:
+		return "ask"
+	}
+	return ""
+}
+
+// FTPCommand is one command of an FTP plan.
+type FTPCommand struct {
+	Verb FTPVerb
+	// Arg is the argument, decoded, exactly as sent; "" for a verb that
+	// takes none.
+	Arg string
+	// Pass says where a PASS argument comes from; 0 for other verbs.
+	Pass PassSource
+	// Feature, when set, is the extension the server's FEAT reply (RFC
+	// 2389) must offer for Verb to be sent, named by its command (a
+	// feature line starts with the command's name, RFC 2389 3.2): MLST
+	// for MLSD (RFC 3659 7.8). Without it Else[0] is sent in Verb's
+	// place. A plan with such a command sends FEAT before it.
+	Feature FTPVerb
+	// Else holds the verbs sent instead, in order, with the same argument:
+	// each when the server refuses the one before it, the first also when
+	// the server does not offer Feature. PASV after EPSV (RFC 2428); LIST,
+	// then NLST, after MLSD. Unused entries are 0.
+	Else [2]FTPVerb
+	// Guessed marks a TYPE whose argument the client chose because the
+	// URL has no ";type=" (RFC 1738 3.2.3).
+	Guessed bool
+}
+
+// Line returns the command line exactly as sent, without its CRLF: the
+// verb, then a space and Arg when the verb takes an argument. A password
+// is in clear; use [FTPCommand.Redacted] to show it.
+func (c FTPCommand) Line() string { return c.line(c.Arg) }
+
+func (c FTPCommand) line(arg string) string {
+	v := c.Verb.String()
+	if int(c.Verb) >= len(ftpVerbs) {
+		return arg
+	}
+	switch ftpVerbs[c.Verb].arg {
+	case argAlways:
+		return v + " " + arg
+	case argIfAny:
+		if arg != "" {
+			return v + " " + arg
+		}
+	}
+	return v
+}
+
+// Redacted returns Line with a password from the URL or from the user
+// masked as "****": the line as the access package traces it and names it
+// in errors.
+func (c FTPCommand) Redacted() string {
+	if c.Verb == FTPPass && (c.Pass == PassURL || c.Pass == PassAsk) {
+		return c.line("****")
+	}
+	return c.Line()
+}
+
+// Op returns the verb in lower case, e.g. "user".
+func (c FTPCommand) Op() string { return strings.ToLower(c.Verb.String()) }
+
+// Text returns the command as `urlkit plan` shows it: Redacted, with
+// "PASS <ask the user>" for a password to be asked, and a note for a rule:
+// the verbs sent instead (Feature, Else), a guessed type, why FEAT is
+// asked.
+func (c FTPCommand) Text() string {
+	e0, e1 := c.Else[0].String(), c.Else[1].String()
+	switch {
+	case c.Verb == FTPPass && c.Pass == PassAsk:
+		return "PASS <ask the user>"
+	case c.Feature != 0 && e0 != "":
+		s := c.Redacted() + " (" + c.Verb.Doc() + "; sent as " + e0 + ", " + c.Else[0].Doc() + ", when the FEAT reply does not offer " + c.Feature.String()
+		if e1 != "" {
+			s += ", and as " + e1 + " when " + e0 + " is refused"
+		}
+		return s + ")"
+	case e0 != "":
+		s := c.Redacted() + " (" + e0 + " if refused"
+		if e1 != "" {
+			s += ", " + e1 + " if " + e0 + " is refused"
+		}
+		if c.Verb == FTPEpsv {
+			s += "; the data connection goes to the control connection's address"
+		}
+		return s + ")"
+	case c.Guessed:
+		return c.Redacted() + " (guessed from the name: the URL has no ;type=, RFC 1738 3.2.3)"
+	case c.Verb == FTPFeat:
+		return "FEAT (asks which extensions the server offers, RFC 2389)"
+	}
+	return c.Redacted()
+}
 
 // Scheme returns "ftp".
 func (p *FTPPlan) Scheme() string { return "ftp" }
 
-// Steps describes the plan: the connection, then each command, a
-// password from the URL masked.
-func (p *FTPPlan) Steps() []string {
-	cmds := p.Redacted().Commands
-	out := make([]string, 0, len(cmds)+1)
-	out = append(out, "connect to "+p.Addr+" (FTP control connection)")
-	for _, c := range cmds {
-		switch {
-		case c == "EPSV":
-			c += " (PASV if refused; the data connection goes to the control connection's address)"
-		case p.Guessed && strings.HasPrefix(c, "TYPE "):
-			c += " (guessed from the name: the URL has no ;type=, RFC 1738 3.2.3)"
-		}
+// Steps returns the connection, then each command.
+func (p *FTPPlan) Steps() []Step {
+	out := make([]Step, 0, len(p.Commands)+1)
+	out = append(out, Connect{Addr: p.Addr, For: "FTP control connection"})
+	for _, c := range p.Commands {
 		out = append(out, c)
 	}
 	return out
-}
-
-// Redacted returns a copy of the plan whose password is masked in both
-// Password and Commands, for printing.
-func (p *FTPPlan) Redacted() *FTPPlan {
-	q := *p
-	if p.HasUser && p.HasPassword {
-		q.Password = "****"
-		q.Commands = append([]string(nil), p.Commands...)
-		for i, c := range q.Commands {
-			if strings.HasPrefix(c, "PASS ") {
-				q.Commands[i] = "PASS ****"
-			}
-		}
-	}
-	return &q
 }
 
 // TypeString returns the plan's type code as a string.
@@ -328,105 +476,57 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 		}
 	}
 	p := v.spare.take() // zero: set field by field, without a composite literal's copy
-	p.HasUser, p.HasPassword, p.Type, p.Name = v.HasUser, v.HasPassword, v.Type, v.Name
-	if v.HasUser {
-		p.User = v.User
-	}
-	if v.HasPassword {
-		p.Password = v.Password
-	}
+	p.Type, p.Name = v.Type, v.Name
 	if p.Type == 0 {
 		p.Type, p.Guessed = GuessFTPType(p.Name), true
 	}
 	p.List = p.Type == 'd'
-
-	// Each command line is a constant, or is written into one string after
-	// the address and the lines written before it. The text is put
-	// together on the stack (a long one moves to the heap) and copied into
-	// the string; the plan's other strings are substrings of it.
-	type line struct {
-		fixed string // the line, when it is a constant
-		end   int    // otherwise where it ends in the text
+	// Every argument is a string the view holds already: the commands
+	// need no text of their own, only the address does.
+	cmds := p.cmdBuf[:0]
+	if n := len(v.CWD) + 6; n > len(p.cmdBuf) {
+		cmds = make([]FTPCommand, 0, n)
 	}
-	var text [256]byte
-	b := appendHostPort(text[:0], v.Host, v.Port)
-	addrEnd := len(b)
-	var room [15]line // room for fifteen lines (ten CWDs)
-	lines := room[:0]
 	switch {
 	case !v.HasUser:
-		lines = append(lines, line{fixed: "USER " + AnonymousUser})
-		if email := cfg.Email; email == "" || strings.ContainsAny(email, "\r\n\x00") {
-			lines = append(lines, line{fixed: "PASS anonymous@localhost"})
-		} else {
-			b = append(append(b, "PASS "...), email...)
-			lines = append(lines, line{end: len(b)})
+		email := cfg.Email
+		if email == "" || holdsLineBreak(email) {
+			email = "anonymous@localhost"
 		}
+		cmds = append(cmds, FTPCommand{Verb: FTPUser, Arg: AnonymousUser}, FTPCommand{Verb: FTPPass, Arg: email, Pass: PassAnonymous})
 	case v.HasPassword:
-		b = append(append(b, "USER "...), p.User...)
-		lines = append(lines, line{end: len(b)})
-		b = append(append(b, "PASS "...), p.Password...)
-		lines = append(lines, line{end: len(b)})
+		cmds = append(cmds, FTPCommand{Verb: FTPUser, Arg: v.User}, FTPCommand{Verb: FTPPass, Arg: v.Password, Pass: PassURL})
 	default:
-		b = append(append(b, "USER "...), p.User...)
-		lines = append(lines, line{end: len(b)}, line{fixed: PassPrompt})
+		cmds = append(cmds, FTPCommand{Verb: FTPUser, Arg: v.User}, FTPCommand{Verb: FTPPass, Pass: PassAsk})
 	}
 	for _, c := range v.CWD {
-		if mutation == "ftp-skip-empty-cwd" && c == "" {
-			continue // a bug planted on purpose (mutate_on.go), never in a normal build
-		}
-		b = append(append(b, "CWD "...), c...)
-		lines = append(lines, line{end: len(b)})
+		cmds = append(cmds, FTPCommand{Verb: FTPCwd, Arg: c})
 	}
-	cwds := len(lines) - 2
+	epsv := FTPCommand{Verb: FTPEpsv, Else: [2]FTPVerb{FTPPasv}}
 	switch {
-	case p.List && p.Name == "":
-		lines = append(lines, line{fixed: "EPSV"}, line{fixed: "NLST"}, line{fixed: "QUIT"})
+	case p.List && cfg.FTPListDetails:
+		// MLSD where FEAT offers MLST (RFC 3659 7.8: MLST "indicates
+		// that both MLST and MLSD are supported"), else LIST, and NLST
+		// where LIST is refused.
+		cmds = append(cmds, FTPCommand{Verb: FTPFeat}, epsv,
+			FTPCommand{Verb: FTPMlsd, Arg: p.Name, Feature: FTPMlst, Else: [2]FTPVerb{FTPList, FTPNlst}})
 	case p.List:
-		b = append(append(b, "NLST "...), p.Name...)
-		lines = append(lines, line{fixed: "EPSV"}, line{end: len(b)}, line{fixed: "QUIT"})
+		cmds = append(cmds, epsv, FTPCommand{Verb: FTPNlst, Arg: p.Name})
 	default:
-		switch t := p.Type &^ 0x20; t {
-		case 'A':
-			lines = append(lines, line{fixed: "TYPE A"})
-		case 'I':
-			lines = append(lines, line{fixed: "TYPE I"})
-		default:
-			b = append(append(b, "TYPE "...), upperType[t-'A'])
-			lines = append(lines, line{end: len(b)})
-		}
-		b = append(append(b, "RETR "...), p.Name...)
-		lines = append(lines, line{fixed: "EPSV"}, line{end: len(b)}, line{fixed: "QUIT"})
+		cmds = append(cmds, FTPCommand{Verb: FTPType, Arg: typeArg(p.Type), Guessed: p.Guessed}, epsv, FTPCommand{Verb: FTPRetr, Arg: p.Name})
 	}
-	all := string(b)
-	p.Addr = all[:addrEnd]
-	if len(lines) > len(p.cmdBuf) {
-		p.Commands = make([]string, len(lines))
-	} else {
-		p.Commands = p.cmdBuf[:len(lines)]
-	}
-	at := addrEnd
-	for i, l := range lines {
-		if l.fixed != "" {
-			p.Commands[i] = l.fixed
-		} else {
-			p.Commands[i], at = all[at:l.end], l.end
-		}
-	}
-	switch {
-	case cwds == 0:
-		p.CWD = []string{}
-	case cwds == len(v.CWD):
-		// The arguments of the CWD lines are the view's: the plan shares
-		// its array (capped, so that an append cannot write into it).
-		p.CWD = v.CWD[:cwds:cwds]
-	default: // only when a planted bug dropped a CWD line
-		p.CWD = make([]string, cwds)
-		for i := range p.CWD {
-			p.CWD[i] = p.Commands[2+i][len("CWD "):]
-		}
-	}
+	p.Commands = append(cmds, FTPCommand{Verb: FTPQuit})
+	p.Addr = addrOf(v.u, v.Host, v.Port)
 	return p, nil
+}
+
+// typeArg returns the argument of TYPE for a type code: the code in upper
+// case, a substring of a constant for a letter.
+func typeArg(t byte) string {
+	if u := t &^ 0x20; u >= 'A' && u <= 'Z' {
+		return upperType[u-'A' : u-'A'+1]
+	}
+	return string(rune(t))
 }
 
 // noControl checks every part the plan sends for an escape that decodes

@@ -3,6 +3,7 @@ package scheme
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/urlkit/urlkit"
@@ -92,11 +93,11 @@ func TestFTPPlanRFC1738(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.cite, func(t *testing.T) {
 			p := mustPlan(t, tt.in, anon).(*FTPPlan)
-			if !reflect.DeepEqual(p.Commands, tt.cmds) {
-				t.Errorf("%s: commands\n got %q\nwant %q", tt.in, p.Commands, tt.cmds)
+			if got := ftpLines(p); !reflect.DeepEqual(got, tt.cmds) {
+				t.Errorf("%s: commands\n got %q\nwant %q", tt.in, got, tt.cmds)
 			}
-			if !reflect.DeepEqual(p.CWD, tt.cwd) || p.Name != tt.name || p.Type != tt.typ {
-				t.Errorf("%s: cwd %q name %q type %q, want %q %q %q", tt.in, p.CWD, p.Name, p.Type, tt.cwd, tt.name, tt.typ)
+			if cwd := ftpArgs(p, FTPCwd); !reflect.DeepEqual(cwd, tt.cwd) || p.Name != tt.name || p.Type != tt.typ {
+				t.Errorf("%s: cwd %q name %q type %q, want %q %q %q", tt.in, cwd, p.Name, p.Type, tt.cwd, tt.name, tt.typ)
 			}
 		})
 	}
@@ -151,5 +152,35 @@ func TestFTPPlanRefusesControls(t *testing.T) {
 	for _, tt := range tests {
 		_, err := mustView(t, tt.in).Plan(anon)
 		wantOffset(t, tt.in, err, ErrControl, tt.off)
+	}
+}
+
+// Config.FTPListDetails: a directory plan asks FEAT, then MLSD (RFC 3659 7),
+// with the name as MLSD's argument as NLST's (RFC 1738 3.2.2); Steps states
+// the rule that turns MLSD into LIST or NLST on the wire. A retrieval is not
+// changed, and without the option the listing is RFC 1738's NLST.
+func TestFTPPlanListDetails(t *testing.T) {
+	cfg := Config{Email: "me@my.dom", FTPListDetails: true}
+	for _, tc := range []struct {
+		in   string
+		cmds []string
+	}{
+		{"ftp://host.dom/pub/", []string{"USER anonymous", "PASS me@my.dom", "CWD pub", "FEAT", "EPSV", "MLSD", "QUIT"}},
+		{"ftp://u:p@host.dom/pub;type=d", []string{"USER u", "PASS p", "FEAT", "EPSV", "MLSD pub", "QUIT"}},
+		{"ftp://host.dom/a/b/c/d/e/f/g/h/i/j/k/", []string{"USER anonymous", "PASS me@my.dom", "CWD a", "CWD b", "CWD c", "CWD d", "CWD e", "CWD f", "CWD g", "CWD h", "CWD i", "CWD j", "CWD k", "FEAT", "EPSV", "MLSD", "QUIT"}},
+		{"ftp://host.dom/pub/f.txt", []string{"USER anonymous", "PASS me@my.dom", "CWD pub", "TYPE A", "EPSV", "RETR f.txt", "QUIT"}},
+	} {
+		p := mustPlan(t, tc.in, cfg).(*FTPPlan)
+		if got := ftpLines(p); !reflect.DeepEqual(got, tc.cmds) {
+			t.Errorf("%s: commands\n got %q\nwant %q", tc.in, got, tc.cmds)
+		}
+	}
+	p := mustPlan(t, "ftp://host.dom/pub/", cfg).(*FTPPlan)
+	steps := strings.Join(StepTexts(p), "\n")
+	if !strings.Contains(steps, "\nFEAT (") || !strings.Contains(steps, "\nMLSD (RFC 3659 7; sent as LIST") || !strings.Contains(steps, "as NLST when LIST is refused") {
+		t.Errorf("steps:\n%s", steps)
+	}
+	if p := mustPlan(t, "ftp://host.dom/pub/", Config{}).(*FTPPlan); p.Commands[len(p.Commands)-2].Line() != "NLST" {
+		t.Errorf("without FTPListDetails: %q", ftpLines(p))
 	}
 }

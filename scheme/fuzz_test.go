@@ -12,7 +12,7 @@ var fuzzSeeds = []string{
 	"ftp://myname@host.dom/%2Fetc/motd", "ftp://u:p@h.dom//a/b;type=d", "ftp://h.dom/a%0D%0Ab",
 	"gopher://h.dom/0sel%09%09+%091%0D%0A+-1%0D%0Ared%0D%0A.%0D%0A", "gopher://h.dom/%2", "gopher://h.dom/%41",
 	"news:*", "news:a@b.dom", "nntp://h.dom/g/1", "mailto:a@b.dom", "mid:x@y", "telnet://u:p@h.dom/",
-	"wais://h.dom/db/t/0=a;", "wais://h.dom/db?x+y", "file:///a/b", "file://h.dom/x", "prospero://h.dom/a%00%001",
+	"wais://h.dom/db/t/0=a;", "wais://h.dom/db/t/0%3Da%3B", "wais://h.dom/db?x+y", "file:///a/b", "file://h.dom/x", "prospero://h.dom/a%00%001", "prospero://h.dom/a%00b",
 	"prospero://h.dom/a;b=c", "http://h.dom/a?b", "urn:x", "x-y:z", "URL:ftp://h.dom:25/x",
 }
 
@@ -76,7 +76,8 @@ func FuzzFTPPlanNoControls(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, c := range p.(*FTPPlan).Commands {
+		for _, cmd := range p.(*FTPPlan).Commands {
+			c := cmd.Line()
 			for i := 0; i < len(c); i++ {
 				if isControl(c[i]) {
 					t.Fatalf("command %q holds control 0x%02X", c, c[i])
@@ -108,10 +109,11 @@ func FuzzGopherPlanLine(f *testing.F) {
 		if g.HasPlus && v.(*Gopher).Plus.Kind == PlusForm {
 			return
 		}
-		body := g.Line[:len(g.Line)-2]
+		line := g.Line()
+		body := line[:len(line)-2]
 		for i := 0; i < len(body); i++ {
 			if body[i] == '\r' || body[i] == '\n' || body[i] == 0 {
-				t.Fatalf("line %q holds control 0x%02X", g.Line, body[i])
+				t.Fatalf("line %q holds control 0x%02X", line, body[i])
 			}
 		}
 	})

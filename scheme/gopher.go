@@ -3,6 +3,7 @@ package scheme
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -40,10 +41,10 @@ type Gopher struct {
 	// Plus is the parsed Gopher+ string, nil without one.
 	Plus *GopherPlus
 
-	// wire is the text of the plan (the address, then the request line)
-	// when the URL has escapes: the decoded selector, search and Gopher+
-	// string are substrings of it, decoded in one allocation, and Plan
-	// uses it when it is what Plan would write.
+	// wire is the address and the fields, decoded, when the URL has
+	// escapes: the selector, search and Gopher+ string are substrings of
+	// it, decoded in one allocation, and Plan takes the address from it
+	// when it is the view's.
 	wire string
 
 	// spare is room for the first plan, in the view's own allocation
@@ -103,28 +104,23 @@ func GopherOf(u urlkit.URL) (*Gopher, error) {
 	if !v.escapes {
 		v.Selector, v.Search, v.PlusString = fields[0].raw, fields[1].raw, fields[2].raw
 	} else {
-		// The fields are decoded into the text Plan writes, in one
-		// allocation, and the view's strings are substrings of it.
+		// The address and the fields, decoded, in one allocation: the
+		// view's strings are substrings of it, and Plan takes the
+		// address from it.
 		var text [256]byte // on the stack; a long text moves it to the heap
 		b := appendHostPort(text[:0], v.Host, v.Port)
 		var ends [6]int // where each field starts and ends
 		for i := range n {
-			if i > 0 {
-				b = append(b, '\t')
-			}
 			ends[2*i] = len(b)
 			b = fields[i].appendDecoded(b)
 			ends[2*i+1] = len(b)
 		}
-		wire := string(append(b, "\r\n"...))
+		wire := string(b)
 		v.Selector, v.Search, v.PlusString = wire[ends[0]:ends[1]], wire[ends[2]:ends[3]], wire[ends[4]:ends[5]]
 		v.wire = wire
 	}
 	if v.HasPlus {
 		v.Plus = parsePlus(v.PlusString)
-		if v.Plus.Kind == PlusForm && v.wire != "" {
-			v.wire = v.wire[:len(v.wire)-2] // a form ends with its own CRLF
-		}
 	}
 	return v, nil
 }
@@ -216,36 +212,90 @@ func formValues(s string) ([]string, bool) {
 func (v *Gopher) URL() urlkit.URL { return v.u }
 
 // GopherPlan is what a gopher client sends and how it reads the reply
-// (RFC 1738 3.4.2, 3.4.3; RFC 1436).
+// (RFC 1738 3.4.2, 3.4.3; RFC 1436): the address, the request (whose
+// fields are the plan's own, so p.Selector is the selector), and how the
+// reply is read.
 type GopherPlan struct {
-	Addr       string `json:"addr"`
-	Type       byte   `json:"-"`
-	Selector   string `json:"selector"`
-	Search     string `json:"search,omitempty"`
-	PlusString string `json:"plus,omitempty"`
-	HasSearch  bool   `json:"has_search"`
-	HasPlus    bool   `json:"has_plus"`
-	// Line is the exact request: selector [TAB search [TAB gopher+]]
-	// CRLF. A filled-in form already ends with CRLF and gets no other.
-	Line string `json:"line"`
+	Addr string
+	// Type is the gopher type: how the reply is read, never sent.
+	Type byte
+	GopherRequest
 	// Reply says how the reply is read, from the type: "menu", "text",
 	// "binary", "cso", "error", or "session" (a telnet or tn3270 item:
 	// nothing to fetch). With a Gopher+ string the reply starts with a
 	// Gopher+ length line.
-	Reply string `json:"reply"`
+	Reply string
+}
+
+// GopherRequest is the one message of a gopher plan, the request line
+// (RFC 1436 2; RFC 1738 3.4.2-3.4.9): the selector, then for a search a
+// TAB and the search words, then for a Gopher+ item a TAB and the Gopher+
+// string, then CRLF. Every field is decoded, as sent.
+type GopherRequest struct {
+	Selector   string
+	Search     string
+	PlusString string
+	HasSearch  bool
+	HasPlus    bool
+	// Form is set when the Gopher+ string is a filled-in form (RFC 1738
+	// 3.4.9), which ends with its own CRLF: Line adds none.
+	Form bool
+}
+
+// Line returns the request exactly as sent, CRLF included.
+func (r GopherRequest) Line() string {
+	n := len(r.Selector) + 2
+	if r.HasSearch {
+		n += 1 + len(r.Search)
+	}
+	if r.HasPlus {
+		n += 1 + len(r.PlusString)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, r.Selector...)
+	if r.HasSearch {
+		b = append(append(b, '\t'), r.Search...)
+	}
+	if r.HasPlus {
+		b = append(append(b, '\t'), r.PlusString...)
+	}
+	if !(r.HasPlus && r.Form) {
+		b = append(b, "\r\n"...)
+	}
+	return string(b)
+}
+
+// Op returns "request".
+func (GopherRequest) Op() string { return "request" }
+
+// Text returns "send: " and the line, TAB, CR and LF shown as \t, \r, \n.
+func (r GopherRequest) Text() string { return "send: " + visible(r.Line()) }
+
+// GopherRead is the last step of a gopher plan: how the reply is read.
+type GopherRead struct {
+	Type byte   // the gopher type
+	As   string // GopherPlan.Reply
+	Plus bool   // a Gopher+ header line comes first
+}
+
+// Op returns "read".
+func (GopherRead) Op() string { return "read" }
+
+// Text says how the reply is read.
+func (r GopherRead) Text() string {
+	s := "read the reply as " + r.As + " (gopher type " + string(rune(r.Type)) + ")"
+	if r.Plus {
+		s += ", after a Gopher+ header line (+<length>, -1 or -2)"
+	}
+	return s
 }
 
 // Scheme returns "gopher".
 func (p *GopherPlan) Scheme() string { return "gopher" }
 
-// Steps describes the plan.
-func (p *GopherPlan) Steps() []string {
-	out := []string{"connect to " + p.Addr, "send: " + visible(p.Line)}
-	r := "read the reply as " + p.Reply + " (gopher type " + string(rune(p.Type)) + ")"
-	if p.HasPlus {
-		r += ", after a Gopher+ header line (+<length>, -1 or -2)"
-	}
-	return append(out, r)
+// Steps returns the connection, the request and how the reply is read.
+func (p *GopherPlan) Steps() []Step {
+	return []Step{Connect{Addr: p.Addr}, p.GopherRequest, GopherRead{Type: p.Type, As: p.Reply, Plus: p.HasPlus}}
 }
 
 // visible shows TAB, CR and LF as \t, \r, \n.
@@ -298,38 +348,23 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 		}
 	}
 	p := v.spare.take() // zero: set field by field, without a composite literal's copy
-	p.Type, p.HasSearch, p.HasPlus, p.Reply = v.Type, v.HasSearch, v.HasPlus, GopherReply(v.Type)
-	if v.HasPlus {
-		p.PlusString = v.PlusString
-	}
-	// The address and the request line are put together on the stack (a
-	// long one moves to the heap) and copied into one string, unless the
-	// view has that text already; the plan's strings are substrings of it.
-	var text [256]byte
-	b := appendHostPort(text[:0], v.Host, v.Port)
-	addrEnd := len(b)
-	b = append(b, v.Selector...)
-	selEnd := len(b)
-	searchStart := selEnd
+	p.Type, p.Reply = v.Type, GopherReply(v.Type)
+	p.Selector, p.HasSearch, p.HasPlus = v.Selector, v.HasSearch, v.HasPlus
 	if v.HasSearch {
-		b = append(append(b, '\t'), v.Search...)
-		searchStart = selEnd + 1
+		p.Search = v.Search
 	}
-	searchEnd := len(b)
 	if v.HasPlus {
-		b = append(append(b, '\t'), v.PlusString...)
+		p.PlusString, p.Form = v.PlusString, v.Plus.Kind == PlusForm
 	}
-	if !(v.HasPlus && v.Plus.Kind == PlusForm) {
-		b = append(b, "\r\n"...)
+	// The request is the view's strings; only the address is written,
+	// unless the URL or the view's decoded text holds it already.
+	var text [64]byte // on the stack; a long host moves it to the heap
+	b := appendHostPort(text[:0], v.Host, v.Port)
+	if len(v.wire) >= len(b) && v.wire[:len(b)] == string(b) {
+		p.Addr = v.wire[:len(b)]
+	} else {
+		p.Addr = addrOf(v.u, v.Host, v.Port)
 	}
-	all := v.wire
-	if all != string(b) {
-		all = string(b)
-	}
-	p.Addr = all[:addrEnd]
-	p.Selector = all[addrEnd:selEnd]
-	p.Search = all[searchStart:searchEnd]
-	p.Line = all[addrEnd:]
 	return p, nil
 }
 
@@ -404,8 +439,12 @@ var ErrBadMenuItem = errors.New("gopher menu item cannot form a valid gopher URL
 
 // GopherItemURL returns the gopher URL of a menu item (RFC 1436 3.8: type,
 // selector, host, port; RFC 1738 3.4): gopher://host:port/<type><selector>,
-// the type and selector escaped where RFC 1738 forbids the octet bare. The
-// result is checked by parsing it back, strictly, and planning it; an item
+// the type and selector escaped where RFC 1738 forbids the octet bare. A
+// host that is an IPv6 address ("::1", from a server on IPv6) is written
+// in brackets, RFC 3986 3.2.2's IP-literal, and that URL is of the
+// extended syntax (urlkit.ParseExtended). The result is checked by parsing
+// it back, strictly (by the extended syntax for such a host), and
+// planning it; an item
 // that cannot form a valid gopher URL is an error wrapping
 // [ErrBadMenuItem] that says which field is wrong, never an invalid URL.
 func GopherItemURL(typ byte, selector, host, port string) (string, error) {
@@ -436,6 +475,17 @@ func GopherItemURL(typ byte, selector, host, port string) (string, error) {
 			return bad("selector holds control character 0x%02X at byte %d", selector[i], i)
 		}
 	}
+	// An IPv6 address (a menu of a server on IPv6 names one) is written
+	// as RFC 3986 3.2.2's IP-literal, in brackets, and the URL is read by
+	// the extended syntax (urlkit.ParseExtended); every other host by
+	// RFC 1738's.
+	parse := urlkit.Parse
+	if strings.IndexByte(host, ':') >= 0 { // only an IPv6 address has one; others skip ParseAddr's error
+		if a, err := netip.ParseAddr(host); err == nil && a.Is6() && a.Zone() == "" {
+			host = "[" + host + "]"
+			parse = urlkit.ParseExtended
+		}
+	}
 	var b strings.Builder
 	b.Grow(len("gopher://") + len(host) + len(port) + 2 + len(selector)*3/2 + 1)
 	b.WriteString("gopher://")
@@ -443,16 +493,23 @@ func GopherItemURL(typ byte, selector, host, port string) (string, error) {
 	b.WriteByte(':')
 	b.WriteString(port)
 	b.WriteByte('/')
-	b.WriteString(urlkit.Escape(string(rune(typ))+selector, urlkit.ComponentPath))
+	// Escaped byte by byte: the type and the selector apart, without
+	// joining them first.
+	b.WriteString(urlkit.Escape(string(rune(typ)), urlkit.ComponentPath))
+	b.WriteString(urlkit.Escape(selector, urlkit.ComponentPath))
 	s := b.String()
-	u, err := urlkit.Parse(s)
+	u, err := parse(s)
 	if err != nil {
 		return bad("host %q: %v", host, err)
 	}
 	if u.Host() != host {
 		return bad("host %q is not a host name or address", host)
 	}
-	if _, err := PlanOf(u, Config{}); err != nil {
+	// The gopher grammar beyond the generic one (checkGopher, Validate's);
+	// what a plan adds, the control characters and the port's range, is
+	// checked above. Menus list thousands of items: building a view or a
+	// plan for each would cost more than reading the menu.
+	if err := checkGopher(u); err != nil {
 		return bad("%v", err)
 	}
 	return s, nil

@@ -58,8 +58,8 @@ func TestGopherRFC1738(t *testing.T) {
 				t.Errorf("plus %+v, want %+v", v.Plus, tt.plus)
 			}
 			p := mustPlan(t, tt.in, Config{}).(*GopherPlan)
-			if p.Line != tt.line || p.Reply != tt.reply {
-				t.Errorf("line %q reply %q, want %q %q", p.Line, p.Reply, tt.line, tt.reply)
+			if p.Line() != tt.line || p.Reply != tt.reply {
+				t.Errorf("line %q reply %q, want %q %q", p.Line(), p.Reply, tt.line, tt.reply)
 			}
 			if p.Addr != "h.dom:70" {
 				t.Errorf("RFC 1738 3.4.1: default port 70, addr %q", p.Addr)

@@ -1,6 +1,8 @@
 package scheme
 
 import (
+	"encoding/base64"
+	"fmt"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -12,6 +14,19 @@ import (
 func init() {
 	registerChecked("http", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP)
 	registerChecked("https", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP)
+	relaxers["http"] = httpRelaxed
+	relaxers["https"] = httpRelaxed
+}
+
+// httpRelaxed reports the login of an http URL of the extended syntax,
+// which RFC 1738 3.3 does not allow.
+func httpRelaxed(u urlkit.URL) []urlkit.Warning {
+	if _, ok := u.User(); !ok {
+		return nil
+	}
+	l := locOf(u)
+	return []urlkit.Warning{{Offset: l.user(), Component: urlkit.ComponentUser,
+		Reason: fmt.Sprintf("user name in an %s URL: RFC 1738 3.3 allows none; kept, as RFC 3986 3.2.1 and browsers allow it (sent as HTTP Basic credentials, RFC 7617)", u.Scheme())}}
 }
 
 // HTTP is the view of an http (or https) URL. Path and Search are as
@@ -24,6 +39,12 @@ type HTTP struct {
 	Path      string // hpath, without the leading "/"
 	Search    string
 	HasSearch bool
+	// User and Password are the login, decoded, of a URL of the extended
+	// syntax (urlkit.ParseExtended, the lenient reading), which RFC 3986
+	// 3.2.1 allows and RFC 1738 3.3 does not; the plan sends them as HTTP
+	// Basic credentials (RFC 7617), as browsers and curl do.
+	User, Password       string
+	HasUser, HasPassword bool
 }
 
 // HTTPOf checks u against RFC 1738's httpurl: no user name or password
@@ -39,6 +60,14 @@ func HTTPOf(u urlkit.URL) (*HTTP, error) {
 		def = 443
 	}
 	v := &HTTP{u: u, Host: u.Host()}
+	if user, ok := u.User(); ok {
+		v.User, _ = urlkit.Unescape(user)
+		v.HasUser = true
+		if pw, ok := u.Password(); ok {
+			v.Password, _ = urlkit.Unescape(pw)
+			v.HasPassword = true
+		}
+	}
 	v.Port, _ = portOf(u, def)
 	v.Path, _ = u.Path()
 	v.Search, v.HasSearch = u.Search()
@@ -52,8 +81,10 @@ var searchChars = ucharTable(";:@&=")
 // checkHTTP is HTTPOf's grammar, shared with [Validate]: it builds nothing.
 func checkHTTP(u urlkit.URL) error {
 	l := locOf(u)
-	if err := noLogin(l, "RFC 1738 3.3: no user name or password is allowed"); err != nil {
-		return err
+	if !u.Extended() {
+		if err := noLogin(l, "RFC 1738 3.3: no user name or password is allowed"); err != nil {
+			return err
+		}
 	}
 	if s, ok := u.Search(); ok {
 		p := part{s, l.search(), urlkit.ComponentSearch}
@@ -68,32 +99,119 @@ func checkHTTP(u urlkit.URL) error {
 func (v *HTTP) URL() urlkit.URL { return v.u }
 
 // HTTPPlan is how an HTTP client asks for the resource (RFC 1630, HTTP):
-// the request sent to the server, byte for byte in Request, and its parts.
-// The access package sends Request and nothing else. The fragment is never
-// sent. ProxyRequestLine is the line a client would send through a proxy
+// where to connect, and the request, typed (its fields are the plan's
+// own, so p.Method is the method); the access package sends
+// HTTPRequest.Wire and nothing else. The fragment is never sent.
+// ProxyRequestLine is the line a client would send through a proxy
 // (informative: urlkit connects to the server itself).
 type HTTPPlan struct {
-	Addr             string        `json:"addr"` // host:port of the server
-	TLS              bool          `json:"tls"`  // https: TLS to ServerName first
-	ServerName       string        `json:"server_name,omitempty"`
-	URL              string        `json:"url"`          // the URL without its fragment
-	Method           string        `json:"method"`       // "GET"
-	RequestURI       string        `json:"request_uri"`  // "/" path ["?" search]: the request target
-	Version          string        `json:"version"`      // "HTTP/1.0"
-	Header           []HeaderField `json:"header"`       // in the order sent
-	Compressed       bool          `json:"compressed"`   // Accept-Encoding: gzip was asked for
-	RequestLine      string        `json:"request_line"` // Method SP RequestURI SP Version
-	ProxyRequestLine string        `json:"proxy_request_line"`
-	// Request is the whole request: the request line, each header field,
-	// and the empty line, every line ended by CRLF.
-	Request string `json:"request"`
-	scheme  string
+	Addr       string // host:port of the server
+	TLS        bool   // https: TLS to ServerName first
+	ServerName string
+	// URL is the URL without its fragment, a password masked
+	// (urlkit.URL.Redacted): it is for messages; Base is the URL itself.
+	URL string
+	HTTPRequest
+	Compressed       bool // Accept-Encoding: gzip was asked for
+	ProxyRequestLine string
+	scheme           string
+	base             urlkit.URL
 }
 
-// HeaderField is one request header field.
+// Base returns the URL the plan was made from, without its fragment: what
+// a redirect's Location is resolved against. For a plan not made by
+// [HTTP.Plan] it is URL read by the extended syntax.
+func (p *HTTPPlan) Base() urlkit.URL {
+	if p.base.IsAbsolute() {
+		return p.base
+	}
+	u, _ := urlkit.ParseExtended(p.URL)
+	return u
+}
+
+// HTTPRequest is the request of an HTTP plan: the request line and the
+// header fields, in the order sent.
+type HTTPRequest struct {
+	Method     string // "GET"
+	RequestURI string // "/" path ["?" search]: the request target
+	Version    string // "HTTP/1.0"
+	Header     []HeaderField
+}
+
+// RequestLine returns Method SP RequestURI SP Version.
+func (r *HTTPRequest) RequestLine() string { return r.Method + " " + r.RequestURI + " " + r.Version }
+
+// Wire returns the whole request as sent: the request line, each header
+// field, and the empty line, every line ended by CRLF.
+func (r *HTTPRequest) Wire() string {
+	var b strings.Builder
+	b.WriteString(r.RequestLine())
+	b.WriteString("\r\n")
+	for _, h := range r.Header {
+		b.WriteString(h.Line())
+		b.WriteString("\r\n")
+	}
+	b.WriteString("\r\n")
+	return b.String()
+}
+
+// HeaderField is one request header field; as a plan step, the line that
+// sends it.
 type HeaderField struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+	Name  string
+	Value string
+}
+
+// Line returns "Name: Value".
+func (h HeaderField) Line() string { return h.Name + ": " + h.Value }
+
+// Redacted returns the line with the credentials of an Authorization
+// field masked: "Authorization: Basic xxxxx".
+func (h HeaderField) Redacted() string {
+	if strings.EqualFold(h.Name, "Authorization") {
+		scheme, _, _ := strings.Cut(h.Value, " ")
+		return h.Name + ": " + scheme + " " + urlkit.RedactedPassword
+	}
+	return h.Line()
+}
+
+// Op returns "header".
+func (HeaderField) Op() string { return "header" }
+
+// Text returns "send: Name: Value", credentials masked (see Redacted).
+func (h HeaderField) Text() string { return "send: " + h.Redacted() }
+
+// HTTPRequestLine is the step that sends the request line.
+type HTTPRequestLine struct {
+	Method, RequestURI, Version string
+}
+
+// Op returns "request_line".
+func (HTTPRequestLine) Op() string { return "request_line" }
+
+// Text returns "send: " and the line.
+func (l HTTPRequestLine) Text() string {
+	return "send: " + l.Method + " " + l.RequestURI + " " + l.Version
+}
+
+// HTTPEndHeader is the step that sends the empty line ending the header.
+type HTTPEndHeader struct{}
+
+// Op returns "end_header".
+func (HTTPEndHeader) Op() string { return "end_header" }
+
+// Text returns "send: (empty line)".
+func (HTTPEndHeader) Text() string { return "send: (empty line)" }
+
+// HTTPRead is the last step of an HTTP plan: reading the response.
+type HTTPRead struct{}
+
+// Op returns "response".
+func (HTTPRead) Op() string { return "response" }
+
+// Text says how the response is read.
+func (HTTPRead) Text() string {
+	return "read the response: status line, header, body to Content-Length or the connection's end"
 }
 
 // HTTPVersion is the version of the requests HTTP plans send: HTTP/1.0
@@ -104,18 +222,16 @@ const HTTPVersion = "HTTP/1.0"
 // Scheme returns "http" or "https".
 func (p *HTTPPlan) Scheme() string { return p.scheme }
 
-// Steps describes the plan: the connection, then each line of the request.
-func (p *HTTPPlan) Steps() []string {
-	c := "connect to " + p.Addr
-	if p.TLS {
-		c += " (TLS, server name " + p.ServerName + ")"
-	}
-	out := make([]string, 0, len(p.Header)+3)
-	out = append(out, c, "send: "+p.RequestLine)
+// Steps returns the connection, each line of the request, and the reading
+// of the response.
+func (p *HTTPPlan) Steps() []Step {
+	out := make([]Step, 0, len(p.Header)+4)
+	out = append(out, Connect{Addr: p.Addr, TLS: p.TLS, ServerName: p.ServerName},
+		HTTPRequestLine{p.Method, p.RequestURI, p.Version})
 	for _, h := range p.Header {
-		out = append(out, "send: "+h.Name+": "+h.Value)
+		out = append(out, h)
 	}
-	return append(out, "send: (empty line)", "read the response: status line, header, body to Content-Length or the connection's end")
+	return append(out, HTTPEndHeader{}, HTTPRead{})
 }
 
 // Plan returns the request. Path and search are sent as written, still
@@ -125,7 +241,8 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 	if err := planPort(v.u); err != nil {
 		return nil, err
 	}
-	whole := v.u.WithoutFragment().String()
+	base := v.u.WithoutFragment()
+	whole := base.Redacted()
 	uri := "/" + v.Path
 	if v.HasSearch {
 		uri += "?" + v.Search
@@ -141,36 +258,44 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 		ua = DefaultUserAgent
 	}
 	p := &HTTPPlan{
-		Addr:             hostPort(v.Host, v.Port),
+		Addr:             addrOf(v.u, v.Host, v.Port),
 		TLS:              v.u.Scheme() == "https",
 		URL:              whole,
-		Method:           "GET",
-		RequestURI:       uri,
-		Version:          HTTPVersion,
+		HTTPRequest:      HTTPRequest{Method: "GET", RequestURI: uri, Version: HTTPVersion},
 		Compressed:       cfg.Compressed,
-		RequestLine:      "GET " + uri + " " + HTTPVersion,
 		ProxyRequestLine: "GET " + whole + " " + HTTPVersion,
 		scheme:           v.u.Scheme(),
+		base:             base,
 	}
 	if p.TLS {
+		// An IPv6 literal's address, without brackets (TLS sends no
+		// server name for an address, RFC 6066 3, and checks the
+		// certificate's IP addresses).
 		p.ServerName = v.Host
+		if v.u.HostIsIPv6() {
+			p.ServerName = v.u.Hostname()
+		}
 	}
-	p.Header = make([]HeaderField, 0, 5)
-	p.Header = append(p.Header, HeaderField{"Host", host}, HeaderField{"User-Agent", ua}, HeaderField{"Accept", "*/*"})
+	p.Header = make([]HeaderField, 0, 6)
+	p.Header = append(p.Header, HeaderField{"Host", host})
+	if v.HasUser {
+		// RFC 7617 2: user-id ":" password, base64; a user-id cannot
+		// hold ":", and neither may hold a control character.
+		l := locOf(v.u)
+		if strings.IndexByte(v.User, ':') >= 0 {
+			return nil, l.err(l.user(), urlkit.ComponentUser, ErrNotAllowed, "a user name with \":\" cannot be sent as HTTP Basic credentials (RFC 7617 2)")
+		}
+		for _, c := range []byte(v.User + v.Password) {
+			if isControl(c) {
+				return nil, l.err(l.user(), urlkit.ComponentUser, ErrControl, "the login decodes to control character 0x%02X, which HTTP Basic credentials cannot carry (RFC 7617 2; RFC 1738 6)", c)
+			}
+		}
+		p.Header = append(p.Header, HeaderField{"Authorization", "Basic " + base64.StdEncoding.EncodeToString([]byte(v.User+":"+v.Password))})
+	}
+	p.Header = append(p.Header, HeaderField{"User-Agent", ua}, HeaderField{"Accept", "*/*"})
 	if cfg.Compressed {
 		p.Header = append(p.Header, HeaderField{"Accept-Encoding", "gzip"})
 	}
 	p.Header = append(p.Header, HeaderField{"Connection", "close"})
-	var b strings.Builder
-	b.WriteString(p.RequestLine)
-	b.WriteString("\r\n")
-	for _, h := range p.Header {
-		b.WriteString(h.Name)
-		b.WriteString(": ")
-		b.WriteString(h.Value)
-		b.WriteString("\r\n")
-	}
-	b.WriteString("\r\n")
-	p.Request = b.String()
 	return p, nil
 }

@@ -58,15 +58,26 @@ func (v *Mailto) URL() urlkit.URL { return v.u }
 // MailPlan says to compose a message to an address. A mailto URL designates
 // no data object (RFC 1738 3.5): there is nothing to fetch.
 type MailPlan struct {
-	To string `json:"to"`
+	To string
 }
 
 // Scheme returns "mailto".
 func (p *MailPlan) Scheme() string { return "mailto" }
 
-// Steps describes the plan.
-func (p *MailPlan) Steps() []string {
-	return []string{"compose a mail message to " + p.To + " (nothing is fetched: RFC 1738 3.5)"}
+// Steps returns the one step: compose a message.
+func (p *MailPlan) Steps() []Step { return []Step{Compose{To: p.To}} }
+
+// Compose is the step of a mailto plan: compose a message to an address.
+type Compose struct {
+	To string
+}
+
+// Op returns "compose".
+func (Compose) Op() string { return "compose" }
+
+// Text says to whom the message goes.
+func (c Compose) Text() string {
+	return "compose a mail message to " + c.To + " (nothing is fetched: RFC 1738 3.5)"
 }
 
 // Plan returns the message to compose.

@@ -43,21 +43,21 @@ func (v *MID) URL() urlkit.URL { return v.u }
 // LookupPlan finds a message (mid) or MIME body part (cid) by its header in
 // mail already received: there is no network access (RFC 1630).
 type LookupPlan struct {
-	Header string `json:"header"` // "Message-ID" or "Content-ID"
-	Value  string `json:"value"`  // "<" id ">"
+	Header string // "Message-ID" or "Content-ID"
+	Value  string // "<" id ">"
 	scheme string
 }
 
 // Scheme returns "mid" or "cid".
 func (p *LookupPlan) Scheme() string { return p.scheme }
 
-// Steps describes the plan.
-func (p *LookupPlan) Steps() []string {
+// Steps returns the one step: the lookup.
+func (p *LookupPlan) Steps() []Step {
 	where := "in mail already received"
 	if p.scheme == "cid" {
 		where = "among the body parts of the same MIME message"
 	}
-	return []string{"find the item whose " + p.Header + " is " + p.Value + " " + where}
+	return []Step{Action{Kind: "lookup", Says: "find the item whose " + p.Header + " is " + p.Value + " " + where}}
 }
 
 // Plan returns the lookup.

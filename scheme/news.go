@@ -123,38 +123,112 @@ func strquote(c byte) string { return `"` + string(rune(c)) + `"` }
 func (v *News) URL() urlkit.URL { return v.u }
 
 // NNTPPlan is the NNTP dialogue (RFC 977, RFC 3977) for a news or nntp
-// URL. Commands is the whole dialogue exactly as the access package sends
-// it: MODE READER (RFC 3977 5.3), then LIST, ARTICLE <message-id>, GROUP
-// and ARTICLE n, or GROUP and OVER for a group's overview, then QUIT. One
-// line is a rule rather than literal text: "OVER 1-" is followed by
-// "XOVER 1-" (RFC 2980) when the server does not know OVER.
+// URL: the server, and the commands the access package sends in order,
+// exactly as they are: MODE READER (RFC 3977 5.3), then LIST, ARTICLE
+// <message-id>, GROUP and ARTICLE n, or GROUP and OVER for a group's
+// overview (XOVER, RFC 2980, when the server does not know OVER), then
+// QUIT. Group, Article, MessageID and ListGroups sum up what is read.
 type NNTPPlan struct {
 	// Addr is the server: the URL's host for nntp, the configured news
 	// server for news (empty when none is configured).
-	Addr       string   `json:"addr"`
-	Group      string   `json:"group,omitempty"`
-	Article    string   `json:"article,omitempty"`    // article number within Group
-	MessageID  string   `json:"message_id,omitempty"` // with "<" and ">", as NNTP wants it
-	ListGroups bool     `json:"list_groups"`          // news:*: LIST all groups
-	Commands   []string `json:"commands"`
+	Addr       string
+	Group      string
+	Article    string // article number within Group
+	MessageID  string // with "<" and ">", as NNTP wants it
+	ListGroups bool   // news:*: LIST all groups
+	Commands   []NNTPCommand
 	scheme     string
+}
+
+// An NNTPVerb is the command of one line of an NNTP dialogue.
+type NNTPVerb uint8
+
+// The NNTP commands of plans.
+const (
+	NNTPModeReader NNTPVerb = iota + 1 // MODE READER (RFC 3977 5.3)
+	NNTPGroup                          // GROUP name: select a group, reply 211
+	NNTPArticle                        // ARTICLE number or <message-id>: reply 220 and the article
+	NNTPList                           // LIST: reply 215 and the groups
+	NNTPOver                           // OVER range (RFC 3977 8.3): reply 224 and the overview
+	NNTPXover                          // XOVER range (RFC 2980 2.8): the same, the older way
+	NNTPQuit                           // QUIT, sent on Close
+)
+
+var nntpVerbs = [...]struct {
+	name string
+	arg  argRule
+}{
+	NNTPModeReader: {"MODE READER", argNever}, NNTPGroup: {"GROUP", argAlways}, NNTPArticle: {"ARTICLE", argAlways},
+	NNTPList: {"LIST", argNever}, NNTPOver: {"OVER", argAlways}, NNTPXover: {"XOVER", argAlways}, NNTPQuit: {"QUIT", argNever},
+}
+
+// String returns the verb as sent, e.g. "GROUP"; "" for an unknown verb.
+func (v NNTPVerb) String() string {
+	if int(v) < len(nntpVerbs) {
+		return nntpVerbs[v].name
+	}
+	return ""
+}
+
+// NNTPCommand is one command of an NNTP plan.
+type NNTPCommand struct {
+	Verb NNTPVerb
+	Arg  string // the argument as sent; "" for a verb that takes none
+	// Else is the verb sent instead, with the same argument, when the
+	// server does not know Verb (a 5xx reply): XOVER after OVER. 0 when
+	// none.
+	Else NNTPVerb
+}
+
+// Line returns the command line exactly as sent, without its CRLF.
+func (c NNTPCommand) Line() string { return c.line(c.Verb) }
+
+// ElseLine returns the line of the fallback command, "" when there is
+// none.
+func (c NNTPCommand) ElseLine() string {
+	if c.Else == 0 {
+		return ""
+	}
+	return c.line(c.Else)
+}
+
+func (c NNTPCommand) line(v NNTPVerb) string {
+	if int(v) < len(nntpVerbs) && nntpVerbs[v].arg == argAlways {
+		return v.String() + " " + c.Arg
+	}
+	return v.String()
+}
+
+// Op returns the verb in lower case with "_" for a space, e.g.
+// "mode_reader", "group".
+func (c NNTPCommand) Op() string {
+	return strings.ReplaceAll(strings.ToLower(c.Verb.String()), " ", "_")
+}
+
+// Text returns Line, with the fallback noted.
+func (c NNTPCommand) Text() string {
+	if c.Else != 0 {
+		return c.Line() + " (" + c.ElseLine() + " if the server does not know " + c.Verb.String() + ", RFC 2980)"
+	}
+	return c.Line()
 }
 
 // Scheme returns "news" or "nntp".
 func (p *NNTPPlan) Scheme() string { return p.scheme }
 
-// Steps describes the plan.
-func (p *NNTPPlan) Steps() []string {
-	addr := p.Addr
-	if addr == "" {
-		addr = "the local news server (set NNTPSERVER; news URLs name no host, RFC 1630)"
+// Steps returns the connection, then each command.
+func (p *NNTPPlan) Steps() []Step {
+	out := make([]Step, 0, len(p.Commands)+1)
+	out = append(out, Connect{Addr: p.Addr, For: "NNTP"})
+	for _, c := range p.Commands {
+		out = append(out, c)
 	}
-	return append([]string{"connect to " + addr + " (NNTP)"}, p.Commands...)
+	return out
 }
 
-// OverAll is the command of a group's overview: every article from the
-// first on (RFC 3977 8.3 range "1-").
-const OverAll = "OVER 1-"
+// overAll is the command of a group's overview: every article from the
+// first on (RFC 3977 8.3 range "1-"), XOVER when OVER is not known.
+var overAll = NNTPCommand{Verb: NNTPOver, Arg: "1-", Else: NNTPXover}
 
 // Plan returns the NNTP commands against cfg.NewsServer (default port
 // 119): LIST for news:*, GROUP for a group, ARTICLE <message-id> for an
@@ -167,10 +241,10 @@ func (v *News) Plan(cfg Config) (Plan, error) {
 	switch {
 	case v.All:
 		p.ListGroups = true
-		p.Commands = []string{"MODE READER", "LIST", "QUIT"}
+		p.Commands = []NNTPCommand{{Verb: NNTPModeReader}, {Verb: NNTPList}, {Verb: NNTPQuit}}
 	case v.Group != "":
 		p.Group = v.Group
-		p.Commands = []string{"MODE READER", "GROUP " + v.Group, OverAll, "QUIT"}
+		p.Commands = []NNTPCommand{{Verb: NNTPModeReader}, {Verb: NNTPGroup, Arg: v.Group}, overAll, {Verb: NNTPQuit}}
 	default:
 		id, err := v.id.wire(locOf(v.u), "message-id")
 		if err != nil {
@@ -180,7 +254,7 @@ func (v *News) Plan(cfg Config) (Plan, error) {
 			return nil, locOf(v.u).err(v.id.off, v.id.comp, ErrBadArticle, "message-id %q decodes to a space or angle bracket, which an NNTP argument cannot hold (RFC 977)", id)
 		}
 		p.MessageID = "<" + id + ">"
-		p.Commands = []string{"MODE READER", "ARTICLE " + p.MessageID, "QUIT"}
+		p.Commands = []NNTPCommand{{Verb: NNTPModeReader}, {Verb: NNTPArticle, Arg: p.MessageID}, {Verb: NNTPQuit}}
 	}
 	return p, nil
 }

@@ -66,11 +66,11 @@ func (v *NNTP) Plan(Config) (Plan, error) {
 	if err := planPort(v.u); err != nil {
 		return nil, err
 	}
-	p := &NNTPPlan{scheme: "nntp", Addr: hostPort(v.Host, v.Port), Group: v.Group, Article: v.Article}
+	p := &NNTPPlan{scheme: "nntp", Addr: addrOf(v.u, v.Host, v.Port), Group: v.Group, Article: v.Article}
 	if v.Article != "" {
-		p.Commands = []string{"MODE READER", "GROUP " + v.Group, "ARTICLE " + v.Article, "QUIT"}
+		p.Commands = []NNTPCommand{{Verb: NNTPModeReader}, {Verb: NNTPGroup, Arg: v.Group}, {Verb: NNTPArticle, Arg: v.Article}, {Verb: NNTPQuit}}
 	} else {
-		p.Commands = []string{"MODE READER", "GROUP " + v.Group, OverAll, "QUIT"}
+		p.Commands = []NNTPCommand{{Verb: NNTPModeReader}, {Verb: NNTPGroup, Arg: v.Group}, overAll, {Verb: NNTPQuit}}
 	}
 	return p, nil
 }

@@ -1,6 +1,8 @@
 package scheme
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -34,16 +36,20 @@ type Prospero struct {
 
 // ProsperoField is one ";field=value" pair of a Prospero link.
 type ProsperoField struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+	Name  string
+	Value string
 }
 
 // ProsperoOf checks u against RFC 1738's prosperourl = "prospero://"
 // hostport "/" ppath *[ fieldspec ], fieldspec = ";" fieldname "="
-// fieldvalue. The older form, hsoname "%00" version ["%00" attribute...]
-// (RFC 1630; the 1993 draft allows several attributes), is read too:
+// fieldvalue, psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]; any
+// escape, "%00" too, is accepted there. The older form, hsoname "%00"
+// version ["%00" attribute...] (RFC 1630; the 1993 draft allows several
+// attributes), is read as information when the path has its shape:
 // version is digits, possibly empty when attributes follow, and an
-// attribute is alphanumeric.
+// attribute is alphanumeric. Otherwise the whole path is the hsoname,
+// and a "%00" in it is a NUL that Plan refuses to send and Check reports
+// (RFC 1738 6).
 func ProsperoOf(u urlkit.URL) (*Prospero, error) {
 	l := locOf(u)
 	if err := noLogin(l, "RFC 1738 3.11: no username or password is allowed"); err != nil {
@@ -70,76 +76,363 @@ func ProsperoOf(u urlkit.URL) (*Prospero, error) {
 		}
 		v.Fields = append(v.Fields, ProsperoField{n.decode(), val.decode()})
 	}
-	old := name.splitEscape("%00", 1<<20)
-	name = old[0]
 	for _, s := range name.split('/') {
 		if i := s.firstNot(ucharOr("?:@&=")); i >= 0 {
 			return nil, reservedErr(l, s, i, `RFC 1738 5: psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]`)
 		}
 	}
-	v.name = name
-	v.HSOName = name.decode()
-	if len(old) > 1 {
+	// RFC 1738 decides what is accepted: a psegment is any uchar, "%00"
+	// included. RFC 1630's reading, hsoname "%00" version, is taken as
+	// information when the rest has its shape.
+	if old := name.splitEscape("%00", 1<<20); len(old) > 1 && prosperoVersionForm(old[1:]) {
+		name = old[0]
 		v.HasVersion, v.Version = true, old[1].raw
-		for i := 0; i < len(old[1].raw); i++ {
-			if !chars.Is(old[1].raw[i], chars.Digit) {
-				return nil, l.err(old[1].off+i, old[1].comp, ErrBadPath, "%q in a Prospero version: it is digits (RFC 1630: hsoname %%00 version)", old[1].raw[i:i+1])
-			}
-		}
-		if old[1].raw == "" && len(old) == 2 {
-			return nil, l.err(old[1].off, old[1].comp, ErrBadPath, `empty Prospero version after "%%00" (RFC 1630: version = digits)`)
-		}
 		for _, a := range old[2:] {
-			if a.raw == "" {
-				return nil, l.err(a.off, a.comp, ErrBadPath, "empty Prospero attribute (RFC 1630: attribute = alphanums)")
-			}
-			for i := 0; i < len(a.raw); i++ {
-				if !chars.Is(a.raw[i], chars.AlphaDigit) {
-					return nil, l.err(a.off+i, a.comp, ErrBadPath, "%q in a Prospero attribute: it is letters and digits (RFC 1630: attribute = alphanums)", a.raw[i:i+1])
-				}
-			}
 			v.Attributes = append(v.Attributes, a.raw)
 		}
 	}
+	v.name = name
+	v.HSOName = name.decode()
 	return v, nil
 }
 
 // URL returns the URL the view was made from.
 func (v *Prospero) URL() urlkit.URL { return v.u }
 
-// ProsperoPlan asks a Prospero directory server for the access methods of
-// an object; the answer is itself a set of URLs (RFC 1738 3.11).
+// ProsperoPlan is the access plan of a prospero URL: the requests a
+// Prospero client sends to the directory server over UDP (ARDP; the
+// Prospero protocol version 5), each one message of typed commands, and
+// when each is sent: first the directory listing; when the server answers
+// FAILURE NOT-A-DIRECTORY the object is a file, and its attributes are
+// asked for; when they offer the PROSPERO-CONTENTS access method, its
+// contents (RFC 1738 3.11: the server is asked "to determine appropriate
+// access methods for a resource").
 type ProsperoPlan struct {
-	Addr       string          `json:"addr"` // host:port (UDP)
-	HSOName    string          `json:"hsoname"`
-	Fields     []ProsperoField `json:"fields,omitempty"`
-	Version    string          `json:"version,omitempty"`
-	Attributes []string        `json:"attributes,omitempty"`
+	Addr     string // host:port (UDP)
+	HSOName  string
+	Requests []ProsperoRequest
+}
+
+// When a request of a Prospero plan is sent.
+const (
+	ProsperoFirst          = "first"           // always, first
+	ProsperoNotADirectory  = "not-a-directory" // the listing was answered FAILURE NOT-A-DIRECTORY
+	ProsperoContentsMethod = "contents-method" // the attributes offer the PROSPERO-CONTENTS access method
+)
+
+// ProsperoRequest is one request: the commands of one ARDP message, sent
+// when When says, and how its reply is read.
+type ProsperoRequest struct {
+	When     string
+	Commands []ProsperoCommand
+	Reply    string
+}
+
+// Text describes the request: when it is sent and how its reply is read.
+func (r ProsperoRequest) Text() string {
+	switch r.When {
+	case ProsperoFirst:
+		return "request (first): " + r.Reply
+	case ProsperoNotADirectory:
+		return "request (when the server answers FAILURE NOT-A-DIRECTORY): " + r.Reply
+	case ProsperoContentsMethod:
+		return "request (when the object offers the PROSPERO-CONTENTS access method): " + r.Reply
+	}
+	return "request (" + r.When + "): " + r.Reply
+}
+
+// Op returns "request".
+func (ProsperoRequest) Op() string { return "request" }
+
+// Message returns the request's text as sent: each command's line, and the
+// SELECT lines of a DIRECTORY or GET-OBJECT-INFO after it, each line ended
+// by LF (Prospero protocol: "Commands ... are separated by an unquoted
+// ASCII LF character").
+func (r ProsperoRequest) Message() string {
+	var b strings.Builder
+	for _, l := range r.Lines() {
+		b.WriteString(l.Text())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Lines returns the request's lines in order: each command, then its
+// SELECT lines.
+func (r ProsperoRequest) Lines() []Step {
+	out := make([]Step, 0, len(r.Commands))
+	for _, c := range r.Commands {
+		out = append(out, c)
+		switch c := c.(type) {
+		case ProsperoDirectory:
+			for _, s := range c.Select {
+				out = append(out, s)
+			}
+		case ProsperoGetObjectInfo:
+			for _, s := range c.Select {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// ProsperoCommand is one command of a request: ProsperoVersion,
+// ProsperoAuthenticate, ProsperoDirectory, ProsperoList or
+// ProsperoGetObjectInfo. Text is the command's line as sent (the SELECT
+// lines of a DIRECTORY or GET-OBJECT-INFO follow it, see
+// ProsperoRequest.Lines).
+type ProsperoCommand interface {
+	Step
+	prosperoCommand()
+}
+
+// ProsperoVersion is "VERSION version-number": the protocol version the
+// request speaks.
+type ProsperoVersion struct {
+	Version int
+}
+
+func (ProsperoVersion) prosperoCommand() {}
+
+// Op returns "version".
+func (ProsperoVersion) Op() string { return "version" }
+
+// Text is the command line.
+func (c ProsperoVersion) Text() string { return "VERSION " + strconv.Itoa(c.Version) }
+
+// ProsperoAuthenticate is "AUTHENTICATE options authenticator-type
+// authentication-data": for UNAUTHENTICATED, the data is the name of the
+// user running the client (Prospero protocol v5, AUTHENTICATE).
+type ProsperoAuthenticate struct {
+	Type string
+	Data string
+}
+
+func (ProsperoAuthenticate) prosperoCommand() {}
+
+// Op returns "authenticate".
+func (ProsperoAuthenticate) Op() string { return "authenticate" }
+
+// Text is the command line.
+func (c ProsperoAuthenticate) Text() string {
+	return "AUTHENTICATE '' " + ProsperoQuote(c.Type) + " " + ProsperoQuote(c.Data)
+}
+
+// ProsperoSelect is a SELECT line after a DIRECTORY or GET-OBJECT-INFO
+// command: "SELECT applies-to namespace attribute-name value-type value",
+// here a link field of the URL (RFC 1738 3.11: the fields "serve to
+// identify the target of the URL").
+type ProsperoSelect struct {
+	AppliesTo string // LINK
+	Namespace string // FIELD
+	Name      string
+	ValueType string // SEQUENCE
+	Value     string
+}
+
+// Op returns "select".
+func (ProsperoSelect) Op() string { return "select" }
+
+// Text is the SELECT line.
+func (s ProsperoSelect) Text() string {
+	return "SELECT " + s.AppliesTo + " " + s.Namespace + " " + ProsperoQuote(s.Name) + " " + s.ValueType + " " + ProsperoQuote(s.Value)
+}
+
+// ProsperoDirectory is "DIRECTORY hsoname-type hsoname [object-version]"
+// and its SELECT lines: the directory the LIST that follows reads.
+type ProsperoDirectory struct {
+	HSONameType   string // ASCII
+	HSOName       string
+	ObjectVersion string
+	Select        []ProsperoSelect
+}
+
+func (ProsperoDirectory) prosperoCommand() {}
+
+// Op returns "directory".
+func (ProsperoDirectory) Op() string { return "directory" }
+
+// Text is the command line (its SELECT lines follow it).
+func (c ProsperoDirectory) Text() string {
+	s := "DIRECTORY " + c.HSONameType + " " + ProsperoQuote(c.HSOName)
+	if c.ObjectVersion != "" {
+		s += " " + c.ObjectVersion
+	}
+	return s
+}
+
+// ProsperoList is "LIST options COMPONENTS [name-component...]": with no
+// component, every link of the directory.
+type ProsperoList struct {
+	Options    string
+	Components []string
+}
+
+func (ProsperoList) prosperoCommand() {}
+
+// Op returns "list".
+func (ProsperoList) Op() string { return "list" }
+
+// Text is the command line.
+func (c ProsperoList) Text() string {
+	s := "LIST " + ProsperoQuote(c.Options) + " COMPONENTS"
+	for _, n := range c.Components {
+		s += " " + ProsperoQuote(n)
+	}
+	return s
+}
+
+// ProsperoGetObjectInfo is "GET-OBJECT-INFO requested-attributes
+// hsoname-type hsoname object-version" and its SELECT lines.
+type ProsperoGetObjectInfo struct {
+	Attributes    []string
+	HSONameType   string
+	HSOName       string
+	ObjectVersion string
+	Select        []ProsperoSelect
+}
+
+func (ProsperoGetObjectInfo) prosperoCommand() {}
+
+// Op returns "get_object_info".
+func (ProsperoGetObjectInfo) Op() string { return "get_object_info" }
+
+// Text is the command line (its SELECT lines follow it).
+func (c ProsperoGetObjectInfo) Text() string {
+	return "GET-OBJECT-INFO " + ProsperoQuote(strings.Join(c.Attributes, "+")) + " " + c.HSONameType + " " +
+		ProsperoQuote(c.HSOName) + " " + c.ObjectVersion
+}
+
+// ProsperoQuote returns s as one protocol token: as it is when it needs no
+// quoting, else between single quotes with each quote doubled (Prospero
+// protocol v5, "Spaces, quoting, and line-feeds"; the null string is
+// written ”).
+func ProsperoQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n\r'/\x00") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
 // Scheme returns "prospero".
 func (p *ProsperoPlan) Scheme() string { return "prospero" }
 
-// Steps describes the plan.
-func (p *ProsperoPlan) Steps() []string {
-	out := []string{"ask the Prospero directory server at " + p.Addr + " for the access methods of " + quoteVisible(p.HSOName)}
-	for _, f := range p.Fields {
-		out = append(out, "  identifying the target by "+f.Name+"="+f.Value)
+// Steps returns the UDP socket, then each request: its description, then
+// its lines as sent.
+func (p *ProsperoPlan) Steps() []Step {
+	out := []Step{Connect{Addr: p.Addr, For: "UDP: ARDP; Prospero protocol version 5, RFC 1738 3.11; each request one message"}}
+	for _, r := range p.Requests {
+		out = append(out, r)
+		out = append(out, r.Lines()...)
 	}
-	if p.Version != "" {
-		out = append(out, "  version "+p.Version)
-	}
-	return append(out, "then access the resource by the URL the server returns")
+	return out
 }
 
-// Plan returns the directory query. The name is sent decoded, so control
-// characters in it are refused (RFC 1738 6).
-func (v *Prospero) Plan(Config) (Plan, error) {
-	name, err := v.name.wire(locOf(v.u), "hsoname")
+// The attributes a Prospero plan asks for: all the object's attributes
+// (the access methods among them), then its contents.
+const (
+	ProsperoAllAttributes = "#ALL"
+	ProsperoContents      = "CONTENTS"
+)
+
+// Plan returns the requests. The name is sent decoded between quotes, so
+// control characters in it are refused (RFC 1738 6). The principal of the
+// UNAUTHENTICATED authentication is the local part of cfg.Email, as the
+// anonymous ftp password names the user, or "anonymous" without one. A
+// ";OBJECT-VERSION=n" field, or RFC 1630's "%00" version, is the commands'
+// object-version; every other field is a SELECT line.
+func (v *Prospero) Plan(cfg Config) (Plan, error) {
+	if err := planPort(v.u); err != nil {
+		return nil, err
+	}
+	l := locOf(v.u)
+	name, err := v.name.wire(l, "hsoname")
 	if err != nil {
 		return nil, err
 	}
-	return &ProsperoPlan{Addr: hostPort(v.Host, v.Port), HSOName: name, Fields: v.Fields, Version: v.Version, Attributes: v.Attributes}, nil
+	version := v.Version
+	var sel []ProsperoSelect
+	for _, f := range v.Fields {
+		if i, b := firstControlIn(f.Name + f.Value); i >= 0 {
+			return nil, l.err(l.urlPath(), urlkit.ComponentPath, ErrControl, "control character 0x%02X in the field %q: it would be sent in the request and could inject a command (RFC 1738 6)", b, f.Name)
+		}
+		if strings.EqualFold(f.Name, "OBJECT-VERSION") {
+			if f.Value == "" || strings.Trim(f.Value, "0123456789") != "" {
+				return nil, l.err(l.urlPath(), urlkit.ComponentPath, ErrBadPath, "OBJECT-VERSION=%q: an object version is a number (Prospero protocol v5, Versions)", f.Value)
+			}
+			version = f.Value
+			continue
+		}
+		sel = append(sel, ProsperoSelect{AppliesTo: "LINK", Namespace: "FIELD", Name: f.Name, ValueType: "SEQUENCE", Value: f.Value})
+	}
+	objVersion := version
+	if objVersion == "" {
+		objVersion = "0" // the current version
+	}
+	user := "anonymous"
+	if local, _, ok := strings.Cut(cfg.Email, "@"); ok && local != "" {
+		user = local
+	} else if !ok && cfg.Email != "" {
+		user = cfg.Email
+	}
+	if i, b := firstControlIn(user); i >= 0 {
+		return nil, fmt.Errorf("prospero: control character 0x%02X in the user name %q", b, user)
+	}
+	head := []ProsperoCommand{ProsperoVersion{Version: 5}, ProsperoAuthenticate{Type: "UNAUTHENTICATED", Data: user}}
+	with := func(cmds ...ProsperoCommand) []ProsperoCommand {
+		return append(append(make([]ProsperoCommand, 0, len(head)+len(cmds)), head...), cmds...)
+	}
+	attrs := []string{ProsperoAllAttributes}
+	if len(v.Attributes) > 0 {
+		attrs = v.Attributes
+	}
+	p := &ProsperoPlan{Addr: addrOf(v.u, v.Host, v.Port), HSOName: name}
+	p.Requests = []ProsperoRequest{
+		{When: ProsperoFirst, Commands: with(
+			ProsperoDirectory{HSONameType: "ASCII", HSOName: name, ObjectVersion: version, Select: sel},
+			ProsperoList{Options: ""}),
+			Reply: "the directory's LINK lines; FAILURE NOT-A-DIRECTORY: the object is a file"},
+		{When: ProsperoNotADirectory, Commands: with(
+			ProsperoGetObjectInfo{Attributes: attrs, HSONameType: "ASCII", HSOName: name, ObjectVersion: objVersion, Select: sel}),
+			Reply: "the object's ATTRIBUTE lines; follow an ACCESS-METHOD: PROSPERO-CONTENTS (next request), AFTP (through ftp), GOPHER (through gopher)"},
+		{When: ProsperoContentsMethod, Commands: with(
+			ProsperoGetObjectInfo{Attributes: []string{ProsperoContents}, HSONameType: "ASCII", HSOName: name, ObjectVersion: objVersion, Select: sel}),
+			Reply: "ATTRIBUTE OBJECT INTRINSIC CONTENTS SEQUENCE DATA and the file's bytes as one token"},
+	}
+	return p, nil
+}
+
+// firstControlIn returns the index and value of the first control
+// character in s, or -1.
+func firstControlIn(s string) (int, byte) {
+	for i := 0; i < len(s); i++ {
+		if isControl(s[i]) {
+			return i, s[i]
+		}
+	}
+	return -1, 0
 }
 
 func (v *Prospero) wireParts() []wirePart { return []wirePart{{v.name, "hsoname"}} }
+
+// prosperoVersionForm reports whether the parts after the first "%00" of
+// a path have the shape of RFC 1630's version and the 1993 draft's
+// attributes: digits, empty only when attributes follow, then non-empty
+// alphanumerics.
+func prosperoVersionForm(tail []part) bool {
+	if tail[0].raw == "" && len(tail) == 1 {
+		return false
+	}
+	for k, p := range tail {
+		if k > 0 && p.raw == "" {
+			return false
+		}
+		for i := 0; i < len(p.raw); i++ {
+			if k == 0 && !chars.Is(p.raw[i], chars.Digit) || k > 0 && !chars.Is(p.raw[i], chars.AlphaDigit) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -13,6 +13,120 @@
 // Schemes live in a registry that programs may extend, as RFC 1738 section
 // 4 lets new schemes be defined and as [database/sql.Register] lets drivers
 // be added: see [Register].
+//
+// # Plans are typed steps
+//
+// A plan is data, never text to be read back. Each plan type holds its
+// steps as typed values: [FTPPlan.Commands] is a list of [FTPCommand]
+// (a verb such as [FTPCwd], its decoded argument, where a password comes
+// from, the verb to send instead when the server refuses this one),
+// [NNTPPlan.Commands] a list of [NNTPCommand], a [GopherPlan] holds one
+// [GopherRequest] and an [HTTPPlan] one [HTTPRequest]. The access package
+// executes those fields: it switches on the verb, sends the command's Line,
+// reads the reply the verb calls for, and decides a fallback by the
+// command's Else, so what `urlkit plan` prints is what `urlkit get` sends.
+//
+// [Plan.Steps] lists every step, the connection included, as a [Step]: a
+// value with Op (a lower-case name: "user", "cwd", "epsv", "connect") and
+// Text (the line `urlkit plan` prints). Both are computed from the step's
+// fields: a command's Text is its line exactly as sent, a password from
+// the URL masked, with a note for a rule ("EPSV (PASV if refused; ...)").
+// The JSON of `urlkit plan --json` is written from the same values.
+//
+// To add a step to a scheme: give it a type with the fields a client
+// needs (or, for a line protocol, a verb constant, e.g. a new [FTPVerb]
+// with its text and argument rule in the verb table), methods Op and Text
+// computed from those fields, and return it from the plan's Steps; then
+// execute it in the access package by its fields (a case of the
+// protocol's switch on the verb) and write its JSON keys. A step whose
+// choice depends on a reply carries the rule as data, as [FTPCommand.Else]
+// does (EPSV, then PASV if refused): a choice made from an earlier reply,
+// such as "MLSD if the FEAT reply lists MLST, else LIST", is one more
+// field of the command that the access package reads, never a marker in
+// its text.
+//
+// # JSON
+//
+// Views, plans and steps have one JSON form, written by hand (no
+// reflection) by [AppendViewJSON], [AppendPlanJSON] and [AppendStepJSON],
+// which their MarshalJSON methods and `urlkit parse --json` and `urlkit
+// plan --json` call. A plan's object has its scheme's keys, then "steps";
+// each step's object has "op", its type's keys, then "text". A password
+// from the URL is never in a plan or a step (a PASS step says only where
+// its password comes from: "source": "url").
+//
+// # JSON keys
+//
+// Each object's keys, in the order they are written. "key?" is written
+// only when the value is present (a component the URL has, a name that is
+// not empty, a flag that is true); "key[]" is an array; "key[o]" an array
+// of objects o and "key{o}" an object o, listed below.
+//
+//	view ftp: host port user? password? cwd[] name type
+//	view http, https: host port user? password? path search?
+//	view gopher: host port type selector search? plus? plus_parsed{gopher_plus}?
+//	gopher_plus: kind view? language? attributes[]? values[]?
+//	view mailto: address
+//	view mid, cid: id header
+//	view news: all group? message_id?
+//	view nntp: host port group article?
+//	view prospero: host port hsoname fields[prospero_field]? version? attributes[]?
+//	prospero_field: name value
+//	view telnet, tn3270, rlogin: program host port user? password?
+//	view wais: host port form database search? wtype? wpath? docid_fields[wais_docid_field]?
+//	wais_docid_field: number value
+//	view file: host local segments[]
+//	view afs, mailserver, nfs, urn, z39.50: scheme source reserved opaque
+//	view other: scheme experimental opaque
+//	plan ftp: addr cwd[] name type type_guessed list steps[step]
+//	plan gopher: addr type selector search? plus? reply steps[step]
+//	plan news, nntp: addr group? article? message_id? list_groups steps[step]
+//	plan http, https: addr tls server_name? url compressed proxy_request_line steps[step]
+//	plan telnet, tn3270, rlogin: program addr user? steps[step]
+//	plan mailto: to steps[step]
+//	plan file: path steps[step]
+//	plan wais: addr form database url steps[step]
+//	plan prospero: addr hsoname steps[step]
+//	plan mid, cid: header value steps[step]
+//	plan other: steps[step]
+//	step connect: op addr tls? server_name? text
+//	step other: op text
+//	ftp, news, nntp step command: op arg? source? feature? else[]? guessed? text
+//	gopher step request: op selector search? plus? form? line text
+//	gopher step read: op type as plus_header? text
+//	http, https step request_line: op method request_uri version text
+//	http, https step header: op name value text
+//	http, https step end_header: op text
+//	http, https step response: op text
+//	telnet, tn3270, rlogin step session: op program addr text
+//	telnet, tn3270, rlogin step advise_user: op user text
+//	telnet, tn3270, rlogin step advise_password: op text
+//	mailto step compose: op to text
+//	file step open: op path text
+//	wais step init: op preferred_message_size maximum_record_size implementation_name text
+//	wais step search: op database seed_words ask_user? max_documents text
+//	wais step retrieve: op database docid type chunk text
+//	prospero step request: op when reply text
+//	prospero step version: op version text
+//	prospero step authenticate: op type data text
+//	prospero step directory: op hsoname_type hsoname object_version? text
+//	prospero step select: op applies_to namespace name value_type value text
+//	prospero step list: op options components[]? text
+//	prospero step get_object_info: op attributes[] hsoname_type hsoname object_version text
+//
+// "view other" is the view of a scheme urlkit does not know, "plan other"
+// the plan of a scheme a program registered. A step is listed by the
+// schemes whose plans have it and its op; "step connect" opens every
+// network plan's connection, and "step other" is any step not listed
+// (the lookup of a mid or cid URL, a registered scheme's steps). A
+// "command" is an FTP or NNTP command, its op the verb in lower case
+// ("mode_reader" for MODE READER): "arg" is its argument when the verb
+// takes one (not for a password from the URL or the user), "source" where
+// a PASS argument comes from ("url", "anonymous", "ask"), "feature" and
+// "else" the rule for the verbs sent instead ([FTPCommand]). A Prospero
+// plan's steps are its requests, each followed by its commands and their
+// SELECT lines; an HTTP header field's value has an Authorization's
+// credentials masked.
 package scheme
 
 import (
@@ -57,12 +171,14 @@ type View interface {
 
 // A Plan is the access algorithm of RFC 1738 section 3 applied to one URL:
 // what to connect to and what to send, decoded and typed. Each scheme has
-// its own concrete type ([*FTPPlan], [*GopherPlan]...).
+// its own concrete type ([*FTPPlan], [*GopherPlan]...), which holds its
+// steps typed ([FTPPlan.Commands]); the access package executes them.
 type Plan interface {
 	// Scheme returns the lower-case name of the scheme the plan is for.
 	Scheme() string
-	// Steps describes the plan for a person, one action per line.
-	Steps() []string
+	// Steps returns the plan's steps in order, each a typed value whose
+	// Text is one line of `urlkit plan` (see [Step]).
+	Steps() []Step
 }
 
 // Config holds what a plan needs that a URL does not say.
@@ -80,6 +196,12 @@ type Config struct {
 	// UserAgent is the User-Agent field of HTTP plans; empty means
 	// DefaultUserAgent.
 	UserAgent string
+	// FTPListDetails makes FTP directory plans ask for each entry's kind,
+	// size and date: "FEAT", then "MLSD" (RFC 3659 7), which the client
+	// sends as LIST (RFC 959 4.1.3) when the FEAT reply does not offer
+	// MLST, and as NLST when LIST is refused. Off by default: RFC 1738
+	// 3.2.2 lists a directory with NLST, names only. The gateway sets it.
+	FTPListDetails bool
 }
 
 // DefaultUserAgent is the User-Agent of HTTP plans when Config names none.
@@ -390,77 +512,54 @@ func registerChecked(name string, view func(u urlkit.URL) (View, error), check f
 
 // ---- positions -------------------------------------------------------------
 
-// loc computes the offsets of a URL's components in the original input.
-// The components of a URL are substrings of u.String(); the input had a
-// 4-byte "URL:" prefix more when u.Prefixed().
+// loc gives the offsets of a URL's components in the original input, as
+// the parser found them ([urlkit.URL.Span]: a "URL:" prefix counted), and
+// builds positioned errors. Every offset in this package (a part's off, an
+// error's) is an offset in the input.
 type loc struct {
-	u    urlkit.URL
-	base int
+	u urlkit.URL
 }
 
-func locOf(u urlkit.URL) loc {
-	l := loc{u: u}
-	if u.Prefixed() {
-		l.base = 4
-	}
-	return l
+func locOf(u urlkit.URL) loc { return loc{u: u} }
+
+// at is where component c starts, or would start (see Span).
+func (l loc) at(c urlkit.Component) int {
+	start, _, _ := l.u.Span(c)
+	return start
 }
 
 // input returns the original input, as far as it can be rebuilt.
 func (l loc) input() string {
-	if l.base != 0 {
+	if l.u.Prefixed() {
 		return "URL:" + l.u.String()
 	}
 	return l.u.String()
 }
 
-// end is the offset in String() where the fragment's "#" is, or its length.
+// end is where the fragment's "#" is, or the end of the input.
 func (l loc) end() int {
-	s := l.u.String()
-	if f, ok := l.u.Fragment(); ok {
-		return len(s) - len(f) - 1
-	}
-	return len(s)
+	_, end, _ := l.u.Span(urlkit.ComponentOpaque)
+	return end
 }
 
-// urlPath is the offset in String() of PathAndSearch().
-func (l loc) urlPath() int { return l.end() - len(l.u.PathAndSearch()) }
+// urlPath is where PathAndSearch() starts.
+func (l loc) urlPath() int { return l.at(urlkit.ComponentPath) }
 
-// opaque is the offset in String() of Opaque().
-func (l loc) opaque() int { return l.end() - len(l.u.Opaque()) }
+// opaque is where Opaque() starts.
+func (l loc) opaque() int { return l.at(urlkit.ComponentOpaque) }
 
-// search is the offset in String() of Search().
-func (l loc) search() int {
-	s, _ := l.u.Search()
-	return l.end() - len(s)
-}
+// search is where Search() starts (after the "?").
+func (l loc) search() int { return l.at(urlkit.ComponentSearch) }
 
-// authority is the offset in String() of Authority().
-func (l loc) authority() int { return len(l.u.RawScheme()) + 3 }
+func (l loc) scheme() int   { return l.at(urlkit.ComponentScheme) }
+func (l loc) user() int     { return l.at(urlkit.ComponentUser) }
+func (l loc) password() int { return l.at(urlkit.ComponentPassword) }
+func (l loc) host() int     { return l.at(urlkit.ComponentHost) }
+func (l loc) port() int     { return l.at(urlkit.ComponentPort) }
 
-func (l loc) user() int { return l.authority() }
-
-func (l loc) password() int {
-	u, _ := l.u.User()
-	return l.authority() + len(u) + 1
-}
-
-func (l loc) host() int {
-	a := l.authority()
-	if u, ok := l.u.User(); ok {
-		a += len(u) + 1
-		if p, ok := l.u.Password(); ok {
-			a += len(p) + 1
-		}
-	}
-	return a
-}
-
-func (l loc) port() int { return l.host() + len(l.u.Host()) + 1 }
-
-// err builds a positioned error; off is an offset in String().
+// err builds a positioned error; off is an offset in the input.
 func (l loc) err(off int, c urlkit.Component, sentinel error, format string, args ...any) *urlkit.SyntaxError {
-	return &urlkit.SyntaxError{Input: l.input(), Offset: l.base + off, Component: c, Err: sentinel, Detail: fmt.Sprintf(format, args...)}
+	return &urlkit.SyntaxError{Input: l.input(), Offset: off, Component: c, Err: sentinel, Detail: fmt.Sprintf(format, args...)}
 }
 
 // ---- parts -----------------------------------------------------------------
@@ -468,7 +567,7 @@ func (l loc) err(off int, c urlkit.Component, sentinel error, format string, arg
 // part is one scheme-specific piece of a URL: its raw text and where it is.
 type part struct {
 	raw  string
-	off  int // offset in String()
+	off  int // offset in the input
 	comp urlkit.Component
 }
 
@@ -704,6 +803,23 @@ func portOf(u urlkit.URL, def int) (int, bool) {
 	return n, true
 }
 
+// addrOf returns host:port for dialling. When u writes exactly that (its
+// host, ":" and the port's digits without a leading zero), it is u's own
+// text, from the parser's offsets, and nothing is allocated.
+func addrOf(u urlkit.URL, host string, port int) string {
+	if p, ok := u.RawPort(); ok && len(p) > 0 && len(p) <= 5 && p[0] != '0' && host == u.Host() {
+		if n, _ := portOf(u, 0); n == port {
+			hs, _, _ := u.Span(urlkit.ComponentHost)
+			_, pe, _ := u.Span(urlkit.ComponentPort)
+			if u.Prefixed() {
+				hs, pe = hs-4, pe-4
+			}
+			return u.String()[hs:pe]
+		}
+	}
+	return hostPort(host, port)
+}
+
 // hostPort joins a host and port for dialling.
 func hostPort(host string, port int) string {
 	var text [64]byte // on the stack; a longer host moves it to the heap
@@ -747,6 +863,27 @@ func noLogin(l loc, rule string) error {
 func noSearch(l loc, rule string) error {
 	if _, ok := l.u.Search(); ok {
 		return l.err(l.search()-1, urlkit.ComponentSearch, ErrNotAllowed, "a %s URL has no search part (%s)", l.u.Scheme(), rule)
+	}
+	return nil
+}
+
+// relaxers holds, per scheme name, the rules of RFC 1738 that the
+// lenient reading relaxes for that scheme (see [Relaxed]).
+var relaxers = map[string]func(u urlkit.URL) []urlkit.Warning{}
+
+// Relaxed lists the rules of u's scheme that u breaks and that are
+// relaxed because u is of the extended syntax ([urlkit.URL.Extended], as
+// the lenient reading returns every URL), each as a warning with its
+// offset in the text u was parsed from: a user name and password in an
+// http or https URL, which RFC 1738 3.3 does not allow and RFC 3986 3.2.1
+// and browsers do. [Validate] and [ViewOf] accept such a URL. For a URL of
+// RFC 1738's syntax it returns nil: every rule holds or is an error.
+func Relaxed(u urlkit.URL) []urlkit.Warning {
+	if !u.Extended() || !u.IsAbsolute() {
+		return nil
+	}
+	if f := relaxers[u.Scheme()]; f != nil {
+		return f(u)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -31,8 +32,8 @@ func TestHTTPRFC1630Examples(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := mustPlan(t, tt.in, Config{}).(*HTTPPlan)
-		if p.Addr != tt.addr || p.RequestURI != tt.uri || p.RequestLine != "GET "+tt.uri+" HTTP/1.0" {
-			t.Errorf("%s %s: addr %q uri %q line %q", tt.cite, tt.in, p.Addr, p.RequestURI, p.RequestLine)
+		if p.Addr != tt.addr || p.RequestURI != tt.uri || p.RequestLine() != "GET "+tt.uri+" HTTP/1.0" {
+			t.Errorf("%s %s: addr %q uri %q line %q", tt.cite, tt.in, p.Addr, p.RequestURI, p.RequestLine())
 		}
 		// RFC 1630: through a proxy the entire URI is passed, without the fragment.
 		whole := urlkit.MustParse(tt.in).WithoutFragment().String()
@@ -94,16 +95,16 @@ func TestNews(t *testing.T) {
 	cfg := Config{NewsServer: "news.my.dom"}
 	// RFC 1738 3.6: news:*, a group like comp.infosystems.www.misc, and a message-id.
 	p := mustPlan(t, "news:*", cfg).(*NNTPPlan)
-	if !p.ListGroups || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "LIST", "QUIT"}) || p.Addr != "news.my.dom:119" {
+	if !p.ListGroups || !reflect.DeepEqual(nntpLines(p), []string{"MODE READER", "LIST", "QUIT"}) || p.Addr != "news.my.dom:119" {
 		t.Errorf("news:* plan %+v", p)
 	}
 	p = mustPlan(t, "news:comp.infosystems.www.misc", cfg).(*NNTPPlan)
-	if p.Group != "comp.infosystems.www.misc" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP comp.infosystems.www.misc", OverAll, "QUIT"}) {
+	if p.Group != "comp.infosystems.www.misc" || !reflect.DeepEqual(nntpLines(p), []string{"MODE READER", "GROUP comp.infosystems.www.misc", "OVER 1-", "QUIT"}) {
 		t.Errorf("group plan %+v", p)
 	}
 	// RFC 1630 News: "ARTICLE by message-id", with the <> of RFC 1036 restored.
 	p = mustPlan(t, "news:12345@host.my.dom", cfg).(*NNTPPlan)
-	if p.MessageID != "<12345@host.my.dom>" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "ARTICLE <12345@host.my.dom>", "QUIT"}) {
+	if p.MessageID != "<12345@host.my.dom>" || !reflect.DeepEqual(nntpLines(p), []string{"MODE READER", "ARTICLE <12345@host.my.dom>", "QUIT"}) {
 		t.Errorf("article plan %+v", p)
 	}
 	// No configured server: the plan says so.
@@ -131,12 +132,12 @@ func TestNNTP(t *testing.T) {
 	// RFC 1738 3.7: nntp://<host>:<port>/<newsgroup-name>/<article-number>, port 119.
 	p := mustPlan(t, "nntp://news.com/comp.lang.perl/42", Config{}).(*NNTPPlan)
 	if p.Addr != "news.com:119" || p.Group != "comp.lang.perl" || p.Article != "42" ||
-		!reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP comp.lang.perl", "ARTICLE 42", "QUIT"}) {
+		!reflect.DeepEqual(nntpLines(p), []string{"MODE READER", "GROUP comp.lang.perl", "ARTICLE 42", "QUIT"}) {
 		t.Errorf("plan %+v", p)
 	}
 	// RFC 1738 5: the article number is optional.
 	p = mustPlan(t, "nntp://news.com:8119/alt.test", Config{}).(*NNTPPlan)
-	if p.Addr != "news.com:8119" || !reflect.DeepEqual(p.Commands, []string{"MODE READER", "GROUP alt.test", OverAll, "QUIT"}) {
+	if p.Addr != "news.com:8119" || !reflect.DeepEqual(nntpLines(p), []string{"MODE READER", "GROUP alt.test", "OVER 1-", "QUIT"}) {
 		t.Errorf("plan %+v", p)
 	}
 	for _, tt := range []struct {
@@ -190,19 +191,25 @@ func TestWAIS(t *testing.T) {
 	if v.Form != WAISSearch || v.Database != "wais-discussion-archives" || v.Search != "lynch" {
 		t.Errorf("search form %+v", v)
 	}
-	v = mustView(t, "wais://h.dom:2100/db/TEXT/0=abc%3B;1=x;").(*WAIS)
-	if v.Form != WAISDocument || v.WType != "TEXT" || v.WPath != "0=abc;;1=x;" || v.Port != 2100 {
+	// RFC 1738 5: wpath = *uchar, so the "=" and ";" of RFC 1630's
+	// document-id fields are encoded.
+	v = mustView(t, "wais://h.dom:2100/db/TEXT/0%3Dabc%3B1%3Dx%3B").(*WAIS)
+	if v.Form != WAISDocument || v.WType != "TEXT" || v.WPath != "0=abc;1=x;" || v.Port != 2100 {
 		t.Errorf("document form %+v", v)
 	}
 	// RFC 1630 WAIS: "For each field, the identifier field number is the digits
 	// before the equals sign, and the field contents follow, encoded in the
-	// conventional encoding, terminated by ";"."
-	if want := []WAISField{{"0", "abc;"}, {"1", "x"}}; !reflect.DeepEqual(v.DocIDFields, want) {
+	// conventional encoding, terminated by ";"." Read from the decoded
+	// document-id, as information.
+	if want := []WAISField{{"0", "abc"}, {"1", "x"}}; !reflect.DeepEqual(v.DocIDFields, want) {
 		t.Errorf("RFC 1630 WAIS wpath fields %+v", v.DocIDFields)
 	}
+	if v = mustView(t, "wais://h.dom/db/TEXT/opaque%3D").(*WAIS); v.WPath != "opaque=" || v.DocIDFields != nil {
+		t.Errorf("opaque document-id %+v", v)
+	}
 	p := mustPlan(t, "wais://h.dom/db?two+words", Config{}).(*WAISPlan)
-	if !reflect.DeepEqual(p.Operations, []string{"Init", `Search database "db" for "two words"`}) {
-		t.Errorf("ops %q", p.Operations)
+	if len(p.Messages) != 2 || p.Messages[1] != (WAISSearchAPDU{Database: "db", SeedWords: "two words", MaxDocuments: WAISMaxDocuments}) {
+		t.Errorf("messages %#v", p.Messages)
 	}
 	for _, tt := range []struct {
 		in  string
@@ -214,6 +221,12 @@ func TestWAIS(t *testing.T) {
 		{"wais://h.dom/a/b/c?q", ErrNotAllowed, 18},
 		{"wais://h.dom/a;b", urlkit.ErrReservedChar, 14},
 		{"wais://h.dom", ErrMissing, 12},
+		// RFC 1738 5: wpath = *uchar; RFC 1630's literal "=" and ";" in a
+		// document-id are refused (RFC 1738, the later standard, decides).
+		{"wais://h/db/t/a=b", urlkit.ErrReservedChar, 15},
+		{"wais://h/db/t/a;b", urlkit.ErrReservedChar, 15},
+		{"wais://h.dom/db/TEXT/0=abc%3B;1=x;", urlkit.ErrReservedChar, 22},
+		{"wais://h/db/t=x/a", urlkit.ErrReservedChar, 13},
 	} {
 		_, err := Parse(tt.in)
 		wantOffset(t, tt.in, err, tt.err, tt.off)
@@ -314,11 +327,29 @@ func TestProspero(t *testing.T) {
 		{"prospero://u@host.dom/a", ErrNotAllowed, 11},
 		{"prospero://host.dom/a;novalue", ErrBadPath, 22},
 		{"prospero://host.dom/a;f=v=w", urlkit.ErrReservedChar, 25},
-		{"prospero://host.dom/a%00x", ErrBadPath, 24},
-		{"prospero://host.dom/a%00", ErrBadPath, 24},
 	} {
 		_, err := Parse(tt.in)
 		wantOffset(t, tt.in, err, tt.err, tt.off)
+	}
+	// RFC 1738 5: psegment = *[ uchar | ... ], and "%00" is a uchar
+	// escape: a path without RFC 1630's version shape after "%00" is an
+	// hsoname with a NUL in it. The view accepts it; the plan refuses to
+	// send the NUL and Check reports it (RFC 1738 6).
+	for _, in := range []string{"prospero://host.dom/a%00x", "prospero://host.dom/a%00", "prospero://h/a%00b", "prospero://h/a%0012%00x-y"} {
+		v, err := ProsperoOf(urlkit.MustParse(in))
+		if err != nil {
+			t.Errorf("%q: %v, want accepted (RFC 1738 5 psegment)", in, err)
+			continue
+		}
+		if v.HasVersion || !strings.Contains(v.HSOName, "\x00") {
+			t.Errorf("%q: %+v, want the whole path as the hsoname", in, v)
+		}
+		if _, err := v.Plan(Config{}); !errors.Is(err, ErrControl) {
+			t.Errorf("%q: plan error %v, want ErrControl", in, err)
+		}
+		if fs := Check(urlkit.MustParse(in)); !HasErrors(fs) || fs[0].Code != CodeControl || fs[0].Offset != strings.Index(in, "%00") {
+			t.Errorf("%q: findings %v, want a control error at the %%00", in, fs)
+		}
 	}
 }
 

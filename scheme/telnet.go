@@ -56,28 +56,70 @@ func (v *Telnet) URL() urlkit.URL { return v.u }
 // interactive session and advise the user of the suggested user name and
 // password; a client does not type them in by itself (RFC 1738 3.8).
 type Session struct {
-	Program     string `json:"program"`
-	Host        string `json:"host"`
-	Port        int    `json:"port"`
-	User        string `json:"user,omitempty"`
-	Password    string `json:"password,omitempty"`
-	HasUser     bool   `json:"has_user"`
-	HasPassword bool   `json:"has_password"`
+	Program     string
+	Host        string
+	Port        int
+	User        string
+	Password    string
+	HasUser     bool
+	HasPassword bool
 }
 
 // Scheme returns the program name, which is the scheme name.
 func (s *Session) Scheme() string { return s.Program }
 
-// Steps describes the plan.
-func (s *Session) Steps() []string {
-	out := []string{"start an interactive " + s.Program + " session with " + hostPort(s.Host, s.Port)}
+// Steps returns the session to start, then the advice on the user name
+// and the password (not shown).
+func (s *Session) Steps() []Step {
+	out := []Step{StartSession{Program: s.Program, Addr: hostPort(s.Host, s.Port)}}
 	if s.HasUser {
-		out = append(out, "advise the user to log in as "+quoteVisible(s.User)+" (advice only, RFC 1738 3.8)")
+		out = append(out, AdviseUser{Name: s.User})
 	}
 	if s.HasPassword {
-		out = append(out, "advise the user of the suggested password (given in the URL; advice only)")
+		out = append(out, AdvisePassword{})
 	}
 	return out
+}
+
+// StartSession is the step of a telnet, tn3270 or rlogin plan: start an
+// interactive session.
+type StartSession struct {
+	Program string // "telnet", "tn3270" or "rlogin"
+	Addr    string // host:port
+}
+
+// Op returns "session".
+func (StartSession) Op() string { return "session" }
+
+// Text says which session is started.
+func (s StartSession) Text() string {
+	return "start an interactive " + s.Program + " session with " + s.Addr
+}
+
+// AdviseUser is the step that tells the user the user name a telnet URL
+// suggests (advice only: a client does not type it in, RFC 1738 3.8).
+type AdviseUser struct {
+	Name string
+}
+
+// Op returns "advise_user".
+func (AdviseUser) Op() string { return "advise_user" }
+
+// Text says what the user is advised.
+func (a AdviseUser) Text() string {
+	return "advise the user to log in as " + quoteVisible(a.Name) + " (advice only, RFC 1738 3.8)"
+}
+
+// AdvisePassword is the step that tells the user the URL suggests a
+// password; the text does not show it.
+type AdvisePassword struct{}
+
+// Op returns "advise_password".
+func (AdvisePassword) Op() string { return "advise_password" }
+
+// Text says the user is advised of a password, without it.
+func (AdvisePassword) Text() string {
+	return "advise the user of the suggested password (given in the URL; advice only)"
 }
 
 func quoteVisible(s string) string { return `"` + s + `"` }

@@ -39,7 +39,7 @@ var validateCases = []string{
 	"gopher://h.dom/0sel%09q", "gopher://u@h.dom/", "gopher://h.dom",
 	"mailto:a@b.dom", "mailto:", "mailto:a", "mid:x@y", "cid:a", "news:*", "news:a@b.dom", "news:a/b",
 	"nntp://h.dom/g/1", "nntp://h.dom/g/x", "nntp://h.dom", "telnet://u:p@h.dom/", "telnet://h.dom/x",
-	"wais://h.dom/db/t/0=a;", "wais://h.dom/db?x+y", "prospero://h.dom/a;b=c", "prospero://h.dom/a%00",
+	"wais://h.dom/db/t/0=a;", "wais://h.dom/db/t/0%3Da%3B", "prospero://h.dom/a%00b", "wais://h.dom/db?x+y", "prospero://h.dom/a;b=c", "prospero://h.dom/a%00",
 	"urn:x", "afs://h.dom/x", "x-y:z", "unknown://u@h/?/",
 }
 
@@ -58,10 +58,7 @@ func TestValidateAgrees(t *testing.T) {
 	dir := corpus.Require(t)
 	var valid, invalid int
 	check := func(s string) {
-		for _, parse := range []func(string) (urlkit.URL, error){urlkit.Parse, func(s string) (urlkit.URL, error) {
-			u, _, err := urlkit.ParseLenient(s)
-			return u, err
-		}} {
+		for _, parse := range []func(string) (urlkit.URL, error){urlkit.Parse, urlkit.ParseExtended} {
 			if u, err := parse(s); err == nil && u.IsAbsolute() {
 				if agree(t, s, u) {
 					valid++
@@ -108,7 +105,7 @@ func FuzzValidate(f *testing.F) {
 		if u, err := urlkit.Parse(s); err == nil {
 			agree(t, s, u)
 		}
-		if u, _, err := urlkit.ParseLenient(s); err == nil {
+		if u, err := urlkit.ParseExtended(s); err == nil {
 			agree(t, s, u)
 		}
 	})

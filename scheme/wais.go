@@ -1,6 +1,8 @@
 package scheme
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -30,8 +32,10 @@ type WAIS struct {
 	Search   string // decoded, "+" read as a space (RFC 1630)
 	WType    string
 	WPath    string // the document-id, opaque
-	// DocIDFields are the fields of the document-id when it has RFC
-	// 1630's shape, digits "=" value ";" repeated; nil otherwise.
+	// DocIDFields are the fields of the decoded document-id when it has
+	// RFC 1630's shape, digits "=" value ";" repeated (a value holds no
+	// ";"); nil otherwise. They are information: RFC 1738 5 reads wpath as
+	// *uchar, opaque.
 	DocIDFields []WAISField
 
 	search part
@@ -59,12 +63,14 @@ func WAISOf(u urlkit.URL) (*WAIS, error) {
 	}
 	segs := part{path, l.urlPath(), urlkit.ComponentPath}.split('/')
 	for k, s := range segs {
-		ok, rule := uchar, "RFC 1738 5: database, wtype and wpath are *uchar"
+		rule := "RFC 1738 5: database, wtype and wpath are *uchar"
 		if k == 2 {
-			// RFC 1630 writes a wpath as fields: digits "=" path ";".
-			ok, rule = ucharOr("=;"), `RFC 1630: wpath = digits "=" path ";" [ wpath ]`
+			// RFC 1630 wrote a wpath as fields, digits "=" path ";";
+			// RFC 1738, the later standard, has wpath = *uchar, so the
+			// "=" and ";" of such a document-id are encoded.
+			rule = `RFC 1738 5: wpath = *uchar; RFC 1630's digits "=" path ";" fields are written with %3D and %3B`
 		}
-		if i := s.firstNot(ok); i >= 0 {
+		if i := s.firstNot(uchar); i >= 0 {
 			return nil, reservedErr(l, s, i, rule)
 		}
 	}
@@ -72,7 +78,7 @@ func WAISOf(u urlkit.URL) (*WAIS, error) {
 	case 1:
 	case 3:
 		v.Form, v.WType, v.WPath = WAISDocument, segs[1].decode(), segs[2].decode()
-		v.DocIDFields = docIDFields(segs[2].raw)
+		v.DocIDFields = docIDFields(v.WPath)
 	case 4:
 		if d := segs[2].raw; d != "" && strings.Trim(d, "0123456789") == "" {
 			// The 1993 URL draft's waisdoc: database / wtype / digits / path.
@@ -99,8 +105,8 @@ func WAISOf(u urlkit.URL) (*WAIS, error) {
 	return v, nil
 }
 
-// docIDFields splits a raw document-id of the form (digits "=" value ";")+
-// and decodes each value.
+// docIDFields splits a decoded document-id of the form
+// (digits "=" value ";")+.
 func docIDFields(s string) []WAISField {
 	if s == "" || !strings.HasSuffix(s, ";") {
 		return nil
@@ -111,7 +117,7 @@ func docIDFields(s string) []WAISField {
 		if !ok || n == "" || strings.Trim(n, "0123456789") != "" {
 			return nil
 		}
-		out = append(out, WAISField{n, part{raw: val}.decode()})
+		out = append(out, WAISField{n, val})
 	}
 	return out
 }
@@ -119,43 +125,204 @@ func docIDFields(s string) []WAISField {
 // URL returns the URL the view was made from.
 func (v *WAIS) URL() urlkit.URL { return v.u }
 
-// WAISPlan names the WAIS operations (RFC 1625) a client performs.
+// WAISPlan is the access plan of a wais URL: the messages a WAIS client
+// sends over one TCP connection (RFC 1625: Z39.50-1988 with the WAIS
+// extensions), in order, each a typed step. The access package encodes
+// each message from its step's fields.
 type WAISPlan struct {
-	Addr       string   `json:"addr"`
-	Form       string   `json:"form"`
-	Database   string   `json:"database"`
-	Search     string   `json:"search,omitempty"`
-	WType      string   `json:"wtype,omitempty"`
-	WPath      string   `json:"wpath,omitempty"`
-	Operations []string `json:"operations"`
+	Addr     string // host:port (TCP)
+	Form     string // WAISDatabase, WAISSearch or WAISDocument
+	Database string
+	// URL is the URL the plan is for, without fragment: the hits of a
+	// search are listed as URLs of the same host, port and database.
+	URL      string
+	Messages []WAISMessage
+}
+
+// WAISMessage is one message of a WAIS plan: a WAISInitAPDU, a WAISSearchAPDU
+// or a WAISRetrieval.
+type WAISMessage interface {
+	Step
+	waisMessage()
 }
 
 // Scheme returns "wais".
 func (p *WAISPlan) Scheme() string { return "wais" }
 
-// Steps describes the plan.
-func (p *WAISPlan) Steps() []string {
-	return append([]string{"connect to " + p.Addr + " (WAIS, Z39.50-1988 based)"}, p.Operations...)
+// Steps returns the connection, then each message.
+func (p *WAISPlan) Steps() []Step {
+	out := make([]Step, 0, 1+len(p.Messages))
+	out = append(out, Connect{Addr: p.Addr, For: "WAIS: Z39.50-1988 with the WAIS extensions, RFC 1625"})
+	for _, m := range p.Messages {
+		out = append(out, m)
+	}
+	return out
 }
 
-// Plan returns the operations: Init, then a search of the database (with
-// the URL's words, or words asked of the user), or the retrieval of one
-// document by type and document-id.
+// The values of the init message: the sizes are those freeWAIS-sf's own
+// client offers (../shared/servers/wais/transcripts).
+const (
+	WAISMessageSize  = 100000 // PreferredMessageSize and MaximumRecordSize offered
+	WAISMaxDocuments = 40     // MaxDocumentsRetrieved of a search
+	// WAISChunk is the largest piece of a document asked for in one
+	// retrieval (RFC 1625 4: clients retrieve large documents in chunks).
+	WAISChunk = 65536
+)
+
+// WAISInitAPDU is the initAPDU (Z39.50-1988 initialization; RFC 1625 4) and the
+// reading of its initResponseAPDU, which must accept.
+type WAISInitAPDU struct {
+	PreferredMessageSize int
+	MaximumRecordSize    int
+	ImplementationName   string
+}
+
+func (WAISInitAPDU) waisMessage() {}
+
+// Op returns "init".
+func (WAISInitAPDU) Op() string { return "init" }
+
+// Text describes the message.
+func (m WAISInitAPDU) Text() string {
+	return fmt.Sprintf("initAPDU: ProtocolVersion 1, PreferredMessageSize %d, MaximumRecordSize %d, ImplementationName %s; read the initResponseAPDU (Result must be accept)",
+		m.PreferredMessageSize, m.MaximumRecordSize, quoteVisible(m.ImplementationName))
+}
+
+// WAISSearchAPDU is a searchAPDU with a type-3 query, the relevance-feedback
+// query of WAIS (RFC 1625 4): the seed words in the WAIS user information.
+// Its searchResponseAPDU holds the headers of the hits. A search with
+// AskUser set has no words yet: the database form of the URL, for which a
+// client asks the words of its user (the gateway shows a search form).
+type WAISSearchAPDU struct {
+	Database     string
+	SeedWords    string
+	AskUser      bool
+	MaxDocuments int
+}
+
+func (WAISSearchAPDU) waisMessage() {}
+
+// Op returns "search".
+func (WAISSearchAPDU) Op() string { return "search" }
+
+// Text describes the message.
+func (m WAISSearchAPDU) Text() string {
+	words := "SeedWords " + quoteVisible(m.SeedWords)
+	if m.AskUser {
+		words = "SeedWords asked of the user (the URL gives none: add ?words)"
+	}
+	return fmt.Sprintf("searchAPDU: DatabaseNames %s, QueryType 3 (relevance feedback), %s, MaxDocumentsRetrieved %d; read the searchResponseAPDU: one DocumentHeaderGroup per hit (headline, score, length, type, DocumentID)",
+		quoteVisible(m.Database), words, m.MaxDocuments)
+}
+
+// WAISRetrieval retrieves one document: searchAPDUs with a type-1 query of
+// four terms (RFC 1625 4): the DocumentID ("un", equal), the type ("wt",
+// equal) and the byte range ("wb", from Start, greater or equal, to the
+// end, less than), asking for the element set "Document Text". A document
+// is asked for in chunks of Chunk bytes, [0, Chunk), [Chunk, 2*Chunk) and
+// so on, until a chunk comes back shorter than asked.
+type WAISRetrieval struct {
+	Database string
+	// DocID is the document-id, the bytes of the DocumentID element a
+	// search response gave for the hit: the decoded wpath (RFC 1738 3.9),
+	// or the fields of RFC 1630's wpath form as elements.
+	DocID string
+	Type  string
+	Chunk int
+}
+
+func (WAISRetrieval) waisMessage() {}
+
+// Op returns "retrieve".
+func (WAISRetrieval) Op() string { return "retrieve" }
+
+// Text describes the messages.
+func (m WAISRetrieval) Text() string {
+	return fmt.Sprintf("searchAPDU: DatabaseNames %s, QueryType 1, ElementSetNames \"Document Text\", query: DocumentID %s (%d bytes) AND type %s AND bytes [0, %d); again for [%d, %d) and each next %d bytes until a chunk comes back shorter; read each searchResponseAPDU: DocumentText",
+		quoteVisible(m.Database), quoteVisible(docIDText(m.DocID)), len(m.DocID), quoteVisible(m.Type), m.Chunk, m.Chunk, 2*m.Chunk, m.Chunk)
+}
+
+// docIDText shows a document-id: bytes outside printable ASCII as \xNN.
+func docIDText(id string) string {
+	var b strings.Builder
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c < 0x20 || c >= 0x7f || c == '\\' || c == '"' {
+			fmt.Fprintf(&b, "\\x%02x", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// Plan returns the messages: the init, then a search of the database (with
+// the URL's words, or words to ask of the user), or the retrieval of one
+// document by its type and document-id.
 func (v *WAIS) Plan(Config) (Plan, error) {
-	p := &WAISPlan{Addr: hostPort(v.Host, v.Port), Form: v.Form, Database: v.Database, Search: v.Search, WType: v.WType, WPath: v.WPath}
-	p.Operations = []string{"Init"}
+	if err := planPort(v.u); err != nil {
+		return nil, err
+	}
+	p := &WAISPlan{Addr: addrOf(v.u, v.Host, v.Port), Form: v.Form, Database: v.Database, URL: v.u.WithoutFragment().String()}
+	p.Messages = []WAISMessage{WAISInitAPDU{PreferredMessageSize: WAISMessageSize, MaximumRecordSize: WAISMessageSize, ImplementationName: "urlkit"}}
 	switch v.Form {
 	case WAISDatabase:
-		p.Operations = append(p.Operations, "Search database "+quoteVisible(v.Database)+" with words asked of the user")
+		p.Messages = append(p.Messages, WAISSearchAPDU{Database: v.Database, AskUser: true, MaxDocuments: WAISMaxDocuments})
 	case WAISSearch:
 		if i, b := firstControl(v.search.raw); i >= 0 {
 			return nil, locOf(v.u).err(v.search.off+i, v.search.comp, ErrControl, "%%%02X decodes to control character 0x%02X in the WAIS search words (RFC 1738 6)", b, b)
 		}
-		p.Operations = append(p.Operations, "Search database "+quoteVisible(v.Database)+" for "+quoteVisible(v.Search))
+		p.Messages = append(p.Messages, WAISSearchAPDU{Database: v.Database, SeedWords: v.Search, MaxDocuments: WAISMaxDocuments})
 	case WAISDocument:
-		p.Operations = append(p.Operations, "Retrieve document type "+quoteVisible(v.WType)+" document-id "+quoteVisible(visible(v.WPath))+" from database "+quoteVisible(v.Database))
+		id := v.WPath
+		if v.DocIDFields != nil {
+			id = DocIDOfFields(v.DocIDFields)
+		}
+		if id == "" {
+			l := locOf(v.u)
+			return nil, l.err(l.end(), urlkit.ComponentPath, ErrBadPath, "empty wpath: a WAIS document is retrieved by its document-id (RFC 1738 3.9)")
+		}
+		p.Messages = append(p.Messages, WAISRetrieval{Database: v.Database, DocID: id, Type: v.WType, Chunk: WAISChunk})
 	}
 	return p, nil
+}
+
+// DocIDOfFields returns the document-id whose fields RFC 1630's wpath form
+// lists (digits "=" value ";"): each field an element of the DocumentID,
+// its tag the field number (the WAIS encoding: tag, then length, each a
+// base-128 compressed integer, then the value).
+func DocIDOfFields(fields []WAISField) string {
+	var b []byte
+	for _, f := range fields {
+		n, _ := strconv.Atoi(f.Number)
+		b = appendWAISCompressed(b, n)
+		b = appendWAISCompressed(b, len(f.Value))
+		b = append(b, f.Value...)
+	}
+	return string(b)
+}
+
+// appendWAISCompressed appends n base 128, most significant group first,
+// the high bit set on every byte but the last.
+func appendWAISCompressed(b []byte, n int) []byte {
+	var tmp [10]byte
+	i := len(tmp) - 1
+	tmp[i] = byte(n & 0x7f)
+	for n >>= 7; n > 0; n >>= 7 {
+		i--
+		tmp[i] = byte(n&0x7f) | 0x80
+	}
+	return append(b, tmp[i:]...)
+}
+
+// WAISDocumentURL returns the URL of a document that a search of the
+// database base names (wais://host:port/database, as written) found:
+// base/wtype/wpath (RFC 1738 3.9), the type and the document-id (the bytes
+// of the DocumentID element) percent-encoded where RFC 1738 5's *uchar
+// requires (urlkit.Escape keeps only the unreserved characters for a
+// component it has no rule for).
+func WAISDocumentURL(base, wtype string, docID []byte) string {
+	return base + "/" + urlkit.Escape(wtype, urlkit.ComponentNone) + "/" + urlkit.Escape(string(docID), urlkit.ComponentNone)
 }
 
 func (v *WAIS) wireParts() []wirePart {

@@ -38,7 +38,7 @@ func TestExtractNonASCII(t *testing.T) {
 		rejectAt  string   // the input from the first rejection's offset on (strict)
 		rejectErr error    // its kind (strict)
 	}{
-		{"host", "see https://bücher.de/ now", nil, nil, "ücher.de/ now", ErrNonASCII},
+		{"host", "see https://bücher.de/ now", nil, []string{"https://xn--bcher-kva.de/"}, "ücher.de/ now", ErrNonASCII},
 		{"host in Latin-1", "see http://b\xfccher.de/ now", nil, nil, "\xfccher.de/ now", ErrNonASCII},
 		{"path", "see http://a.example/bücher/x.", nil, []string{"http://a.example/b%C3%BCcher/x"}, "ücher/x.", ErrNonASCII},
 		{"letter before the scheme", "ähttp://a.example/ and xhttp://a.example/", nil, nil, "", nil},
@@ -68,11 +68,17 @@ func TestExtractNonASCII(t *testing.T) {
 	}
 }
 
-// TestExtractLenientHost checks that Lenient does not make a URL of a
-// non-ASCII host, which no encoding of RFC 1738 allows (3.1: a host name
-// is letters, digits, "-" and "."), and says why.
+// TestExtractLenientHost checks that Lenient maps an international host
+// name by IDNA (UTS #46, the lenient reading) and reports it, and that a
+// host in Latin-1, which is no UTF-8 and so no name IDNA can map, is still
+// given up with the host error at its first byte.
 func TestExtractLenientHost(t *testing.T) {
-	in := "https://bücher.de/"
+	ms := Extractor{Lenient: true}.Extract("see https://bücher.de/")
+	if len(ms) != 1 || ms[0].URL.String() != "https://xn--bcher-kva.de/" || len(ms[0].Warnings) != 1 ||
+		ms[0].Warnings[0].Offset != 12 || ms[0].Warnings[0].Component != urlkit.ComponentHost {
+		t.Fatalf("got %v", ms)
+	}
+	in := "https://b\xfccher.de/"
 	got, rej := extractAll(in, true)
 	var se *urlkit.SyntaxError
 	if got != nil || len(rej) != 1 || !errors.As(rej[0].Err, &se) || se.Component != urlkit.ComponentHost || rej[0].Offset != 9 {

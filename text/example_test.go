@@ -79,8 +79,8 @@ func ExampleScanner() {
 }
 
 // A non-ASCII letter never cuts a URL short. By default such a candidate
-// is given up; Lenient percent-encodes it byte by byte (RFC 1738 2.2),
-// except in a host, for which RFC 1738 has no encoding.
+// is given up; Lenient percent-encodes it byte by byte (RFC 1738 2.2), and
+// maps an international host name to its A-labels by IDNA (UTS #46).
 func ExampleExtractor_lenient() {
 	doc := "See http://www.w3.org/People/Dürst/ or https://bücher.example/."
 	fmt.Println(len(text.Extract(doc)))
@@ -90,6 +90,7 @@ func ExampleExtractor_lenient() {
 	// Output:
 	// 0
 	// http://www.w3.org/People/D%C3%BCrst/
+	// https://xn--bcher-kva.example/
 }
 
 // Rejected hears of each candidate given up: here a wrapper from the 1993

@@ -14,8 +14,9 @@
 // treated, and a function told about each candidate that is given up, with
 // the reason.
 //
-// Every URL found parses strictly with [urlkit.Parse], as written or after
-// the repairs [urlkit.ParseLenient] makes and reports.
+// Every URL found parses strictly with [urlkit.Parse] as written or, with
+// [Extractor.Lenient], is what the lenient reading ([lenient.Parse])
+// makes of it, with its repairs reported.
 package text
 
 import (
@@ -29,6 +30,8 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
 	"github.com/urlkit/urlkit/internal/schemes"
+	"github.com/urlkit/urlkit/lenient"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // MaxSpan bounds the text one URL may take in free text, in bytes of
@@ -86,7 +89,7 @@ type Match struct {
 	// parses: with the hyphens first, without them second. It is nil for
 	// a match that is not ambiguous.
 	Alternatives []urlkit.URL
-	// Warnings lists the repairs [urlkit.ParseLenient] made to Text to
+	// Warnings lists the repairs the lenient reading made to Text to
 	// obtain URL, with offsets into the input. It is nil when Text parses
 	// strictly.
 	Warnings []urlkit.Warning
@@ -101,7 +104,8 @@ var (
 	// (as in "http://bücher.example/"), which no URL may hold unencoded
 	// (RFC 1738 2.2). Taking the URL up to that character would give a
 	// different URL, so the candidate is given up whole; with
-	// [Extractor.Lenient] it is percent-encoded instead, except in a host.
+	// [Extractor.Lenient] it is percent-encoded instead (a host is mapped
+	// by IDNA).
 	ErrNonASCII = errors.New("non-ASCII character in a URL: RFC 1738 2.2 says it must be encoded")
 	// ErrUnclosed: a wrapper whose ">" does not come within MaxSpan
 	// bytes, or comes after a "<" or a blank line.
@@ -157,14 +161,16 @@ func (r Rejection) String() string {
 // An Extractor finds URLs in text with options; its zero value is what
 // [Extract] and [NewScanner] use.
 type Extractor struct {
-	// Lenient makes a candidate that holds non-ASCII letters, digits or
-	// marks a match with those characters percent-encoded, byte by byte
-	// of the input as written (UTF-8 "ü" becomes "%C3%BC"), as RFC 1738
-	// 2.2 says non-ASCII octets must be; each encoding is reported in
-	// [Match.Warnings]. A host cannot be encoded this way (RFC 1738 3.1
-	// allows letters, digits, "-" and "." only), so a candidate with a
-	// non-ASCII host is given up either way. Without Lenient every
-	// candidate with such characters is given up with [ErrNonASCII].
+	// Lenient reads each candidate with the lenient reading
+	// ([lenient.Parse]) when it is not a URL as written: non-ASCII
+	// letters, digits or marks in a path, search part or fragment are
+	// percent-encoded, byte by byte of the input as written (UTF-8 "ü"
+	// becomes "%C3%BC"), as RFC 1738 2.2 says non-ASCII octets must be;
+	// an international host name is mapped to its A-labels by IDNA
+	// ("bücher.example" becomes "xn--bcher-kva.example"); an IPv6 literal
+	// host is accepted. Each repair is reported in [Match.Warnings].
+	// Without Lenient every candidate with non-ASCII characters is given
+	// up with [ErrNonASCII].
 	//
 	// Either way a URL is never cut short at a non-ASCII character that
 	// continues the word it is in: "https://bücher.example/" never gives
@@ -199,7 +205,7 @@ type Extractor struct {
 // hyphen that ends the line, where both readings are given.
 //
 // Every match parses strictly, as written or after the repairs that
-// [urlkit.ParseLenient] makes and reports in [Match.Warnings]; candidates
+// the lenient reading makes and reports in [Match.Warnings]; candidates
 // that do not are skipped (see [Extractor] to hear about them). The URLs
 // of the matches are substrings of s whenever no whitespace had to be
 // removed.
@@ -484,7 +490,7 @@ func (x *extractor) emit(p piece, start, end int, wrapped, prefixed bool) bool {
 	if x.clone {
 		text = strings.Clone(text)
 	}
-	u, warns, err := parseCandidate(text)
+	u, warns, err := x.parseCandidate(text)
 	var alts []urlkit.URL
 	dropped := false
 	if p.hyphens {
@@ -492,7 +498,7 @@ func (x *extractor) emit(p piece, start, end int, wrapped, prefixed bool) bool {
 		if x.clone {
 			other = strings.Clone(other)
 		}
-		if v, w, err2 := parseCandidate(other); err2 == nil {
+		if v, w, err2 := x.parseCandidate(other); err2 == nil {
 			if err == nil {
 				alts = []urlkit.URL{u, v}
 			} else {
@@ -537,11 +543,16 @@ func (x *extractor) emit(p piece, start, end int, wrapped, prefixed bool) bool {
 	return true
 }
 
-// parseCandidate parses s strictly, or else leniently, except that a "%"
-// that does not start an escape is not repaired: RFC 1630 calls such URIs
-// illegal ("all % characters imply encodings", Example 3), and encoding it
-// as "%25" would guess between a literal "%" and a typing mistake.
-func parseCandidate(s string) (urlkit.URL, []urlkit.Warning, error) {
+// parseCandidate parses s strictly, or else by the lenient reading
+// (package lenient), except that a "%" that does not start an escape is
+// not repaired: RFC 1630 calls such URIs illegal ("all % characters imply
+// encodings", Example 3), and encoding it as "%25" would guess between a
+// literal "%" and a typing mistake. Without [Extractor.Lenient] only the
+// encodings of RFC 1738 2.2 are repaired: a strict error in the host or
+// port is final, told as the text was written, and the URL returned is of
+// RFC 1738's syntax, without the warnings of the scheme rules the lenient
+// reading relaxes.
+func (x *extractor) parseCandidate(s string) (urlkit.URL, []urlkit.Warning, error) {
 	u, err := urlkit.Parse(s)
 	if err == nil {
 		return u, nil, nil
@@ -553,18 +564,33 @@ func parseCandidate(s string) (urlkit.URL, []urlkit.Warning, error) {
 		}
 		return urlkit.URL{}, nil, &urlkit.SyntaxError{Input: s, Offset: off, Component: urlkit.ComponentNone, Err: urlkit.ErrBadEscape}
 	}
-	u, warns, err2 := urlkit.ParseLenient(s)
+	// A host or port the strict parser refuses: final without Lenient,
+	// but for the two repairs RFC 1738's own examples call for (a ":"
+	// without a port, a "?" straight after the host).
+	var se *urlkit.SyntaxError
+	hostErr := errors.As(err, &se) && (se.Component == urlkit.ComponentHost || se.Component == urlkit.ComponentPort) &&
+		!errors.Is(err, urlkit.ErrEmptyPort) && (se.Offset >= len(s) || s[se.Offset] != '?')
+	if hostErr && !x.lenient {
+		return urlkit.URL{}, nil, err
+	}
+	v, warns, err2 := lenient.Parse(s)
 	if err2 != nil {
-		// ParseLenient repairs no host or port, so a strict error there
-		// is the one that counts, told as the text was written (an IPv6
-		// literal, say, rather than what encoding its "[" led to).
-		var se *urlkit.SyntaxError
-		if errors.As(err, &se) && (se.Component == urlkit.ComponentHost || se.Component == urlkit.ComponentPort) {
+		if hostErr {
 			return urlkit.URL{}, nil, err
 		}
 		return urlkit.URL{}, nil, err2
 	}
-	return u, warns, nil
+	if !x.lenient {
+		// Only encodings were repaired: the text is a URL of RFC 1738's
+		// syntax. The scheme's relaxed rules come last among the
+		// warnings (lenient.Parse); they do not apply here.
+		w, err := urlkit.Parse(v.String())
+		if err != nil {
+			return urlkit.URL{}, nil, err
+		}
+		return w, warns[:len(warns)-len(scheme.Relaxed(v))], nil
+	}
+	return v, warns, nil
 }
 
 // badEscape returns the offset of the first "%" in s that is not followed
@@ -840,11 +866,22 @@ func (x *extractor) bare(i int) int {
 			if k == len(t) && x.needMore() {
 				return i
 			}
+			if x.lenient {
+				// The lenient reading takes IPv6 literals (RFC 3986
+				// 3.2.2): a match, without the sentence's punctuation.
+				if e := trimTrailing(t, i+1, k); e > i+3 {
+					if _, _, err := x.parseCandidate(t[s:e]); err == nil {
+						p.b = e
+						x.emit(p, start, e, false, prefixed)
+						return e
+					}
+				}
+			}
 			if x.rejected == nil {
 				return k
 			}
 			p.b = k
-			_, _, err := parseCandidate(t[s:k])
+			_, _, err := x.parseCandidate(t[s:k])
 			if err == nil {
 				err = ErrUnclosed // cannot happen: a URL does not start with "//["
 			}

@@ -15,12 +15,15 @@ import (
 )
 
 // rfc1738Example is the example paragraph of RFC 1738's appendix,
-// "Recommendations for URLs in Context", as the RFC prints it.
-const rfc1738Example = `      Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;
-      type=d> but you can probably pick it up from <URL:ftp://ds.in
-      ternic.net/rfc>.  Note the warning in <URL:http://ds.internic.
-      net/instructions/overview.html#WARNING>.
-`
+// "Recommendations for URLs in Context", as the RFC prints it (the command
+// line's extract test reads the same file).
+var rfc1738Example = func() string {
+	b, err := os.ReadFile("testdata/rfc1738-appendix.txt")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 // TestExtractRFC1738Appendix checks the example of RFC 1738's appendix:
 // three wrapped URLs, two of them broken across lines, whose whitespace

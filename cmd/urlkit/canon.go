@@ -5,50 +5,52 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/scheme"
+	"github.com/urlkit/urlkit/linkset"
 )
 
 func init() {
 	register(&command{
 		name:    "canon",
-		summary: "bring URLs to one encoding level (RFC 1630 equivalence)",
-		usage:   "[--json] [URL...]",
+		summary: "bring URLs to one encoding level (RFC 1630 equivalence); partial forms need resolve first",
+		usage:   "[--json] [--lenient] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
+			addLenientFlag(fs)
 		},
 		run: runCanon,
 	})
 	register(&command{
 		name:    "equal",
 		summary: "report whether URLs are equivalent (RFC 1630): all arguments against the first, or two URLs per input line",
-		usage:   "[--json] [URL URL...]",
+		usage:   "[--json] [--lenient] [URL URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per comparison")
+			addLenientFlag(fs)
 		},
 		run: runEqual,
 	})
 }
 
-// parseChecked parses a URL or partial URL and, when it is absolute,
-// checks it against its scheme's grammar (RFC 1738 section 5), so that
-// canon and equal accept exactly what parse accepts.
-func parseChecked(s string) (urlkit.URL, error) {
-	u, err := urlkit.ParseRef(s)
-	if err != nil || !u.IsAbsolute() {
-		return u, err
+// readURL reads an input of canon and equal as the link-set pipeline
+// reads a line (linkset.Parse): a URL, by its scheme's rules too, and with
+// --lenient by the lenient reading, as urlkit-beam --lenient reads it. A
+// strict error the lenient reading would repair says so (reading.hint).
+func (r reading) readURL(s string) (urlkit.URL, []urlkit.Warning, error) {
+	u, warns, err := linkset.Parse(s, linkset.Options{Lenient: r.lenient})
+	if err != nil {
+		return u, warns, r.hint(s, false, err)
 	}
-	if err := scheme.Validate(u); err != nil {
-		return urlkit.URL{}, err
-	}
-	return u, nil
+	return u, warns, nil
 }
 
 func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
+	rd := readingOf(fs)
 	return engineFor(e, "canon", fs).run(args, func(o *results, in *input) {
-		u, err := parseChecked(in.text)
+		u, warns, err := rd.readURL(in.text)
+		o.warn(in, in.text, warns)
 		if err != nil {
 			o.fail(in, err)
 		}
@@ -60,7 +62,7 @@ func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 		}
 		o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
 			if err == nil {
-				w.kstr("canonical", urlkit.Canonical(u).String())
+				w.KStr("canonical", urlkit.Canonical(u).String())
 			}
 		})
 	})
@@ -69,11 +71,18 @@ func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
 	g := engineFor(e, "equal", fs)
-	compare := func(o *results, in *input, a, b string) {
-		ua, err := parseChecked(a)
+	rd := readingOf(fs)
+	// compare compares a and b; warnA says whether to report a's repairs
+	// (the first argument's are reported once, before the others).
+	compare := func(o *results, in *input, a, b string, warnA bool) {
+		ua, warns, err := rd.readURL(a)
+		if warnA {
+			o.warn(in, a, warns)
+		}
 		text := a
 		if err == nil {
-			ub, errb := parseChecked(b)
+			ub, warns, errb := rd.readURL(b)
+			o.warn(in, b, warns)
 			err, text = errb, b
 			if err == nil {
 				eq := urlkit.Equal(ua, ub)
@@ -82,11 +91,11 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 				}
 				if asJSON {
 					o.writeJSON(in, true, "", nil, func(w *jw) {
-						w.kstr("a", a)
-						w.kstr("b", b)
-						w.kbool("equal", eq)
-						w.kstr("canonical_a", urlkit.Canonical(ua).String())
-						w.kstr("canonical_b", urlkit.Canonical(ub).String())
+						w.KStr("a", a)
+						w.KStr("b", b)
+						w.KBool("equal", eq)
+						w.KStr("canonical_a", urlkit.Canonical(ua).String())
+						w.KStr("canonical_b", urlkit.Canonical(ub).String())
 					})
 					return
 				}
@@ -103,8 +112,8 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 		o.message(in, describeInputError(nil, text, err))
 		if asJSON {
 			o.writeJSON(in, false, text, err, func(w *jw) {
-				w.kstr("a", a)
-				w.kstr("b", b)
+				w.KStr("a", a)
+				w.KStr("b", b)
 			})
 		}
 	}
@@ -113,8 +122,13 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	if len(args) > 1 {
-		first := strings.TrimSpace(args[0])
-		return g.run(args[1:], func(o *results, in *input) { compare(o, in, first, in.text) })
+		first, _ := linkset.Line(args[0])
+		if _, warns, err := rd.readURL(first); err == nil {
+			for _, w := range warns {
+				e.stderr.Write([]byte("urlkit equal: " + string(appendQuoted(nil, urlkit.RedactString(first), w.Offset)) + ": warning: " + w.String() + "\n"))
+			}
+		}
+		return g.run(args[1:], func(o *results, in *input) { compare(o, in, first, in.text, false) })
 	}
 	return g.run(nil, func(o *results, in *input) {
 		f := strings.Fields(in.text)
@@ -129,6 +143,6 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 			o.message(in, m)
 			return
 		}
-		compare(o, in, f[0], f[1])
+		compare(o, in, f[0], f[1], true)
 	})
 }

@@ -11,10 +11,11 @@ func init() {
 	register(&command{
 		name:    "check",
 		summary: "report security findings for URLs (RFC 1738 section 6); exit 1 when any is an error",
-		usage:   "[--json] [URL...]",
+		usage:   "[--json] [--lenient] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
+			addLenientFlag(fs)
 		},
 		run: runCheck,
 	})
@@ -22,8 +23,10 @@ func init() {
 
 func runCheck(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
+	rd := readingOf(fs)
 	return engineFor(e, "check", fs).run(args, func(o *results, in *input) {
-		u, err := urlkit.Parse(in.text)
+		u, warns, err := rd.url(in.text, false, false)
+		o.warn(in, in.text, warns)
 		var findings []scheme.Finding
 		if err != nil {
 			o.fail(in, err)
@@ -35,29 +38,35 @@ func runCheck(e *env, fs *flag.FlagSet, args []string) int {
 		}
 		if asJSON {
 			o.writeJSON(in, err == nil && !scheme.HasErrors(findings), in.text, err, func(w *jw) {
-				w.key("findings")
-				w.openArray()
+				w.Key("findings")
+				w.OpenArray()
 				for _, f := range findings {
-					w.open()
-					w.kstr("severity", f.Severity.String())
-					w.kstr("code", f.Code)
-					w.knum("offset", f.Offset)
-					w.kstr("component", componentName(f.Offset, f.Component))
-					w.kstr("message", f.Message)
-					w.close()
+					w.Open()
+					w.KStr("severity", f.Severity.String())
+					w.KStr("code", f.Code)
+					w.KNum("offset", f.Offset)
+					w.KStr("component", componentName(f.Offset, f.Component))
+					w.KStr("message", f.Message)
+					w.Close()
 				}
-				w.closeArray()
+				w.CloseArray()
 			})
 			return
 		}
 		if err != nil {
 			return
 		}
+		// The findings' offsets are in the URL as read: repaired, with
+		// --lenient.
+		shown := in.text
+		if rd.lenient {
+			shown = u.String()
+		}
 		if len(findings) == 0 {
-			o.buf = append(append(o.buf, in.text...), ": ok\n"...)
+			o.buf = append(append(o.buf, shown...), ": ok\n"...)
 		}
 		for _, f := range findings {
-			o.buf = append(append(append(o.buf, in.text...), ": "...), f.String()...)
+			o.buf = append(append(append(o.buf, shown...), ": "...), f.String()...)
 			o.buf = append(o.buf, '\n')
 		}
 	})

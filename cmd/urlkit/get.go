@@ -24,7 +24,7 @@ import (
 // Exit statuses of get beyond the common ones.
 const (
 	// exitNotSupported is the status for a URL whose protocol urlkit has
-	// no retrieval for (wais, prospero, mid, cid): the plan is printed.
+	// no retrieval for (mid, cid): the plan is printed.
 	exitNotSupported = 3
 	// exitInterrupted is the status after Ctrl-C (128 + SIGINT).
 	exitInterrupted = 130
@@ -58,8 +58,8 @@ func (o remoteName) Set(s string) error {
 func init() {
 	register(&command{
 		name:    "get",
-		summary: "fetch the resource over its real protocol (ftp, gopher, news/nntp, http, file); describe telnet sessions, compose mail",
-		usage:   "[flags] URL...",
+		summary: "fetch the resource over its real protocol (ftp, gopher, news/nntp, http, file, wais, prospero); describe telnet sessions, compose mail",
+		usage:   "[--lenient] [flags] URL...",
 		lines:   true,
 		single:  true,
 		aliases: map[string]string{"s": "silent"},
@@ -82,6 +82,7 @@ func init() {
 			fs.Int64("max-size", 0, "stop a transfer after this many bytes received (0: no limit)")
 			fs.Int("max-reply", access.DefaultMaxReply, "the largest protocol reply (ftp, nntp, smtp; an http header), in bytes")
 			fs.Int("max-line", access.DefaultMaxReplyLine, "the longest reply line or gopher menu line, in bytes")
+			addLenientFlag(fs)
 			planFlags(fs)
 			fs.Bool("exec", false, "telnet, tn3270, rlogin: start the system's client (the URL's user is passed, never the password)")
 			fs.String("subject", "", "mailto: the Subject of the message")
@@ -105,6 +106,7 @@ type getFlags struct {
 	opts                                  access.Options
 	proxy, via                            string     // --proxy; the gateway in use
 	viaURL                                urlkit.URL // the URL asked of it
+	rd                                    reading    // --lenient
 }
 
 func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
@@ -115,9 +117,10 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 		subject: str("subject"), from: str("from"), send: str("send"), proxy: str("proxy"),
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
 		exec: get("exec").(bool), progress: get("progress").(bool), keepPartial: get("keep-partial").(bool),
-		silent: get("silent").(bool),
+		silent: get("silent").(bool), rd: readingOf(fs),
 	}
 	o := &g.opts
+	o.Lenient = g.rd.lenient
 	o.ConnectTimeout = get("connect-timeout").(time.Duration)
 	o.ReadTimeout = get("timeout").(time.Duration)
 	o.MaxTime = get("max-time").(time.Duration)
@@ -132,8 +135,8 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 		o.Trace = e.stderr
 		o.OnPlan = func(p scheme.Plan) {
 			fmt.Fprintf(e.stderr, "* plan (%s):\n", p.Scheme())
-			for _, s := range printablePlan(p).Steps() {
-				fmt.Fprintf(e.stderr, "*   %s\n", access.EscapeText(s))
+			for _, s := range p.Steps() {
+				fmt.Fprintf(e.stderr, "*   %s\n", access.EscapeText(s.Text()))
 			}
 		}
 	}
@@ -183,7 +186,12 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		}
 		return exitInvalid
 	}
-	u, err := urlkit.Parse(in)
+	u, warns, err := g.rd.url(in, false, false)
+	if !g.silent {
+		for _, w := range warns {
+			e.stderr.Write(getMessage(line, redact(in), "warning: "+w.String()))
+		}
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -195,7 +203,7 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 	}
 	plan, err := scheme.PlanOf(u, cfg)
 	if err != nil {
-		return fail(err)
+		return fail(g.rd.hint(in, false, err))
 	}
 	// Gateways (RFC 1738 4): --proxy, <scheme>_proxy and no_proxy.
 	if g.via, err = (access.ProxySettings{Proxy: g.proxy, Getenv: e.getenv}).Gateway(u, cfg.NewsServer); err != nil {
@@ -219,23 +227,23 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		return exitOK
 	case *scheme.MailPlan:
 		return sendMail(ctx, e, g, cfg, p, fail)
-	case *scheme.FTPPlan, *scheme.GopherPlan, *scheme.NNTPPlan, *scheme.HTTPPlan, *scheme.FilePlan:
+	case *scheme.FTPPlan, *scheme.GopherPlan, *scheme.NNTPPlan, *scheme.HTTPPlan, *scheme.FilePlan, *scheme.WAISPlan, *scheme.ProsperoPlan:
 	default:
 		if g.via != "" {
 			break // the gateway retrieves it
 		}
-		// wais, prospero, mid, cid: print what a client would do.
+		// mid, cid: print what a client would do.
 		fmt.Fprintln(e.stdout, redact(u.String()))
 		for _, step := range plan.Steps() {
-			fmt.Fprintln(e.stdout, "  "+step)
+			fmt.Fprintln(e.stdout, "  "+step.Text())
 		}
 		e.stderr.Write(getMessage(line, redact(in), u.Scheme()+": "+access.ErrNotRetrievable.Error()))
 		return exitNotSupported
 	}
 	if out == "" && len(g.outs) > 0 {
-		name, err := remoteFileName(plan)
+		name, err := scheme.FileName(u)
 		if err != nil {
-			return fail(err)
+			return fail(fmt.Errorf("-O: %w; use -o FILE", err))
 		}
 		out = name
 	}
@@ -381,25 +389,15 @@ func passwordPrompt(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("the server asks for a password and /dev/tty is not a terminal: %w", access.ErrPasswordRequired)
 	}
 	fmt.Fprint(tty, "password: ")
-	type result struct {
-		pw  []byte
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		b, err := term.ReadPassword(fd)
-		ch <- result{b, err}
-	}()
-	select {
-	case r := <-ch:
-		fmt.Fprintln(tty)
-		tty.Close()
-		return string(r.pw), r.err
-	case <-ctx.Done():
+	pw, err := access.Interruptible(ctx, func() ([]byte, error) { return term.ReadPassword(fd) }, nil)
+	if ctx.Err() != nil && err == ctx.Err() {
 		term.Restore(fd, state)
 		fmt.Fprintln(tty)
-		return "", ctx.Err()
+		return "", err
 	}
+	fmt.Fprintln(tty)
+	tty.Close()
+	return string(pw), err
 }
 
 func isTerminal(w io.Writer) bool {
@@ -496,81 +494,24 @@ func (o *output) abort() error {
 	return os.Remove(o.f.Name())
 }
 
-// remoteFileName is -O's file name: the last segment of the URL's path,
-// decoded (ftp: the file name; gopher: the selector's last segment; http:
-// the path's). A name that is empty, "." or "..", or holds "/", NUL or a
-// control character is refused.
-func remoteFileName(p scheme.Plan) (string, error) {
-	var last string
-	switch p := p.(type) {
-	case *scheme.FTPPlan:
-		last = p.Name
-	case *scheme.GopherPlan:
-		last = p.Selector[strings.LastIndexByte(p.Selector, '/')+1:]
-	case *scheme.HTTPPlan:
-		path, _, _ := strings.Cut(p.RequestURI, "?")
-		seg := path[strings.LastIndexByte(path, '/')+1:]
-		d, err := urlkit.Unescape(seg)
-		if err != nil {
-			return "", fmt.Errorf("-O: %w", err)
-		}
-		last = d
-	case *scheme.FilePlan:
-		last = filepath.Base(p.Path)
-	case *scheme.NNTPPlan:
-		last = p.Article
-		if last == "" {
-			return "", errors.New("-O: a news or nntp URL without an article number names no file; use -o FILE")
-		}
-	}
-	switch {
-	case last == "", last == ".", last == "..":
-		return "", fmt.Errorf("-O: the URL's last path segment %q is no file name; use -o FILE", last)
-	case strings.ContainsAny(last, "/\x00") || strings.ContainsFunc(last, func(r rune) bool { return r < 0x20 || r == 0x7f }):
-		return "", fmt.Errorf("-O: the URL's last path segment %q holds \"/\" or a control character; use -o FILE", access.EscapeText(last))
-	}
-	return last, nil
-}
-
 // ---- redaction ---------------------------------------------------------
-
-// password returns the password in URL-like text, whether or not it
-// parses: in "scheme://user:password@host", the text between the first
-// ":" after "//" and the last "@" before any space. It may take more than
-// the password when the text is ambiguous; it never takes less.
-func password(s string) (start, end int) {
-	i := strings.Index(s, "://")
-	if i < 0 {
-		return -1, -1
-	}
-	rest := s[i+3:]
-	if sp := strings.IndexAny(rest, " \t\r\n"); sp >= 0 {
-		rest = rest[:sp]
-	}
-	at := strings.LastIndexByte(rest, '@')
-	if at < 0 {
-		return -1, -1
-	}
-	colon := strings.IndexByte(rest[:at], ':')
-	if colon < 0 {
-		return -1, -1
-	}
-	return i + 3 + colon + 1, i + 3 + at
-}
 
 // redact returns s with any password masked, whether or not it parses, so
 // that get and plan never print one (RFC 1738 6).
 func redact(s string) string { return urlkit.RedactString(s) }
 
-// redactErr is err's message with passwords masked (urlkit.RedactString),
-// in's password also where the message quotes it decoded.
+// redactErr is err's message with passwords masked: those
+// urlkit.RedactString finds in it, and the password of the input in,
+// as written and decoded, wherever the message quotes it (a server's
+// reply may echo it). An input that does not parse reached no server, and
+// its errors are the parser's, which RedactString covers.
 func redactErr(in string, err error) string {
 	msg := urlkit.RedactString(plainError(err)) // messages.go
-	a, b := password(in)
-	if a < 0 || a == b {
+	u, perr := urlkit.ParseRef(in)
+	pw, ok := u.Password()
+	if perr != nil || !ok || pw == "" {
 		return msg
 	}
-	pw := in[a:b]
 	msg = strings.ReplaceAll(msg, pw, urlkit.RedactedPassword)
 	if d, err := urlkit.Unescape(pw); err == nil && d != "" {
 		msg = strings.ReplaceAll(msg, d, urlkit.RedactedPassword)

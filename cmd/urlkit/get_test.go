@@ -92,9 +92,19 @@ func TestGetRefusesControls(t *testing.T) {
 }
 
 func TestGetNotRetrievable(t *testing.T) {
-	out, errOut, code := runCLI(t, "", "get", "wais://quake.think.com/wais-discussion-archives?lynch")
-	if code != exitNotSupported || !strings.Contains(out, `Search database "wais-discussion-archives"`) || !strings.Contains(errOut, "protocol not supported for retrieval") {
-		t.Errorf("wais: %d %q %q", code, out, errOut)
+	// RFC 2392: a mid URL names a message, which no protocol fetches.
+	out, errOut, code := runCLI(t, "", "get", "mid:960830.1639@XIson.com")
+	if code != exitNotSupported || !strings.Contains(out, "mid:960830.1639@XIson.com") || !strings.Contains(errOut, "protocol not supported for retrieval") {
+		t.Errorf("mid: %d %q %q", code, out, errOut)
+	}
+}
+
+// RFC 1738 3.9: wais://host:port/database names a database to search; get
+// needs the words (?words) and says so, without connecting.
+func TestGetWAISDatabase(t *testing.T) {
+	out, errOut, code := runCLI(t, "", "get", "wais://127.0.0.1:9/db")
+	if code != exitInvalid || out != "" || !strings.Contains(errOut, "add ?words") || strings.Contains(errOut, "connect") {
+		t.Errorf("wais database: %d %q %q", code, out, errOut)
 	}
 }
 
@@ -144,6 +154,16 @@ func TestGetFTPReal(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "hello.txt") {
 		t.Errorf("ftp listing: %d %q", code, out)
 	}
+	// --ftp-details: plan prints FEAT and MLSD with the rule, and get -v
+	// shows vsftpd (no MLST in its FEAT) getting FEAT and LIST: the plan's
+	// lines, the rule applied.
+	planOut, _, _ := runCLI(t, "", "plan", "--ftp-details", "ftp://"+env["URLKIT_FTP_ADDR"]+"/pub/")
+	out, errOut, code = runCLI(t, "", "get", "-v", "--ftp-details", "ftp://"+env["URLKIT_FTP_ADDR"]+"/pub/")
+	if code != exitOK || !strings.Contains(out, " hello.txt\r\n") || !strings.Contains(out, "-rw-") ||
+		!strings.Contains(planOut, "\n  FEAT (") || !strings.Contains(planOut, "\n  MLSD (") ||
+		!strings.Contains(errOut, "> FEAT\n") || !strings.Contains(errOut, "> LIST\n") || strings.Contains(errOut, "> MLSD") {
+		t.Errorf("ftp listing with details: %d %q\nplan:\n%s\n-v:\n%s", code, out, planOut, errOut)
+	}
 	_, errOut, code = runCLI(t, "", "get", "ftp://"+env["URLKIT_FTP_ADDR"]+"/pub/no-such-file")
 	if code != exitInvalid || !strings.Contains(errOut, "RETR") || !strings.Contains(errOut, "550") {
 		t.Errorf("ftp missing file: %d %q", code, errOut)
@@ -182,5 +202,28 @@ func TestGetNewsReal(t *testing.T) {
 	_, errOut, code = runGetEnv(t, nil, "", "get", "nntp://"+env["URLKIT_NNTP_ADDR"]+"/"+group+"/999")
 	if code != exitInvalid || !strings.Contains(errOut, "423") {
 		t.Errorf("missing article: %d %q", code, errOut)
+	}
+}
+
+// get --lenient over IPv6: the [::1] vsftpd and gophernicus of
+// .ci/servers.sh. Strictly the URL is refused at the "[" with a pointer to
+// --lenient; with it, the IPv6 host is a warning and the file arrives.
+func TestGetIPv6Real(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_FTP6_ADDR")
+	genv := testservers.Require(t, "URLKIT_GOPHER6_ADDR")
+	want, err := os.ReadFile(env["URLKIT_CONTENT_TEXT"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{"ftp://" + env["URLKIT_FTP6_ADDR"] + "/pub/hello.txt", "gopher://" + genv["URLKIT_GOPHER6_ADDR"] + "/0/hello.txt"} {
+		out, errOut, code := runCLI(t, "", "get", "--lenient", "-s", in)
+		// Gopher text ends at the file's lone "." line (RFC 1436 3.7).
+		if code != exitOK || !strings.HasPrefix(strings.ReplaceAll(string(want), "\r\n", "\n"), strings.ReplaceAll(out, "\r\n", "\n")) || len(out) < 30 {
+			t.Errorf("get --lenient %s: status %d, stdout %q, stderr %q", in, code, out, errOut)
+		}
+		_, errOut, code = runCLI(t, "", "get", in)
+		if code != exitInvalid || !strings.Contains(errOut, `"[" and "]" are not allowed in a host`) || !strings.Contains(errOut, "--lenient reads it as") {
+			t.Errorf("get %s: status %d, stderr %q", in, code, errOut)
+		}
 	}
 }

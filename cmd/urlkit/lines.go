@@ -7,7 +7,9 @@ package main
 // Rules for lines read from a stream (a file or standard input):
 //   - the line ending (LF or CRLF) is removed;
 //   - surrounding white space (ASCII and Unicode, U+00A0 included) is
-//     trimmed, and a line left empty is skipped;
+//     trimmed, and a line left empty is skipped: linkset.Line, the rule the
+//     link-set pipeline applies too, on each line as its worker takes it
+//     (arguments are trimmed by the same rule);
 //   - a line longer than maxLine bytes is reported with its line number
 //     and skipped, and the stream goes on;
 //   - every message names the line number (and the file when there is one).
@@ -25,12 +27,12 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	"golang.org/x/term"
+
+	"github.com/urlkit/urlkit/linkset"
 )
 
 // defaultMaxLine is the longest line the engine accepts: far beyond any
@@ -169,8 +171,20 @@ func newEngine(e *env, name string, opts lineOpts) *engine {
 }
 
 // handler processes one input, writing its results to o. It may be called
-// from several goroutines at once and must not keep in.text (its bytes are
-// reused) beyond the call.
+// from several goroutines at once.
+//
+// The lifetime of in.text: a line of a stream is a string over its batch's
+// buffer, made without a copy (unsafe.String in process), and that buffer
+// is overwritten by later lines as soon as the batch's output is written.
+// So a handler must not keep in.text, or any substring of it, past its
+// call: not in a variable that outlives the call, a map, a channel or a
+// goroutine, and not in o other than by appending its bytes (o.buf and
+// messages are byte slices: appending copies). What it needs later it
+// copies (strings.Clone). An argument, and a line of get's engine (each),
+// is an ordinary string, but a handler cannot tell which it has.
+// TestHandlersKeepNoLine runs every command with each batch's buffer
+// overwritten once written (env.recycled), and fails when the output
+// differs from a run without.
 type handler func(o *results, in *input)
 
 // run calls h for every argument, then for every line of every --url-file,
@@ -185,7 +199,7 @@ func (g *engine) run(args []string, h handler) int {
 		for _, a := range args {
 			in := input{text: a}
 			if !g.opts.raw {
-				in.text = strings.TrimSpace(a)
+				in.text, _ = linkset.Line(a)
 			}
 			h(o, &in)
 		}
@@ -273,7 +287,7 @@ func (g *engine) stream(w *writer, r io.Reader, src string, h handler) int {
 			g.process(b, h)
 			status = max(status, w.writeBatch(b))
 			last := b.err != nil
-			g.pool.Put(b)
+			g.recycle(b)
 			if last {
 				return status
 			}
@@ -307,10 +321,19 @@ func (g *engine) stream(w *writer, r io.Reader, src string, h handler) int {
 	for b := range order {
 		<-b.done
 		status = max(status, w.writeBatch(b))
-		g.pool.Put(b)
+		g.recycle(b)
 	}
 	wg.Wait()
 	return status
+}
+
+// recycle returns a written batch to the pool, where its buffer will hold
+// later lines: the strings its handlers saw end here (see handler).
+func (g *engine) recycle(b *batch) {
+	if g.e.recycled != nil {
+		g.e.recycled(b.data)
+	}
+	g.pool.Put(b)
 }
 
 // read fills a batch from lr: up to batchLines lines or batchBytes bytes,
@@ -346,8 +369,9 @@ func (g *engine) process(b *batch, h handler) {
 		g.readError(b)
 		return
 	}
-	// The batch owns data until it is written: the handler sees the lines
-	// as strings without a copy.
+	// The batch owns data until it is written and recycled: the handler
+	// sees the lines as strings without a copy, for the length of its
+	// call (see handler).
 	all := unsafe.String(unsafe.SliceData(b.data), len(b.data))
 	for i := range b.items {
 		it := &b.items[i]
@@ -356,6 +380,12 @@ func (g *engine) process(b *batch, h handler) {
 			b.out.setStatus(exitInvalid)
 			b.out.message(&in, g.tooLong())
 			continue
+		}
+		if !g.opts.raw {
+			var ok bool
+			if in.text, ok = linkset.Line(in.text); !ok {
+				continue
+			}
 		}
 		h(&b.out, &in)
 	}
@@ -386,8 +416,9 @@ func newLineReader(r io.Reader, maxLine int, src string, raw bool) *lineReader {
 	return &lineReader{r: bufio.NewReaderSize(r, maxLine), src: src, raw: raw}
 }
 
-// next returns the next line, trimmed (unless raw), with its number. A line
-// over the limit is consumed to its end and returned empty with tooLong
+// next returns the next line, without its line ending, with its number
+// (the engine applies the line rule, linkset.Line, later). A line over the
+// limit is consumed to its end and returned empty with tooLong
 // set. At the end of the stream err is io.EOF; a last line without a line
 // ending is returned first.
 func (lr *lineReader) next() (line []byte, n int, tooLong bool, err error) {
@@ -411,9 +442,6 @@ func (lr *lineReader) next() (line []byte, n int, tooLong bool, err error) {
 		if len(b) > 0 && b[len(b)-1] == '\r' {
 			b = b[:len(b)-1]
 		}
-	}
-	if !lr.raw {
-		b = trimSpaceBytes(b)
 	}
 	return b, lr.line, false, nil
 }
@@ -496,18 +524,6 @@ func (w *writer) flush() {
 	w.err.Flush()
 }
 
-// trimSpaceBytes is bytes.TrimSpace with an ASCII fast path for the
-// common case of nothing to trim.
-func trimSpaceBytes(b []byte) []byte {
-	if len(b) == 0 {
-		return b
-	}
-	if c, d := b[0], b[len(b)-1]; c > ' ' && c < utf8.RuneSelf && d > ' ' && d < utf8.RuneSelf {
-		return b
-	}
-	return bytes.TrimSpace(b)
-}
-
 // each calls f for every input in order, one at a time, on the calling
 // goroutine (for get, whose output is the resources themselves). Messages
 // about the input go straight to standard error. It returns the highest
@@ -515,7 +531,8 @@ func trimSpaceBytes(b []byte) []byte {
 func (g *engine) each(args []string, f func(in *input) int) int {
 	status := exitOK
 	for _, a := range args {
-		in := input{text: strings.TrimSpace(a)}
+		in := input{}
+		in.text, _ = linkset.Line(a)
 		status = max(status, f(&in))
 	}
 	return max(status, g.sources(len(args) > 0, func() {}, func(r io.Reader, src string) int {
@@ -530,7 +547,7 @@ func (g *engine) each(args []string, f func(in *input) int) int {
 				}
 				break
 			}
-			in := input{text: string(line), line: n, src: src}
+			in := input{line: n, src: src}
 			if tooLong {
 				o := results{cmd: g.cmd}
 				o.message(&in, g.tooLong())
@@ -538,7 +555,8 @@ func (g *engine) each(args []string, f func(in *input) int) int {
 				status = max(status, exitInvalid)
 				continue
 			}
-			if len(line) == 0 {
+			var ok bool
+			if in.text, ok = linkset.Line(string(line)); !ok {
 				continue
 			}
 			status = max(status, f(&in))

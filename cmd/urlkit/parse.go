@@ -10,12 +10,12 @@ import (
 func init() {
 	register(&command{
 		name:    "parse",
-		summary: "split URLs into their components, strictly by RFC 1738 (or leniently, with repairs reported)",
+		summary: "split URLs into their components, strictly by RFC 1738 (or with --lenient as browsers read them, each repair reported)",
 		usage:   "[--json] [--lenient] [--format TEMPLATE] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
-			fs.Bool("lenient", false, "accept what browsers accept, repairing by percent-encoding; each repair is a warning on stderr")
+			addLenientFlag(fs)
 			fs.String("format", "", formatUsage)
 		},
 		run: runParse,
@@ -54,27 +54,15 @@ var textLabels = func() (l [len(componentNames)]string) {
 
 func runParse(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
-	lenient := flagBool(fs, "lenient")
+	rd := readingOf(fs)
 	tpl, err := formatFlag(fs)
 	if err != nil {
 		e.stderr.Write([]byte("urlkit parse: --format: " + err.Error() + "\n"))
 		return exitUsage
 	}
 	return engineFor(e, "parse", fs).run(args, func(o *results, in *input) {
-		var u urlkit.URL
-		var warns []urlkit.Warning
-		var err error
-		if lenient {
-			u, warns, err = urlkit.ParseLenient(in.text)
-		} else {
-			u, err = urlkit.Parse(in.text)
-		}
-		for _, w := range warns {
-			m := appendQuoted(nil, in.text, w.Offset)
-			m = append(m, ": warning: "...)
-			m = append(m, w.String()...)
-			o.message(in, m)
-		}
+		u, warns, err := rd.url(in.text, false, false)
+		o.warn(in, in.text, warns)
 		parsed := err == nil
 		errText := in.text
 		var view scheme.View
@@ -89,6 +77,7 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 				err = scheme.Validate(u)
 			}
 			errText = u.String()
+			err = rd.hint(in.text, false, err)
 		}
 		if err != nil {
 			o.setStatus(exitInvalid)
@@ -97,30 +86,33 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 		if asJSON {
 			o.writeJSON(in, err == nil, errText, err, func(w *jw) {
 				if parsed {
-					w.kstr("url", u.String())
+					w.KStr("url", u.String())
 					v, ok := components(&u)
 					for i, n := range componentNames {
-						w.kopt(n, v[i], ok[i])
+						w.KOpt(n, v[i], ok[i])
 					}
 				}
 				if len(warns) > 0 {
-					w.key("warnings")
-					w.openArray()
+					w.Key("warnings")
+					w.OpenArray()
 					for _, x := range warns {
-						w.open()
-						w.knum("offset", x.Offset)
-						w.kstr("component", x.Component.String())
-						w.kstr("message", x.Reason)
-						w.close()
+						w.Open()
+						w.KNum("offset", x.Offset)
+						w.KStr("component", x.Component.String())
+						w.KStr("message", x.Reason)
+						w.Close()
 					}
-					w.closeArray()
+					w.CloseArray()
 				}
 				if err == nil && view != nil {
-					w.key(u.Scheme())
-					if !w.viewJSON(view) {
-						w.open()
-						w.close()
-					}
+					w.Key(u.Scheme())
+					w.Value(func(b []byte) []byte {
+						b, ok := scheme.AppendViewJSON(b, view)
+						if !ok { // a view a program registered: no keys of its own
+							b = append(b, "{}"...)
+						}
+						return b
+					})
 				}
 			})
 			return
@@ -150,8 +142,8 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 // as taken: the argument, or the line without its line ending and
 // surrounding white space) and, for a line of a stream, "line".
 func (w *jw) inputJSON(in *input) {
-	w.kstr("input", in.text)
+	w.KStr("input", in.text)
 	if in.line > 0 {
-		w.knum("line", in.line)
+		w.KNum("line", in.line)
 	}
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 
-	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -12,10 +10,11 @@ func init() {
 	register(&command{
 		name:    "plan",
 		summary: "print how a client accesses each URL: the commands it sends (RFC 1738 section 3)",
-		usage:   "[--json] [plan flags] [URL...]",
+		usage:   "[--json] [--lenient] [plan flags] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, `print one JSON object per input, the plan under a key named after the scheme (e.g. "ftp")`)
+			addLenientFlag(fs)
 			planFlags(fs)
 		},
 		run: runPlan,
@@ -29,6 +28,7 @@ func planFlags(fs *flag.FlagSet) {
 	fs.String("email", "", "your e-mail address, the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
 	fs.String("nntp-server", "", "news server host[:port] for news: URLs; default $NNTPSERVER")
 	fs.Bool("compressed", false, "http: ask for a compressed body (Accept-Encoding: gzip) and decode it")
+	fs.Bool("ftp-details", false, "ftp directories: FEAT, then MLSD (LIST where FEAT offers no MLST, NLST where LIST is refused), for sizes and dates; default NLST, names only (RFC 1738 3.2.2)")
 }
 
 // planConfig is the plan configuration: the environment (EMAIL, USER,
@@ -42,35 +42,21 @@ func planConfig(e *env, fs *flag.FlagSet) scheme.Config {
 		cfg.NewsServer = v
 	}
 	cfg.Compressed = fs.Lookup("compressed").Value.(flag.Getter).Get().(bool)
+	cfg.FTPListDetails = fs.Lookup("ftp-details").Value.(flag.Getter).Get().(bool)
 	return cfg
-}
-
-// printablePlan returns the plan as it may be shown: an ftp password from
-// the URL masked.
-func printablePlan(p scheme.Plan) scheme.Plan {
-	if f, ok := p.(*scheme.FTPPlan); ok {
-		return f.Redacted()
-	}
-	return p
 }
 
 func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
 	cfg := planConfig(e, fs)
+	rd := readingOf(fs)
 	return engineFor(e, "plan", fs).run(args, func(o *results, in *input) {
 		var p scheme.Plan
-		u, err := urlkit.Parse(in.text)
+		u, warns, err := rd.url(in.text, false, false)
+		o.warn(in, in.text, warns)
 		if err == nil {
 			p, err = scheme.PlanOf(u, cfg)
-		}
-		var pj []byte
-		if err == nil {
-			p = printablePlan(p) // an ftp password from the URL masked
-			if asJSON {
-				// The plan types belong to package scheme and carry
-				// their own JSON form.
-				pj, err = json.Marshal(p)
-			}
+			err = rd.hint(in.text, false, err)
 		}
 		// Passwords are never printed: the input is shown redacted.
 		shown := input{text: redact(in.text), line: in.line, src: in.src}
@@ -81,9 +67,9 @@ func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 		if asJSON {
 			o.writeJSON(&shown, err == nil, in.text, err, func(w *jw) {
 				if err == nil {
-					w.kstr("scheme", p.Scheme())
-					w.key(p.Scheme())
-					w.raw(pj)
+					w.KStr("scheme", p.Scheme())
+					w.Key(p.Scheme())
+					w.Value(func(b []byte) []byte { return scheme.AppendPlanJSON(b, p) })
 				}
 			})
 			return
@@ -92,8 +78,8 @@ func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 			return
 		}
 		o.buf = append(append(o.buf, redact(u.String())...), '\n')
-		for _, s := range p.Steps() {
-			o.buf = append(append(append(o.buf, "  "...), s...), '\n')
+		for _, s := range p.Steps() { // a password from the URL is masked
+			o.buf = append(append(append(o.buf, "  "...), s.Text()...), '\n')
 		}
 	})
 }

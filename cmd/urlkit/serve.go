@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,11 +24,15 @@ func init() {
 		usage:   "[flags]",
 		flags: func(fs *flag.FlagSet) {
 			fs.String("listen", "127.0.0.1:8070", "address to listen on (host:port)")
-			fs.Bool("allow-private", false, "on a non-loopback address, still allow loopback and private-range targets")
+			fs.Var(&commaList{}, "allow", "a target the gateway reaches whatever its address, `HOST:PORT` (repeatable, or comma-separated): a local gopher server, an ftp server on the local network")
+			fs.Bool("allow-private", false, "reach private-use targets (10/8, 172.16/12, 192.168/16, fc00::/7) on their scheme's default port")
+			fs.Var(&commaList{}, "host", "a name the gateway answers to besides its address and localhost, `NAME` or NAME:PORT (repeatable): the name a DNS entry or a front proxy gives it")
 			fs.Duration("timeout", gateway.DefaultTimeout, "deadline of each request, upstream and relay together")
 			fs.Duration("connect-timeout", 0, "time allowed to connect upstream (0: access's default)")
 			fs.Int64("max-size", gateway.DefaultMaxSize, "largest resource relayed, in bytes")
 			fs.Int("max-upstream", gateway.DefaultMaxUpstream, "requests served upstream at once")
+			fs.Int("max-page-items", gateway.DefaultMaxPageItems, "entries on one listing page (menu, directory, group list); a longer listing is cut with a visible line")
+			fs.Int64("max-page-bytes", gateway.DefaultMaxPageBytes, "bytes of entries on one listing page; a longer listing is cut with a visible line")
 			fs.String("email", "", "the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
 			fs.String("nntp-server", "", "news server host[:port] for news: URLs; default $NNTPSERVER")
 			fs.Bool("quiet", false, "do not log requests on standard error")
@@ -44,12 +49,22 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 	get := func(n string) any { return fs.Lookup(n).Value.(flag.Getter).Get() }
 	listen := get("listen").(string)
 	cfg := gateway.Config{
-		Scheme:         scheme.ConfigFromEnv(e.getenv),
-		RefusePrivate:  !gateway.IsLoopbackListen(listen) && !get("allow-private").(bool),
+		Scheme: scheme.ConfigFromEnv(e.getenv),
+		Policy: gateway.Policy{
+			Allow: get("allow").([]string),
+			// Loopback targets for local browsing when the gateway is
+			// reachable from this machine only (and behind the origin
+			// rules); never when it listens on the network.
+			AllowLoopback: gateway.IsLoopbackListen(listen),
+			AllowPrivate:  get("allow-private").(bool),
+			Hosts:         get("host").([]string),
+		},
 		Timeout:        get("timeout").(time.Duration),
 		ConnectTimeout: get("connect-timeout").(time.Duration),
 		MaxSize:        get("max-size").(int64),
 		MaxUpstream:    get("max-upstream").(int),
+		MaxPageItems:   get("max-page-items").(int),
+		MaxPageBytes:   get("max-page-bytes").(int64),
 	}
 	if s := get("email").(string); s != "" {
 		cfg.Scheme.Email = s
@@ -59,6 +74,10 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 	}
 	if !get("quiet").(bool) {
 		cfg.Log = e.stderr
+	}
+	if err := cfg.Policy.Check(); err != nil {
+		fmt.Fprintf(e.stderr, "urlkit serve: --allow: %v\n", err)
+		return exitUsage
 	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
@@ -79,14 +98,48 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 		defer cancel()
 		srv.Shutdown(sctx)
 	}()
-	private := "refused"
-	if !cfg.RefusePrivate {
-		private = "allowed"
-	}
-	fmt.Fprintf(e.stderr, "urlkit serve: gateway on http://%s/ (private targets %s)\n", ln.Addr(), private)
+	fmt.Fprintf(e.stderr, "urlkit serve: gateway on http://%s/ (%s)\n", ln.Addr(), describeTargets(cfg))
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(e.stderr, "urlkit serve: %v\n", err)
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// describeTargets says in a few words which non-public targets cfg opens.
+func describeTargets(cfg gateway.Config) string {
+	var open []string
+	if cfg.Policy.AllowLoopback {
+		open = append(open, "loopback")
+	}
+	if cfg.Policy.AllowPrivate {
+		open = append(open, "private")
+	}
+	s := "public targets"
+	if len(open) > 0 {
+		s += ", " + strings.Join(open, " and ") + " targets on their scheme's port"
+	}
+	named := append([]string(nil), cfg.Policy.Allow...)
+	if cfg.Scheme.NewsServer != "" {
+		named = append(named, cfg.Scheme.NewsServer+" (news server)")
+	}
+	if len(named) > 0 {
+		s += ", " + strings.Join(named, ", ")
+	}
+	return s
+}
+
+// commaList is a flag that may be given more than once, each value a
+// comma-separated list.
+type commaList []string
+
+func (l *commaList) String() string { return strings.Join(*l, ",") }
+func (l *commaList) Get() any       { return []string(*l) }
+func (l *commaList) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			*l = append(*l, v)
+		}
+	}
+	return nil
 }

@@ -148,10 +148,10 @@ func compareCurlTest(s *Suite, r curlTest) (pinned string) {
 	}
 	if gp, ok := plan.(*scheme.GopherPlan); ok {
 		want := strings.TrimSuffix(proto, "\n")
-		if strings.TrimSuffix(gp.Line, "\r\n") == want {
+		if strings.TrimSuffix(gp.Line(), "\r\n") == want {
 			s.agree(tag, nil)
 		} else {
-			s.wrong(tag, fmt.Sprintf("selector line %q, curl %q", gp.Line, want))
+			s.wrong(tag, fmt.Sprintf("selector line %q, curl %q", gp.Line(), want))
 		}
 		return ""
 	}
@@ -161,7 +161,7 @@ func compareCurlTest(s *Suite, r curlTest) (pinned string) {
 		return ""
 	}
 	curl := urlCommands(strings.Split(proto, "\n"))
-	mine := urlCommands(fp.Commands)
+	mine := urlCommands(planLines(fp))
 	var used []reasoned
 	if (fp.Guessed || fp.Type == 0) && !fp.List && !equalCmds(mine, curl, r.ErrorCode != nil) {
 		// RFC 1738 3.2.3: without ";type=" the client picks the type.
@@ -200,6 +200,19 @@ func compareCurlTest(s *Suite, r curlTest) (pinned string) {
 	}
 	s.different(cls, why, tag)
 	return cls
+}
+
+// planLines returns the line of each of the plan's commands, a password
+// to be asked as "PASS <ask the user>".
+func planLines(p *scheme.FTPPlan) []string {
+	out := make([]string, len(p.Commands))
+	for i, c := range p.Commands {
+		out[i] = c.Line()
+		if c.Pass == scheme.PassAsk {
+			out[i] = c.Text()
+		}
+	}
+	return out
 }
 
 // dropLogin leaves out USER and PASS commands.

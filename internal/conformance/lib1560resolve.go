@@ -85,14 +85,19 @@ func compareLib1560(s *Suite, base, ref, want, ucode string) {
 			s.different("colon in the first segment", whyCurlColon, in)
 			return
 		}
-		if errors.As(err, &re) && re.Part == "reference" && errors.As(err, &se) &&
-			(errors.Is(err, urlkit.ErrUnsafeChar) || errors.Is(err, urlkit.ErrBadEscape) || errors.Is(err, urlkit.ErrBadChar)) {
-			s.different("not an RFC 1738 reference", whyCurlNotURL, in)
-			return
-		}
-		if errors.As(err, &re) && re.Part == "base" && errors.As(err, &se) &&
-			(errors.Is(err, urlkit.ErrBadHost) || errors.Is(err, urlkit.ErrBadEscape)) {
-			s.different("not an RFC 1738 base", whyCurlBase, in)
+		if errors.As(err, &re) && (re.Part == "reference" || re.Part == "base") && errors.As(err, &se) {
+			text, class, why := ref, "not an RFC 1738 reference", whyCurlNotURL
+			if re.Part == "base" {
+				text, class, why = base, "not an RFC 1738 base", whyCurlBase
+			}
+			// The rejection is checked by the grammar (reject.go).
+			s.Rejected++
+			name, reason, holds, bad := rejectKind(text, err, readGeneric)
+			if !holds {
+				s.wrong(in, "the "+re.Part+": "+bad)
+				return
+			}
+			s.different(class+": "+name, why+". "+reason, in)
 			return
 		}
 		s.wrong(in, fmt.Sprintf("urlkit error %v, curl %q", err, want))

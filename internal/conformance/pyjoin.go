@@ -68,9 +68,10 @@ func PythonJoin(dir string) (*Suite, error) {
 		// rejection's reason is checked on the input (reject.go).
 		for _, side := range []struct{ what, text string }{{"base", p.base}, {"reference", p.ref}} {
 			if _, err := urlkit.ParseRef(side.text); err != nil {
-				name, reason, holds := rejectKind(side.text, err)
+				s.Rejected++
+				name, reason, holds, why := rejectKind(side.text, err, readParseRef)
 				if !holds {
-					s.wrong(p.base+" + "+p.ref, fmt.Sprintf("urlkit rejects the %s as %q (%v), but that reason does not hold", side.what, name, err))
+					s.wrong(p.base+" + "+p.ref, fmt.Sprintf("the %s: %s (%v)", side.what, why, err))
 				} else {
 					s.skip("RFC 1738 rejects the "+side.what+": "+name, reason, p.base+" + "+p.ref)
 				}

@@ -108,6 +108,10 @@ func onlyBackwardCompat(r relRow) (string, string) {
 	return "", ""
 }
 
+// classWrong, returned by a relPlan's skip, says that the row is wrong
+// (a rejection the grammar does not confirm); the reason says why.
+const classWrong = "\x00wrong"
+
 // pythonRFC3986 keeps the rows of CPython's test_RFC3986 and test_urljoins*
 // whose base and reference RFC 1738 accepts.
 func pythonRFC3986(r relRow) (string, string) {
@@ -116,11 +120,15 @@ func pythonRFC3986(r relRow) (string, string) {
 	default:
 		return "other RFC's table", "CPython's test_RFC1808 / test_RFC2396 rows: those RFCs' own tables are run in their modes, and the Python urljoin oracle suite covers these pairs"
 	}
-	if _, err := urlkit.ParseGeneric(r.base); err != nil {
-		return "not a generic base", "the base is not even a generic URL or partial form (RFC 1738 5; positioned error from urlkit.ParseGeneric)"
-	}
-	if _, err := urlkit.ParseGeneric(r.ref); err != nil {
-		return "not a generic reference", "the reference is not even a generic URL or partial form (RFC 1738 5; positioned error from urlkit.ParseGeneric)"
+	for _, side := range []struct{ what, text string }{{"base", r.base}, {"reference", r.ref}} {
+		if _, err := urlkit.ParseGeneric(side.text); err != nil {
+			// The rejection is checked by the grammar (reject.go).
+			name, reason, holds, why := rejectKind(side.text, err, readGeneric)
+			if !holds {
+				return classWrong, "the " + side.what + ": " + why
+			}
+			return "not a generic " + side.what + ": " + name, "the " + side.what + " is not even a generic URL or partial form (urlkit.ParseGeneric). " + reason
+		}
 	}
 	return "", ""
 }
@@ -202,7 +210,14 @@ func runRelPlan(s *Suite, p relPlan, rows []relRow) error {
 	for _, r := range rows {
 		s.Total++
 		if p.skip != nil {
-			if class, reason := p.skip(r); class != "" {
+			class, reason := p.skip(r)
+			if class == classWrong || strings.HasPrefix(class, "not a generic ") {
+				s.Rejected++
+			}
+			if class == classWrong {
+				s.wrong(r.input(), reason)
+				continue
+			} else if class != "" {
 				s.skip(class, reason, r.input())
 				continue
 			}

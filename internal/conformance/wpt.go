@@ -11,6 +11,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/rfcbnf/urlcheck"
 	"github.com/urlkit/urlkit/internal/schemes"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -140,7 +141,15 @@ func runWPTCase(s *Suite, c wptCase) {
 	}
 	if c.Failure {
 		if _, err := scheme.ViewOf(u); err != nil {
-			s.agree(in, []reasoned{{"rejected by the scheme layer", "urlkit.Parse checks RFC 1738 5's generic grammar only; the scheme layer (scheme.ViewOf) rejects the URL by its scheme's own grammar, as WHATWG does (e.g. RFC 1738 3.10: a file URL has no port)"}})
+			// The scheme layer's rejection is checked by the scheme's own
+			// rule of RFC 1738 5 (httpurl, fileurl...).
+			s.Rejected++
+			name, reason, holds, why := rejectKind(in, err, urlcheck.ReadScheme)
+			if !holds {
+				s.wrong(in, "the scheme layer: "+why+fmt.Sprintf(" (%v)", err))
+				return
+			}
+			s.agree(in, []reasoned{{"rejected by the scheme layer: " + name, "urlkit.Parse checks RFC 1738 5's generic grammar only; the scheme layer (scheme.ViewOf) rejects the URL by its scheme's own rule, as WHATWG does. " + reason}})
 			return
 		}
 		if name, reason, ok := wptFailureClass(u); ok {

@@ -1,9 +1,12 @@
 package hostile
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"strings"
+	"time"
 )
 
 // FTP is a small FTP server (RFC 959) serving files from a map, for
@@ -20,6 +23,38 @@ type FTP struct {
 	Greeting string
 	// RefuseText, when set, is the text of a 550 reply to every RETR.
 	RefuseText string
+	// PassivePort, when set, is the port the EPSV and PASV replies name
+	// instead of the data listener's: a server pointing the client at
+	// another service on its host (the data connection is then never
+	// accepted here).
+	PassivePort int
+	// Features, when not nil, is FEAT's answer (RFC 2389 3.2), one
+	// feature a line; nil refuses FEAT with 502.
+	Features []string
+	// MLSD and LIST are the listings those commands send; empty refuses
+	// the command with 502 (as a server that does not carry it out).
+	MLSD, LIST string
+	// HugeListing, when positive, makes NLST and LIST send generated
+	// entries (names, or "ls -l" lines for LIST), about 100 bytes each,
+	// until that many bytes: a listing far larger than any page.
+	HugeListing int64
+	// AnnounceSize, when positive, is the size RETR's 150 reply announces
+	// ("(N bytes)") whatever the file's length.
+	AnnounceSize int64
+}
+
+// hugeListing writes generated listing lines to w until limit bytes.
+func hugeListing(w io.Writer, long bool, limit int64) {
+	var b bytes.Buffer
+	for i := 0; b.Len() < 64<<10; i++ {
+		name := fmt.Sprintf("file-%08d-%s.txt", i, strings.Repeat("n", 40))
+		if long {
+			fmt.Fprintf(&b, "-rw-r--r--   1 ftp      ftp          %6d Nov 24 09:57 %s\r\n", i, name)
+		} else {
+			fmt.Fprintf(&b, "%s\r\n", name)
+		}
+	}
+	endless(w, "", b.Bytes(), limit)
 }
 
 // Serve handles one control connection.
@@ -57,15 +92,64 @@ func (f *FTP) Serve(c net.Conn) {
 				continue
 			}
 			dl, _ = net.Listen("tcp", "127.0.0.1:0")
-			say(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", dl.Addr().(*net.TCPAddr).Port))
+			p := dl.Addr().(*net.TCPAddr).Port
+			if f.PassivePort != 0 {
+				p = f.PassivePort
+			}
+			say(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", p))
 		case "PASV":
 			dl, _ = net.Listen("tcp", "127.0.0.1:0")
 			p := dl.Addr().(*net.TCPAddr).Port
+			if f.PassivePort != 0 {
+				p = f.PassivePort
+			}
 			h := f.PASVHost
 			if h == "" {
 				h = "127.0.0.1"
 			}
 			say(fmt.Sprintf("227 Entering Passive Mode (%s,%d,%d).", strings.ReplaceAll(h, ".", ","), p>>8, p&255))
+		case "FEAT":
+			if f.Features == nil {
+				say("502 FEAT not implemented")
+				continue
+			}
+			var b strings.Builder
+			b.WriteString("211-Features:\r\n")
+			for _, l := range f.Features {
+				b.WriteString(" " + l + "\r\n")
+			}
+			b.WriteString("211 End")
+			say(b.String())
+		case "MLSD", "LIST":
+			listing := f.MLSD
+			if cmd == "LIST" {
+				listing = f.LIST
+			}
+			if cmd == "LIST" && f.HugeListing > 0 {
+				listing = "huge"
+			}
+			if listing == "" {
+				say("502 " + cmd + " not implemented")
+				continue
+			}
+			if dl == nil {
+				say("425 no data connection")
+				continue
+			}
+			say("150 listing")
+			d, err := dl.Accept()
+			dl.Close()
+			dl = nil
+			if err != nil {
+				return
+			}
+			if listing == "huge" && f.HugeListing > 0 {
+				hugeListing(d, true, f.HugeListing)
+			} else {
+				d.Write([]byte(listing))
+			}
+			d.Close()
+			say("226 done")
 		case "RETR", "NLST":
 			if dl == nil {
 				say("425 no data connection")
@@ -87,14 +171,27 @@ func (f *FTP) Serve(c net.Conn) {
 				}
 				data = []byte(b.String())
 			}
-			say(fmt.Sprintf("150 here it comes (%d bytes)", len(data)))
+			announce := int64(len(data))
+			if cmd == "RETR" && f.AnnounceSize > 0 {
+				announce = f.AnnounceSize
+			}
+			if cmd == "NLST" && f.HugeListing > 0 {
+				say("150 here it comes")
+			} else {
+				say(fmt.Sprintf("150 here it comes (%d bytes)", announce))
+			}
+			dl.(*net.TCPListener).SetDeadline(time.Now().Add(10 * time.Second))
 			d, err := dl.Accept()
 			dl.Close()
 			dl = nil
 			if err != nil {
 				return
 			}
-			d.Write(data)
+			if cmd == "NLST" && f.HugeListing > 0 {
+				hugeListing(d, false, f.HugeListing)
+			} else {
+				d.Write(data)
+			}
 			d.Close()
 			say("226 done")
 		case "QUIT":

@@ -14,6 +14,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -22,11 +23,13 @@ import (
 // and records what clients send.
 type Server struct {
 	Addr string
-	ln   net.Listener
-	mu   sync.Mutex
-	recv bytes.Buffer
-	wg   sync.WaitGroup
-	done chan struct{}
+	// accepted counts the connections accepted.
+	accepted atomic.Int64
+	ln       net.Listener
+	mu       sync.Mutex
+	recv     bytes.Buffer
+	wg       sync.WaitGroup
+	done     chan struct{}
 }
 
 // Start listens on 127.0.0.1 (port 0: any free port) and serves each
@@ -45,6 +48,7 @@ func Start(port int, handle func(c net.Conn)) (*Server, error) {
 			if err != nil {
 				return
 			}
+			s.accepted.Add(1)
 			s.wg.Add(1)
 			go func() {
 				defer s.wg.Done()
@@ -64,6 +68,10 @@ func Start(port int, handle func(c net.Conn)) (*Server, error) {
 	}()
 	return s, nil
 }
+
+// Accepted returns the number of connections accepted so far: a test that
+// a client was refused before connecting expects it to stay 0.
+func (s *Server) Accepted() int64 { return s.accepted.Load() }
 
 // Received returns every byte clients have sent so far.
 func (s *Server) Received() string {
@@ -111,7 +119,7 @@ func readLine(c net.Conn) (string, error) {
 
 // endless writes chunk to c again and again until the client goes away or
 // limit bytes (when positive) are written; it returns the bytes written.
-func endless(c net.Conn, prefix string, chunk []byte, limit int64) int64 {
+func endless(c io.Writer, prefix string, chunk []byte, limit int64) int64 {
 	n, _ := io.WriteString(c, prefix)
 	total := int64(n)
 	for limit <= 0 || total < limit {
@@ -287,6 +295,64 @@ func Drip(header string, interval time.Duration) func(net.Conn) {
 				return
 			}
 			time.Sleep(interval)
+		}
+	}
+}
+
+// Garbage reads a request line and answers with binary junk without a
+// line end (NUL, control bytes, invalid UTF-8), size bytes, then closes.
+func Garbage(size int) func(net.Conn) {
+	junk := make([]byte, size)
+	for i := range junk {
+		junk[i] = byte(i*131+7) &^ 0x0a // never a line feed
+	}
+	return func(c net.Conn) {
+		if _, err := readLine(c); err != nil {
+			return
+		}
+		c.Write(junk)
+	}
+}
+
+// Closed closes each connection at once, without reading or answering.
+func Closed(c net.Conn) {}
+
+// NNTPHugeListing answers MODE READER, GROUP and then LIST (RFC 977 3.6.1)
+// and OVER or XOVER (RFC 3977 8.3) with generated lines, about 100 bytes
+// each, until limit bytes, then the terminating ".".
+func NNTPHugeListing(limit int64) func(net.Conn) {
+	var list, over bytes.Buffer
+	for i := 0; list.Len() < 64<<10; i++ {
+		fmt.Fprintf(&list, "alt.hostile.group%06d.%s 0000000010 0000000001 y\r\n", i, strings.Repeat("g", 40))
+	}
+	for i := 1; over.Len() < 64<<10; i++ {
+		fmt.Fprintf(&over, "%d\tSubject %06d %s\tposter@example.org\t24 Nov 2026 09:57:00 GMT\t<%d@example.org>\t\t1000\t20\r\n", i, i, strings.Repeat("s", 20), i)
+	}
+	return func(c net.Conn) {
+		fmt.Fprint(c, "200 hostile news\r\n")
+		for {
+			l, err := readLine(c)
+			if err != nil {
+				return
+			}
+			verb, _, _ := strings.Cut(l, " ")
+			switch strings.ToUpper(verb) {
+			case "MODE":
+				fmt.Fprint(c, "200 ok\r\n")
+			case "GROUP":
+				fmt.Fprint(c, "211 100000 1 100000 g\r\n")
+			case "LIST":
+				endless(c, "215 list follows\r\n", list.Bytes(), limit)
+				io.WriteString(c, ".\r\n")
+			case "OVER", "XOVER":
+				endless(c, "224 overview follows\r\n", over.Bytes(), limit)
+				io.WriteString(c, ".\r\n")
+			case "QUIT":
+				fmt.Fprint(c, "205 bye\r\n")
+				return
+			default:
+				fmt.Fprint(c, "500 what\r\n")
+			}
 		}
 	}
 }

@@ -64,7 +64,46 @@ func Require(t testing.TB, addrVar string) map[string]string {
 		if os.Getenv("URLKIT_REAL_SERVERS") == "1" {
 			t.Fatalf("real server missing (%s); URLKIT_REAL_SERVERS=1 requires it: run `bash .ci/servers.sh` first", why)
 		}
-		t.Skipf("real server not running (%s); run `sudo bash .ci/servers.sh` to start vsftpd, gophernicus and innd", why)
+		t.Skipf("real server not running (%s); run `sudo bash .ci/servers.sh` to start the test servers (vsftpd, gophernicus, innd, waisserver, dirsrv)", why)
 	}
 	return e
+}
+
+// RequireUDP is Require for a UDP server (the Prospero server dirsrv): the
+// address must be set and a Prospero STATUS request (one ARDP packet) to
+// it must be answered within 2 s.
+func RequireUDP(t testing.TB, addrVar string) map[string]string {
+	t.Helper()
+	e := Env()
+	addr := e[addrVar]
+	why := ""
+	if addr == "" {
+		why = addrVar + " is not set in the servers env file"
+	} else if h, _, err := net.SplitHostPort(addr); err != nil || !net.ParseIP(h).IsLoopback() {
+		t.Fatalf("%s=%q: the tests only talk to loopback addresses", addrVar, addr)
+	} else if err := statusUDP(addr); err != nil {
+		why = "no answer from " + addr + ": " + err.Error()
+	}
+	if why != "" {
+		if os.Getenv("URLKIT_REAL_SERVERS") == "1" {
+			t.Fatalf("real server missing (%s); URLKIT_REAL_SERVERS=1 requires it: run `bash .ci/servers.sh` first", why)
+		}
+		t.Skipf("real server not running (%s); run `sudo bash .ci/servers.sh` to start the test servers", why)
+	}
+	return e
+}
+
+// statusUDP sends an ARDP packet holding "STATUS" and waits for a reply.
+func statusUDP(addr string) error {
+	c, err := net.Dial("udp", addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(2 * time.Second))
+	if _, err := c.Write([]byte("\x09\x11\x22\x00\x01\x00\x01\x00\x00STATUS\n")); err != nil {
+		return err
+	}
+	_, err = c.Read(make([]byte, 2048))
+	return err
 }

@@ -354,16 +354,19 @@ func checkFTP(s string) error {
 	return nil
 }
 
-// loginAndTransfer returns the commands of an FTP plan that the net/url
-// peer also builds: the login, the CWDs, TYPE and the RETR; the peer does
-// not open a data connection or say QUIT.
-func loginAndTransfer(cmds []string) []string {
+// loginAndTransfer returns the lines of the commands of an FTP plan that
+// the net/url peer also builds: the login, the CWDs, TYPE and the RETR;
+// the peer does not open a data connection or say QUIT.
+func loginAndTransfer(cmds []scheme.FTPCommand) []string {
 	var out []string
 	for _, c := range cmds {
-		for _, verb := range []string{"USER ", "PASS ", "CWD ", "TYPE ", "RETR "} {
-			if strings.HasPrefix(c, verb) {
-				out = append(out, c)
+		switch c.Verb {
+		case scheme.FTPUser, scheme.FTPPass, scheme.FTPCwd, scheme.FTPType, scheme.FTPRetr:
+			if c.Pass == scheme.PassAsk {
+				out = append(out, c.Text()) // asked of the user: the peer sends an empty one
+				continue
 			}
+			out = append(out, c.Line())
 		}
 	}
 	return out
@@ -379,7 +382,7 @@ func checkGopher(s string) error {
 		return err
 	}
 	gp, ok := p.(*scheme.GopherPlan)
-	if !ok || gp.Line != want {
+	if !ok || gp.Line() != want {
 		return fmt.Errorf("%s: urlkit's plan %v and the net/url peer's line %q differ", s, p, want)
 	}
 	return nil

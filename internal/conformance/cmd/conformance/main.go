@@ -14,7 +14,7 @@ import (
 	"github.com/urlkit/urlkit/internal/conformance"
 )
 
-const command = "go run ./internal/conformance/cmd/conformance -o CONFORMANCE.md -readme README.md"
+const command = conformance.Command
 
 func main() {
 	out := flag.String("o", "", "write the report to this file instead of standard output")
