@@ -70,6 +70,9 @@ func BenchmarkBundle(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		bn.line(lines[i%len(lines)])
 	}
+	if bn.seen.len() == 0 {
+		b.Fatal("no URL seen")
+	}
 	bn.finish()
 	reportCPU(b, cpu0)
 }

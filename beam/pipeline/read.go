@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strconv"
+	"unsafe"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -136,8 +137,10 @@ func (f *readLinesFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 		}
 		if n > MaxLine {
 			f.b.record(tooLong(line, n))
-		} else {
-			f.b.line(string(line))
+		} else if len(line) > 0 {
+			// A view of the reader's buffer, valid until the next read:
+			// bundle.line copies what it keeps.
+			f.b.line(unsafe.String(&line[0], len(line)))
 		}
 		pos += int64(n)
 	}
