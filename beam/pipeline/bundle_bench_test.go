@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,16 +64,20 @@ func BenchmarkClassify(b *testing.B) {
 func BenchmarkBundle(b *testing.B) {
 	lines := adaLines(b)
 	drop := func(int, []byte) {}
+	dropFile := func(int, string) {}
 	var bn bundle
-	bn.start(linkset.Options{}, DefaultShards, drop, drop, drop)
+	bn.start(context.Background(), linkset.Options{}, DefaultShards, b.TempDir(), dropFile, dropFile, drop)
 	b.ResetTimer()
 	cpu0 := cpuNanos()
 	for i := 0; i < b.N; i++ {
 		bn.line(lines[i%len(lines)])
 	}
+	bn.drain()
 	if bn.seen.len() == 0 {
 		b.Fatal("no URL seen")
 	}
-	bn.finish()
+	if err := bn.finish(); err != nil {
+		b.Fatal(err)
+	}
 	reportCPU(b, cpu0)
 }

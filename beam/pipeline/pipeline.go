@@ -20,7 +20,9 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -75,12 +77,15 @@ func Build(s beam.Scope, cfg Config) error {
 		return fmt.Errorf("urlkit-beam: %d shards: the number of shards is from 1 to %d", cfg.Shards, MaxShards)
 	}
 	s = s.Scope("urlkit")
+	// The batches go from the reading step to the shard writers through
+	// files in a directory beside the outputs, removed at the end.
+	tmp := cfg.Output + "-tmp-" + strconv.FormatUint(rand.Uint64(), 36)
 	files := fileio.ReadMatches(s, fileio.MatchFiles(s, cfg.Input), fileio.ReadDirectorySkip())
 	var canon, rejected, counts beam.PCollection
 	if cfg.Extract {
-		canon, rejected, counts = beam.ParDo3(s, &extractFn{Lenient: cfg.Lenient, Shards: shards}, files)
+		canon, rejected, counts = beam.ParDo3(s, &extractFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp}, files)
 	} else {
-		canon, rejected, counts = beam.ParDo3(s, &readLinesFn{Lenient: cfg.Lenient, Shards: shards}, files)
+		canon, rejected, counts = beam.ParDo3(s, &readLinesFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp}, files)
 	}
 	distinct := writeShards(s, canon, &writeShardFn{Prefix: cfg.Output, Kind: "canonical", Ext: "txt", Shards: shards, Dedup: true})
 	nRejected := writeShards(s, rejected, &writeShardFn{Prefix: cfg.Output, Kind: "rejected", Ext: "tsv", Header: RejectedHeader, Shards: shards})
@@ -94,6 +99,12 @@ func Build(s beam.Scope, cfg Config) error {
 		beam.GroupByKey(sc, beam.AddFixedKey(sc, beam.DropKey(sc, merged))),
 		beam.SideInput{Input: distinct}, beam.SideInput{Input: nRejected})
 	beam.ParDo0(sc, &writeSummaryFn{Summary: cfg.Output + "-summary.txt"}, summary)
+	// The writers' line counts, grouped, so that the clean-up runs once
+	// every shard is written. (As the writers' main output rather than
+	// only a side input, they also keep Prism from busy-waiting on the
+	// writers' bundles: it does so on a bundle whose stage has no output.)
+	written := beam.GroupByKey(s, beam.AddFixedKey(s, beam.Flatten(s, distinct, nRejected)))
+	beam.ParDo0(s, &cleanupFn{Dir: tmp}, written)
 	return nil
 }
 

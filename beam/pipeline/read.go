@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"strconv"
-	"unsafe"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -18,9 +17,10 @@ import (
 )
 
 func init() {
-	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, emitFn, emitFn, emitFn, error](&readLinesFn{})
-	register.DoFn5x1[context.Context, fileio.ReadableFile, emitFn, emitFn, emitFn, error](&extractFn{})
+	register.DoFn6x1[context.Context, *sdf.LockRTracker, fileio.ReadableFile, fileFn, fileFn, emitFn, error](&readLinesFn{})
+	register.DoFn5x1[context.Context, fileio.ReadableFile, fileFn, fileFn, emitFn, error](&extractFn{})
 	register.Emitter2[int, []byte]()
+	register.Emitter2[int, string]()
 }
 
 // MaxLine is the longest input line read as a URL: a longer line is
@@ -46,6 +46,7 @@ const (
 type readLinesFn struct {
 	Lenient bool
 	Shards  int
+	Tmp     string // the job's temporary directory, for the batches
 
 	b bundle
 }
@@ -84,15 +85,15 @@ func (f *readLinesFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTrac
 	return sdf.NewLockRTracker(offsetrange.NewTracker(rest))
 }
 
-func (f *readLinesFn) StartBundle(_ context.Context, canon, rejected, counts emitFn) {
-	f.b.start(linkset.Options{Lenient: f.Lenient}, f.Shards, canon, rejected, counts)
+func (f *readLinesFn) StartBundle(ctx context.Context, canon, rejected fileFn, counts emitFn) {
+	f.b.start(ctx, linkset.Options{Lenient: f.Lenient}, f.Shards, f.Tmp, canon, rejected, counts)
 }
 
-func (f *readLinesFn) FinishBundle(_ context.Context, canon, rejected, counts emitFn) {
-	f.b.finish()
+func (f *readLinesFn) FinishBundle(_ context.Context, canon, rejected fileFn, counts emitFn) error {
+	return f.b.finish()
 }
 
-func (f *readLinesFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, canon, rejected, counts emitFn) error {
+func (f *readLinesFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, file fileio.ReadableFile, canon, rejected fileFn, counts emitFn) error {
 	rc, err := file.Open(ctx)
 	if err != nil {
 		return fmt.Errorf("urlkit-beam: opening %s: %w", file.Metadata.Path, err)
@@ -130,7 +131,8 @@ func (f *readLinesFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 			if rest.End >= 0 {
 				rt.TryClaim(rest.End)
 			}
-			return nil
+			f.b.drain()
+			return f.b.err
 		}
 		if err != nil {
 			return fmt.Errorf("urlkit-beam: reading %s: %w", file.Metadata.Path, err)
@@ -138,13 +140,15 @@ func (f *readLinesFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 		if n > MaxLine {
 			f.b.record(tooLong(line, n))
 		} else if len(line) > 0 {
-			// A view of the reader's buffer, valid until the next read:
-			// bundle.line copies what it keeps.
-			f.b.line(unsafe.String(&line[0], len(line)))
+			f.b.line(f.b.keep(line))
+		}
+		if f.b.err != nil {
+			return f.b.err
 		}
 		pos += int64(n)
 	}
-	return nil
+	f.b.drain()
+	return f.b.err
 }
 
 // tooLong is the rejection of a line over MaxLine bytes: its first bytes
@@ -225,26 +229,32 @@ func trimNewline(b []byte) []byte {
 type extractFn struct {
 	Lenient bool
 	Shards  int
+	Tmp     string
 
 	b bundle
 }
 
-func (f *extractFn) StartBundle(_ context.Context, canon, rejected, counts emitFn) {
-	f.b.start(linkset.Options{Lenient: f.Lenient}, f.Shards, canon, rejected, counts)
+func (f *extractFn) StartBundle(ctx context.Context, canon, rejected fileFn, counts emitFn) {
+	f.b.start(ctx, linkset.Options{Lenient: f.Lenient}, f.Shards, f.Tmp, canon, rejected, counts)
 }
 
-func (f *extractFn) FinishBundle(_ context.Context, canon, rejected, counts emitFn) {
-	f.b.finish()
+func (f *extractFn) FinishBundle(_ context.Context, canon, rejected fileFn, counts emitFn) error {
+	return f.b.finish()
 }
 
-func (f *extractFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, canon, rejected, counts emitFn) error {
+func (f *extractFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, canon, rejected fileFn, counts emitFn) error {
 	rc, err := file.Open(ctx)
 	if err != nil {
 		return fmt.Errorf("urlkit-beam: opening %s: %w", file.Metadata.Path, err)
 	}
 	defer rc.Close()
 	opt := linkset.Options{Lenient: f.Lenient}
-	return linkset.ExtractLines(rc, opt,
+	err = linkset.ExtractLines(rc, opt,
 		func(url string) { f.b.record(linkset.Classify(url, opt)) },
 		f.b.record)
+	f.b.drain()
+	if f.b.err != nil {
+		return f.b.err
+	}
+	return err
 }

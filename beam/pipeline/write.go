@@ -6,9 +6,11 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -16,13 +18,16 @@ import (
 )
 
 func init() {
-	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int), error](&writeShardFn{})
+	register.DoFn4x1[context.Context, int, func(*string) bool, func(int), error](&writeShardFn{})
+	register.DoFn3x1[context.Context, int, func(*int) bool, error](&cleanupFn{})
 	register.DoFn3x0[int, func(*[]byte) bool, func(int, []byte)](&mergeCountsFn{})
 	register.DoFn6x1[context.Context, int, func(*[]byte) bool, func(*int) bool, func(*int) bool, func(string), error](&writeCountsFn{})
 	register.DoFn2x1[context.Context, string, error](&writeSummaryFn{})
 	register.DoFn2x0[[]byte, func(int, []byte)](&allShardsFn{})
+	register.DoFn2x0[[]byte, func(int, string)](&allShardFilesFn{})
 	register.Emitter1[int]()
 	register.Iter1[[]byte]()
+	register.Iter1[string]()
 	register.Iter1[int]()
 }
 
@@ -43,39 +48,57 @@ func (f *allShardsFn) ProcessElement(_ []byte, emit func(int, []byte)) {
 	}
 }
 
-// writeShards writes batches (shard, lines) to the files of a sharded
-// output, each line once when dedup is set, and returns the number of
-// lines each shard wrote.
-func writeShards(s beam.Scope, batches beam.PCollection, w *writeShardFn) beam.PCollection {
-	s = s.Scope("write " + w.Kind)
-	filesystem.ValidateScheme(w.Prefix)
-	empty := beam.ParDo(s, &allShardsFn{Shards: w.Shards}, beam.Impulse(s))
-	return beam.ParDo(s, w, beam.GroupByKey(s, beam.Flatten(s, batches, empty)))
+// allShardFilesFn emits no file for every shard, so that every shard file
+// is written even when no line reaches it.
+type allShardFilesFn struct{ Shards int }
+
+func (f *allShardFilesFn) ProcessElement(_ []byte, emit func(int, string)) {
+	for i := range f.Shards {
+		emit(i, "")
+	}
 }
 
-// writeShardFn writes one shard: the lines of its batches, after Header
-// when it is not empty; with Dedup, each line once (the batches of two
-// bundles can hold the same canonical URL, and a shard holds every copy of
-// a URL). It emits the number of lines written.
+// writeShards writes the batch files of each shard (shard, file name) to
+// the shard's file, each line once when w.Dedup is set, and returns the
+// number of lines each shard wrote.
+func writeShards(s beam.Scope, files beam.PCollection, w *writeShardFn) beam.PCollection {
+	s = s.Scope("write " + w.Kind)
+	filesystem.ValidateScheme(w.Prefix)
+	empty := beam.ParDo(s, &allShardFilesFn{Shards: w.Shards}, beam.Impulse(s))
+	return beam.ParDo(s, w, beam.GroupByKey(s, beam.Flatten(s, files, empty)))
+}
+
+// writeShardFn writes one shard: the lines of its batch files, after
+// Header when it is not empty; with Dedup, each line once (the batches of
+// two bundles can hold the same canonical URL, and a shard has every copy
+// of a URL). It emits the number of lines written. The batch files stay:
+// the step may run again, and cleanupFn removes them at the end.
 type writeShardFn struct {
 	Prefix, Kind, Ext, Header string
 	Shards                    int
 	Dedup                     bool
 }
 
-func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, batches func(*[]byte) bool, written func(int)) error {
+func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, files func(*string) bool, written func(int)) error {
 	n := 0
-	var seen map[string]struct{}
+	var seen fingerprints
 	if w.Dedup {
-		seen = make(map[string]struct{})
+		seen.init(1 << 12)
 	}
 	err := createFile(ctx, ShardName(w.Prefix, w.Kind, w.Ext, shard, w.Shards), func(bw *bufio.Writer) error {
 		if w.Header != "" {
 			bw.WriteString(w.Header)
 			bw.WriteByte('\n')
 		}
-		var batch []byte
-		for batches(&batch) {
+		var name string
+		for files(&name) {
+			if name == "" {
+				continue
+			}
+			batch, err := readTemp(ctx, name)
+			if err != nil {
+				return err
+			}
 			if !w.Dedup {
 				bw.Write(batch)
 				n += bytes.Count(batch, []byte{'\n'})
@@ -84,16 +107,16 @@ func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, batches fu
 			for len(batch) > 0 {
 				i := bytes.IndexByte(batch, '\n')
 				if i < 0 {
-					return fmt.Errorf("a batch of shard %d does not end with a line ending", shard)
+					return fmt.Errorf("%s does not end with a line ending", name)
 				}
 				line := batch[:i+1]
 				batch = batch[i+1:]
-				if _, ok := seen[string(line[:i])]; ok {
-					continue
+				u := unsafe.String(&line[0], i)
+				fp := seen.of(u)
+				if _, added := seen.add(fp[0], fp[1]); added {
+					bw.Write(line)
+					n++
 				}
-				seen[string(line[:i])] = struct{}{}
-				bw.Write(line)
-				n++
 			}
 		}
 		return nil
@@ -102,6 +125,78 @@ func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, batches fu
 		return err
 	}
 	written(n)
+	return nil
+}
+
+// writeTemp writes a batch to a file of the job's temporary directory.
+func writeTemp(ctx context.Context, name string, batch []byte) error {
+	fs, err := filesystem.New(ctx, name)
+	if err != nil {
+		return fmt.Errorf("urlkit-beam: %s: %w", name, err)
+	}
+	defer fs.Close()
+	f, err := fs.OpenWrite(ctx, name)
+	if err != nil {
+		return fmt.Errorf("urlkit-beam: creating %s: %w", name, err)
+	}
+	if _, err := f.Write(batch); err != nil {
+		f.Close()
+		return fmt.Errorf("urlkit-beam: writing %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("urlkit-beam: writing %s: %w", name, err)
+	}
+	return nil
+}
+
+// readTemp reads a batch file.
+func readTemp(ctx context.Context, name string) ([]byte, error) {
+	fs, err := filesystem.New(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("urlkit-beam: %s: %w", name, err)
+	}
+	defer fs.Close()
+	f, err := fs.OpenRead(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("urlkit-beam: opening %s: %w", name, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("urlkit-beam: reading %s: %w", name, err)
+	}
+	return b, nil
+}
+
+// cleanupFn removes the job's temporary directory once the shards are
+// written (its input is every shard writer's output, grouped). A run that
+// fails leaves the directory: PREFIX-tmp-*.
+type cleanupFn struct {
+	Dir string
+}
+
+func (c *cleanupFn) ProcessElement(ctx context.Context, _ int, _ func(*int) bool) error {
+	fs, err := filesystem.New(ctx, c.Dir)
+	if err != nil {
+		return fmt.Errorf("urlkit-beam: %s: %w", c.Dir, err)
+	}
+	defer fs.Close()
+	rm, ok := fs.(filesystem.Remover)
+	if !ok {
+		return nil
+	}
+	files, err := fs.List(ctx, c.Dir+"/*")
+	if err != nil {
+		return fmt.Errorf("urlkit-beam: listing %s: %w", c.Dir, err)
+	}
+	for _, f := range files {
+		if err := rm.Remove(ctx, f); err != nil {
+			return fmt.Errorf("urlkit-beam: removing %s: %w", f, err)
+		}
+	}
+	// The directory itself, where directories exist (not on object
+	// stores, where it went with its last file).
+	rm.Remove(ctx, c.Dir)
 	return nil
 }
 
