@@ -304,6 +304,25 @@ func TestProsperoRealListings(t *testing.T) {
 	}
 }
 
+// RFC 1738 3.11's ";field=value": OBJECT-VERSION as the object-version
+// token (0: the current version), another field as a SELECT line after
+// DIRECTORY; dirsrv takes both and lists the same directory.
+func TestProsperoRealFields(t *testing.T) {
+	env := testservers.RequireUDP(t, "URLKIT_PROSPERO_ADDR")
+	base := "prospero://" + env["URLKIT_PROSPERO_ADDR"] + "/" + env["URLKIT_PROSPERO_ROOT"] + "/pub"
+	var trace bytes.Buffer
+	got := listing(t, base+";OBJECT-VERSION=0;DESCRIPTION=demo%20tree", &Options{Trace: &trace})
+	want := listing(t, base, nil)
+	if fmt.Sprint(got) != fmt.Sprint(want) || len(got) == 0 {
+		t.Errorf("with fields %v, without %v", got, want)
+	}
+	for _, w := range []string{"/pub' 0\n", "> SELECT LINK FIELD DESCRIPTION SEQUENCE 'demo tree'\n"} {
+		if !strings.Contains(trace.String(), w) {
+			t.Errorf("trace lacks %q:\n%s", w, trace.String())
+		}
+	}
+}
+
 // A directory of 300 entries: a reply of some 41 packets in three windows, each
 // acknowledged (dirsrv waits for it). vls itself gives up on it ("Timed
 // out (ardp)": its library drops the packets after the first window,
