@@ -286,7 +286,7 @@ func TestProsperoRealListings(t *testing.T) {
 	for _, dir := range []string{"", "/pub", "/pub/subdir", "/pub/several"} {
 		var trace bytes.Buffer
 		start := time.Now()
-		got := listing(t, "prospero://"+addr+"/"+pctEncode(root+dir, "/"), &Options{Trace: &trace})
+		got := listing(t, "prospero://"+addr+"/"+escapeSegments(root+dir), &Options{Trace: &trace})
 		t.Logf("%s: %d entries in %v, %d ARDP packets", dir, len(got), time.Since(start), strings.Count(trace.String(), "< ARDP packet"))
 		want := vls(t, env, dir+"/")
 		if len(got) != len(want) || len(got) == 0 {
@@ -355,7 +355,7 @@ func TestProsperoRealFiles(t *testing.T) {
 		p := root + "/pub/" + name
 		start := time.Now()
 		var trace bytes.Buffer
-		b, r, err := get(t, "prospero://"+addr+"/"+pctEncode(p, "/"), scheme.Config{}, &Options{Trace: &trace})
+		b, r, err := get(t, "prospero://"+addr+"/"+escapeSegments(p), scheme.Config{}, &Options{Trace: &trace})
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, trace.String())
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // WAIS (RFC 1738 3.9; RFC 1630, WAIS; RFC 1625):
@@ -320,30 +319,10 @@ func appendWAISCompressed(b []byte, n int) []byte {
 // database base names (wais://host:port/database, as written) found:
 // base/wtype/wpath (RFC 1738 3.9), the type and the document-id (the bytes
 // of the DocumentID element) percent-encoded where RFC 1738 5's *uchar
-// requires.
+// requires (urlkit.Escape keeps only the unreserved characters for a
+// component it has no rule for).
 func WAISDocumentURL(base, wtype string, docID []byte) string {
-	b := make([]byte, 0, len(base)+len(wtype)+3*len(docID)+2)
-	b = append(b, base...)
-	b = append(b, '/')
-	b = appendUchar(b, wtype)
-	b = append(b, '/')
-	b = appendUchar(b, string(docID))
-	return string(b)
-}
-
-// appendUchar appends s with every byte that is not RFC 1738 5's
-// unreserved (alpha, digit, safe, extra) percent-encoded.
-func appendUchar(b []byte, s string) []byte {
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if chars.Is(c, chars.AlphaDigit) || strings.IndexByte("$-_.+!*'(),", c) >= 0 {
-			b = append(b, c)
-			continue
-		}
-		b = append(b, '%', hex[c>>4], hex[c&15])
-	}
-	return b
+	return base + "/" + urlkit.Escape(wtype, urlkit.ComponentNone) + "/" + urlkit.Escape(string(docID), urlkit.ComponentNone)
 }
 
 func (v *WAIS) wireParts() []wirePart {
