@@ -70,19 +70,6 @@ func Parse(s string) (urlkit.URL, []urlkit.Warning, error) { return read(s, fals
 // form, as [urlkit.ParseRef] takes it): a base or a reference to resolve.
 func ParseRef(s string) (urlkit.URL, []urlkit.Warning, error) { return read(s, true) }
 
-// WouldRepair reports whether the lenient reading accepts s, which the
-// strict parser refused: the command line then ends the strict error with
-// a pointer to --lenient.
-func WouldRepair(s string, partialOK bool) bool {
-	var err error
-	if partialOK {
-		_, _, err = ParseRef(s)
-	} else {
-		_, _, err = Parse(s)
-	}
-	return err == nil
-}
-
 // profile is IDNA as the WHATWG URL Standard's "domain to ASCII" runs it:
 // UTS #46 with CheckHyphens, UseSTD3ASCIIRules, Transitional_Processing
 // and VerifyDnsLength off, CheckBidi and CheckJoiners on. The host that
