@@ -300,6 +300,15 @@ func build(p urlkit.Parts, edited urlkit.Component) (urlkit.URL, error) {
 	var at [urlkit.ComponentFragment + 1]int // where each part starts in b
 	n := len(p.Scheme) + len(p.User) + len(p.Password) + len(p.Host) + len(p.Port) + len(p.Path) + len(p.Search) + len(p.Fragment) + 8
 	b.Grow(n)
+	// put writes the separator sep (none when 0), then the text of
+	// component c, noting where it starts.
+	put := func(sep byte, c urlkit.Component, text string) {
+		if sep != 0 {
+			b.WriteByte(sep)
+		}
+		at[c] = b.Len()
+		b.WriteString(text)
+	}
 	if p.Scheme != "" {
 		b.WriteString(p.Scheme)
 		b.WriteByte(':')
@@ -307,37 +316,26 @@ func build(p urlkit.Parts, edited urlkit.Component) (urlkit.URL, error) {
 	if p.Authority {
 		b.WriteString("//")
 		if p.HasUser {
-			at[urlkit.ComponentUser] = b.Len()
-			b.WriteString(p.User)
+			put(0, urlkit.ComponentUser, p.User)
 			if p.HasPassword {
-				b.WriteByte(':')
-				at[urlkit.ComponentPassword] = b.Len()
-				b.WriteString(p.Password)
+				put(':', urlkit.ComponentPassword, p.Password)
 			}
 			b.WriteByte('@')
 		}
-		at[urlkit.ComponentHost] = b.Len()
-		b.WriteString(p.Host)
+		put(0, urlkit.ComponentHost, p.Host)
 		if p.Port != "" {
-			b.WriteByte(':')
-			at[urlkit.ComponentPort] = b.Len()
-			b.WriteString(p.Port)
+			put(':', urlkit.ComponentPort, p.Port)
 		}
 		if p.HasPath {
 			b.WriteByte('/')
 		}
 	}
-	at[urlkit.ComponentPath] = b.Len()
-	b.WriteString(p.Path)
+	put(0, urlkit.ComponentPath, p.Path)
 	if p.HasSearch {
-		b.WriteByte('?')
-		at[urlkit.ComponentSearch] = b.Len()
-		b.WriteString(p.Search)
+		put('?', urlkit.ComponentSearch, p.Search)
 	}
 	if p.HasFragment {
-		b.WriteByte('#')
-		at[urlkit.ComponentFragment] = b.Len()
-		b.WriteString(p.Fragment)
+		put('#', urlkit.ComponentFragment, p.Fragment)
 	}
 	s := b.String()
 	parse := urlkit.ParseRef

@@ -407,6 +407,16 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 			return
 		}
 		h.Set("Content-Length", strconv.Itoa(n))
+		if r, ok := rc.(*access.Resource); ok {
+			if _, ftp := r.Plan.(*scheme.FTPPlan); ftp {
+				// The transfer is complete: Close hands the logged-in
+				// session back to the pool (access.FTPSessions) now, before
+				// the client has the response and can ask for the next file
+				// on the same session. (Gopher's Close only closes a socket:
+				// it stays after the response, below.)
+				rc.Close()
+			}
+		}
 		q.w.WriteHeader(http.StatusOK)
 		q.w.Write(buf[:n])
 		// The whole response goes out in one write now, before the

@@ -85,8 +85,14 @@ type Record struct {
 
 // Line applies the command line's rule for input lines: white space
 // around a URL is not part of it, and a blank line is no input at all. It
-// returns the trimmed line, and false for a blank one.
+// returns the trimmed line, and false for a blank one. White space is
+// Unicode's (strings.TrimSpace: U+00A0 and U+0085 included); a line whose
+// first and last bytes are ASCII and not white space, the common case, is
+// returned at once.
 func Line(s string) (string, bool) {
+	if n := len(s); n > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf && s[n-1] > ' ' && s[n-1] < utf8.RuneSelf {
+		return s, true
+	}
 	s = strings.TrimSpace(s)
 	return s, s != ""
 }
