@@ -219,9 +219,35 @@ type dotReader struct {
 var errNoTerminator = errors.New(`the connection ended before the terminating "." line`)
 
 func (d *dotReader) Read(p []byte) (int, error) {
+	if err := d.fill(); err != nil {
+		return 0, err
+	}
+	n := copy(p, d.pending)
+	d.pending = d.pending[n:]
+	return n, nil
+}
+
+// readLine returns the next line as it is (lineReader), its dot-stuffing
+// undone: a piece of a line longer than the buffer with
+// bufio.ErrBufferFull.
+func (d *dotReader) readLine() ([]byte, error) {
+	if err := d.fill(); err != nil {
+		return nil, err
+	}
+	line := d.pending
+	d.pending = nil
+	if line[len(line)-1] != '\n' && !d.done {
+		return line, bufio.ErrBufferFull
+	}
+	return line, nil
+}
+
+// fill makes d.pending the rest of the current line, or the next line,
+// unstuffed; it returns io.EOF at the terminator.
+func (d *dotReader) fill() error {
 	for len(d.pending) == 0 {
 		if d.done {
-			return 0, io.EOF
+			return io.EOF
 		}
 		line, err := d.r.ReadSlice('\n')
 		switch {
@@ -237,18 +263,18 @@ func (d *dotReader) Read(p []byte) (int, error) {
 		case err == io.EOF:
 			d.done = true
 			if d.strict {
-				return 0, errNoTerminator
+				return errNoTerminator
 			}
 			if len(line) == 0 {
-				return 0, io.EOF
+				return io.EOF
 			}
 		case err != nil:
-			return 0, err
+			return err
 		}
 		if d.start {
 			if (len(line) == 2 && line[0] == '.' && line[1] == '\n') || (len(line) == 3 && string(line) == ".\r\n") {
 				d.done = true
-				return 0, io.EOF
+				return io.EOF
 			}
 			if len(line) >= 2 && line[0] == '.' && line[1] == '.' {
 				line = line[1:]
@@ -257,9 +283,7 @@ func (d *dotReader) Read(p []byte) (int, error) {
 		d.start = len(line) > 0 && line[len(line)-1] == '\n'
 		d.pending = line
 	}
-	n := copy(p, d.pending)
-	d.pending = d.pending[n:]
-	return n, nil
+	return nil
 }
 
 // MenuItem is one line of a gopher menu (RFC 1436 section 3.8): the item
@@ -288,18 +312,27 @@ func (m MenuItem) URL() (string, error) {
 // MenuReader reads a gopher menu item by item, holding one line at a time:
 // a menu of any size is read in constant memory.
 type MenuReader struct {
-	br   *bufio.Reader
-	max  int
-	line []byte
-	n    int // lines read
+	br    *bufio.Reader
+	lines *body // r's stream when it gives lines itself (a gopher menu)
+	max   int
+	line  []byte
+	n     int // lines read
 }
 
 // NewMenuReader reads the menu from r (a Resource of Kind "menu": the
 // terminator already removed). Lines longer than maxLine bytes (zero:
-// DefaultMaxReplyLine) are an error.
+// DefaultMaxReplyLine) are an error. A gopher menu's Resource is read
+// line by line as its reader unstuffs them, not through a second buffer.
 func NewMenuReader(r io.Reader, maxLine int) *MenuReader {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxReplyLine
+	}
+	if res, ok := r.(*Resource); ok {
+		if b, ok := res.ReadCloser.(*body); ok {
+			if _, ok := b.r.(lineReader); ok {
+				return &MenuReader{lines: b, max: maxLine}
+			}
+		}
 	}
 	return &MenuReader{br: bufio.NewReaderSize(r, 4096), max: maxLine}
 }
@@ -312,7 +345,15 @@ func (mr *MenuReader) Next() (MenuItem, error) {
 	for {
 		mr.line = mr.line[:0]
 		for {
-			frag, err := mr.br.ReadSlice('\n')
+			var (
+				frag []byte
+				err  error
+			)
+			if mr.lines != nil {
+				frag, err = mr.lines.readLine()
+			} else {
+				frag, err = mr.br.ReadSlice('\n')
+			}
 			if len(mr.line)+len(frag) > mr.max+2 {
 				return MenuItem{}, &LimitError{Protocol: "gopher", Step: fmt.Sprintf("menu line %d", mr.n+1), Limit: "menu line", Value: fmt.Sprintf("%d bytes", mr.max)}
 			}

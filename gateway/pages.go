@@ -48,7 +48,8 @@ type bar struct {
 func trustedURL(s string) template.URL { return template.URL(s) }
 
 var pages = template.Must(template.New("pages").Parse(`
-{{define "head"}}<!DOCTYPE html>
+{{define "head"}}{{template "head-open" .}}{{template "head-close" .}}{{end}}
+{{define "head-open"}}<!DOCTYPE html>
 <html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
 <title>{{.Title}}</title>
 <style>
@@ -60,8 +61,7 @@ header.bar input[type=text]{flex:1;font-family:monospace;font-size:1em;width:aut
 nav.crumbs{font-size:.9em;margin-top:.3em;word-break:break-all}
 nav.crumbs a[rel=up]{font-weight:bold}
 pre.menu{font-family:monospace;line-height:1.35;white-space:pre;overflow-x:auto}
-pre.menu .t{color:#667}
-pre.menu form.s{display:inline;margin:0}
+pre.menu form{display:inline;margin:0}
 pre.menu input[type=search]{font-family:monospace}
 h1{font-size:1.2em;word-break:break-all}
 ul.items{list-style:none;padding:0}
@@ -78,7 +78,8 @@ table.files{border-collapse:collapse;font-family:monospace}
 table.files td,table.files th{padding:.1em .8em .1em 0;text-align:left;white-space:pre}
 table.files .size{text-align:right}
 .truncated{color:#a60;font-weight:bold}
-</style></head><body>
+{{end}}
+{{define "head-close"}}</style></head><body>
 <header class="bar">{{if not .Proxy}}<form method="get" action="/go"><a class="home" href="/" title="the gateway's front page">urlkit</a>
 <input type="text" name="url" value="{{.URL}}" placeholder="gopher://gopher.floodgap.com/1/, ftp.example.org, ..." aria-label="URL"{{if not .URL}} autofocus{{end}}>
 <input type="submit" value="go"></form>{{else}}<span class="home">urlkit gateway</span>{{end}}
@@ -98,7 +99,7 @@ table.files .size{text-align:right}
 {{end}}
 {{define "list-end"}}</ul>
 {{template "page-end" .}}{{end}}
-{{define "menu-start"}}{{template "head" .}}<h1>gopher menu: {{.Title}}</h1>
+{{define "menu-start"}}{{template "head-open" .}}{{.Style}}{{template "head-close" .}}<h1>gopher menu: {{.Title}}</h1>
 <pre class="menu">
 {{end}}
 {{define "menu-end"}}</pre>
