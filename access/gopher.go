@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -315,8 +316,9 @@ type MenuReader struct {
 	br    *bufio.Reader
 	lines *body // r's stream when it gives lines itself (a gopher menu)
 	max   int
-	line  []byte
-	n     int // lines read
+	line  []byte // a long line, gathered
+	chunk []byte // the block item strings are cut from (str)
+	n     int    // lines read
 }
 
 // NewMenuReader reads the menu from r (a Resource of Kind "menu": the
@@ -343,57 +345,88 @@ func NewMenuReader(r io.Reader, maxLine int) *MenuReader {
 // lines are skipped.
 func (mr *MenuReader) Next() (MenuItem, error) {
 	for {
-		mr.line = mr.line[:0]
-		for {
-			var (
-				frag []byte
-				err  error
-			)
-			if mr.lines != nil {
-				frag, err = mr.lines.readLine()
-			} else {
-				frag, err = mr.br.ReadSlice('\n')
-			}
-			if len(mr.line)+len(frag) > mr.max+2 {
-				return MenuItem{}, &LimitError{Protocol: "gopher", Step: fmt.Sprintf("menu line %d", mr.n+1), Limit: "menu line", Value: fmt.Sprintf("%d bytes", mr.max)}
-			}
-			mr.line = append(mr.line, frag...)
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err == io.EOF && len(mr.line) > 0 {
-				break
-			}
-			if err != nil {
-				return MenuItem{}, err
-			}
-			break
+		b, err := mr.readLine()
+		if err != nil {
+			return MenuItem{}, err
 		}
 		mr.n++
-		l := string(bytes.TrimRight(mr.line, "\r\n"))
-		if l == "." {
+		for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+			b = b[:len(b)-1]
+		}
+		if len(b) == 1 && b[0] == '.' {
 			return MenuItem{}, io.EOF
 		}
-		if l == "" {
+		if len(b) == 0 {
 			continue
 		}
+		l := mr.str(b)
 		// The TAB-separated fields, cut in place (no slice of them): the
 		// first five, and how many there are (five or more counts as five).
 		var f [5]string
 		rest, n := l[1:], 0
 		for n < len(f) {
-			v, r, ok := strings.Cut(rest, "\t")
-			f[n], rest = v, r
-			n++
-			if !ok {
+			i := strings.IndexByte(rest, '\t')
+			if i < 0 {
+				f[n] = rest
+				n++
 				break
 			}
+			f[n], rest = rest[:i], rest[i+1:]
+			n++
 		}
 		if n < 4 {
 			return MenuItem{Type: 'i', Display: l}, nil
 		}
 		return MenuItem{Type: l[0], Display: f[0], Selector: f[1], Host: f[2], Port: strings.TrimSpace(f[3]), Plus: f[4]}, nil
 	}
+}
+
+// readLine returns the next line, its end included; a line longer than
+// the reader's buffer is gathered in mr.line.
+func (mr *MenuReader) readLine() ([]byte, error) {
+	mr.line = mr.line[:0]
+	for {
+		var (
+			frag []byte
+			err  error
+		)
+		if mr.lines != nil {
+			frag, err = mr.lines.readLine()
+		} else {
+			frag, err = mr.br.ReadSlice('\n')
+		}
+		if len(mr.line)+len(frag) > mr.max+2 {
+			return nil, &LimitError{Protocol: "gopher", Step: fmt.Sprintf("menu line %d", mr.n+1), Limit: "menu line", Value: fmt.Sprintf("%d bytes", mr.max)}
+		}
+		if err == bufio.ErrBufferFull {
+			mr.line = append(mr.line, frag...)
+			continue
+		}
+		if err != nil && (err != io.EOF || len(mr.line)+len(frag) == 0) {
+			return nil, err
+		}
+		if len(mr.line) == 0 {
+			return frag, nil // the whole line in one piece: not copied
+		}
+		return append(mr.line, frag...), nil
+	}
+}
+
+// menuChunk is the size of the blocks the strings of a menu's items are
+// cut from.
+const menuChunk = 4 << 10
+
+// str returns b as a string cut from mr's current block: one allocation
+// for many lines rather than one a line. A block's bytes are never
+// written again once a string is made of them (it is only appended to),
+// so the strings are as immutable as any; an item kept keeps its block.
+func (mr *MenuReader) str(b []byte) string {
+	if len(b) > cap(mr.chunk)-len(mr.chunk) {
+		mr.chunk = make([]byte, 0, max(menuChunk, len(b)))
+	}
+	start := len(mr.chunk)
+	mr.chunk = append(mr.chunk, b...)
+	return unsafe.String(&mr.chunk[start], len(b))
 }
 
 // WriteMenuListing copies a menu from r to w as a listing, one item a line,
