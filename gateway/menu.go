@@ -141,6 +141,14 @@ func appendLabel(dst []byte, c byte) []byte {
 func appendHTML[T ~string | ~[]byte](dst []byte, s T) []byte {
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight bytes at a time while none is special (the usual case).
+		for i+8 <= len(s) && !htmlSpecial8(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
+			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if !htmlSpecial[c] {
 			i++
@@ -179,6 +187,19 @@ func appendHTML[T ~string | ~[]byte](dst []byte, s T) []byte {
 	return append(dst, s[start:]...)
 }
 
+// htmlSpecial8 reports whether any of the eight bytes of w is one that
+// htmlSpecial marks (a byte of 0x80 or more, NUL, or one of "&<>\"'"),
+// by the classic test for a zero byte in a word, applied to w XOR each
+// special byte repeated.
+func htmlSpecial8(w uint64) bool {
+	const (
+		lo = 0x0101010101010101
+		hi = 0x8080808080808080
+	)
+	zero := func(x uint64) uint64 { return (x - lo) &^ x & hi }
+	return (w&hi | zero(w) | zero(w^('&'*lo)) | zero(w^('<'*lo)) | zero(w^('>'*lo)) | zero(w^('"'*lo)) | zero(w^('\''*lo))) != 0
+}
+
 // htmlSpecial marks the bytes appendHTML does not copy as they are: the
 // five HTML specials, NUL, and every byte of a non-ASCII character.
 var htmlSpecial = func() (t [256]bool) {
@@ -200,6 +221,15 @@ func appendHref[T ~string | ~[]byte](dst []byte, s T) []byte {
 	const hex = "0123456789ABCDEF"
 	start := 0
 	for i := 0; i < len(s); i++ {
+		// Eight bytes at a time while all are plainly kept (letters,
+		// digits and most of a URL's punctuation).
+		for i+8 <= len(s) && hrefPlain8(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
+			uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if hrefKeep[c] {
 			continue
@@ -213,6 +243,21 @@ func appendHref[T ~string | ~[]byte](dst []byte, s T) []byte {
 		start = i + 1
 	}
 	return append(dst, s[start:]...)
+}
+
+// hrefPlain8 reports whether every byte of w is one appendHref keeps and
+// lies in "-" (0x2D) to "z" (0x7A): letters, digits, "-./:;=?@_" and
+// the brackets, the bulk of any URL. The range is checked by adding to
+// each byte (none is 0x80 or more, so no carry crosses a byte); the five
+// bytes in it that are not kept ("<>\^`") by the zero-byte test.
+func hrefPlain8(w uint64) bool {
+	const (
+		lo = 0x0101010101010101
+		hi = 0x8080808080808080
+	)
+	zero := func(x uint64) uint64 { return (x - lo) &^ x & hi }
+	return w&hi == 0 && (w+(0x80-0x2D)*lo)&hi == hi && (w+(0x80-0x7B)*lo)&hi == 0 &&
+		(zero(w^('<'*lo))|zero(w^('>'*lo))|zero(w^('\\'*lo))|zero(w^('^'*lo))|zero(w^('`'*lo))) == 0
 }
 
 // hrefKeep marks the bytes appendHref copies as they are.

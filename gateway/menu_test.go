@@ -1,11 +1,14 @@
 package gateway
 
 import (
+	"fmt"
 	"html/template"
+	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // appendHTML escapes as html/template does for text and attribute values,
@@ -139,6 +142,105 @@ func TestAppendItemLine(t *testing.T) {
 		want := string(appendMenuLine(nil, it.t, e, it.search))
 		if got := string(appendItemLine(nil, it.t, it.display, it.prefix, []byte(it.url), it.search)); got != want {
 			t.Errorf("%c %q:\n got %s\nwant %s", it.t, it.url, got, want)
+		}
+	}
+}
+
+// htmlSpecial8 finds a special byte wherever it is in a word, and finds
+// none in a word of ordinary bytes: it agrees with htmlSpecial byte by
+// byte for every byte value in every position.
+func TestHTMLSpecial8(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			w := uint64(0x6161616161616161) // "aaaaaaaa"
+			w = w&^(0xff<<(8*pos)) | uint64(c)<<(8*pos)
+			if got := htmlSpecial8(w); got != htmlSpecial[c] {
+				t.Errorf("byte %#x at %d: htmlSpecial8 %v, htmlSpecial %v", c, pos, got, htmlSpecial[c])
+			}
+		}
+	}
+}
+
+// hrefPlain8 passes a word only when appendHref keeps all its bytes: for
+// every byte value in every position, a word of "a"s with that byte passes
+// only if the byte is kept (it may refuse kept bytes outside "-" to "z",
+// which the byte loop then takes).
+func TestHrefPlain8(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			w := uint64(0x6161616161616161)
+			w = w&^(0xff<<(8*pos)) | uint64(c)<<(8*pos)
+			got, inRange := hrefPlain8(w), c >= '-' && c <= 'z'
+			if got && !hrefKeep[c] || inRange && hrefKeep[c] && !got {
+				t.Errorf("byte %#x at %d: hrefPlain8 %v, kept %v", c, pos, got, hrefKeep[c])
+			}
+		}
+	}
+}
+
+// The word-at-a-time skips of appendHTML and appendHref change nothing:
+// on random strings, rich in the bytes they must stop at, both write what
+// a byte-by-byte reference writes.
+func TestAppendWordSkips(t *testing.T) {
+	refHTML := func(s string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); {
+			c := s[i]
+			switch {
+			case c >= utf8.RuneSelf:
+				r, size := utf8.DecodeRuneInString(s[i:])
+				if r == utf8.RuneError && size == 1 {
+					b.WriteRune(cp1252(c))
+				} else {
+					b.WriteString(s[i : i+size])
+				}
+				i += size
+				continue
+			case c == 0:
+				b.WriteString("\uFFFD")
+			case strings.IndexByte(`&<>"'`, c) >= 0:
+				b.WriteString(map[byte]string{'&': "&amp;", '<': "&lt;", '>': "&gt;", '"': "&#34;", '\'': "&#39;"}[c])
+			default:
+				b.WriteByte(c)
+			}
+			i++
+		}
+		return b.String()
+	}
+	refHref := func(s string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case hrefKeep[c]:
+				b.WriteByte(c)
+			case c == '&':
+				b.WriteString("&amp;")
+			default:
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		}
+		return b.String()
+	}
+	rng := rand.New(rand.NewPCG(22, 7))
+	alphabet := "abcXYZ019 -./:;=?@_~<>&\"'\\^`{}|()[]%\x00\x7f\x80\xc3\xa9\xe2\x82\xac\xff\t"
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			if rng.IntN(4) == 0 {
+				b[i] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				b[i] = "abcdefghijklmnopqrstuvwxyz0123456789/."[rng.IntN(38)]
+			}
+		}
+		s := string(b)
+		if got, want := string(appendHTML(nil, s)), refHTML(s); got != want {
+			t.Fatalf("appendHTML(%q) = %q, reference %q", s, got, want)
+		}
+		if got, want := string(appendHTML(nil, b)), refHTML(s); got != want {
+			t.Fatalf("appendHTML([]byte(%q)) = %q, reference %q", s, got, want)
+		}
+		if got, want := string(appendHref(nil, b)), refHref(s); got != want {
+			t.Fatalf("appendHref(%q) = %q, reference %q", s, got, want)
 		}
 	}
 }

@@ -337,16 +337,16 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 	if class == classPublic {
 		return nil
 	}
-	what := fmt.Sprintf("%s is a %s address", c.Addr.Addr().WithZone(""), name)
-	if publicOnly {
-		return &PolicyError{Rule: "O3", Reason: what + "; a link followed from another site reaches public addresses only"}
-	}
 	named := c.Name
 	if c.Data {
 		named = c.Control
 	}
-	if k, err := hostPortKey(named, 0); err == nil && p.allow[k] {
+	if !publicOnly && p.allowed(named) {
 		return nil // T4: a named exception
+	}
+	what := fmt.Sprintf("%s is a %s address", c.Addr.Addr().WithZone(""), name)
+	if publicOnly {
+		return &PolicyError{Rule: "O3", Reason: what + "; a link followed from another site reaches public addresses only"}
 	}
 	if class == classLoopback && p.allowLoopback || class == classPrivate && p.allowPrivate {
 		// T3 with P3: private targets on their scheme's own port only.
@@ -363,6 +363,18 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 		how = "--allow-private allows private targets on their scheme's port; --allow HOST:PORT names one"
 	}
 	return &PolicyError{Rule: "T2", Reason: what + ", which the gateway does not reach (" + how + ")"}
+}
+
+// allowed reports whether the target named "host:port" is one of
+// Policy.Allow. A name already in the normalised form (the usual case: the
+// entry's own spelling) is found without normalising it again; the
+// normalisation maps a normalised name to itself.
+func (p *policy) allowed(named string) bool {
+	if p.allow[named] {
+		return true
+	}
+	k, err := hostPortKey(named, 0)
+	return err == nil && p.allow[k]
 }
 
 // Address classes.

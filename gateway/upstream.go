@@ -14,9 +14,24 @@ import (
 // options returns the access options of request q. The request's
 // deadline is its context's; the idle timeout and the size cap come from
 // the configuration; the policy (policy.go) is asked about every
-// connection access opens, on the address actually dialled.
+// connection access opens, on the address actually dialled. They depend
+// on nothing but whether the request may reach public addresses only, so
+// the two sets are made once (New) and shared: access only reads them.
 func (g *Gateway) options(q *request) *access.Options {
-	publicOnly := q.publicOnly
+	if g.testDial != nil { // set by a test after New
+		o := *g.newOptions(q.publicOnly)
+		o.Dial = g.testDial
+		return &o
+	}
+	if q.publicOnly {
+		return g.optsPublic
+	}
+	return g.opts
+}
+
+// newOptions makes the access options of requests that may reach public
+// addresses only (publicOnly) or not.
+func (g *Gateway) newOptions(publicOnly bool) *access.Options {
 	return &access.Options{
 		ConnectTimeout: g.cfg.ConnectTimeout,
 		ReadTimeout:    g.cfg.ReadTimeout,
@@ -27,7 +42,6 @@ func (g *Gateway) options(q *request) *access.Options {
 		// by the request deadline, and the probes cost two system calls a
 		// connection.
 		KeepAlive: -1,
-		Dial:      g.testDial,
 	}
 }
 

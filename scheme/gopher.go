@@ -486,11 +486,7 @@ func (c *GopherItemURLs) Append(dst []byte, typ byte, selector, host, port strin
 	if isControl(typ) || typ >= 0x80 {
 		return bad("item type 0x%02X is not a printable character", typ)
 	}
-	for i := 0; i < len(selector); i++ {
-		if isControl(selector[i]) {
-			return bad("selector holds control character 0x%02X at byte %d", selector[i], i)
-		}
-	}
+	orig := len(dst)
 	dst = append(dst, "gopher://"...)
 	if c.bracket {
 		dst = append(dst, '[')
@@ -509,7 +505,20 @@ func (c *GopherItemURLs) Append(dst []byte, typ byte, selector, host, port strin
 	} else {
 		dst = append(dst, '%', chars.UpperHex[typ>>4], chars.UpperHex[typ&15])
 	}
-	return chars.AppendEscape(dst, selector, chars.EscPath), nil
+	n := len(dst)
+	dst = chars.AppendEscape(dst, selector, chars.EscPath)
+	if len(dst)-n != len(selector) {
+		// Some byte was encoded: it may be a control character, which
+		// the path's escape set never keeps (a selector without encoded
+		// bytes has none).
+		for i := 0; i < len(selector); i++ {
+			if isControl(selector[i]) {
+				dst = dst[:orig]
+				return bad("selector holds control character 0x%02X at byte %d", selector[i], i)
+			}
+		}
+	}
+	return dst, nil
 }
 
 // checkGopherServer checks the host and port of a menu item: the port a

@@ -128,6 +128,18 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	go gw.Serve(gwLn)
 	defer gw.Close()
 	inAddr := gwLn.Addr().String()
+	// The floor of each in-process side: the same http.Server settings and
+	// the same client, the response served from memory (see floorServer).
+	floor := &floorServer{}
+	flLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fl := g.HTTPServer()
+	fl.Handler = floor
+	go fl.Serve(flLn)
+	defer fl.Close()
+	floorAddr := flLn.Addr().String()
 	serveAddr := ""
 	doGopher, doFTP, doMenu := only == "" || only == "gopher", only == "" || only == "ftp", only == "" || only == "menu"
 	if doFTP {
@@ -159,7 +171,14 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	if doGopher {
 		sides["gateway gopher"] = func(c *client) error { return c.get(inAddr, gopherURL, doc) }
 		sides["direct gopher"] = func(c *client) error { return direct(c, doc) }
-		groups = append(groups, []string{"gateway gopher", "direct gopher"})
+		// The gateway's response, from memory: its headers and the document.
+		resp, err := captured(inAddr, gopherURL)
+		if err != nil {
+			return fmt.Errorf("gateway gopher: %w", err)
+		}
+		floor.add("/doc", resp)
+		sides["http floor"] = func(c *client) error { return c.get(floorAddr, "/doc", doc) }
+		groups = append(groups, []string{"gateway gopher", "direct gopher", "http floor"})
 	}
 	if doMenu {
 		// The page must hold the last item; the fetch is the menu as sent,
@@ -176,7 +195,13 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 			})
 		}
 		sides["direct menu fetch"] = func(c *client) error { return directMenu(c, menu[:menuItems]) }
-		groups = append(groups, []string{"gateway menu page", "direct menu fetch"})
+		resp, err := captured(inAddr, "/"+menuURL)
+		if err != nil {
+			return fmt.Errorf("gateway menu page: %w", err)
+		}
+		floor.add("/page", resp)
+		sides["page floor"] = func(c *client) error { return c.get(floorAddr, "/page", resp.body) }
+		groups = append(groups, []string{"gateway menu page", "direct menu fetch", "page floor"})
 	}
 	if doFTP {
 		sides["gateway ftp"] = func(c *client) error { return c.get(serveAddr, ftpURL, doc) }
@@ -232,7 +257,7 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 			for _, name := range group {
 				res[name].print(name, conc, inProcess)
 			}
-			if len(group) == 2 {
+			if len(group) >= 2 {
 				a, b := res[group[0]], res[group[1]]
 				cpu := "-"
 				if inProcess {
@@ -240,6 +265,12 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 				}
 				fmt.Printf("%-15s %3d %9.2fx %9.2fx %9.2fx %8s %13s %10s\n", "  ratio", conc, a.rate()/b.rate(),
 					float64(a.pct(50))/float64(b.pct(50)), float64(a.pct(99))/float64(b.pct(99)), "", "", cpu)
+			}
+			if len(group) == 3 && inProcess {
+				// What of the gateway's CPU time beyond the direct fetch's
+				// is the HTTP exchange itself (server and client).
+				a, b, f := res[group[0]].cpuPerReq(), res[group[1]].cpuPerReq(), res[group[2]].cpuPerReq()
+				fmt.Printf("%-15s %3d %s\n", "  floor", conc, fmt.Sprintf("gateway - direct = %.0f µs/req; the floor is %.0f of it, the gateway's own work %.0f", a-b, f, a-b-f))
 			}
 		}
 	}
@@ -358,6 +389,10 @@ type client struct {
 	c    net.Conn
 	br   *bufio.Reader
 	buf  []byte
+	// The last response's status, header and whether it had a length.
+	status int
+	header http.Header
+	length bool
 }
 
 func (c *client) close() {
@@ -394,6 +429,7 @@ func (c *client) getCheck(proxy, target string, check func([]byte) error) error 
 	if err != nil {
 		return err
 	}
+	c.status, c.header, c.length = resp.StatusCode, resp.Header, resp.ContentLength >= 0
 	c.buf = c.buf[:0]
 	b := bytes.NewBuffer(c.buf)
 	_, err = b.ReadFrom(resp.Body)
@@ -565,4 +601,59 @@ func startServe(ctx context.Context, allow []string) (*process, error) {
 	p.addr = strings.TrimSuffix(strings.Fields(line[i+len(marker):])[0], "/")
 	go io.Copy(io.Discard, stderr)
 	return p, nil
+}
+
+// floorServer answers each path it was given with a response recorded
+// from the gateway (captured): the same status, headers and body, from
+// memory. Behind the same http.Server settings as the gateway, asked by
+// the same client, it is the floor of a gateway side: the HTTP exchange
+// alone, with nothing fetched or rendered. A body the gateway sent with
+// its length is sent with it; one it streamed (a long page, chunked) is
+// written in one piece without it, so that it goes out chunked too.
+type floorServer struct {
+	resps map[string]*response
+}
+
+// response is a recorded response.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+	length bool // sent with a Content-Length
+}
+
+func (f *floorServer) add(path string, r *response) {
+	if f.resps == nil {
+		f.resps = map[string]*response{}
+	}
+	f.resps[path] = r
+}
+
+func (f *floorServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	resp := f.resps[r.URL.Path]
+	if resp == nil {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	for k, v := range resp.header {
+		if k != "Date" && (k != "Content-Length" || resp.length) {
+			h[k] = v
+		}
+	}
+	w.WriteHeader(resp.status)
+	w.Write(resp.body)
+}
+
+// captured asks the gateway at addr for target once and records the
+// response.
+func captured(addr, target string) (*response, error) {
+	c := &client{}
+	defer c.close()
+	var resp *response
+	err := c.getCheck(addr, target, func([]byte) error { return nil })
+	if err == nil {
+		resp = &response{status: c.status, header: c.header, body: append([]byte(nil), c.buf...), length: c.length}
+	}
+	return resp, err
 }
