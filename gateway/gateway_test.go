@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -349,26 +350,28 @@ func TestConcurrencyLimit(t *testing.T) {
 	addr := gopherServer(t, map[string][]byte{"/a": []byte("a")})
 	cfg := allow(addr)
 	cfg.MaxUpstream, cfg.Timeout = 2, 300*time.Millisecond
+	cfg.MaxUpstreamPerClient, cfg.MaxUpstreamPerTarget = 2, 2
 	g := New(cfg)
 	base := serve(t, g)
-	g.sem <- struct{}{} // two requests being served upstream
-	g.sem <- struct{}{}
+	// Two requests being served upstream, from other clients.
+	g.slots.acquire(context.Background(), "192.0.2.1", "x:70")
+	g.slots.acquire(context.Background(), "192.0.2.2", "y:70")
 	resp, body := raw(t, base, "GET", "/gopher://"+addr+"/0b")
 	if resp.StatusCode != 503 {
 		t.Errorf("with every slot taken: %d %q, want 503", resp.StatusCode, body)
 	}
-	<-g.sem
+	g.slots.release("192.0.2.1", "x:70")
 	resp, body = raw(t, base, "GET", "/gopher://"+addr+"/9/a")
 	if resp.StatusCode != 200 || body != "a" {
 		t.Errorf("with a slot free: %d %q", resp.StatusCode, body)
 	}
 	// The slot is given back when the handler returns, which may be just
 	// after the client has the whole response.
-	for i := 0; i < 100 && len(g.sem) != 1; i++ {
+	for i := 0; i < 100 && g.slots.inUse() != 1; i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if len(g.sem) != 1 {
-		t.Errorf("%d slots held after the request, want 1", len(g.sem))
+	if n := g.slots.inUse(); n != 1 {
+		t.Errorf("%d slots held after the request, want 1", n)
 	}
 }
 
