@@ -28,15 +28,10 @@ while IFS='=' read -r k v; do
 	case $k in URLKIT_[A-Z0-9_]*) printf -v "$k" '%s' "$v" ;; esac
 done <"$ENVFILE"
 
-need=()
-command -v curl >/dev/null || need+=(curl)
-command -v lynx >/dev/null || need+=(lynx)
-command -v chromium >/dev/null || need+=(chromium)
-if [ ${#need[@]} -gt 0 ]; then
-	log "installing ${need[*]}"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+# Installed through .ci/lib.sh (lock timeout, nothing left enabled, listed).
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+ci_apt_install curl lynx chromium
 
 TMP=$(mktemp -d /tmp/urlkit-gateway-ci.XXXXXX)
 GWPID=
@@ -268,6 +263,42 @@ chrome --dump-dom "${bait}typed" >/dev/null
 [ "$(hits)" = 2 ] || fail "control: a URL typed into chromium did not reach the bait ($(hits))"
 log "chromium: pages of other origins reached nothing; rebinding refused (421)"
 # <<< issue 21
+
+# >>> issue 22: the pages people browse, seen in Chromium and lynx
+# Screenshots (headless Chromium) and lynx -dump, through the gateway, of a
+# gopher menu, an ftp directory, a gopher search's results, a Latin-1 text
+# and an error page, kept in $OUT/browse; lynx talking to the same servers
+# directly is the yardstick, dumped beside them.
+B=$OUT/browse
+mkdir -p "$B"
+t22=$SECONDS
+menu="gopher://$G/1/"
+ftpdir="ftp://$F/pub/"
+search="gopher://$G/7/cgi-bin/search%09caf%C3%A9"
+latin1="ftp://$F/pub/latin1.txt"
+broken="ftp://$F/pub/no-such-file.txt"
+for name in menu ftpdir search latin1 broken; do
+	url=${!name}
+	chrome --screenshot="$B/$name.png" "$GW/$url" >/dev/null
+	[ -s "$B/$name.png" ] || fail "chromium wrote no $name.png"
+	timeout 60 lynx -dump -display_charset=utf-8 "$GW/$url" >"$B/lynx-$name.txt" || true
+	timeout 60 lynx -dump -display_charset=utf-8 "$url" >"$B/lynx-direct-$name.txt" 2>&1 || true
+done
+# What a person sees: the menu's items and its info-line art in one block,
+# the directory's sizes and kinds, the search's results, the accents of the
+# Latin-1 text, and the error in plain words with a way back.
+grep -q 'Docs directory' "$B/lynx-menu.txt" || fail "lynx: the menu page lacks its items"
+grep -q '| left | right|' "$B/lynx-menu.txt" || fail "lynx: the menu's info-line art is not kept"
+grep -q 'README' "$B/lynx-ftpdir.txt" && grep -q '1.5 MiB' "$B/lynx-ftpdir.txt" || fail "lynx: the ftp page lacks README or big.bin's size"
+grep -q 'dir/' "$B/lynx-ftpdir.txt" || fail "lynx: the ftp page lacks the directory with its /"
+grep -q 'Results for "café"' "$B/lynx-search.txt" || fail "lynx: the search results lack the term"
+grep -q 'Café crème, naïve garçon' "$B/lynx-latin1.txt" || fail "lynx: the Latin-1 text lost its accents through the gateway"
+grep -q 'Café crème' "$B/lynx-direct-latin1.txt" || log "lynx direct: $(head -c 200 "$B/lynx-direct-latin1.txt")"
+grep -q 'Bad Gateway (502)' "$B/lynx-broken.txt" && grep -q '550' "$B/lynx-broken.txt" || fail "lynx: the error page lacks its status or the server's reply"
+grep -q 'Retry' "$B/lynx-broken.txt" || fail "lynx: the error page has no retry link"
+grep -q 'charset=windows-1252' <(curl -s -D - -o /dev/null "$GW/$latin1") || fail "curl: the Latin-1 text is not declared windows-1252"
+log "browse pages: ok ($((SECONDS - t22)) s; screenshots and dumps in $B)"
+# <<< issue 22
 
 # ---- the log: Common Log Format, no password ---------------------------------------
 if grep -q "$URLKIT_FTP_PASSWORD" "$OUT/serve.log"; then fail "the log shows the ftp password"; fi

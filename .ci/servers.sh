@@ -71,7 +71,12 @@ kill_group() {
 # PAM service recorded there, then DIR itself.
 stop_dir() {
 	local dir=$1 f pid user pam
-	[ -d "$dir/run" ] || return 0
+	if [ ! -d "$dir/run" ]; then
+		# A start that failed before making its directories (while
+		# installing packages) leaves the directory empty: remove it.
+		rmdir "$dir" 2>/dev/null || true
+		return 0
+	fi
 	# >>> issue 23: waisserver and dirsrv, each by the PID in its WORKDIR/server.pid
 	# (stop.sh checks that the PID still runs that program, TERM then KILL, waits)
 	for f in wais prospero; do
@@ -120,65 +125,59 @@ if [ "$ACTION" != start ]; then
 	exit 2
 fi
 
-# disable_boot_services turns off at boot every service of the daemon
-# packages CI installs (vsftpd, inn2, gophernicus's socket, squid for the
-# gateway, exim4 which inn2 pulls in), where present. Nothing is stopped:
-# CI's own instances are private processes, not these services.
-disable_boot_services() {
-	local unit name
-	if command -v systemctl >/dev/null; then
-		for unit in vsftpd.service inn2.service gophernicus.socket squid.service exim4.service; do
-			if systemctl list-unit-files "$unit" 2>/dev/null | grep "^$unit" >/dev/null; then
-				systemctl disable --quiet "$unit" 2>/dev/null || true
-			fi
-		done
-	fi
-	for name in vsftpd inn2 squid exim4; do
-		if [ -x "/etc/init.d/$name" ]; then
-			update-rc.d "$name" disable >/dev/null 2>&1 || true
-		fi
-	done
+# --- packages -------------------------------------------------------------
+# Installed through .ci/lib.sh: waiting for the apt/dpkg lock, no service
+# started, every unit and init script the install enabled disabled again,
+# every configuration file a package script changed put back, and what was
+# installed listed (see lib.sh).
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# install_inn2: inn2's postinst stops when the machine's name has no domain
+# (innconfval: "hostname does not resolve or domain not set"). Rather than
+# edit the system's /etc/news/inn.conf, the package is configured with
+# INNCONF naming a copy of it with a domain (innconfval reads INNCONF), so
+# the system's file stays as the package ships it.
+install_inn2() {
+	ci_apt_get install -y -qq --no-install-recommends inn2 && return 0
+	[ -f /etc/news/inn.conf ] || return 1
+	local conf
+	conf=$(mktemp /tmp/urlkit-inn-conf.XXXXXXXX)
+	cp /etc/news/inn.conf "$conf"
+	grep -q '^domain:' "$conf" || echo 'domain: urlkit.test' >>"$conf"
+	log "inn2's postinst needs a domain: configuring it with INNCONF=$conf"
+	INNCONF=$conf ci_apt_get install -y -qq --no-install-recommends inn2
+	local rc=$?
+	rm -f "$conf"
+	return $rc
 }
 
-# --- packages -------------------------------------------------------------
-PACKAGES=(vsftpd gophernicus inn2 socat)
-need=()
-for p in "${PACKAGES[@]}"; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
-done
-if [ ${#need[@]} -gt 0 ]; then
-	log "installing ${need[*]}"
-	# Keep package scripts from starting the system-wide services: this script
-	# starts its own instances on loopback with its own configuration.
-	if [ ! -e /usr/sbin/policy-rc.d ]; then
-		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
-		chmod +x /usr/sbin/policy-rc.d
-		trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+# An earlier version of this script appended "domain: urlkit.test" to the
+# system's inn.conf: take the line out again when that gives back the file
+# the package ships (its md5 in dpkg's database).
+heal_inn_conf() {
+	local f=/etc/news/inn.conf want tmp
+	[ -f "$f" ] && grep -qx 'domain: urlkit.test' "$f" || return 0
+	want=$(dpkg-query -W -f='${Conffiles}\n' inn2 2>/dev/null | awk '$1 == "/etc/news/inn.conf" {print $2}')
+	tmp=$(mktemp)
+	grep -vx 'domain: urlkit.test' "$f" >"$tmp" || true
+	if [ -n "$want" ] && [ "$(md5sum <"$tmp" | cut -d' ' -f1)" = "$want" ]; then
+		cat "$tmp" >"$f"
+		log "restored $f as inn2 ships it (an earlier run had added a domain line)"
 	fi
-	if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n1)" ]; then
-		apt-get update -qq
-	fi
-	# inn2's postinst stops when the machine's name has no domain; give the
-	# system inn.conf one first (the package then keeps the edited conffile).
-	mkdir -p /etc/news
-	if [ -f /etc/news/inn.conf ] && ! grep -q '^domain:' /etc/news/inn.conf; then
-		echo 'domain: urlkit.test' >>/etc/news/inn.conf
-	fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 || {
-		if [ -f /etc/news/inn.conf ] && ! grep -q '^domain:' /etc/news/inn.conf; then
-			echo 'domain: urlkit.test' >>/etc/news/inn.conf
-		fi
-		DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-	}
-	rm -f /usr/sbin/policy-rc.d
-	trap - EXIT
+	rm -f "$tmp"
+}
+
+ci_apt_install vsftpd gophernicus socat
+# The build tools of the servers built from ../shared/servers (issue 23's
+# freeWAIS-sf and Prospero): installed here, through lib.sh, before their
+# build scripts look for them.
+ci_apt_install gcc make patch libc6-dev libcrypt-dev
+if ! dpkg-query -W -f='${db:Status-Abbrev}\n' inn2 2>/dev/null | grep -q '^ii'; then
+	log "installing inn2"
+	ci_with_apt install_inn2
 fi
-# Nothing these packages bring may start at boot: the machine may persist
-# after CI, and the system configurations listen on every interface (the
-# system vsftpd.conf allows local logins, gophernicus.socket listens on port
-# 70). The tests use only the private instances below.
-disable_boot_services
+heal_inn_conf
 
 # --- this run's directory, ports and environment file ------------------------
 if [ -n "${URLKIT_SERVERS_DIR:-}" ]; then
@@ -402,6 +401,52 @@ echo $! >"$BASE/run/gopher.pid"
 wait_port gophernicus "$GOPHER_PORT" "$(cat "$BASE/run/gopher.pid")"
 touch "$BASE/log/gophernicus.log"; chmod 666 "$BASE/log/gophernicus.log"
 
+# >>> issue 24: the same vsftpd and gophernicus on the IPv6 loopback [::1], for
+# the IPv6 literal hosts of the extended syntax (ftp://[::1]:PORT/...). A
+# second vsftpd (one listener serves one address family: listen_ipv6 with
+# listen_address6=::1) with its own log, and a second socat listener for
+# gophernicus, whose menus name [::1] and this port for their own items.
+# Skipped, and the variables left out (the tests then say so), when the
+# machine has no IPv6 loopback.
+port_free6() { ! (exec 3<>"/dev/tcp/::1/$1") 2>/dev/null; }
+if [ -r /proc/net/if_inet6 ] && grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6; then
+	FTP6_PORT=$(pick_port)
+	while ! port_free6 "$FTP6_PORT"; do FTP6_PORT=$(pick_port); done
+	GOPHER6_PORT=$(pick_port)
+	while ! port_free6 "$GOPHER6_PORT"; do GOPHER6_PORT=$(pick_port); done
+	sed -e 's/^listen=YES$/listen=NO/' -e 's/^listen_ipv6=NO$/listen_ipv6=YES/' \
+		-e 's/^listen_address=127.0.0.1$/listen_address6=::1/' -e "s/^listen_port=.*/listen_port=$FTP6_PORT/" \
+		-e "s#^vsftpd_log_file=.*#vsftpd_log_file=$BASE/log/vsftpd6.log#" "$BASE/vsftpd.conf" >"$BASE/vsftpd6.conf"
+	chmod 600 "$BASE/vsftpd6.conf"
+	: >"$BASE/log/vsftpd6.log"
+	setsid vsftpd "$BASE/vsftpd6.conf" </dev/null >>"$BASE/log/vsftpd6.out" 2>&1 &
+	echo $! >"$BASE/run/vsftpd6.pid"
+	# socat's EXEC address cannot hold "::1" (":" separates its options):
+	# a script runs gophernicus with it.
+	printf '#!/bin/sh\nexec /usr/sbin/gophernicus -h ::1 -p %s -r %s -nv -nf -nh -no -l %s\n' \
+		"$GOPHER6_PORT" "$GROOT" "$BASE/log/gophernicus.log" >"$BASE/gophernicus6.sh"
+	chmod 755 "$BASE/gophernicus6.sh"
+	setsid socat "TCP6-LISTEN:$GOPHER6_PORT,bind=[::1],reuseaddr,fork" \
+		"EXEC:$BASE/gophernicus6.sh,su=nobody" \
+		</dev/null >>"$BASE/log/socat-gopher6.out" 2>&1 &
+	echo $! >"$BASE/run/gopher6.pid"
+	for _ in $(seq 200); do
+		if ! port_free6 "$FTP6_PORT" && ! port_free6 "$GOPHER6_PORT"; then break; fi
+		sleep 0.1
+	done
+	if port_free6 "$FTP6_PORT" || port_free6 "$GOPHER6_PORT"; then
+		log "vsftpd or gophernicus did not start listening on [::1] ($FTP6_PORT, $GOPHER6_PORT) within 20 s"
+		exit 1
+	fi
+	IPV6_ENV="URLKIT_FTP6_ADDR=[::1]:$FTP6_PORT
+URLKIT_FTP6_LOG=$BASE/log/vsftpd6.log
+URLKIT_GOPHER6_ADDR=[::1]:$GOPHER6_PORT"
+else
+	log "no IPv6 loopback (::1): vsftpd and gophernicus listen on 127.0.0.1 only"
+	IPV6_ENV=""
+fi
+# <<< issue 24
+
 # --- inn2: innd with a private inn.conf (INNCONF) and all paths under $BASE/inn ----
 INN="$BASE/inn"
 NEWSGROUP=urlkit.test
@@ -592,6 +637,9 @@ URLKIT_PROSPERO_ADDR=127.0.0.1:$PROSPERO_PORT
 URLKIT_PROSPERO_PREFIX=$BASE/prospero-prefix
 URLKIT_PROSPERO_ROOT=$PROOT
 ENV
+# >>> issue 24: the [::1] listeners, when there are
+if [ -n "$IPV6_ENV" ]; then printf '%s\n' "$IPV6_ENV" >>"$ENVFILE"; fi
+# <<< issue 24
 chmod 600 "$ENVFILE" # it holds the FTP password
 # Run by hand under sudo, the tests run as the invoking user: let them read it.
 if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then

@@ -82,6 +82,14 @@ type Options struct {
 	// from https to http, is refused.
 	FollowRedirects bool
 	MaxRedirects    int
+	// Lenient reads a redirect's Location with the lenient reading
+	// (package lenient), as browsers read it: a space or an international
+	// host name in it is repaired, each repair noted in the trace. Without
+	// it the Location must be a URL or partial URL of RFC 1738 (of the
+	// extended syntax, IPv6 hosts included, when the URL redirected from
+	// is). Either way it is resolved by RFC 3986 section 5.2, as browsers
+	// resolve it.
+	Lenient bool
 	// Progress, when set, is called after each read of the resource with the
 	// total number of bytes received so far.
 	Progress func(n int64)

@@ -176,3 +176,29 @@ func FuzzParseListLine(f *testing.F) {
 		}
 	})
 }
+
+// MenuReader cuts a menu line's fields in place; the reference is the
+// split it replaced (RFC 1436 3.8: type and display string, selector,
+// host, port, then Gopher+'s fifth field).
+func TestMenuReaderFields(t *testing.T) {
+	for _, l := range []string{
+		"0Doc\t/doc\th.example\t70", "1Menu\t/m\th\t70\t+", "1Six\ta\tb\tc\td\te", "iinfo only",
+		"0two\tfields", "0three\ta\tb", "0trailing\ta\tb\t 70 \t", "3\t\t\t", "h\tURL:x\th\t70\t?\textra",
+	} {
+		it, err := NewMenuReader(strings.NewReader(l+"\r\n"), 0).Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Split(l[1:], "\t")
+		want := MenuItem{Type: 'i', Display: l}
+		if len(f) >= 4 {
+			want = MenuItem{Type: l[0], Display: f[0], Selector: f[1], Host: f[2], Port: strings.TrimSpace(f[3])}
+			if len(f) > 4 {
+				want.Plus = f[4]
+			}
+		}
+		if it != want {
+			t.Errorf("%q: %+v, want %+v", l, it, want)
+		}
+	}
+}

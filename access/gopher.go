@@ -336,15 +336,22 @@ func (mr *MenuReader) Next() (MenuItem, error) {
 		if l == "" {
 			continue
 		}
-		f := strings.Split(l[1:], "\t")
-		if len(f) < 4 {
+		// The TAB-separated fields, cut in place (no slice of them): the
+		// first five, and how many there are (five or more counts as five).
+		var f [5]string
+		rest, n := l[1:], 0
+		for n < len(f) {
+			v, r, ok := strings.Cut(rest, "\t")
+			f[n], rest = v, r
+			n++
+			if !ok {
+				break
+			}
+		}
+		if n < 4 {
 			return MenuItem{Type: 'i', Display: l}, nil
 		}
-		it := MenuItem{Type: l[0], Display: f[0], Selector: f[1], Host: f[2], Port: strings.TrimSpace(f[3])}
-		if len(f) > 4 {
-			it.Plus = f[4]
-		}
-		return it, nil
+		return MenuItem{Type: l[0], Display: f[0], Selector: f[1], Host: f[2], Port: strings.TrimSpace(f[3]), Plus: f[4]}, nil
 	}
 }
 

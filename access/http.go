@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -65,7 +66,12 @@ func (x *execution) http(p *scheme.HTTPPlan) (*Resource, error) {
 			redirect.Reason = fmt.Sprintf("more than %d redirects (--max-redirs)", max)
 			return nil, redirect
 		}
-		next, err := urlkit.ResolveString(p.URL, loc, urlkit.ModeRFC3986)
+		base := p.Base()
+		ref, err := x.locationParser(base)(loc)
+		var next urlkit.URL
+		if err == nil {
+			next, err = urlkit.Resolve(base, ref, urlkit.ModeRFC3986)
+		}
 		if err != nil {
 			redirect.Reason = "the Location is not a valid URL: " + err.Error()
 			return nil, redirect
@@ -95,6 +101,27 @@ func (x *execution) http(p *scheme.HTTPPlan) (*Resource, error) {
 		}
 		p = np.(*scheme.HTTPPlan)
 	}
+}
+
+// locationParser returns how a redirect from base reads its Location:
+// strictly (by the extended syntax when base is of it, as an IPv6 host
+// makes it), or with Options.Lenient by the lenient reading, each repair
+// noted in the trace. The Location is resolved against the plan's URL
+// value (HTTPPlan.Base), never against its text read back.
+func (x *execution) locationParser(base urlkit.URL) func(string) (urlkit.URL, error) {
+	if x.opts.Lenient {
+		return func(s string) (urlkit.URL, error) {
+			u, warns, err := lenient.ParseRef(s)
+			for _, w := range warns {
+				x.opts.tracef("* Location %q read leniently: %s", EscapeText(s), w)
+			}
+			return u, err
+		}
+	}
+	if base.Extended() {
+		return urlkit.ParseRefExtended
+	}
+	return urlkit.ParseRef
 }
 
 // checkHTTPRequest refuses a request that would not be one request head
@@ -159,7 +186,7 @@ func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error)
 	}
 	x.opts.traceSent(step)
 	for _, h := range p.Header {
-		x.opts.traceSent(h.Line())
+		x.opts.traceSent(h.Redacted())
 	}
 	x.opts.traceSent("")
 	if _, err := io.WriteString(conn, p.Wire()); err != nil {

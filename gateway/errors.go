@@ -74,7 +74,15 @@ func (g *Gateway) errorPage(w http.ResponseWriter, r *http.Request, p problem) {
 		problem
 		Title, StatusText string
 		Proxy             bool
-	}{p, fmt.Sprintf("%d %s", p.Status, http.StatusText(p.Status)), http.StatusText(p.Status), r != nil && !strings.HasPrefix(r.RequestURI, "/")}
+		bar
+	}{p, fmt.Sprintf("%d %s", p.Status, http.StatusText(p.Status)), http.StatusText(p.Status), r != nil && !strings.HasPrefix(r.RequestURI, "/"), bar{URL: p.Target}}
+	if len(p.Input) > 0 {
+		var in strings.Builder
+		for _, part := range p.Input {
+			in.WriteString(part.Text)
+		}
+		data.bar.URL = strings.TrimSpace(in.String()) // the box keeps what was typed
+	}
 	if err := pages.ExecuteTemplate(&b, "error", data); err != nil {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusInternalServerError)

@@ -36,6 +36,14 @@ func (g *Gateway) link(q *request, target string) template.URL {
 	return template.URL("/" + target)
 }
 
+// bar is what the header bar of every page shows besides the URL box's
+// form: the page's URL in the box (without user or password), the
+// breadcrumbs and the up link.
+type bar struct {
+	URL string
+	trail
+}
+
 // trustedURL marks a URL checked by the caller as safe to link to.
 func trustedURL(s string) template.URL { return template.URL(s) }
 
@@ -44,7 +52,17 @@ var pages = template.Must(template.New("pages").Parse(`
 <html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
 <title>{{.Title}}</title>
 <style>
-body{font-family:system-ui,sans-serif;max-width:60em;margin:1em auto;padding:0 1em;line-height:1.4}
+body{font-family:system-ui,sans-serif;max-width:64em;margin:0 auto;padding:0 1em 1em;line-height:1.4}
+header.bar{position:sticky;top:0;background:#eef1f5;border-bottom:1px solid #ccd;margin:0 -1em 1em;padding:.4em 1em}
+header.bar form{display:flex;gap:.4em;align-items:center;margin:0}
+header.bar .home{font-weight:bold;text-decoration:none;color:#234}
+header.bar input[type=text]{flex:1;font-family:monospace;font-size:1em;width:auto}
+nav.crumbs{font-size:.9em;margin-top:.3em;word-break:break-all}
+nav.crumbs a[rel=up]{font-weight:bold}
+pre.menu{font-family:monospace;line-height:1.35;white-space:pre;overflow-x:auto}
+pre.menu .t{color:#667}
+pre.menu form.s{display:inline;margin:0}
+pre.menu input[type=search]{font-family:monospace}
 h1{font-size:1.2em;word-break:break-all}
 ul.items{list-style:none;padding:0}
 ul.items li{margin:.15em 0}
@@ -61,6 +79,11 @@ table.files td,table.files th{padding:.1em .8em .1em 0;text-align:left;white-spa
 table.files .size{text-align:right}
 .truncated{color:#a60;font-weight:bold}
 </style></head><body>
+<header class="bar">{{if not .Proxy}}<form method="get" action="/go"><a class="home" href="/" title="the gateway's front page">urlkit</a>
+<input type="text" name="url" value="{{.URL}}" placeholder="gopher://gopher.floodgap.com/1/, ftp.example.org, ..." aria-label="URL"{{if not .URL}} autofocus{{end}}>
+<input type="submit" value="go"></form>{{else}}<span class="home">urlkit gateway</span>{{end}}
+{{if .Crumbs}}<nav class="crumbs">{{if .Up}}<a href="{{.Up}}" rel="up" title="one level up">&uarr; up</a> · {{end}}{{range $i, $c := .Crumbs}}{{if $i}} / {{end}}{{if $c.Href}}<a href="{{$c.Href}}">{{$c.Name}}</a>{{else}}<strong>{{$c.Name}}</strong>{{end}}{{end}}</nav>
+{{end}}</header>
 {{end}}
 {{define "foot"}}<footer>urlkit gateway{{if not .Proxy}} · <a href="/">enter another URL</a>{{end}}</footer>
 </body></html>
@@ -74,6 +97,11 @@ table.files .size{text-align:right}
 {{define "list-item"}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{.Text}}</a>{{if .Shown}} <span class="url">{{.Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{.Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{.Text}}</span>{{end}}</li>
 {{end}}
 {{define "list-end"}}</ul>
+{{template "page-end" .}}{{end}}
+{{define "menu-start"}}{{template "head" .}}<h1>gopher menu: {{.Title}}</h1>
+<pre class="menu">
+{{end}}
+{{define "menu-end"}}</pre>
 {{template "page-end" .}}{{end}}
 {{define "ftpdir-start"}}{{template "head" .}}<h1>ftp directory: {{.Title}}</h1>
 <table class="files">
@@ -89,11 +117,7 @@ table.files .size{text-align:right}
 <p class="error">{{.Message}}</p>
 {{if .Input}}<pre class="input">{{range .Input}}{{if .Bad}}<mark>{{.Text}}</mark>{{else}}{{.Text}}{{end}}{{end}}</pre>
 {{end}}{{if .Repairs}}<ul>{{range .Repairs}}<li>repaired: {{.}}</li>{{end}}</ul>
-{{end}}{{if .Retry}}<p><a href="{{.Retry}}">Retry {{.Target}}</a></p>
-{{end}}{{if not .Proxy}}<form method="get" action="/go">
-<input type="text" name="url" value="{{.Target}}" placeholder="gopher://gopher.floodgap.com/1/" aria-label="URL">
-<input type="submit" value="go">
-</form>
+{{end}}{{if .Retry}}<p><a href="{{.Retry}}">Retry {{.Target}}</a>{{if not .Proxy}}, or change the URL in the box above.{{end}}</p>
 {{end}}{{template "foot" .}}{{end}}
 {{define "search"}}{{template "head" .}}<h1>search: {{.Title}}</h1>
 <form method="get" action="{{.Action}}">
@@ -102,12 +126,9 @@ table.files .size{text-align:right}
 </form>
 {{template "foot" .}}{{end}}
 {{define "root"}}{{template "head" .}}<h1>urlkit gateway</h1>
-<p>Enter the URL of a gopher menu, an ftp directory or file, or a newsgroup.
+<p>Type the URL of a gopher menu, an ftp directory or file, or a newsgroup into the box above,
+or just a host: <code>gopher.floodgap.com</code>, <code>ftp.example.org</code>.
 The gateway fetches it with urlkit's clients and shows menus and directories as pages.</p>
-<form method="get" action="/go">
-<input type="text" name="url" placeholder="gopher://gopher.floodgap.com/1/" autofocus>
-<input type="submit" value="go">
-</form>
 <p>You can also put a URL after the gateway's address: <code>/gopher://host/1/</code>,
 <code>/ftp://host/pub/</code>, <code>/nntp://host/group</code>.
 Clients with gateway settings (lynx with <code>gopher_proxy</code>, <code>ftp_proxy</code>) use the gateway as a proxy.</p>
@@ -136,7 +157,7 @@ func (g *Gateway) render(w http.ResponseWriter, name string, data any, formOrigi
 // listPage starts a listing page of entries (template "list") under a
 // heading; the caller writes each entry with Item and ends it with End.
 func (g *Gateway) listPage(q *request, heading string) *page {
-	return g.newPage(q, "list", &pageHead{Title: stripUserinfo(q.u.String()), Heading: heading, Proxy: q.proxy})
+	return g.newPage(q, "list", &pageHead{Title: stripUserinfo(q.u.String()), Heading: heading, Proxy: q.proxy, bar: bar{URL: q.shown()}})
 }
 
 // searchPage renders the form of a gopher search item (type 7) requested
@@ -155,7 +176,8 @@ func (g *Gateway) searchPage(q *request) {
 		Title, Target string
 		Action        template.URL
 		Proxy         bool
-	}{stripUserinfo(q.u.String()), q.u.String(), template.URL(action), q.proxy}, origin)
+		bar
+	}{stripUserinfo(q.u.String()), q.u.String(), template.URL(action), q.proxy, bar{URL: q.shown(), trail: gopherTrail(q.u, func(s string) template.URL { return g.link(q, s) })}}, origin)
 }
 
 // rootPage is the gateway's front page.
@@ -163,5 +185,6 @@ func (g *Gateway) rootPage(w http.ResponseWriter) {
 	g.render(w, "root", struct {
 		Title string
 		Proxy bool
-	}{"urlkit gateway", false}, "")
+		bar
+	}{"urlkit gateway", false, bar{}}, "")
 }

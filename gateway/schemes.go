@@ -3,6 +3,7 @@ package gateway
 import (
 	"bufio"
 	"errors"
+	"html/template"
 	"io"
 	"net"
 	"net/http"
@@ -199,10 +200,22 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 	pg.End(sc.Err())
 }
 
-// menuPage renders a gopher menu item by item as it arrives (stream.go).
+// menuPage renders a gopher menu item by item as it arrives (stream.go),
+// as one monospace block of lines (menu.go), under a header bar with the
+// selector's breadcrumbs and an up link.
 func (g *Gateway) menuPage(q *request, rc io.Reader) {
-	pg := g.listPage(q, "gopher menu")
+	link := func(s string) template.URL { return g.link(q, s) }
+	pg := g.newPage(q, "menu", &pageHead{Title: q.shown(), Heading: "gopher menu", Proxy: q.proxy,
+		bar: bar{URL: q.shown(), trail: gopherTrail(q.u, link)}})
+	// The inline search fields go to /go; a page reached through the proxy
+	// form has no gateway origin to send them to, and links to each
+	// search's own page instead.
+	search := "/go"
+	if q.proxy {
+		search = ""
+	}
 	mr := access.NewMenuReader(rc, 0)
+	var line []byte
 	for {
 		it, err := mr.Next()
 		if err == io.EOF {
@@ -213,7 +226,8 @@ func (g *Gateway) menuPage(q *request, rc io.Reader) {
 			pg.End(err)
 			return
 		}
-		if !pg.Item(g.menuEntry(q, it)) {
+		line = appendMenuLine(line[:0], it.Type, g.menuEntry(q, it), search)
+		if !pg.ItemHTML(line) {
 			pg.End(nil)
 			return
 		}

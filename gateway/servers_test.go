@@ -25,7 +25,14 @@ func TestRealGophernicus(t *testing.T) {
 		`href="/gopher://` + addr + `/9/all256.bin">All bytes</a>`,
 		`href="/gopher://` + addr + `/1/docs">Docs directory</a>`,
 		`href="/gopher://` + addr + `/0/a%20b.txt">Selector with space</a>`,
-		`urlkit test menu`,
+		// Issue 22: one monospace block; info lines in the display strings'
+		// column, their art kept; type labels with their meaning; the search
+		// item with its field; the header bar with the URL box.
+		"<pre class=\"menu\">\n      urlkit test menu\n",
+		"\n        +------+------+\n        | left | right|\n",
+		`title="0: a text file (RFC 1436)">(TXT)</span>`,
+		`<form class="s" method="get" action="/go"><input type="hidden" name="url" value="gopher://` + addr + `/7/cgi-bin/search">`,
+		`<input type="text" name="url" value="gopher://` + addr + `/1/"`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("menu lacks %s", want)

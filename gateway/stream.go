@@ -38,6 +38,7 @@ type pageHead struct {
 	Proxy   bool   // the request came in the proxy form
 	Parent  bool   // an ftp directory below the root: a "../" line
 	Details bool   // an ftp directory whose listing gave sizes or dates
+	bar            // the header bar: the URL box's value, breadcrumbs, up
 	// Set when the page ends.
 	Items     int    // items written
 	Truncated string // why the page stops before the listing's end
@@ -86,6 +87,32 @@ func (p *page) Item(data any) bool {
 	if p.tmplErr = p.item.Execute(&p.one, data); p.tmplErr != nil {
 		return false
 	}
+	return p.add()
+}
+
+// ItemHTML writes one item already written as HTML (b, escaped by the
+// caller), under the same caps as Item. Menus use it: their lines are
+// written by hand (menu.go), html/template being the cost of a long page.
+func (p *page) ItemHTML(b []byte) bool {
+	if p.gone || p.tmplErr != nil || p.head.Truncated != "" {
+		return false
+	}
+	if p.items >= p.maxItems {
+		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway shows at most %s entries on a page, and the server sent more", groupDigits(int64(p.maxItems)))
+		return false
+	}
+	if p.size+int64(len(b)) > p.maxBytes {
+		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway writes at most %s bytes of entries on a page (%s entries shown), and the server sent more", groupDigits(p.maxBytes), groupDigits(int64(p.items)))
+		return false
+	}
+	p.items++
+	p.size += int64(len(b))
+	p.write(b)
+	return !p.gone
+}
+
+// add writes the item in p.one, unless it would pass the byte cap.
+func (p *page) add() bool {
 	if p.size+int64(p.one.Len()) > p.maxBytes {
 		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway writes at most %s bytes of entries on a page (%s entries shown), and the server sent more", groupDigits(p.maxBytes), groupDigits(int64(p.items)))
 		return false
@@ -96,19 +123,36 @@ func (p *page) Item(data any) bool {
 	return !p.gone
 }
 
-// write sends b, or holds it while the page is not committed.
+// write sends b, or holds it while the page is not committed. Once the
+// page is committed, items are gathered into writes of about pageBatch
+// bytes (one ResponseWriter.Write an item costs more than the item).
 func (p *page) write(b []byte) {
+	p.hold.Write(b)
 	if !p.committed {
-		p.hold.Write(b)
 		if p.hold.Len() < pageHold {
 			return
 		}
 		p.commit(false)
 		return
 	}
-	if _, err := p.q.w.Write(b); err != nil {
+	if p.hold.Len() >= pageBatch {
+		p.flush()
+	}
+}
+
+// pageBatch is the size of the writes of a committed page.
+const pageBatch = 16 << 10
+
+// flush sends what a committed page gathered.
+func (p *page) flush() {
+	if p.hold.Len() == 0 || p.gone {
+		p.hold.Reset()
+		return
+	}
+	if _, err := p.q.w.Write(p.hold.Bytes()); err != nil {
 		p.gone = true
 	}
+	p.hold.Reset()
 }
 
 // commit sends the status and headers and what is held.
@@ -124,7 +168,7 @@ func (p *page) commit(whole bool) {
 	if _, err := p.q.w.Write(p.hold.Bytes()); err != nil {
 		p.gone = true
 	}
-	p.hold = bytes.Buffer{}
+	p.hold.Reset()
 }
 
 // End finishes the page. err is the error that ended the listing (nil at
@@ -160,7 +204,8 @@ func (p *page) End(err error) {
 		panic(http.ErrAbortHandler)
 	}
 	if p.committed {
-		p.write(p.one.Bytes())
+		p.hold.Write(p.one.Bytes())
+		p.flush()
 		return
 	}
 	p.hold.Write(p.one.Bytes())

@@ -3,6 +3,7 @@ package scheme
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -438,8 +439,12 @@ var ErrBadMenuItem = errors.New("gopher menu item cannot form a valid gopher URL
 
 // GopherItemURL returns the gopher URL of a menu item (RFC 1436 3.8: type,
 // selector, host, port; RFC 1738 3.4): gopher://host:port/<type><selector>,
-// the type and selector escaped where RFC 1738 forbids the octet bare. The
-// result is checked by parsing it back, strictly, and planning it; an item
+// the type and selector escaped where RFC 1738 forbids the octet bare. A
+// host that is an IPv6 address ("::1", from a server on IPv6) is written
+// in brackets, RFC 3986 3.2.2's IP-literal, and that URL is of the
+// extended syntax (urlkit.ParseExtended). The result is checked by parsing
+// it back, strictly (by the extended syntax for such a host), and
+// planning it; an item
 // that cannot form a valid gopher URL is an error wrapping
 // [ErrBadMenuItem] that says which field is wrong, never an invalid URL.
 func GopherItemURL(typ byte, selector, host, port string) (string, error) {
@@ -470,6 +475,15 @@ func GopherItemURL(typ byte, selector, host, port string) (string, error) {
 			return bad("selector holds control character 0x%02X at byte %d", selector[i], i)
 		}
 	}
+	// An IPv6 address (a menu of a server on IPv6 names one) is written
+	// as RFC 3986 3.2.2's IP-literal, in brackets, and the URL is read by
+	// the extended syntax (urlkit.ParseExtended); every other host by
+	// RFC 1738's.
+	parse := urlkit.Parse
+	if a, err := netip.ParseAddr(host); err == nil && a.Is6() && a.Zone() == "" {
+		host = "[" + host + "]"
+		parse = urlkit.ParseExtended
+	}
 	var b strings.Builder
 	b.Grow(len("gopher://") + len(host) + len(port) + 2 + len(selector)*3/2 + 1)
 	b.WriteString("gopher://")
@@ -479,14 +493,18 @@ func GopherItemURL(typ byte, selector, host, port string) (string, error) {
 	b.WriteByte('/')
 	b.WriteString(urlkit.Escape(string(rune(typ))+selector, urlkit.ComponentPath))
 	s := b.String()
-	u, err := urlkit.Parse(s)
+	u, err := parse(s)
 	if err != nil {
 		return bad("host %q: %v", host, err)
 	}
 	if u.Host() != host {
 		return bad("host %q is not a host name or address", host)
 	}
-	if _, err := PlanOf(u, Config{}); err != nil {
+	// The gopher grammar beyond the generic one (checkGopher, Validate's);
+	// what a plan adds, the control characters and the port's range, is
+	// checked above. Menus list thousands of items: building a view or a
+	// plan for each would cost more than reading the menu.
+	if err := checkGopher(u); err != nil {
 		return bad("%v", err)
 	}
 	return s, nil

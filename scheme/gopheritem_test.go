@@ -19,6 +19,10 @@ func TestGopherItemURL(t *testing.T) {
 		{'0', "/a b.txt", "h.example", "7070", "gopher://h.example:7070/0/a%20b.txt"},
 		{'1', "", "h", "70", "gopher://h:70/1"},
 		{'7', "/q?x#y", "h", "70", "gopher://h:70/7/q%3Fx%23y"},
+		// A server on IPv6 names its own address: RFC 3986 3.2.2's
+		// IP-literal, a URL of the extended syntax.
+		{'0', "/hello.txt", "::1", "7070", "gopher://[::1]:7070/0/hello.txt"},
+		{'1', "/d", "2001:DB8::1", "70", "gopher://[2001:DB8::1]:70/1/d"},
 	}
 	for _, g := range good {
 		got, err := GopherItemURL(g.typ, g.sel, g.host, g.port)
@@ -30,15 +34,18 @@ func TestGopherItemURL(t *testing.T) {
 		typ             byte
 		sel, host, port string
 	}{
-		{'0', "/x", "h", ""},          // gopher://h:/0/x: an empty port
-		{'0', "/x", "a host", "70"},   // a space in the host
-		{'0', "/x", "", "70"},         // no host
-		{'0', "/x", "h", "70000"},     // port out of range
-		{'0', "/x", "h", "0"},         // port 0
-		{'0', "/x", "h", "7a"},        // not a number
-		{'0', "/x\x1b[2J", "h", "70"}, // control character in the selector
-		{'0', "/x", "h/evil", "70"},   // a slash in the host
-		{'0', "/x", "h@e", "70"},      // a login in the host
+		{'0', "/x", "h", ""},              // gopher://h:/0/x: an empty port
+		{'0', "/x", "a host", "70"},       // a space in the host
+		{'0', "/x", "", "70"},             // no host
+		{'0', "/x", "h", "70000"},         // port out of range
+		{'0', "/x", "h", "0"},             // port 0
+		{'0', "/x", "h", "7a"},            // not a number
+		{'0', "/x\x1b[2J", "h", "70"},     // control character in the selector
+		{'0', "/x", "h/evil", "70"},       // a slash in the host
+		{'0', "/x", "h@e", "70"},          // a login in the host
+		{'0', "/x", "fe80::1%eth0", "70"}, // an IPv6 zone (RFC 6874) names no host for others
+		{'0', "/x", "[::1]", "70"},        // a menu's host is an address, without brackets
+		{'0', "/x", "1.2.3.4:5", "70"},    // neither a host nor an IPv6 address
 	}
 	for _, b := range bad {
 		got, err := GopherItemURL(b.typ, b.sel, b.host, b.port)

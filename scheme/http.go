@@ -1,6 +1,8 @@
 package scheme
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -38,6 +40,12 @@ type HTTP struct {
 	Path      string // hpath, without the leading "/"
 	Search    string
 	HasSearch bool
+	// User and Password are the login, decoded, of a URL of the extended
+	// syntax (urlkit.ParseExtended, the lenient reading), which RFC 3986
+	// 3.2.1 allows and RFC 1738 3.3 does not; the plan sends them as HTTP
+	// Basic credentials (RFC 7617), as browsers and curl do.
+	User, Password       string
+	HasUser, HasPassword bool
 }
 
 // HTTPOf checks u against RFC 1738's httpurl: no user name or password
@@ -53,6 +61,14 @@ func HTTPOf(u urlkit.URL) (*HTTP, error) {
 		def = 443
 	}
 	v := &HTTP{u: u, Host: u.Host()}
+	if user, ok := u.User(); ok {
+		v.User, _ = urlkit.Unescape(user)
+		v.HasUser = true
+		if pw, ok := u.Password(); ok {
+			v.Password, _ = urlkit.Unescape(pw)
+			v.HasPassword = true
+		}
+	}
 	v.Port, _ = portOf(u, def)
 	v.Path, _ = u.Path()
 	v.Search, v.HasSearch = u.Search()
@@ -93,11 +109,25 @@ type HTTPPlan struct {
 	Addr       string `json:"addr"` // host:port of the server
 	TLS        bool   `json:"tls"`  // https: TLS to ServerName first
 	ServerName string `json:"server_name,omitempty"`
-	URL        string `json:"url"` // the URL without its fragment
+	// URL is the URL without its fragment, a password masked
+	// (urlkit.URL.Redacted): it is for messages; Base is the URL itself.
+	URL string `json:"url"`
 	HTTPRequest
 	Compressed       bool   `json:"compressed"` // Accept-Encoding: gzip was asked for
 	ProxyRequestLine string `json:"proxy_request_line"`
 	scheme           string
+	base             urlkit.URL
+}
+
+// Base returns the URL the plan was made from, without its fragment: what
+// a redirect's Location is resolved against. For a plan not made by
+// [HTTP.Plan] it is URL read by the extended syntax.
+func (p *HTTPPlan) Base() urlkit.URL {
+	if p.base.IsAbsolute() {
+		return p.base
+	}
+	u, _ := urlkit.ParseExtended(p.URL)
+	return u
 }
 
 // HTTPRequest is the request of an HTTP plan: the request line and the
@@ -136,11 +166,32 @@ type HeaderField struct {
 // Line returns "Name: Value".
 func (h HeaderField) Line() string { return h.Name + ": " + h.Value }
 
+// Redacted returns the line with the credentials of an Authorization
+// field masked: "Authorization: Basic xxxxx".
+func (h HeaderField) Redacted() string {
+	if strings.EqualFold(h.Name, "Authorization") {
+		scheme, _, _ := strings.Cut(h.Value, " ")
+		return h.Name + ": " + scheme + " " + urlkit.RedactedPassword
+	}
+	return h.Line()
+}
+
+// MarshalJSON writes {"name", "value"}, the credentials of an
+// Authorization field masked as in Redacted: a plan printed never shows
+// a password.
+func (h HeaderField) MarshalJSON() ([]byte, error) {
+	_, v, _ := strings.Cut(h.Redacted(), ": ")
+	return json.Marshal(struct {
+		Name  string `json:"name"`
+		Value string `json:"value"`
+	}{h.Name, v})
+}
+
 // Op returns "header".
 func (HeaderField) Op() string { return "header" }
 
-// Text returns "send: Name: Value".
-func (h HeaderField) Text() string { return "send: " + h.Line() }
+// Text returns "send: Name: Value", credentials masked (see Redacted).
+func (h HeaderField) Text() string { return "send: " + h.Redacted() }
 
 // HTTPRequestLine is the step that sends the request line.
 type HTTPRequestLine struct {
@@ -202,7 +253,8 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 	if err := planPort(v.u); err != nil {
 		return nil, err
 	}
-	whole := v.u.WithoutFragment().String()
+	base := v.u.WithoutFragment()
+	whole := base.Redacted()
 	uri := "/" + v.Path
 	if v.HasSearch {
 		uri += "?" + v.Search
@@ -225,12 +277,34 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 		Compressed:       cfg.Compressed,
 		ProxyRequestLine: "GET " + whole + " " + HTTPVersion,
 		scheme:           v.u.Scheme(),
+		base:             base,
 	}
 	if p.TLS {
+		// An IPv6 literal's address, without brackets (TLS sends no
+		// server name for an address, RFC 6066 3, and checks the
+		// certificate's IP addresses).
 		p.ServerName = v.Host
+		if v.u.HostIsIPv6() {
+			p.ServerName = v.u.Hostname()
+		}
 	}
-	p.Header = make([]HeaderField, 0, 5)
-	p.Header = append(p.Header, HeaderField{"Host", host}, HeaderField{"User-Agent", ua}, HeaderField{"Accept", "*/*"})
+	p.Header = make([]HeaderField, 0, 6)
+	p.Header = append(p.Header, HeaderField{"Host", host})
+	if v.HasUser {
+		// RFC 7617 2: user-id ":" password, base64; a user-id cannot
+		// hold ":", and neither may hold a control character.
+		l := locOf(v.u)
+		if strings.IndexByte(v.User, ':') >= 0 {
+			return nil, l.err(l.user(), urlkit.ComponentUser, ErrNotAllowed, "a user name with \":\" cannot be sent as HTTP Basic credentials (RFC 7617 2)")
+		}
+		for _, c := range []byte(v.User + v.Password) {
+			if isControl(c) {
+				return nil, l.err(l.user(), urlkit.ComponentUser, ErrControl, "the login decodes to control character 0x%02X, which HTTP Basic credentials cannot carry (RFC 7617 2; RFC 1738 6)", c)
+			}
+		}
+		p.Header = append(p.Header, HeaderField{"Authorization", "Basic " + base64.StdEncoding.EncodeToString([]byte(v.User+":"+v.Password))})
+	}
+	p.Header = append(p.Header, HeaderField{"User-Agent", ua}, HeaderField{"Accept", "*/*"})
 	if cfg.Compressed {
 		p.Header = append(p.Header, HeaderField{"Accept-Encoding", "gzip"})
 	}

@@ -65,7 +65,7 @@ func main() {
 		window   = flag.Duration("window", 500*time.Millisecond, "length of one measuring window")
 		rounds   = flag.Int("rounds", 8, "windows per side and concurrency, interleaved")
 		levels   = flag.String("c", "1,8,32", "client concurrency levels")
-		only     = flag.String("only", "", `run only one part: "gopher" or "ftp" (empty: both)`)
+		only     = flag.String("only", "", `run only one part: "gopher", "ftp" or "menu" (empty: all)`)
 		cpuprof  = flag.String("cpuprofile", "", "write this process's CPU profile to the file")
 	)
 	flag.Parse()
@@ -81,8 +81,8 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if *only != "" && *only != "gopher" && *only != "ftp" {
-		fmt.Fprintf(os.Stderr, "bench/gateway: -only %q: want gopher or ftp\n", *only)
+	if *only != "" && *only != "gopher" && *only != "ftp" && *only != "menu" {
+		fmt.Fprintf(os.Stderr, "bench/gateway: -only %q: want gopher, ftp or menu\n", *only)
 		os.Exit(2)
 	}
 	if err := run(ctx, *squidBin, *window, *rounds, *levels, *only); err != nil {
@@ -102,7 +102,22 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 		return err
 	}
 	defer ftpSrv.Close()
-	gopherSrv, err := fakeservers.Gopher(map[string][]byte{"/d2k": doc})
+	// A menu of 1,000 items (issue 22): the gateway's page of it against
+	// fetching it.
+	var mb bytes.Buffer
+	for i := 0; i < 1000; i++ {
+		switch i % 10 {
+		case 0:
+			fmt.Fprintf(&mb, "i  +---- section %04d ----+\tfake\t(NULL)\t0\r\n", i)
+		case 7:
+			fmt.Fprintf(&mb, "7Search number %04d\t/search/%04d\tgopher.example.org\t70\r\n", i, i)
+		default:
+			fmt.Fprintf(&mb, "0Document number %04d of the long menu\t/docs/%04d.txt\tgopher.example.org\t70\r\n", i, i)
+		}
+	}
+	menuItems := mb.Len()
+	mb.WriteString(".\r\n")
+	gopherSrv, err := fakeservers.Gopher(map[string][]byte{"/d2k": doc, "/menu": mb.Bytes()})
 	if err != nil {
 		return err
 	}
@@ -124,7 +139,8 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	defer gw.Close()
 	inAddr := gwLn.Addr().String()
 	serveAddr := ""
-	if only != "gopher" {
+	doGopher, doFTP, doMenu := only == "" || only == "gopher", only == "" || only == "ftp", only == "" || only == "menu"
+	if doFTP {
 		serve, err := startServe(ctx, allow)
 		if err != nil {
 			return fmt.Errorf("urlkit serve: %w", err)
@@ -137,7 +153,7 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	gopherURL := "gopher://" + gopherSrv.Addr() + "/9/d2k"
 
 	var squidAddr string
-	if squidBin != "" && only != "gopher" {
+	if squidBin != "" && doFTP {
 		sq, err := startSquid(ctx, squidBin)
 		if err != nil {
 			return fmt.Errorf("squid: %w", err)
@@ -150,12 +166,29 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	direct := directGopher(gopherURL)
 	sides := map[string]func(*client) error{}
 	var groups [][]string
-	if only != "ftp" {
+	if doGopher {
 		sides["gateway gopher"] = func(c *client) error { return c.get(inAddr, gopherURL, doc) }
 		sides["direct gopher"] = func(*client) error { return direct(doc) }
 		groups = append(groups, []string{"gateway gopher", "direct gopher"})
 	}
-	if only != "gopher" {
+	if doMenu {
+		// The page must hold the last item; the fetch is the menu as sent,
+		// terminator removed (access's menu stream).
+		menuURL := "gopher://" + gopherSrv.Addr() + "/1/menu"
+		last := []byte("Document number 0999 of the long menu")
+		directMenu := directGopher(menuURL)
+		sides["gateway menu page"] = func(c *client) error {
+			return c.getCheck(inAddr, "/"+menuURL, func(b []byte) error {
+				if !bytes.Contains(b, last) || !bytes.HasSuffix(bytes.TrimSpace(b), []byte("</html>")) {
+					return fmt.Errorf("the page lacks the last item or its end (%d bytes)", len(b))
+				}
+				return nil
+			})
+		}
+		sides["direct menu fetch"] = func(*client) error { return directMenu(mb.Bytes()[:menuItems]) }
+		groups = append(groups, []string{"gateway menu page", "direct menu fetch"})
+	}
+	if doFTP {
 		sides["gateway ftp"] = func(c *client) error { return c.get(serveAddr, ftpURL, doc) }
 		group := []string{"gateway ftp"}
 		if squidAddr != "" {
@@ -204,7 +237,7 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 					res[name].logins += ftpSrv.Logins.Load() - before
 				}
 			}
-			inProcess := group[0] == "gateway gopher"
+			inProcess := group[0] == "gateway gopher" || group[0] == "gateway menu page"
 			for _, name := range group {
 				res[name].print(name, conc, inProcess)
 			}
@@ -331,6 +364,16 @@ func (c *client) close() {
 }
 
 func (c *client) get(proxy, target string, want []byte) error {
+	return c.getCheck(proxy, target, func(b []byte) error {
+		if !bytes.Equal(b, want) {
+			return fmt.Errorf("body differs (%d bytes)", len(b))
+		}
+		return nil
+	})
+}
+
+// getCheck asks proxy for target and checks the body with check.
+func (c *client) getCheck(proxy, target string, check func([]byte) error) error {
 	if c.c == nil || c.addr != proxy {
 		c.close()
 		conn, err := net.Dial("tcp", proxy)
@@ -361,10 +404,7 @@ func (c *client) get(proxy, target string, want []byte) error {
 	if resp.StatusCode != 200 {
 		return fmt.Errorf("status %s: %.200q", resp.Status, c.buf)
 	}
-	if !bytes.Equal(c.buf, want) {
-		return fmt.Errorf("body differs (%d bytes)", len(c.buf))
-	}
-	return nil
+	return check(c.buf)
 }
 
 // directGopher fetches the gopher URL straight from the upstream with the

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/urlkit/urlkit/internal/cputime"
 	"github.com/urlkit/urlkit/text"
 	"mvdan.cc/xurls/v2"
 )
@@ -87,37 +89,44 @@ func BenchmarkCorpus(b *testing.B) {
 	})
 }
 
-// TestThroughputRatio measures both extractors in one run and reports how
-// many times faster urlkit is. It fails below the 10x target of issue 5
-// only when URLKIT_BENCH_ASSERT is set, since timings on a shared CI
-// machine are noisy.
+// TestThroughputRatio measures both extractors in this one process, in CPU
+// time (user and system, so a loaded machine's waiting does not count),
+// in alternating rounds over the whole corpus, and fails when text.Extract
+// is less than 100 times as fast as xurls.Strict. README gives the ratio
+// measured (about 2,500x); the bound leaves room for machines that differ.
+//
+//	cd bench/xurls && go test -run TestThroughputRatio -v
 func TestThroughputRatio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing test")
 	}
 	texts := loadCorpus(t)
 	re := xurls.Strict()
-	u := testing.Benchmark(func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
+	var uCPU, xCPU time.Duration
+	var uBytes, xBytes float64
+	mb := float64(size(texts)) / 1e6
+	for round := 0; round < 2; round++ {
+		c := cputime.Now()
+		for i := 0; i < 20; i++ {
 			for _, s := range texts {
 				text.Extract(s)
 			}
 		}
-	})
-	x := testing.Benchmark(func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			for _, s := range texts {
-				re.FindAllStringIndex(s, -1)
-			}
+		uCPU += cputime.Now() - c
+		uBytes += 20 * mb
+		c = cputime.Now()
+		for _, s := range texts {
+			re.FindAllStringIndex(s, -1)
 		}
-	})
-	mb := float64(size(texts)) / 1e6
-	uRate := mb / (float64(u.NsPerOp()) / 1e9)
-	xRate := mb / (float64(x.NsPerOp()) / 1e9)
+		xCPU += cputime.Now() - c
+		xBytes += mb
+	}
+	uRate := uBytes / uCPU.Seconds()
+	xRate := xBytes / xCPU.Seconds()
 	ratio := uRate / xRate
-	t.Logf("text.Extract %.1f MB/s, xurls.Strict %.1f MB/s: %.1fx", uRate, xRate, ratio)
-	if os.Getenv("URLKIT_BENCH_ASSERT") != "" && ratio < 10 {
-		t.Errorf("text.Extract is %.1fx xurls.Strict, want at least 10x", ratio)
+	t.Logf("CPU time: text.Extract %.1f MB/s, xurls.Strict %.3f MB/s: %.0fx", uRate, xRate, ratio)
+	if ratio < 100 {
+		t.Errorf("text.Extract is %.0fx xurls.Strict in CPU time, want at least 100x", ratio)
 	}
 }
 

@@ -12,36 +12,45 @@ func init() {
 	register(&command{
 		name:    "canon",
 		summary: "bring URLs to one encoding level (RFC 1630 equivalence); partial forms need resolve first",
-		usage:   "[--json] [URL...]",
+		usage:   "[--json] [--lenient] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
+			addLenientFlag(fs)
 		},
 		run: runCanon,
 	})
 	register(&command{
 		name:    "equal",
 		summary: "report whether URLs are equivalent (RFC 1630): all arguments against the first, or two URLs per input line",
-		usage:   "[--json] [URL URL...]",
+		usage:   "[--json] [--lenient] [URL URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per comparison")
+			addLenientFlag(fs)
 		},
 		run: runEqual,
 	})
 }
 
 // readURL reads an input of canon and equal as the link-set pipeline
-// reads a line (linkset.Parse): a URL, by its scheme's rules too.
-func readURL(s string) (urlkit.URL, error) {
-	u, _, err := linkset.Parse(s, linkset.Options{})
-	return u, err
+// reads a line (linkset.Parse): a URL, by its scheme's rules too, and with
+// --lenient by the lenient reading, as urlkit-beam --lenient reads it. A
+// strict error the lenient reading would repair says so (reading.hint).
+func (r reading) readURL(s string) (urlkit.URL, []urlkit.Warning, error) {
+	u, warns, err := linkset.Parse(s, linkset.Options{Lenient: r.lenient})
+	if err != nil {
+		return u, warns, r.hint(s, false, err)
+	}
+	return u, warns, nil
 }
 
 func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
+	rd := readingOf(fs)
 	return engineFor(e, "canon", fs).run(args, func(o *results, in *input) {
-		u, err := readURL(in.text)
+		u, warns, err := rd.readURL(in.text)
+		o.warn(in, in.text, warns)
 		if err != nil {
 			o.fail(in, err)
 		}
@@ -62,11 +71,18 @@ func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
 	g := engineFor(e, "equal", fs)
-	compare := func(o *results, in *input, a, b string) {
-		ua, err := readURL(a)
+	rd := readingOf(fs)
+	// compare compares a and b; warnA says whether to report a's repairs
+	// (the first argument's are reported once, before the others).
+	compare := func(o *results, in *input, a, b string, warnA bool) {
+		ua, warns, err := rd.readURL(a)
+		if warnA {
+			o.warn(in, a, warns)
+		}
 		text := a
 		if err == nil {
-			ub, errb := readURL(b)
+			ub, warns, errb := rd.readURL(b)
+			o.warn(in, b, warns)
 			err, text = errb, b
 			if err == nil {
 				eq := urlkit.Equal(ua, ub)
@@ -107,7 +123,12 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 	}
 	if len(args) > 1 {
 		first, _ := linkset.Line(args[0])
-		return g.run(args[1:], func(o *results, in *input) { compare(o, in, first, in.text) })
+		if _, warns, err := rd.readURL(first); err == nil {
+			for _, w := range warns {
+				e.stderr.Write([]byte("urlkit equal: " + string(appendQuoted(nil, urlkit.RedactString(first), w.Offset)) + ": warning: " + w.String() + "\n"))
+			}
+		}
+		return g.run(args[1:], func(o *results, in *input) { compare(o, in, first, in.text, false) })
 	}
 	return g.run(nil, func(o *results, in *input) {
 		f := strings.Fields(in.text)
@@ -122,6 +143,6 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 			o.message(in, m)
 			return
 		}
-		compare(o, in, f[0], f[1])
+		compare(o, in, f[0], f[1], true)
 	})
 }

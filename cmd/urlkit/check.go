@@ -11,10 +11,11 @@ func init() {
 	register(&command{
 		name:    "check",
 		summary: "report security findings for URLs (RFC 1738 section 6); exit 1 when any is an error",
-		usage:   "[--json] [URL...]",
+		usage:   "[--json] [--lenient] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
+			addLenientFlag(fs)
 		},
 		run: runCheck,
 	})
@@ -22,8 +23,10 @@ func init() {
 
 func runCheck(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
+	rd := readingOf(fs)
 	return engineFor(e, "check", fs).run(args, func(o *results, in *input) {
-		u, err := urlkit.Parse(in.text)
+		u, warns, err := rd.url(in.text, false, false)
+		o.warn(in, in.text, warns)
 		var findings []scheme.Finding
 		if err != nil {
 			o.fail(in, err)
@@ -53,11 +56,17 @@ func runCheck(e *env, fs *flag.FlagSet, args []string) int {
 		if err != nil {
 			return
 		}
+		// The findings' offsets are in the URL as read: repaired, with
+		// --lenient.
+		shown := in.text
+		if rd.lenient {
+			shown = u.String()
+		}
 		if len(findings) == 0 {
-			o.buf = append(append(o.buf, in.text...), ": ok\n"...)
+			o.buf = append(append(o.buf, shown...), ": ok\n"...)
 		}
 		for _, f := range findings {
-			o.buf = append(append(append(o.buf, in.text...), ": "...), f.String()...)
+			o.buf = append(append(append(o.buf, shown...), ": "...), f.String()...)
 			o.buf = append(o.buf, '\n')
 		}
 	})

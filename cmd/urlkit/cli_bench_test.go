@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/linkset"
 )
 
 // cpuTime is the process's CPU time (user + system) in nanoseconds: on a
@@ -48,7 +49,7 @@ func BenchmarkCLI(b *testing.B) {
 		for b.Loop() {
 			for _, s := range urls {
 				out = out[:0]
-				if u, err := readURL(s); err == nil {
+				if u, _, err := linkset.Parse(s, linkset.Options{}); err == nil {
 					out = append(out, urlkit.Canonical(u).String()...)
 				}
 			}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/edit"
-	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -16,7 +15,7 @@ func init() {
 	register(&command{
 		name:    "edit",
 		summary: "change parts of URLs (set, append, delete, sort the search, follow a redirect), strictly",
-		usage:   "[--set PART=VALUE] [--append path=SEGMENT] [--append search=KEY=VALUE] [--delete PART] [--sort-search] [--redirect REF] [--canonical] [--format TEMPLATE] [--json] [URL...]",
+		usage:   "[--lenient] [--set PART=VALUE] [--append path=SEGMENT] [--append search=KEY=VALUE] [--delete PART] [--sort-search] [--redirect REF] [--canonical] [--format TEMPLATE] [--json] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			ops := &editOps{}
@@ -24,11 +23,11 @@ func init() {
 				"PART is scheme, user, password, host, port, path, search (or query), fragment or opaque")
 			fs.Var(editFlag{ops, "append"}, "append", "append `path=SEGMENT` (one segment, encoded) or search=KEY=VALUE (one pair, encoded; search=KEY adds the key alone)")
 			fs.Var(editFlag{ops, "delete"}, "delete", "remove `PART`, or search:KEY to remove the search pairs with that key")
-			fs.Var(editFlag{ops, "redirect"}, "redirect", "resolve `REF` against the URL first, as a redirect would (see --mode)")
+			fs.Var(editFlag{ops, "redirect"}, "redirect", "resolve `REF` against the URL, as a browser follows a redirect (RFC 3986 5.2; see --mode)")
 			fs.Var(editBoolFlag{ops, "sort-search"}, "sort-search", "sort the search part's pairs by key, then value (unchanged pairs keep their bytes)")
-			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution mode of --redirect: rfc1630, libwww, rfc3986 or rfc1808")
+			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC3986, "resolution mode of --redirect: rfc3986 (as browsers, curl and trurl), rfc1630, libwww or rfc1808")
 			fs.Bool("canonical", false, "write each result in canonical form (urlkit canon)")
-			fs.Bool("lenient", false, "read the input URLs leniently, repairing what browsers repair (warnings on stderr)")
+			addLenientFlag(fs)
 			fs.String("format", "", formatUsage)
 			fs.Bool("json", false, "print one JSON object per input, the edited URL as \"result\"")
 		},
@@ -111,8 +110,10 @@ func checkEditArg(verb, s string) error {
 	return nil
 }
 
-// applyEdit applies one edit to u.
-func applyEdit(u urlkit.URL, op editOp, mode urlkit.Mode) (urlkit.URL, error) {
+// applyEdit applies one edit to u. A --redirect reference is read as rd
+// reads URLs (its repairs reported through o for line), by the extended
+// syntax when u is of it.
+func applyEdit(o *results, line *input, rd reading, u urlkit.URL, op editOp, mode urlkit.Mode) (urlkit.URL, error) {
 	switch op.verb {
 	case "set":
 		name, value, _ := strings.Cut(op.arg, "=")
@@ -155,7 +156,18 @@ func applyEdit(u urlkit.URL, op editOp, mode urlkit.Mode) (urlkit.URL, error) {
 		})
 		return edit.SetSearchPairs(u, pairs)
 	case "redirect":
-		return urlkit.ResolveString(u.String(), op.arg, mode)
+		parse, repairs := rd.parser()
+		if !rd.lenient && u.Extended() {
+			parse = urlkit.ParseRefExtended
+		}
+		v, err := urlkit.ResolveStringWith(u.String(), op.arg, mode, parse)
+		if w := repairs()[op.arg]; w != nil {
+			o.warn(line, op.arg, w)
+		}
+		if err != nil && !urlkit.IsResolveWarning(err) {
+			err = rd.hint(op.arg, true, err)
+		}
+		return v, err
 	}
 	return u, fmt.Errorf("unknown edit %q", op.verb)
 }
@@ -163,7 +175,7 @@ func applyEdit(u urlkit.URL, op editOp, mode urlkit.Mode) (urlkit.URL, error) {
 func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 	ops := fs.Lookup("set").Value.(editFlag).ops
 	canonical := fs.Lookup("canonical").Value.String() == "true"
-	isLenient := fs.Lookup("lenient").Value.String() == "true"
+	rd := readingOf(fs)
 	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
 	asJSON := flagBool(fs, "json")
 	tpl, err := formatFlag(fs)
@@ -172,7 +184,7 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	return engineFor(e, "edit", fs).run(args, func(o *results, in *input) {
-		out, err := editOne(o, in, ops.list, mode, isLenient, canonical)
+		out, err := editOne(o, in, ops.list, mode, rd, canonical)
 		if err != nil {
 			o.setStatus(exitInvalid)
 			o.message(in, []byte(quote(urlkit.RedactString(in.text))+": "+plainError(err)))
@@ -198,24 +210,15 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 
 // editOne parses in, applies the edits in order and checks the result
 // against its scheme's grammar, as parse does.
-func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, isLenient, canonical bool) (urlkit.URL, error) {
+func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, rd reading, canonical bool) (urlkit.URL, error) {
 	in := line.text
-	var u urlkit.URL
-	var err error
-	if isLenient {
-		var warns []urlkit.Warning
-		u, warns, err = lenient.Parse(in)
-		for _, w := range warns {
-			o.message(line, []byte(quote(urlkit.RedactString(in))+": warning: "+w.String()))
-		}
-	} else {
-		u, err = urlkit.Parse(in)
-	}
+	u, warns, err := rd.url(in, false, false)
+	o.warn(line, in, warns)
 	if err != nil {
 		return u, err
 	}
 	for _, op := range ops {
-		v, err := applyEdit(u, op, mode)
+		v, err := applyEdit(o, line, rd, u, op, mode)
 		if err != nil {
 			return u, fmt.Errorf("--%s %s: %w", op.verb, redactEditArg(op), err)
 		}

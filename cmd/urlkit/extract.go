@@ -19,7 +19,7 @@ func init() {
 		usage:   "[--json] [--lenient] [--verbose] [FILE...]",
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per URL, with its byte range, line, form, alternatives and repairs")
-			fs.Bool("lenient", false, "print URLs holding non-ASCII letters percent-encoded (UTF-8 \"ü\" as %C3%BC) instead of skipping them; a non-ASCII host is skipped either way")
+			addLenientFlag(fs)
 			fs.Bool("verbose", false, "report on standard error each candidate skipped (a wrapper that does not parse or is not closed, a non-ASCII URL), with its line and the reason")
 		},
 		run: runExtract,

@@ -59,7 +59,7 @@ func init() {
 	register(&command{
 		name:    "get",
 		summary: "fetch the resource over its real protocol (ftp, gopher, news/nntp, http, file, wais, prospero); describe telnet sessions, compose mail",
-		usage:   "[flags] URL...",
+		usage:   "[--lenient] [flags] URL...",
 		lines:   true,
 		single:  true,
 		aliases: map[string]string{"s": "silent"},
@@ -82,6 +82,7 @@ func init() {
 			fs.Int64("max-size", 0, "stop a transfer after this many bytes received (0: no limit)")
 			fs.Int("max-reply", access.DefaultMaxReply, "the largest protocol reply (ftp, nntp, smtp; an http header), in bytes")
 			fs.Int("max-line", access.DefaultMaxReplyLine, "the longest reply line or gopher menu line, in bytes")
+			addLenientFlag(fs)
 			planFlags(fs)
 			fs.Bool("exec", false, "telnet, tn3270, rlogin: start the system's client (the URL's user is passed, never the password)")
 			fs.String("subject", "", "mailto: the Subject of the message")
@@ -105,6 +106,7 @@ type getFlags struct {
 	opts                                  access.Options
 	proxy, via                            string     // --proxy; the gateway in use
 	viaURL                                urlkit.URL // the URL asked of it
+	rd                                    reading    // --lenient
 }
 
 func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
@@ -115,9 +117,10 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 		subject: str("subject"), from: str("from"), send: str("send"), proxy: str("proxy"),
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
 		exec: get("exec").(bool), progress: get("progress").(bool), keepPartial: get("keep-partial").(bool),
-		silent: get("silent").(bool),
+		silent: get("silent").(bool), rd: readingOf(fs),
 	}
 	o := &g.opts
+	o.Lenient = g.rd.lenient
 	o.ConnectTimeout = get("connect-timeout").(time.Duration)
 	o.ReadTimeout = get("timeout").(time.Duration)
 	o.MaxTime = get("max-time").(time.Duration)
@@ -183,7 +186,12 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		}
 		return exitInvalid
 	}
-	u, err := urlkit.Parse(in)
+	u, warns, err := g.rd.url(in, false, false)
+	if !g.silent {
+		for _, w := range warns {
+			e.stderr.Write(getMessage(line, redact(in), "warning: "+w.String()))
+		}
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -195,7 +203,7 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 	}
 	plan, err := scheme.PlanOf(u, cfg)
 	if err != nil {
-		return fail(err)
+		return fail(g.rd.hint(in, false, err))
 	}
 	// Gateways (RFC 1738 4): --proxy, <scheme>_proxy and no_proxy.
 	if g.via, err = (access.ProxySettings{Proxy: g.proxy, Getenv: e.getenv}).Gateway(u, cfg.NewsServer); err != nil {

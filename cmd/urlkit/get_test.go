@@ -204,3 +204,26 @@ func TestGetNewsReal(t *testing.T) {
 		t.Errorf("missing article: %d %q", code, errOut)
 	}
 }
+
+// get --lenient over IPv6: the [::1] vsftpd and gophernicus of
+// .ci/servers.sh. Strictly the URL is refused at the "[" with a pointer to
+// --lenient; with it, the IPv6 host is a warning and the file arrives.
+func TestGetIPv6Real(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_FTP6_ADDR")
+	genv := testservers.Require(t, "URLKIT_GOPHER6_ADDR")
+	want, err := os.ReadFile(env["URLKIT_CONTENT_TEXT"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{"ftp://" + env["URLKIT_FTP6_ADDR"] + "/pub/hello.txt", "gopher://" + genv["URLKIT_GOPHER6_ADDR"] + "/0/hello.txt"} {
+		out, errOut, code := runCLI(t, "", "get", "--lenient", "-s", in)
+		// Gopher text ends at the file's lone "." line (RFC 1436 3.7).
+		if code != exitOK || !strings.HasPrefix(strings.ReplaceAll(string(want), "\r\n", "\n"), strings.ReplaceAll(out, "\r\n", "\n")) || len(out) < 30 {
+			t.Errorf("get --lenient %s: status %d, stdout %q, stderr %q", in, code, out, errOut)
+		}
+		_, errOut, code = runCLI(t, "", "get", in)
+		if code != exitInvalid || !strings.Contains(errOut, `"[" and "]" are not allowed in a host`) || !strings.Contains(errOut, "--lenient reads it as") {
+			t.Errorf("get %s: status %d, stderr %q", in, code, errOut)
+		}
+	}
+}

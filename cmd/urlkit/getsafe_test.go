@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -260,14 +262,48 @@ func TestGetMaxRSS(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd, errb := urlkitProcess(t, strings.NewReader("body"), tc.args...)
+			// The child's own peak, VmHWM of its /proc status, sampled
+			// until it exits: wait4's maxrss would also count the test
+			// process's memory, which a child started by clone(CLONE_VM)
+			// carries into its exec.
+			peak, done := int64(0), make(chan struct{})
+			go func() {
+				defer close(done)
+				status := filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "status")
+				for {
+					b, err := os.ReadFile(status)
+					if err != nil {
+						return
+					}
+					if i := bytes.Index(b, []byte("VmHWM:")); i >= 0 {
+						var kib int64
+						fmt.Sscan(string(b[i+6:]), &kib)
+						if strings.Contains(string(b), "State:\tZ") {
+							return
+						}
+						peak = max(peak, kib)
+					}
+					time.Sleep(2 * time.Millisecond)
+				}
+			}()
 			err := cmd.Wait()
+			<-done
 			if code := cmd.ProcessState.ExitCode(); code != tc.code {
 				t.Fatalf("exit %d (%v), want %d: %s", code, err, tc.code, errb.String())
 			}
-			ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-			t.Logf("maxrss %d MiB; %s", ru.Maxrss>>10, strings.TrimSpace(errb.String()))
-			if ru.Maxrss > 64<<10 {
-				t.Errorf("maxrss %d KiB", ru.Maxrss)
+			if peak == 0 {
+				t.Skip("no /proc/PID/status to read the peak from")
+			}
+			t.Logf("peak RSS %d KiB; %s", peak, strings.TrimSpace(errb.String()))
+			// README: under 20 MiB (the test binary, which runs as the
+			// command here, is larger than urlkit; the race detector
+			// multiplies memory).
+			limit := int64(20 << 10) // KiB
+			if raceEnabled {
+				limit = 256 << 10
+			}
+			if peak > limit {
+				t.Errorf("peak RSS %d KiB, want at most %d KiB", peak, limit)
 			}
 		})
 	}

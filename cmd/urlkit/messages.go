@@ -113,13 +113,13 @@ func errorParts(text string, err error) (off int, comp, msg string) {
 	if errors.As(err, &re) {
 		var se *urlkit.SyntaxError
 		if (re.Part == "reference" || re.Part == "target") && errors.As(re.Err, &se) && se.Input == text {
-			return se.Offset, se.Component.String(), se.Reason()
+			return se.Offset, se.Component.String(), se.Reason() + hintSuffix(re.Err)
 		}
 		return -1, "", string(describeResolveError(nil, re))
 	}
 	var se *urlkit.SyntaxError
 	if errors.As(err, &se) && se.Input == text {
-		return se.Offset, se.Component.String(), se.Reason()
+		return se.Offset, se.Component.String(), se.Reason() + hintSuffix(err)
 	}
 	return -1, "", plainError(err)
 }

@@ -4,19 +4,18 @@ import (
 	"flag"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
 func init() {
 	register(&command{
 		name:    "parse",
-		summary: "split URLs into their components, strictly by RFC 1738 (or leniently, with repairs reported)",
+		summary: "split URLs into their components, strictly by RFC 1738 (or with --lenient as browsers read them, each repair reported)",
 		usage:   "[--json] [--lenient] [--format TEMPLATE] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, "print one JSON object per input")
-			fs.Bool("lenient", false, "accept what browsers accept, repairing by percent-encoding; each repair is a warning on stderr")
+			addLenientFlag(fs)
 			fs.String("format", "", formatUsage)
 		},
 		run: runParse,
@@ -55,27 +54,15 @@ var textLabels = func() (l [len(componentNames)]string) {
 
 func runParse(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
-	isLenient := flagBool(fs, "lenient")
+	rd := readingOf(fs)
 	tpl, err := formatFlag(fs)
 	if err != nil {
 		e.stderr.Write([]byte("urlkit parse: --format: " + err.Error() + "\n"))
 		return exitUsage
 	}
 	return engineFor(e, "parse", fs).run(args, func(o *results, in *input) {
-		var u urlkit.URL
-		var warns []urlkit.Warning
-		var err error
-		if isLenient {
-			u, warns, err = lenient.Parse(in.text)
-		} else {
-			u, err = urlkit.Parse(in.text)
-		}
-		for _, w := range warns {
-			m := appendQuoted(nil, in.text, w.Offset)
-			m = append(m, ": warning: "...)
-			m = append(m, w.String()...)
-			o.message(in, m)
-		}
+		u, warns, err := rd.url(in.text, false, false)
+		o.warn(in, in.text, warns)
 		parsed := err == nil
 		errText := in.text
 		var view scheme.View
@@ -90,6 +77,7 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 				err = scheme.Validate(u)
 			}
 			errText = u.String()
+			err = rd.hint(in.text, false, err)
 		}
 		if err != nil {
 			o.setStatus(exitInvalid)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 
-	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -12,10 +11,11 @@ func init() {
 	register(&command{
 		name:    "plan",
 		summary: "print how a client accesses each URL: the commands it sends (RFC 1738 section 3)",
-		usage:   "[--json] [plan flags] [URL...]",
+		usage:   "[--json] [--lenient] [plan flags] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, `print one JSON object per input, the plan under a key named after the scheme (e.g. "ftp")`)
+			addLenientFlag(fs)
 			planFlags(fs)
 		},
 		run: runPlan,
@@ -50,11 +50,14 @@ func planConfig(e *env, fs *flag.FlagSet) scheme.Config {
 func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
 	cfg := planConfig(e, fs)
+	rd := readingOf(fs)
 	return engineFor(e, "plan", fs).run(args, func(o *results, in *input) {
 		var p scheme.Plan
-		u, err := urlkit.Parse(in.text)
+		u, warns, err := rd.url(in.text, false, false)
+		o.warn(in, in.text, warns)
 		if err == nil {
 			p, err = scheme.PlanOf(u, cfg)
+			err = rd.hint(in.text, false, err)
 		}
 		var pj []byte
 		if err == nil {

@@ -12,25 +12,28 @@ func init() {
 	register(&command{
 		name:    "resolve",
 		summary: "expand partial (relative) URLs in the context of a base URL (RFC 1630, libwww, RFC 3986 or RFC 1808)",
-		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] [--strict] BASE [REF...]",
+		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] [--strict] [--lenient] BASE [REF...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
-			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution `rules`: rfc1630 (the RFC's rule as written), libwww (CERN libwww's HTParse, the RFC's printed examples), rfc3986, rfc1808")
+			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution `rules`: rfc1630 (the default: RFC 1630's rule as written), libwww (CERN libwww's HTParse, the RFC's printed examples), "+
+				"rfc3986 (what browsers, curl and trurl do: --mode rfc3986), rfc1808")
 			fs.Bool("json", false, "print one JSON object per reference")
+			addLenientFlag(fs)
 			fs.Bool("strict", false, "fail (exit 1, no result) when the base, reference or result breaks its scheme's rules; without it that is a warning on stderr and in the JSON \"warnings\" array")
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) int {
-			return runPair(e, fs, args, "resolve", urlkit.ResolveString)
+			return runPair(e, fs, args, "resolve", urlkit.ResolveStringWith)
 		},
 	})
 	register(&command{
 		name:    "relative",
 		summary: "write URLs as the shortest partial form that resolves back to them from a base URL",
-		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] [--strict] BASE [TARGET...]",
+		usage:   "[--mode rfc1630|libwww|rfc3986|rfc1808] [--json] [--strict] [--lenient] BASE [TARGET...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
-			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution `rules` the partial form must work under: rfc1630, libwww, rfc3986, rfc1808")
+			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC1630, "resolution `rules` the partial form must work under: rfc1630 (the default), libwww, rfc3986, rfc1808")
 			fs.Bool("json", false, "print one JSON object per target")
+			addLenientFlag(fs)
 			fs.Bool("strict", false, "fail (exit 1) when the base or target breaks its scheme's rules; without it that is a warning")
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) int {
@@ -39,10 +42,10 @@ func init() {
 	})
 }
 
-func relativeString(base, target string, m urlkit.Mode) (urlkit.URL, error) {
+func relativeString(base, target string, m urlkit.Mode, read func(string) (urlkit.URL, error)) (urlkit.URL, error) {
 	var findings []urlkit.SchemeFinding
 	parse := func(s, part string) (urlkit.URL, error) {
-		u, err := urlkit.ParseRef(s)
+		u, err := read(s)
 		if err == nil {
 			return u, nil
 		}
@@ -72,8 +75,9 @@ func relativeString(base, target string, m urlkit.Mode) (urlkit.URL, error) {
 
 // runPair runs resolve or relative: the first argument is the base, the
 // others (or the lines of the --url-file files or standard input) are the
-// second operand.
-func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base, s string, m urlkit.Mode) (urlkit.URL, error)) int {
+// second operand. Both are read as --lenient says (reading.parser); the
+// base's repairs are reported once, before the results.
+func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base, s string, m urlkit.Mode, parse func(string) (urlkit.URL, error)) (urlkit.URL, error)) int {
 	if len(args) == 0 {
 		e.stderr.Write([]byte("urlkit " + name + ": missing BASE\nusage: urlkit " + name + " " + commands[name].usage + "\n"))
 		return exitUsage
@@ -81,9 +85,31 @@ func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base,
 	mode := *fs.Lookup("mode").Value.(flag.Getter).Get().(*urlkit.Mode)
 	asJSON := flagBool(fs, "json")
 	strict := flagBool(fs, "strict")
+	rd := readingOf(fs)
 	base, _ := linkset.Line(args[0])
+	if parse, repairs := rd.parser(); rd.lenient {
+		if _, err := parse(base); err == nil {
+			for _, w := range repairs()[base] {
+				e.stderr.Write([]byte("urlkit " + name + ": base " + string(appendQuoted(nil, urlkit.RedactString(base), w.Offset)) + ": warning: " + w.String() + "\n"))
+			}
+		}
+	}
 	return engineFor(e, name, fs).run(args[1:], func(o *results, in *input) {
-		u, err := op(base, in.text, mode)
+		parse, repairs := rd.parser()
+		u, err := op(base, in.text, mode, parse)
+		if w := repairs()[in.text]; w != nil {
+			o.warn(in, in.text, w)
+		}
+		var re *urlkit.ResolveError
+		if errors.As(err, &re) {
+			// A strict error the lenient reading would repair says so.
+			switch re.Part {
+			case "base":
+				re.Err = rd.hint(base, true, re.Err)
+			case "reference", "target":
+				re.Err = rd.hint(in.text, true, re.Err)
+			}
+		}
 		var warn *urlkit.ResolveWarning
 		if errors.As(err, &warn) && !strict {
 			// Resolved on the generic syntax; the scheme's complaints

@@ -26,7 +26,8 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the terminal sessions in testdata/script, one file per
 // command plus the behaviours every command shares (lines.txtar,
-// interface.txtar, json.txtar).
+// interface.txtar, json.txtar). URLKIT_UPDATE_SCRIPTS=1 rewrites the
+// files that a script's cmp compares with, for review in the diff.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", UpdateScripts: os.Getenv("URLKIT_UPDATE_SCRIPTS") == "1"})
 }

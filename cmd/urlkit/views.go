@@ -35,6 +35,8 @@ func (w *jw) viewJSON(v scheme.View) bool {
 		w.open()
 		w.kstr("host", v.Host)
 		w.knum("port", v.Port)
+		w.kopt("user", v.User, v.HasUser)
+		w.kopt("password", v.Password, v.HasPassword)
 		w.kstr("path", v.Path)
 		w.kopt("search", v.Search, v.HasSearch)
 	case *scheme.Gopher:

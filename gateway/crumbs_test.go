@@ -1,0 +1,62 @@
+package gateway
+
+import (
+	"html/template"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+)
+
+func TestTrails(t *testing.T) {
+	link := func(s string) template.URL { return template.URL("/" + s) }
+	for _, tc := range []struct {
+		url  string
+		want trail
+	}{
+		{"gopher://h.example/1/", trail{Crumbs: []crumb{{Name: "h.example"}}}},
+		{"gopher://h.example:7070/1/a/b%20c", trail{Up: "/gopher://h.example:7070/1/a", Crumbs: []crumb{
+			{"h.example:7070", "/gopher://h.example:7070/1/"}, {"a", "/gopher://h.example:7070/1/a"}, {"b c", ""}}}},
+		{"gopher://h.example/7/find%09words", trail{Up: "/gopher://h.example/1/", Crumbs: []crumb{
+			{"h.example", "/gopher://h.example/1/"}, {"find", ""}}}},
+		{"gopher://h.example/1a%2Fb", trail{Up: "/gopher://h.example/1/", Crumbs: []crumb{
+			{"h.example", "/gopher://h.example/1/"}, {"a/b", ""}}}},
+	} {
+		u, err := urlkit.Parse(tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := gopherTrail(u, link)
+		if !equalTrail(got, tc.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.url, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		url  string
+		want trail
+	}{
+		{"ftp://h.example/", trail{Crumbs: []crumb{{Name: "h.example"}}}},
+		{"ftp://u:p@h.example:2121/pub/dir/", trail{Up: "../", Crumbs: []crumb{
+			{"h.example:2121", "./../../"}, {"pub/", "./../"}, {"dir/", ""}}}},
+		{"ftp://h.example/pub;type=d", trail{}},
+	} {
+		u, err := urlkit.Parse(tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ftpTrail(u); !equalTrail(got, tc.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.url, got, tc.want)
+		}
+	}
+}
+
+func equalTrail(a, b trail) bool {
+	if a.Up != b.Up || len(a.Crumbs) != len(b.Crumbs) {
+		return false
+	}
+	for i := range a.Crumbs {
+		if a.Crumbs[i] != b.Crumbs[i] {
+			return false
+		}
+	}
+	return true
+}
