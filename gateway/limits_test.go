@@ -169,8 +169,10 @@ func TestConnectionCaps(t *testing.T) {
 	target := "/gopher://" + up + "/9/a"
 	// 20 keep-alive connections from one client, each used once and left
 	// idle: at most 5 stay open.
+	var idle []net.Conn
 	for i := 0; i < 20; i++ {
 		c := dialFrom(t, "127.0.0.2", addr)
+		idle = append(idle, c)
 		if status, body := get(t, c, bufio.NewReader(c), addr, target); status != 200 {
 			t.Fatalf("connection %d: %d %q", i, status, body)
 		}
@@ -179,11 +181,16 @@ func TestConnectionCaps(t *testing.T) {
 	// Other clients fill the gateway with idle connections: it keeps 12.
 	for i := 0; i < 20; i++ {
 		c := dialFrom(t, fmt.Sprintf("127.0.0.%d", 3+i%4), addr)
+		idle = append(idle, c)
 		if status, body := get(t, c, bufio.NewReader(c), addr, target); status != 200 {
 			t.Fatalf("other client %d: %d %q", i, status, body)
 		}
 	}
 	waitUntil(t, "the gateway's idle connections give way", func() bool { return g.conns.open() <= 12 })
+	for _, c := range idle {
+		c.Close()
+	}
+	waitUntil(t, "closed connections forgotten", func() bool { return g.conns.open() == 0 })
 	// Twelve connections busy (header half sent: active, not idle): the
 	// thirteenth is answered 503, and served once one is free.
 	var busyConns []net.Conn
