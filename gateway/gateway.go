@@ -24,7 +24,6 @@ package gateway
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -419,11 +418,14 @@ const prefetch = 64 << 10
 // contentType from the first bytes (a charset for text; a sniffed type
 // when ctype is sniffType). Upstream bytes
 // are served under a sandboxing Content-Security-Policy: a gopher "h" item
-// or an ftp .html file runs no script in the gateway's origin. The length
-// is sent when the upstream announced it (size >= 0) or when the resource
-// fits in the first buffer; a transfer that then ends early, or fails
-// after the status is sent, ends the connection without completing the
-// response, so the client never takes a truncated resource for whole.
+// or an ftp .html file runs no script in the gateway's origin. A
+// Content-Length is sent only when the gateway has the whole resource,
+// read to its end within the first buffer: the length an upstream
+// announces (size, an ftp 150 reply's) is not passed on, since access
+// checks it only when the stream ends (fewer bytes is an error, more are
+// delivered and noted in the log). A transfer that fails after the status
+// is sent, a short one included, ends the connection without completing
+// the response, so the client never takes a truncated resource for whole.
 func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype string) {
 	defer rc.Close()
 	bp := bufPool.Get().(*[]byte)
@@ -439,10 +441,6 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 	h.Set("Content-Type", contentType(ctype, buf[:n], complete))
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'")
 	if complete {
-		if size >= 0 && int64(n) != size {
-			g.fail(q, fmt.Errorf("upstream announced %d bytes and sent %d", size, n))
-			return
-		}
 		h.Set("Content-Length", strconv.Itoa(n))
 		q.w.WriteHeader(http.StatusOK)
 		q.w.Write(buf[:n])
@@ -454,18 +452,11 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 		}
 		return
 	}
-	if size >= 0 {
-		h.Set("Content-Length", strconv.FormatInt(size, 10))
-	}
 	q.w.WriteHeader(http.StatusOK)
 	if _, err := q.w.Write(buf[:n]); err != nil {
 		return
 	}
-	m, err := io.CopyBuffer(q.w, onlyReader{rc}, buf)
-	if err == nil && size >= 0 && int64(n)+m != size {
-		err = fmt.Errorf("upstream announced %d bytes and sent %d", size, int64(n)+m)
-	}
-	if err != nil {
+	if _, err := io.CopyBuffer(q.w, onlyReader{rc}, buf); err != nil {
 		// The status is sent: end the connection without the closing
 		// chunk, so the client sees an incomplete response rather than a
 		// complete-looking truncated one.

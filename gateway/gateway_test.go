@@ -218,10 +218,11 @@ func TestFTPThroughGateway(t *testing.T) {
 	if resp.StatusCode != 502 {
 		t.Errorf("missing file: %d", resp.StatusCode)
 	}
-	// A file larger than the first buffer: the length the server announced
-	// in its 150 reply is sent before the body is relayed.
+	// A file larger than the first buffer: relayed without a
+	// Content-Length, since the length the server announced in its 150
+	// reply is not verified until the end (issue 21 item 8).
 	resp, body = raw(t, base, "GET", "ftp://"+addr+"/pub/big.bin")
-	if resp.StatusCode != 200 || len(body) != len(big) || resp.ContentLength != int64(len(big)) || body != string(big) {
+	if resp.StatusCode != 200 || len(body) != len(big) || resp.ContentLength != -1 || body != string(big) {
 		t.Errorf("big file: %d, Content-Length %d, %d bytes", resp.StatusCode, resp.ContentLength, len(body))
 	}
 	// The gateway keeps the anonymous session in /pub between requests.

@@ -271,6 +271,11 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Writer) error {
 	opts := g.opts
 	opts.PasswordPrompt = passwordPrompt
+	// More bytes than the server announced: delivered, with a warning
+	// (fewer is the transfer's error: access.SizeError).
+	if !g.silent {
+		opts.Warn = func(err error) { fmt.Fprintf(e.stderr, "urlkit get: warning: %v\n", err) }
+	}
 	m := newMeter(e, g, w) // progress.go
 	if m != nil {
 		opts.Progress = m.progress
