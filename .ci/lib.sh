@@ -61,11 +61,19 @@ ci_etc_sums() {
 ci_apt_get() {
 	local rc=0
 	DEBIAN_FRONTEND=noninteractive apt-get -o "DPkg::Lock::Timeout=$CI_APT_LOCK_TIMEOUT" "$@" >"$CI_APT_OUT" 2>&1 &
-	local pid=$! said=
+	local pid=$! said= holder
 	while kill -0 "$pid" 2>/dev/null; do
-		if [ -z "$said" ] && grep -q -i 'waiting for .*lock\|could not get lock' "$CI_APT_OUT" 2>/dev/null; then
-			ci_log "apt-get $1: waiting for the apt/dpkg lock: $(grep -i -m1 'lock' "$CI_APT_OUT" | cut -c1-200)"
-			said=1
+		if [ -z "$said" ]; then
+			# apt-get -qq does not always say it waits: ask who holds
+			# dpkg's front-end lock (lslocks, util-linux).
+			holder=$(ci_lock_holder "$pid")
+			if [ -n "$holder" ]; then
+				ci_log "apt-get $1: waiting (up to $CI_APT_LOCK_TIMEOUT s) for the apt/dpkg lock, held by $holder"
+				said=1
+			elif grep -q -i 'waiting for .*lock\|could not get lock' "$CI_APT_OUT" 2>/dev/null; then
+				ci_log "apt-get $1: waiting for the apt/dpkg lock: $(grep -i -m1 'lock' "$CI_APT_OUT" | cut -c1-200)"
+				said=1
+			fi
 		fi
 		sleep 1
 	done
@@ -76,6 +84,14 @@ ci_apt_get() {
 		tail -n 40 "$CI_APT_OUT" | sed 's/^/  | /' >&2
 	fi
 	return "$rc"
+}
+
+# ci_lock_holder PID: the process other than PID holding dpkg's front-end
+# lock or its lists lock, as "PID (COMMAND)", or nothing.
+ci_lock_holder() {
+	command -v lslocks >/dev/null || return 0
+	lslocks -n -o PID,COMMAND,PATH 2>/dev/null |
+		awk -v me="$1" '($3 == "/var/lib/dpkg/lock-frontend" || $3 == "/var/lib/apt/lists/lock") && $1 != me {print $1 " (" $2 ")"; exit}'
 }
 
 # ci_apt_update: apt-get update, retried while another process holds the

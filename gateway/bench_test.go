@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -132,30 +131,12 @@ func BenchmarkHTTPStatic(b *testing.B) {
 	benchProxy(b, s.Listener.Addr().String(), "gopher://h/9/d", doc)
 }
 
-// menu1000 is a gopher menu of 1,000 items (info lines, searches and
-// documents), as bench/gateway -only menu serves it.
-func menu1000() []byte {
-	var mb bytes.Buffer
-	for i := 0; i < 1000; i++ {
-		switch i % 10 {
-		case 0:
-			fmt.Fprintf(&mb, "i  +---- section %04d ----+\tfake\t(NULL)\t0\r\n", i)
-		case 7:
-			fmt.Fprintf(&mb, "7Search number %04d\t/search/%04d\tgopher.example.org\t70\r\n", i, i)
-		default:
-			fmt.Fprintf(&mb, "0Document number %04d of the long menu\t/docs/%04d.txt\tgopher.example.org\t70\r\n", i, i)
-		}
-	}
-	mb.WriteString(".\r\n")
-	return mb.Bytes()
-}
-
 // BenchmarkHandlerMenu1000 is the page of a 1,000-item menu, the handler
 // alone (no net/http); BenchmarkDirectMenu1000 fetches the same menu.
 // Issue 22: the page within twice the fetch (bench/gateway -only menu
 // measures both through HTTP).
 func BenchmarkHandlerMenu1000(b *testing.B) {
-	gs, _ := fakeservers.Gopher(map[string][]byte{"/m": menu1000()})
+	gs, _ := fakeservers.Gopher(map[string][]byte{"/m": fakeservers.LongMenu(1000)})
 	defer gs.Close()
 	g := New(allow(gs.Addr()))
 	target := "/gopher://" + gs.Addr() + "/1/m"
@@ -174,7 +155,7 @@ func BenchmarkHandlerMenu1000(b *testing.B) {
 }
 
 func BenchmarkDirectMenu1000(b *testing.B) {
-	gs, _ := fakeservers.Gopher(map[string][]byte{"/m": menu1000()})
+	gs, _ := fakeservers.Gopher(map[string][]byte{"/m": fakeservers.LongMenu(1000)})
 	defer gs.Close()
 	u, _ := urlkit.Parse("gopher://" + gs.Addr() + "/1/m")
 	b.ReportAllocs()

@@ -1,5 +1,5 @@
 // Package gateway is urlkit's HTTP gateway: an http.Handler that gives HTTP
-// clients the schemes they lack (gopher, ftp, news, nntp), as CERN httpd
+// clients the schemes they lack (gopher, ftp, news, nntp, wais, prospero), as CERN httpd
 // did and as RFC 1630 describes: "when an HTTP server is being used as a
 // gateway (or "proxy") then the entire URI, whether HTTP or some other
 // scheme, is passed on the HTTP command line".
@@ -10,8 +10,9 @@
 //     gopher_proxy or ftp_proxy, urlkit get --proxy): the request-target is
 //     the absolute URL, "GET gopher://host/0/sel HTTP/1.0";
 //   - the path form, for browsers: the absolute URL is the path,
-//     "GET /gopher://host/1/ HTTP/1.1", and menus, ftp directories and
-//     news listings become HTML pages whose links stay in the path form.
+//     "GET /gopher://host/1/ HTTP/1.1", and menus, ftp directories, news
+//     listings, WAIS search results and Prospero directories become HTML
+//     pages whose links stay in the path form.
 //
 // Each request goes through the same chain as urlkit get: urlkit.Parse,
 // scheme.PlanOf, then the access layer executes the plan. The policy that
@@ -297,6 +298,10 @@ func (g *Gateway) fetch(q *request, raw string) {
 		g.ftp(q, p)
 	case *scheme.NNTPPlan:
 		g.news(q, p)
+	case *scheme.WAISPlan:
+		g.wais(q, p)
+	case *scheme.ProsperoPlan:
+		g.prospero(q, p)
 	default:
 		g.fail(q, &unsupportedError{scheme: plan.Scheme()})
 	}
@@ -335,7 +340,7 @@ func (g *Gateway) check(u urlkit.URL) (scheme.Plan, error) {
 		return nil, err
 	}
 	switch plan.(type) {
-	case *scheme.GopherPlan, *scheme.FTPPlan, *scheme.NNTPPlan:
+	case *scheme.GopherPlan, *scheme.FTPPlan, *scheme.NNTPPlan, *scheme.WAISPlan, *scheme.ProsperoPlan:
 		return plan, nil
 	}
 	return nil, &unsupportedError{scheme: plan.Scheme()}
@@ -393,7 +398,14 @@ func (g *Gateway) fail(q *request, err error) {
 	if status == http.StatusGatewayTimeout {
 		msg = "the upstream server did not answer in time: " + msg
 	}
-	g.errorPage(q.w, q.r, problem{Status: status, Message: scrub(msg, q.user, q.pass), Target: q.shown()})
+	p := problem{Status: status, Message: scrub(msg, q.user, q.pass), Target: q.shown()}
+	// A URL urlkit rejects is shown with the offending character marked
+	// (unless it holds a login, which the page never shows).
+	var se *urlkit.SyntaxError
+	if errors.As(err, &se) && q.user == "" && q.pass == "" && se.Offset >= 0 && se.Offset <= len(se.Input) {
+		p.Input = markInput(se.Input, se.Offset)
+	}
+	g.errorPage(q.w, q.r, p)
 }
 
 // shown is the request's URL as pages show it: without user or password,
@@ -442,6 +454,16 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'")
 	if complete {
 		h.Set("Content-Length", strconv.Itoa(n))
+		if r, ok := rc.(*access.Resource); ok {
+			if _, ftp := r.Plan.(*scheme.FTPPlan); ftp {
+				// The transfer is complete: Close hands the logged-in
+				// session back to the pool (access.FTPSessions) now, before
+				// the client has the response and can ask for the next file
+				// on the same session. (Gopher's Close only closes a socket:
+				// it stays after the response, below.)
+				rc.Close()
+			}
+		}
 		q.w.WriteHeader(http.StatusOK)
 		q.w.Write(buf[:n])
 		// The whole response goes out in one write now, before the

@@ -283,7 +283,7 @@ func TestErrorStatuses(t *testing.T) {
 		{base, "/gopher://" + silent.Addr().String() + "/0x", 504, "in time"},
 		{base, "/telnet://h/", 501, ""},
 		{base, "/http://example.org/", 501, ""},
-		{base, "/wais://h/db?x", 501, ""},
+		{base, "/mid:m@h.dom", 501, ""},
 		{base, "/favicon.ico", 404, ""},
 	} {
 		resp, body := raw(t, c.base, "GET", c.target)

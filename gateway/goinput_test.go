@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -24,16 +25,8 @@ func getAccept(t *testing.T, base, target, accept string) (*http.Response, strin
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var b strings.Builder
-	buf := make([]byte, 4096)
-	for {
-		n, err := resp.Body.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			break
-		}
-	}
-	return resp, b.String()
+	body, _ := io.ReadAll(resp.Body)
+	return resp, string(body)
 }
 
 const browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
@@ -123,6 +116,20 @@ func TestErrorPage(t *testing.T) {
 	if resp.StatusCode != 502 || resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" ||
 		!strings.HasPrefix(body, "urlkit gateway: 502 Bad Gateway: ") || !strings.Contains(body, "no server listens on that port") {
 		t.Errorf("plain: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+}
+
+// A URL in the path form that urlkit rejects: the answer marks the byte
+// (plain text here: raw sends no Accept), except in a URL with a login.
+func TestErrorPageMarksURL(t *testing.T) {
+	base := serve(t, New(Config{}))
+	resp, body := raw(t, base, "GET", "/gopher://h_x.example/1/")
+	if resp.StatusCode != 400 || !strings.Contains(body, "\n  gopher://h_x.example/1/\n  "+strings.Repeat(" ", len("gopher://h"))+"^"+strings.Repeat(" ", len("x.example/1/"))+"\n") {
+		t.Errorf("%d:\n%s", resp.StatusCode, body)
+	}
+	resp, body = raw(t, base, "GET", "/ftp://user:pw@h_x.example/")
+	if resp.StatusCode != 400 || strings.Contains(body, "^") || strings.Contains(body, "pw@") {
+		t.Errorf("with a login: %d:\n%s", resp.StatusCode, body)
 	}
 }
 

@@ -77,7 +77,7 @@ func (v *File) URL() urlkit.URL { return v.u }
 
 // FilePlan is the local file name a file URL stands for on this machine.
 type FilePlan struct {
-	Path string `json:"path"`
+	Path string
 }
 
 // Scheme returns "file".

@@ -2,7 +2,6 @@ package scheme
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -106,15 +105,15 @@ func (v *HTTP) URL() urlkit.URL { return v.u }
 // ProxyRequestLine is the line a client would send through a proxy
 // (informative: urlkit connects to the server itself).
 type HTTPPlan struct {
-	Addr       string `json:"addr"` // host:port of the server
-	TLS        bool   `json:"tls"`  // https: TLS to ServerName first
-	ServerName string `json:"server_name,omitempty"`
+	Addr       string // host:port of the server
+	TLS        bool   // https: TLS to ServerName first
+	ServerName string
 	// URL is the URL without its fragment, a password masked
 	// (urlkit.URL.Redacted): it is for messages; Base is the URL itself.
-	URL string `json:"url"`
+	URL string
 	HTTPRequest
-	Compressed       bool   `json:"compressed"` // Accept-Encoding: gzip was asked for
-	ProxyRequestLine string `json:"proxy_request_line"`
+	Compressed       bool // Accept-Encoding: gzip was asked for
+	ProxyRequestLine string
 	scheme           string
 	base             urlkit.URL
 }
@@ -133,10 +132,10 @@ func (p *HTTPPlan) Base() urlkit.URL {
 // HTTPRequest is the request of an HTTP plan: the request line and the
 // header fields, in the order sent.
 type HTTPRequest struct {
-	Method     string        `json:"method"`      // "GET"
-	RequestURI string        `json:"request_uri"` // "/" path ["?" search]: the request target
-	Version    string        `json:"version"`     // "HTTP/1.0"
-	Header     []HeaderField `json:"header"`
+	Method     string // "GET"
+	RequestURI string // "/" path ["?" search]: the request target
+	Version    string // "HTTP/1.0"
+	Header     []HeaderField
 }
 
 // RequestLine returns Method SP RequestURI SP Version.
@@ -159,8 +158,8 @@ func (r *HTTPRequest) Wire() string {
 // HeaderField is one request header field; as a plan step, the line that
 // sends it.
 type HeaderField struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+	Name  string
+	Value string
 }
 
 // Line returns "Name: Value".
@@ -174,17 +173,6 @@ func (h HeaderField) Redacted() string {
 		return h.Name + ": " + scheme + " " + urlkit.RedactedPassword
 	}
 	return h.Line()
-}
-
-// MarshalJSON writes {"name", "value"}, the credentials of an
-// Authorization field masked as in Redacted: a plan printed never shows
-// a password.
-func (h HeaderField) MarshalJSON() ([]byte, error) {
-	_, v, _ := strings.Cut(h.Redacted(), ": ")
-	return json.Marshal(struct {
-		Name  string `json:"name"`
-		Value string `json:"value"`
-	}{h.Name, v})
 }
 
 // Op returns "header".
@@ -218,8 +206,8 @@ func (HTTPEndHeader) Text() string { return "send: (empty line)" }
 // HTTPRead is the last step of an HTTP plan: reading the response.
 type HTTPRead struct{}
 
-// Op returns "read".
-func (HTTPRead) Op() string { return "read" }
+// Op returns "response".
+func (HTTPRead) Op() string { return "response" }
 
 // Text says how the response is read.
 func (HTTPRead) Text() string {

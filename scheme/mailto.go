@@ -58,7 +58,7 @@ func (v *Mailto) URL() urlkit.URL { return v.u }
 // MailPlan says to compose a message to an address. A mailto URL designates
 // no data object (RFC 1738 3.5): there is nothing to fetch.
 type MailPlan struct {
-	To string `json:"to"`
+	To string
 }
 
 // Scheme returns "mailto".

@@ -43,8 +43,8 @@ func (v *MID) URL() urlkit.URL { return v.u }
 // LookupPlan finds a message (mid) or MIME body part (cid) by its header in
 // mail already received: there is no network access (RFC 1630).
 type LookupPlan struct {
-	Header string `json:"header"` // "Message-ID" or "Content-ID"
-	Value  string `json:"value"`  // "<" id ">"
+	Header string // "Message-ID" or "Content-ID"
+	Value  string // "<" id ">"
 	scheme string
 }
 

@@ -131,12 +131,12 @@ func (v *News) URL() urlkit.URL { return v.u }
 type NNTPPlan struct {
 	// Addr is the server: the URL's host for nntp, the configured news
 	// server for news (empty when none is configured).
-	Addr       string        `json:"addr"`
-	Group      string        `json:"group,omitempty"`
-	Article    string        `json:"article,omitempty"`    // article number within Group
-	MessageID  string        `json:"message_id,omitempty"` // with "<" and ">", as NNTP wants it
-	ListGroups bool          `json:"list_groups"`          // news:*: LIST all groups
-	Commands   []NNTPCommand `json:"commands"`
+	Addr       string
+	Group      string
+	Article    string // article number within Group
+	MessageID  string // with "<" and ">", as NNTP wants it
+	ListGroups bool   // news:*: LIST all groups
+	Commands   []NNTPCommand
 	scheme     string
 }
 

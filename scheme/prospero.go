@@ -1,7 +1,6 @@
 package scheme
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -37,8 +36,8 @@ type Prospero struct {
 
 // ProsperoField is one ";field=value" pair of a Prospero link.
 type ProsperoField struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+	Name  string
+	Value string
 }
 
 // ProsperoOf checks u against RFC 1738's prosperourl = "prospero://"
@@ -109,9 +108,9 @@ func (v *Prospero) URL() urlkit.URL { return v.u }
 // contents (RFC 1738 3.11: the server is asked "to determine appropriate
 // access methods for a resource").
 type ProsperoPlan struct {
-	Addr     string            `json:"addr"` // host:port (UDP)
-	HSOName  string            `json:"hsoname"`
-	Requests []ProsperoRequest `json:"requests"`
+	Addr     string // host:port (UDP)
+	HSOName  string
+	Requests []ProsperoRequest
 }
 
 // When a request of a Prospero plan is sent.
@@ -124,9 +123,9 @@ const (
 // ProsperoRequest is one request: the commands of one ARDP message, sent
 // when When says, and how its reply is read.
 type ProsperoRequest struct {
-	When     string            `json:"when"`
-	Commands []ProsperoCommand `json:"commands"`
-	Reply    string            `json:"reply"`
+	When     string
+	Commands []ProsperoCommand
+	Reply    string
 }
 
 // Text describes the request: when it is sent and how its reply is read.
@@ -191,7 +190,7 @@ type ProsperoCommand interface {
 // ProsperoVersion is "VERSION version-number": the protocol version the
 // request speaks.
 type ProsperoVersion struct {
-	Version int `json:"version"`
+	Version int
 }
 
 func (ProsperoVersion) prosperoCommand() {}
@@ -202,18 +201,12 @@ func (ProsperoVersion) Op() string { return "version" }
 // Text is the command line.
 func (c ProsperoVersion) Text() string { return "VERSION " + strconv.Itoa(c.Version) }
 
-// MarshalJSON writes the command with "command": "VERSION".
-func (c ProsperoVersion) MarshalJSON() ([]byte, error) {
-	type plain ProsperoVersion
-	return commandJSON("VERSION", plain(c))
-}
-
 // ProsperoAuthenticate is "AUTHENTICATE options authenticator-type
 // authentication-data": for UNAUTHENTICATED, the data is the name of the
 // user running the client (Prospero protocol v5, AUTHENTICATE).
 type ProsperoAuthenticate struct {
-	Type string `json:"type"`
-	Data string `json:"data"`
+	Type string
+	Data string
 }
 
 func (ProsperoAuthenticate) prosperoCommand() {}
@@ -226,22 +219,16 @@ func (c ProsperoAuthenticate) Text() string {
 	return "AUTHENTICATE '' " + ProsperoQuote(c.Type) + " " + ProsperoQuote(c.Data)
 }
 
-// MarshalJSON writes the command with "command": "AUTHENTICATE".
-func (c ProsperoAuthenticate) MarshalJSON() ([]byte, error) {
-	type plain ProsperoAuthenticate
-	return commandJSON("AUTHENTICATE", plain(c))
-}
-
 // ProsperoSelect is a SELECT line after a DIRECTORY or GET-OBJECT-INFO
 // command: "SELECT applies-to namespace attribute-name value-type value",
 // here a link field of the URL (RFC 1738 3.11: the fields "serve to
 // identify the target of the URL").
 type ProsperoSelect struct {
-	AppliesTo string `json:"appliesTo"` // LINK
-	Namespace string `json:"namespace"` // FIELD
-	Name      string `json:"name"`
-	ValueType string `json:"valueType"` // SEQUENCE
-	Value     string `json:"value"`
+	AppliesTo string // LINK
+	Namespace string // FIELD
+	Name      string
+	ValueType string // SEQUENCE
+	Value     string
 }
 
 // Op returns "select".
@@ -255,10 +242,10 @@ func (s ProsperoSelect) Text() string {
 // ProsperoDirectory is "DIRECTORY hsoname-type hsoname [object-version]"
 // and its SELECT lines: the directory the LIST that follows reads.
 type ProsperoDirectory struct {
-	HSONameType   string           `json:"hsonameType"` // ASCII
-	HSOName       string           `json:"hsoname"`
-	ObjectVersion string           `json:"objectVersion,omitempty"`
-	Select        []ProsperoSelect `json:"select,omitempty"`
+	HSONameType   string // ASCII
+	HSOName       string
+	ObjectVersion string
+	Select        []ProsperoSelect
 }
 
 func (ProsperoDirectory) prosperoCommand() {}
@@ -275,17 +262,11 @@ func (c ProsperoDirectory) Text() string {
 	return s
 }
 
-// MarshalJSON writes the command with "command": "DIRECTORY".
-func (c ProsperoDirectory) MarshalJSON() ([]byte, error) {
-	type plain ProsperoDirectory
-	return commandJSON("DIRECTORY", plain(c))
-}
-
 // ProsperoList is "LIST options COMPONENTS [name-component...]": with no
 // component, every link of the directory.
 type ProsperoList struct {
-	Options    string   `json:"options"`
-	Components []string `json:"components,omitempty"`
+	Options    string
+	Components []string
 }
 
 func (ProsperoList) prosperoCommand() {}
@@ -302,20 +283,14 @@ func (c ProsperoList) Text() string {
 	return s
 }
 
-// MarshalJSON writes the command with "command": "LIST".
-func (c ProsperoList) MarshalJSON() ([]byte, error) {
-	type plain ProsperoList
-	return commandJSON("LIST", plain(c))
-}
-
 // ProsperoGetObjectInfo is "GET-OBJECT-INFO requested-attributes
 // hsoname-type hsoname object-version" and its SELECT lines.
 type ProsperoGetObjectInfo struct {
-	Attributes    []string         `json:"attributes"`
-	HSONameType   string           `json:"hsonameType"`
-	HSOName       string           `json:"hsoname"`
-	ObjectVersion string           `json:"objectVersion"`
-	Select        []ProsperoSelect `json:"select,omitempty"`
+	Attributes    []string
+	HSONameType   string
+	HSOName       string
+	ObjectVersion string
+	Select        []ProsperoSelect
 }
 
 func (ProsperoGetObjectInfo) prosperoCommand() {}
@@ -327,27 +302,6 @@ func (ProsperoGetObjectInfo) Op() string { return "get_object_info" }
 func (c ProsperoGetObjectInfo) Text() string {
 	return "GET-OBJECT-INFO " + ProsperoQuote(strings.Join(c.Attributes, "+")) + " " + c.HSONameType + " " +
 		ProsperoQuote(c.HSOName) + " " + c.ObjectVersion
-}
-
-// MarshalJSON writes the command with "command": "GET-OBJECT-INFO".
-func (c ProsperoGetObjectInfo) MarshalJSON() ([]byte, error) {
-	type plain ProsperoGetObjectInfo
-	return commandJSON("GET-OBJECT-INFO", plain(c))
-}
-
-// commandJSON writes a command's fields with its name first.
-func commandJSON(name string, fields any) ([]byte, error) {
-	f, err := json.Marshal(fields)
-	if err != nil {
-		return nil, err
-	}
-	out := append([]byte(`{"command":`), strconv.Quote(name)...)
-	if len(f) > 2 {
-		out = append(out, ',')
-		out = append(out, f[1:]...)
-		return out, nil
-	}
-	return append(out, '}'), nil
 }
 
 // ProsperoQuote returns s as one protocol token: as it is when it needs no

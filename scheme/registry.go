@@ -44,6 +44,89 @@
 // such as "MLSD if the FEAT reply lists MLST, else LIST", is one more
 // field of the command that the access package reads, never a marker in
 // its text.
+//
+// # JSON
+//
+// Views, plans and steps have one JSON form, written by hand (no
+// reflection) by [AppendViewJSON], [AppendPlanJSON] and [AppendStepJSON],
+// which their MarshalJSON methods and `urlkit parse --json` and `urlkit
+// plan --json` call. A plan's object has its scheme's keys, then "steps";
+// each step's object has "op", its type's keys, then "text". A password
+// from the URL is never in a plan or a step (a PASS step says only where
+// its password comes from: "source": "url").
+//
+// # JSON keys
+//
+// Each object's keys, in the order they are written. "key?" is written
+// only when the value is present (a component the URL has, a name that is
+// not empty, a flag that is true); "key[]" is an array; "key[o]" an array
+// of objects o and "key{o}" an object o, listed below.
+//
+//	view ftp: host port user? password? cwd[] name type
+//	view http, https: host port user? password? path search?
+//	view gopher: host port type selector search? plus? plus_parsed{gopher_plus}?
+//	gopher_plus: kind view? language? attributes[]? values[]?
+//	view mailto: address
+//	view mid, cid: id header
+//	view news: all group? message_id?
+//	view nntp: host port group article?
+//	view prospero: host port hsoname fields[prospero_field]? version? attributes[]?
+//	prospero_field: name value
+//	view telnet, tn3270, rlogin: program host port user? password?
+//	view wais: host port form database search? wtype? wpath? docid_fields[wais_docid_field]?
+//	wais_docid_field: number value
+//	view file: host local segments[]
+//	view afs, mailserver, nfs, urn, z39.50: scheme source reserved opaque
+//	view other: scheme experimental opaque
+//	plan ftp: addr cwd[] name type type_guessed list steps[step]
+//	plan gopher: addr type selector search? plus? reply steps[step]
+//	plan news, nntp: addr group? article? message_id? list_groups steps[step]
+//	plan http, https: addr tls server_name? url compressed proxy_request_line steps[step]
+//	plan telnet, tn3270, rlogin: program addr user? steps[step]
+//	plan mailto: to steps[step]
+//	plan file: path steps[step]
+//	plan wais: addr form database url steps[step]
+//	plan prospero: addr hsoname steps[step]
+//	plan mid, cid: header value steps[step]
+//	plan other: steps[step]
+//	step connect: op addr tls? server_name? text
+//	step other: op text
+//	ftp, news, nntp step command: op arg? source? feature? else[]? guessed? text
+//	gopher step request: op selector search? plus? form? line text
+//	gopher step read: op type as plus_header? text
+//	http, https step request_line: op method request_uri version text
+//	http, https step header: op name value text
+//	http, https step end_header: op text
+//	http, https step response: op text
+//	telnet, tn3270, rlogin step session: op program addr text
+//	telnet, tn3270, rlogin step advise_user: op user text
+//	telnet, tn3270, rlogin step advise_password: op text
+//	mailto step compose: op to text
+//	file step open: op path text
+//	wais step init: op preferred_message_size maximum_record_size implementation_name text
+//	wais step search: op database seed_words ask_user? max_documents text
+//	wais step retrieve: op database docid type chunk text
+//	prospero step request: op when reply text
+//	prospero step version: op version text
+//	prospero step authenticate: op type data text
+//	prospero step directory: op hsoname_type hsoname object_version? text
+//	prospero step select: op applies_to namespace name value_type value text
+//	prospero step list: op options components[]? text
+//	prospero step get_object_info: op attributes[] hsoname_type hsoname object_version text
+//
+// "view other" is the view of a scheme urlkit does not know, "plan other"
+// the plan of a scheme a program registered. A step is listed by the
+// schemes whose plans have it and its op; "step connect" opens every
+// network plan's connection, and "step other" is any step not listed
+// (the lookup of a mid or cid URL, a registered scheme's steps). A
+// "command" is an FTP or NNTP command, its op the verb in lower case
+// ("mode_reader" for MODE READER): "arg" is its argument when the verb
+// takes one (not for a password from the URL or the user), "source" where
+// a PASS argument comes from ("url", "anonymous", "ask"), "feature" and
+// "else" the rule for the verbs sent instead ([FTPCommand]). A Prospero
+// plan's steps are its requests, each followed by its commands and their
+// SELECT lines; an HTTP header field's value has an Authorization's
+// credentials masked.
 package scheme
 
 import (

@@ -56,13 +56,13 @@ func (v *Telnet) URL() urlkit.URL { return v.u }
 // interactive session and advise the user of the suggested user name and
 // password; a client does not type them in by itself (RFC 1738 3.8).
 type Session struct {
-	Program     string `json:"program"`
-	Host        string `json:"host"`
-	Port        int    `json:"port"`
-	User        string `json:"user,omitempty"`
-	Password    string `json:"password,omitempty"`
-	HasUser     bool   `json:"has_user"`
-	HasPassword bool   `json:"has_password"`
+	Program     string
+	Host        string
+	Port        int
+	User        string
+	Password    string
+	HasUser     bool
+	HasPassword bool
 }
 
 // Scheme returns the program name, which is the scheme name.

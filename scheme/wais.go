@@ -1,13 +1,11 @@
 package scheme
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // WAIS (RFC 1738 3.9; RFC 1630, WAIS; RFC 1625):
@@ -132,13 +130,13 @@ func (v *WAIS) URL() urlkit.URL { return v.u }
 // extensions), in order, each a typed step. The access package encodes
 // each message from its step's fields.
 type WAISPlan struct {
-	Addr     string `json:"addr"` // host:port (TCP)
-	Form     string `json:"form"` // WAISDatabase, WAISSearch or WAISDocument
-	Database string `json:"database"`
+	Addr     string // host:port (TCP)
+	Form     string // WAISDatabase, WAISSearch or WAISDocument
+	Database string
 	// URL is the URL the plan is for, without fragment: the hits of a
 	// search are listed as URLs of the same host, port and database.
-	URL      string        `json:"url"`
-	Messages []WAISMessage `json:"messages"`
+	URL      string
+	Messages []WAISMessage
 }
 
 // WAISMessage is one message of a WAIS plan: a WAISInitAPDU, a WAISSearchAPDU
@@ -174,9 +172,9 @@ const (
 // WAISInitAPDU is the initAPDU (Z39.50-1988 initialization; RFC 1625 4) and the
 // reading of its initResponseAPDU, which must accept.
 type WAISInitAPDU struct {
-	PreferredMessageSize int    `json:"preferredMessageSize"`
-	MaximumRecordSize    int    `json:"maximumRecordSize"`
-	ImplementationName   string `json:"implementationName"`
+	PreferredMessageSize int
+	MaximumRecordSize    int
+	ImplementationName   string
 }
 
 func (WAISInitAPDU) waisMessage() {}
@@ -190,25 +188,16 @@ func (m WAISInitAPDU) Text() string {
 		m.PreferredMessageSize, m.MaximumRecordSize, quoteVisible(m.ImplementationName))
 }
 
-// MarshalJSON writes the message with "apdu": "init".
-func (m WAISInitAPDU) MarshalJSON() ([]byte, error) {
-	type plain WAISInitAPDU
-	return json.Marshal(struct {
-		APDU string `json:"apdu"`
-		plain
-	}{"init", plain(m)})
-}
-
 // WAISSearchAPDU is a searchAPDU with a type-3 query, the relevance-feedback
 // query of WAIS (RFC 1625 4): the seed words in the WAIS user information.
 // Its searchResponseAPDU holds the headers of the hits. A search with
 // AskUser set has no words yet: the database form of the URL, for which a
 // client asks the words of its user (the gateway shows a search form).
 type WAISSearchAPDU struct {
-	Database     string `json:"database"`
-	SeedWords    string `json:"seedWords"`
-	AskUser      bool   `json:"askUser,omitempty"`
-	MaxDocuments int    `json:"maxDocuments"`
+	Database     string
+	SeedWords    string
+	AskUser      bool
+	MaxDocuments int
 }
 
 func (WAISSearchAPDU) waisMessage() {}
@@ -226,15 +215,6 @@ func (m WAISSearchAPDU) Text() string {
 		quoteVisible(m.Database), words, m.MaxDocuments)
 }
 
-// MarshalJSON writes the message with "apdu": "search".
-func (m WAISSearchAPDU) MarshalJSON() ([]byte, error) {
-	type plain WAISSearchAPDU
-	return json.Marshal(struct {
-		APDU string `json:"apdu"`
-		plain
-	}{"search", plain(m)})
-}
-
 // WAISRetrieval retrieves one document: searchAPDUs with a type-1 query of
 // four terms (RFC 1625 4): the DocumentID ("un", equal), the type ("wt",
 // equal) and the byte range ("wb", from Start, greater or equal, to the
@@ -242,13 +222,13 @@ func (m WAISSearchAPDU) MarshalJSON() ([]byte, error) {
 // is asked for in chunks of Chunk bytes, [0, Chunk), [Chunk, 2*Chunk) and
 // so on, until a chunk comes back shorter than asked.
 type WAISRetrieval struct {
-	Database string `json:"database"`
+	Database string
 	// DocID is the document-id, the bytes of the DocumentID element a
 	// search response gave for the hit: the decoded wpath (RFC 1738 3.9),
 	// or the fields of RFC 1630's wpath form as elements.
-	DocID string `json:"docid"`
-	Type  string `json:"type"`
-	Chunk int    `json:"chunk"`
+	DocID string
+	Type  string
+	Chunk int
 }
 
 func (WAISRetrieval) waisMessage() {}
@@ -260,15 +240,6 @@ func (WAISRetrieval) Op() string { return "retrieve" }
 func (m WAISRetrieval) Text() string {
 	return fmt.Sprintf("searchAPDU: DatabaseNames %s, QueryType 1, ElementSetNames \"Document Text\", query: DocumentID %s (%d bytes) AND type %s AND bytes [0, %d); again for [%d, %d) and each next %d bytes until a chunk comes back shorter; read each searchResponseAPDU: DocumentText",
 		quoteVisible(m.Database), quoteVisible(docIDText(m.DocID)), len(m.DocID), quoteVisible(m.Type), m.Chunk, m.Chunk, 2*m.Chunk, m.Chunk)
-}
-
-// MarshalJSON writes the message with "apdu": "retrieve".
-func (m WAISRetrieval) MarshalJSON() ([]byte, error) {
-	type plain WAISRetrieval
-	return json.Marshal(struct {
-		APDU string `json:"apdu"`
-		plain
-	}{"retrieve", plain(m)})
 }
 
 // docIDText shows a document-id: bytes outside printable ASCII as \xNN.
@@ -348,30 +319,10 @@ func appendWAISCompressed(b []byte, n int) []byte {
 // database base names (wais://host:port/database, as written) found:
 // base/wtype/wpath (RFC 1738 3.9), the type and the document-id (the bytes
 // of the DocumentID element) percent-encoded where RFC 1738 5's *uchar
-// requires.
+// requires (urlkit.Escape keeps only the unreserved characters for a
+// component it has no rule for).
 func WAISDocumentURL(base, wtype string, docID []byte) string {
-	b := make([]byte, 0, len(base)+len(wtype)+3*len(docID)+2)
-	b = append(b, base...)
-	b = append(b, '/')
-	b = appendUchar(b, wtype)
-	b = append(b, '/')
-	b = appendUchar(b, string(docID))
-	return string(b)
-}
-
-// appendUchar appends s with every byte that is not RFC 1738 5's
-// unreserved (alpha, digit, safe, extra) percent-encoded.
-func appendUchar(b []byte, s string) []byte {
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if chars.Is(c, chars.AlphaDigit) || strings.IndexByte("$-_.+!*'(),", c) >= 0 {
-			b = append(b, c)
-			continue
-		}
-		b = append(b, '%', hex[c>>4], hex[c&15])
-	}
-	return b
+	return base + "/" + urlkit.Escape(wtype, urlkit.ComponentNone) + "/" + urlkit.Escape(string(docID), urlkit.ComponentNone)
 }
 
 func (v *WAIS) wireParts() []wirePart {

@@ -156,14 +156,16 @@ func TestProsperoQuote(t *testing.T) {
 	}
 }
 
-// plan --json: each message and command says what it is.
+// plan --json: each message and command says what it is, by its op and
+// its fields (keys listed in the package documentation, TestJSONSchema).
 func TestWAISProsperoPlanJSON(t *testing.T) {
 	b, err := json.Marshal(mustPlan(t, "wais://h/db?w", Config{}))
-	if err != nil || !strings.Contains(string(b), `"messages":[{"apdu":"init"`) || !strings.Contains(string(b), `{"apdu":"search","database":"db","seedWords":"w"`) {
+	if err != nil || !strings.Contains(string(b), `"steps":[{"op":"connect","addr":"h:210",`) || !strings.Contains(string(b), `{"op":"init","preferred_message_size":100000,`) ||
+		!strings.Contains(string(b), `{"op":"search","database":"db","seed_words":"w","max_documents":40,`) {
 		t.Errorf("wais JSON %s %v", b, err)
 	}
 	b, err = json.Marshal(mustPlan(t, "prospero://h//a", Config{}))
-	if err != nil || !strings.Contains(string(b), `{"command":"DIRECTORY","hsonameType":"ASCII","hsoname":"/a"}`) || !strings.Contains(string(b), `"when":"not-a-directory"`) {
+	if err != nil || !strings.Contains(string(b), `{"op":"directory","hsoname_type":"ASCII","hsoname":"/a","text":"DIRECTORY ASCII '/a'"}`) || !strings.Contains(string(b), `"when":"not-a-directory"`) {
 		t.Errorf("prospero JSON %s %v", b, err)
 	}
 }

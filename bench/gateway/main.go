@@ -104,20 +104,9 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	defer ftpSrv.Close()
 	// A menu of 1,000 items (issue 22): the gateway's page of it against
 	// fetching it.
-	var mb bytes.Buffer
-	for i := 0; i < 1000; i++ {
-		switch i % 10 {
-		case 0:
-			fmt.Fprintf(&mb, "i  +---- section %04d ----+\tfake\t(NULL)\t0\r\n", i)
-		case 7:
-			fmt.Fprintf(&mb, "7Search number %04d\t/search/%04d\tgopher.example.org\t70\r\n", i, i)
-		default:
-			fmt.Fprintf(&mb, "0Document number %04d of the long menu\t/docs/%04d.txt\tgopher.example.org\t70\r\n", i, i)
-		}
-	}
-	menuItems := mb.Len()
-	mb.WriteString(".\r\n")
-	gopherSrv, err := fakeservers.Gopher(map[string][]byte{"/d2k": doc, "/menu": mb.Bytes()})
+	menu := fakeservers.LongMenu(1000)
+	menuItems := len(menu) - len(".\r\n")
+	gopherSrv, err := fakeservers.Gopher(map[string][]byte{"/d2k": doc, "/menu": menu})
 	if err != nil {
 		return err
 	}
@@ -185,7 +174,7 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 				return nil
 			})
 		}
-		sides["direct menu fetch"] = func(*client) error { return directMenu(mb.Bytes()[:menuItems]) }
+		sides["direct menu fetch"] = func(*client) error { return directMenu(menu[:menuItems]) }
 		groups = append(groups, []string{"gateway menu page", "direct menu fetch"})
 	}
 	if doFTP {

@@ -62,7 +62,7 @@ func runCanon(e *env, fs *flag.FlagSet, args []string) int {
 		}
 		o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
 			if err == nil {
-				w.kstr("canonical", urlkit.Canonical(u).String())
+				w.KStr("canonical", urlkit.Canonical(u).String())
 			}
 		})
 	})
@@ -91,11 +91,11 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 				}
 				if asJSON {
 					o.writeJSON(in, true, "", nil, func(w *jw) {
-						w.kstr("a", a)
-						w.kstr("b", b)
-						w.kbool("equal", eq)
-						w.kstr("canonical_a", urlkit.Canonical(ua).String())
-						w.kstr("canonical_b", urlkit.Canonical(ub).String())
+						w.KStr("a", a)
+						w.KStr("b", b)
+						w.KBool("equal", eq)
+						w.KStr("canonical_a", urlkit.Canonical(ua).String())
+						w.KStr("canonical_b", urlkit.Canonical(ub).String())
 					})
 					return
 				}
@@ -112,8 +112,8 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 		o.message(in, describeInputError(nil, text, err))
 		if asJSON {
 			o.writeJSON(in, false, text, err, func(w *jw) {
-				w.kstr("a", a)
-				w.kstr("b", b)
+				w.KStr("a", a)
+				w.KStr("b", b)
 			})
 		}
 	}

@@ -38,18 +38,18 @@ func runCheck(e *env, fs *flag.FlagSet, args []string) int {
 		}
 		if asJSON {
 			o.writeJSON(in, err == nil && !scheme.HasErrors(findings), in.text, err, func(w *jw) {
-				w.key("findings")
-				w.openArray()
+				w.Key("findings")
+				w.OpenArray()
 				for _, f := range findings {
-					w.open()
-					w.kstr("severity", f.Severity.String())
-					w.kstr("code", f.Code)
-					w.knum("offset", f.Offset)
-					w.kstr("component", componentName(f.Offset, f.Component))
-					w.kstr("message", f.Message)
-					w.close()
+					w.Open()
+					w.KStr("severity", f.Severity.String())
+					w.KStr("code", f.Code)
+					w.KNum("offset", f.Offset)
+					w.KStr("component", componentName(f.Offset, f.Component))
+					w.KStr("message", f.Message)
+					w.Close()
 				}
-				w.closeArray()
+				w.CloseArray()
 			})
 			return
 		}

@@ -50,33 +50,33 @@ type jsonWarning struct {
 
 // writeJSON writes the result as one line of JSON.
 func (r *extractResult) writeJSON(w *jw) {
-	w.open()
-	w.knonempty("file", r.File)
-	w.kstr("url", r.URL)
-	w.knonempty("text", r.Text)
-	w.knum("start", r.Start)
-	w.knum("end", r.End)
-	w.knum("line", r.Line)
-	w.kbool("wrapped", r.Wrapped)
-	w.kbool("prefixed", r.Prefixed)
-	w.kbool("ambiguous", r.Ambiguous)
+	w.Open()
+	w.KNonEmpty("file", r.File)
+	w.KStr("url", r.URL)
+	w.KNonEmpty("text", r.Text)
+	w.KNum("start", r.Start)
+	w.KNum("end", r.End)
+	w.KNum("line", r.Line)
+	w.KBool("wrapped", r.Wrapped)
+	w.KBool("prefixed", r.Prefixed)
+	w.KBool("ambiguous", r.Ambiguous)
 	if len(r.Alternatives) > 0 {
-		w.kstrs("alternatives", r.Alternatives)
+		w.KStrs("alternatives", r.Alternatives)
 	}
 	if len(r.Warnings) > 0 {
-		w.key("warnings")
-		w.openArray()
+		w.Key("warnings")
+		w.OpenArray()
 		for _, x := range r.Warnings {
-			w.open()
-			w.knum("offset", x.Offset)
-			w.kstr("component", x.Component)
-			w.kstr("message", x.Message)
-			w.close()
+			w.Open()
+			w.KNum("offset", x.Offset)
+			w.KStr("component", x.Component)
+			w.KStr("message", x.Message)
+			w.Close()
 		}
-		w.closeArray()
+		w.CloseArray()
 	}
-	w.close()
-	w.end()
+	w.Close()
+	w.End()
 }
 
 // runExtract reads each FILE ("-" or none: standard input) as a stream and
@@ -116,7 +116,7 @@ func runExtract(e *env, fs *flag.FlagSet, args []string) int {
 			}
 			w := jw{}
 			res.writeJSON(&w)
-			out.Write(w.b)
+			out.Write(w.B)
 		}
 		if err := sc.Err(); err != nil {
 			out.Flush()

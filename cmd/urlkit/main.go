@@ -65,6 +65,12 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	// recycled, when not nil, is given each batch's line buffer once the
+	// batch's output is written, just before the engine reuses it for
+	// later lines (lines.go). Tests overwrite it there, so that a
+	// handler that kept a line past its call (see handler) shows in the
+	// output; main leaves it nil.
+	recycled func(data []byte)
 }
 
 // Exit statuses.

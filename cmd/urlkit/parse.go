@@ -86,30 +86,33 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 		if asJSON {
 			o.writeJSON(in, err == nil, errText, err, func(w *jw) {
 				if parsed {
-					w.kstr("url", u.String())
+					w.KStr("url", u.String())
 					v, ok := components(&u)
 					for i, n := range componentNames {
-						w.kopt(n, v[i], ok[i])
+						w.KOpt(n, v[i], ok[i])
 					}
 				}
 				if len(warns) > 0 {
-					w.key("warnings")
-					w.openArray()
+					w.Key("warnings")
+					w.OpenArray()
 					for _, x := range warns {
-						w.open()
-						w.knum("offset", x.Offset)
-						w.kstr("component", x.Component.String())
-						w.kstr("message", x.Reason)
-						w.close()
+						w.Open()
+						w.KNum("offset", x.Offset)
+						w.KStr("component", x.Component.String())
+						w.KStr("message", x.Reason)
+						w.Close()
 					}
-					w.closeArray()
+					w.CloseArray()
 				}
 				if err == nil && view != nil {
-					w.key(u.Scheme())
-					if !w.viewJSON(view) {
-						w.open()
-						w.close()
-					}
+					w.Key(u.Scheme())
+					w.Value(func(b []byte) []byte {
+						b, ok := scheme.AppendViewJSON(b, view)
+						if !ok { // a view a program registered: no keys of its own
+							b = append(b, "{}"...)
+						}
+						return b
+					})
 				}
 			})
 			return
@@ -139,8 +142,8 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 // as taken: the argument, or the line without its line ending and
 // surrounding white space) and, for a line of a stream, "line".
 func (w *jw) inputJSON(in *input) {
-	w.kstr("input", in.text)
+	w.KStr("input", in.text)
 	if in.line > 0 {
-		w.knum("line", in.line)
+		w.KNum("line", in.line)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 
 	"github.com/urlkit/urlkit/scheme"
@@ -59,14 +58,6 @@ func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 			p, err = scheme.PlanOf(u, cfg)
 			err = rd.hint(in.text, false, err)
 		}
-		var pj []byte
-		if err == nil {
-			if asJSON {
-				// The plan types belong to package scheme and carry
-				// their own JSON form.
-				pj, err = json.Marshal(p)
-			}
-		}
 		// Passwords are never printed: the input is shown redacted.
 		shown := input{text: redact(in.text), line: in.line, src: in.src}
 		if err != nil {
@@ -76,9 +67,9 @@ func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 		if asJSON {
 			o.writeJSON(&shown, err == nil, in.text, err, func(w *jw) {
 				if err == nil {
-					w.kstr("scheme", p.Scheme())
-					w.key(p.Scheme())
-					w.raw(pj)
+					w.KStr("scheme", p.Scheme())
+					w.Key(p.Scheme())
+					w.Value(func(b []byte) []byte { return scheme.AppendPlanJSON(b, p) })
 				}
 			})
 			return

@@ -8,22 +8,18 @@ import (
 )
 
 func TestFormatMeter(t *testing.T) {
-	for _, tt := range []struct {
-		n, total int64
-		elapsed  time.Duration
-		want     string
-	}{
-		{512, -1, 0, "512 B"},
-		// No rate before half a second: early readings are bursts.
-		{3 << 20, -1, 100 * time.Millisecond, "3.0 MiB"},
-		{3 << 20, 12 << 20, time.Second, "3.0 MiB of 12.0 MiB  25%  3.0 MiB/s"},
-		{1536, 0, 0, "1.5 KiB of 0 B"},
-		{200, 100, 0, "200 B of 100 B  100%"}, // a server that sent more than it said
-	} {
-		if got := formatMeter(tt.n, tt.total, tt.elapsed); got != tt.want {
-			t.Errorf("formatMeter(%d, %d, %v) = %q, want %q", tt.n, tt.total, tt.elapsed, got, tt.want)
+	check := func(n, total int64, elapsed time.Duration, want string) {
+		t.Helper()
+		if got := formatMeter(n, total, elapsed); got != want {
+			t.Errorf("formatMeter(%d, %d, %v) = %q, want %q", n, total, elapsed, got, want)
 		}
 	}
+	check(512, -1, 0, "512 B")
+	// No rate before half a second: early readings are bursts.
+	check(3<<20, -1, 100*time.Millisecond, "3.0 MiB")
+	check(3<<20, 12<<20, time.Second, "3.0 MiB of 12.0 MiB  25%  3.0 MiB/s")
+	check(1536, 0, 0, "1.5 KiB of 0 B")
+	check(200, 100, 0, "200 B of 100 B  100%") // a server that sent more than it said
 }
 
 // The meter redraws at most every meterEvery, and done clears its line.

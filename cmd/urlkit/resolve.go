@@ -134,31 +134,31 @@ func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base,
 			return
 		}
 		o.writeJSON(in, err == nil, in.text, err, func(w *jw) {
-			w.kstr("base", base)
-			w.kstr("mode", mode.String())
+			w.KStr("base", base)
+			w.KStr("mode", mode.String())
 			if err != nil {
 				return
 			}
-			w.kstr("result", u.String())
-			w.key("warnings")
-			w.openArray()
+			w.KStr("result", u.String())
+			w.Key("warnings")
+			w.OpenArray()
 			if warn != nil {
 				for _, f := range warn.Findings {
-					w.open()
-					w.kstr("part", f.Part)
-					w.kstr("text", f.Text)
+					w.Open()
+					w.KStr("part", f.Part)
+					w.KStr("text", f.Text)
 					off, comp, msg := -1, "", plainError(f.Err)
 					var se *urlkit.SyntaxError
 					if errors.As(f.Err, &se) {
 						off, comp, msg = se.Offset, se.Component.String(), se.Reason()
 					}
-					w.knum("offset", off)
-					w.kstr("component", comp)
-					w.kstr("message", msg)
-					w.close()
+					w.KNum("offset", off)
+					w.KStr("component", comp)
+					w.KStr("message", msg)
+					w.Close()
 				}
 			}
-			w.closeArray()
+			w.CloseArray()
 		})
 	})
 }

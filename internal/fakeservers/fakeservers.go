@@ -275,3 +275,26 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 		}
 	}
 }
+
+// LongMenu is a gopher menu of n items, as a server sends it (terminator
+// included): an info line of ASCII art every tenth item, a search item
+// every tenth, documents otherwise. The gateway's page of it is measured
+// against fetching it (bench/gateway -only menu, gateway's
+// BenchmarkHandlerMenu1000); the last document is "Document number
+// NNNN of the long menu" with NNNN = n-1 when n-1 ends in neither 0
+// nor 7.
+func LongMenu(n int) []byte {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		switch i % 10 {
+		case 0:
+			fmt.Fprintf(&b, "i  +---- section %04d ----+\tfake\t(NULL)\t0\r\n", i)
+		case 7:
+			fmt.Fprintf(&b, "7Search number %04d\t/search/%04d\tgopher.example.org\t70\r\n", i, i)
+		default:
+			fmt.Fprintf(&b, "0Document number %04d of the long menu\t/docs/%04d.txt\tgopher.example.org\t70\r\n", i, i)
+		}
+	}
+	b.WriteString(".\r\n")
+	return []byte(b.String())
+}

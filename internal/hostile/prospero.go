@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand"
 	"net"
 	"strings"
@@ -28,10 +29,10 @@ type UDPServer struct {
 	recv     []string
 }
 
-// StartUDP listens on 127.0.0.1 (any free port) and calls handle for each
-// datagram, one at a time.
-func StartUDP(handle func(s *UDPServer, from net.Addr, d []byte)) (*UDPServer, error) {
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+// StartUDP listens on 127.0.0.1 (port 0: any free port) and calls handle
+// for each datagram, one at a time.
+func StartUDP(port int, handle func(s *UDPServer, from net.Addr, d []byte)) (*UDPServer, error) {
+	pc, err := net.ListenPacket("udp", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func StartUDP(handle func(s *UDPServer, from net.Addr, d []byte)) (*UDPServer, e
 // ServeUDP starts a UDP server for the test and stops it at the end.
 func ServeUDP(t testing.TB, handle func(s *UDPServer, from net.Addr, d []byte)) *UDPServer {
 	t.Helper()
-	s, err := StartUDP(handle)
+	s, err := StartUDP(0, handle)
 	if err != nil {
 		t.Fatal(err)
 	}
