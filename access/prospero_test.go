@@ -662,3 +662,16 @@ func TestProsperoDialPolicy(t *testing.T) {
 		t.Errorf("nothing listening: %v after %v", err, time.Since(start))
 	}
 }
+
+// Cancelling the context stops a request waiting on a silent server at
+// once (the socket is closed), as it stops every other client.
+func TestProsperoCancel(t *testing.T) {
+	s := hostile.ServeUDP(t, hostile.ProsperoSilentUDP)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := Execute(ctx, planFor(t, "prospero://"+s.Addr+"//x", scheme.Config{}), nil)
+	if !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
+		t.Errorf("%v after %v", err, time.Since(start))
+	}
+}
