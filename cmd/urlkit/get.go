@@ -195,11 +195,11 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 	if err != nil {
 		return fail(err)
 	}
-	// RFC 1738 6: warn of a port other than the scheme's before connecting.
-	for _, f := range scheme.Check(u) {
-		if f.Code == scheme.CodePort && f.Severity < scheme.SeverityError && !g.silent {
-			e.stderr.Write(getMessage(line, redact(in), "warning: "+f.Message))
-		}
+	// RFC 1738 6: warn before connecting to a port that belongs to
+	// another protocol (scheme.PortWarning decides; check lists every
+	// port that is not the default).
+	if f, ok := scheme.PortWarning(u); ok && !g.silent {
+		e.stderr.Write(getMessage(line, redact(in), "warning: "+f.Message))
 	}
 	plan, err := scheme.PlanOf(u, cfg)
 	if err != nil {
