@@ -1,13 +1,16 @@
 // Package access carries out the access plans of the scheme package over
 // the real protocols: FTP as RFC 1738 section 3.2 prescribes, Gopher (RFC
 // 1436, with Gopher+ length headers), NNTP (RFC 977/3977), HTTP, local
-// files, and the session-oriented schemes (telnet, rlogin, tn3270, mailto)
-// as advisory text, a command to start or a message to send.
+// files, WAIS (RFC 1625: Z39.50-1988 with the WAIS extensions, over TCP),
+// Prospero (the Prospero protocol version 5 over ARDP, UDP), and the
+// session-oriented schemes (telnet, rlogin, tn3270, mailto) as advisory
+// text, a command to start or a message to send.
 //
 // There is one description of each protocol sequence: the plan. [Execute]
 // takes a [scheme.Plan] and carries out its typed steps in order, by their
 // fields (FTPPlan.Commands by verb, GopherPlan's request, NNTPPlan.Commands,
-// HTTPPlan's request), sending each command's line exactly as the step
+// HTTPPlan's request, WAISPlan.Messages encoded as APDUs,
+// ProsperoPlan.Requests each one ARDP message), sending each command's line exactly as the step
 // gives it and never reading the plan's text back; what `urlkit plan`
 // prints is what `urlkit get` sends.
 //
@@ -216,7 +219,7 @@ func EscapeText(s string) string {
 // ErrNotRetrievable is wrapped by the error Execute returns for a plan that
 // names no retrieval this package carries out: an interactive session
 // (telnet, tn3270, rlogin), a message to compose (mailto), or a protocol
-// urlkit has no client for (wais, prospero, mid, cid).
+// urlkit has no client for (mid, cid).
 var ErrNotRetrievable = errors.New("protocol not supported for retrieval")
 
 // ErrLimit is matched (errors.Is) by every *LimitError.
@@ -303,8 +306,10 @@ type Resource struct {
 	// hop's.
 	Plan scheme.Plan
 	// Kind says what the stream holds: "file", "directory" (a listing of
-	// names, one a line), "menu" (a gopher menu as sent, terminator
-	// removed), "article", "overview", "groups".
+	// names, one a line; for prospero, of links, see
+	// NewProsperoListReader), "menu" (a gopher menu as sent, terminator
+	// removed), "article", "overview", "groups", "search" (the hits of a
+	// WAIS search, see ReadWAISHits).
 	Kind string
 	// ListFormat is how the lines of an FTP directory listing are
 	// written: which of NLST, MLSD and LIST was sent (see ParseListLine).
@@ -323,8 +328,11 @@ type Resource struct {
 
 // Execute carries out an access plan of the scheme package and returns the
 // resource as a stream: an *scheme.FTPPlan, *scheme.GopherPlan,
-// *scheme.NNTPPlan, *scheme.HTTPPlan or *scheme.FilePlan. Any other plan
-// gives an error wrapping ErrNotRetrievable. opts may be nil.
+// *scheme.NNTPPlan, *scheme.HTTPPlan, *scheme.FilePlan, *scheme.WAISPlan
+// (a search as a listing of hits, see ReadWAISHits; a document) or
+// *scheme.ProsperoPlan (a directory as a listing, see
+// NewProsperoListReader; a file). Any other plan gives an error wrapping
+// ErrNotRetrievable. opts may be nil.
 //
 // The returned Resource must be closed; closing it early stops the
 // transfer. When opts.MaxTime is set, the deadline covers reading the

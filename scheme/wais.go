@@ -295,16 +295,17 @@ func DocIDOfFields(fields []WAISField) string {
 	var b []byte
 	for _, f := range fields {
 		n, _ := strconv.Atoi(f.Number)
-		b = appendWAISCompressed(b, n)
-		b = appendWAISCompressed(b, len(f.Value))
+		b = AppendWAISInt(b, n)
+		b = AppendWAISInt(b, len(f.Value))
 		b = append(b, f.Value...)
 	}
 	return string(b)
 }
 
-// appendWAISCompressed appends n base 128, most significant group first,
-// the high bit set on every byte but the last.
-func appendWAISCompressed(b []byte, n int) []byte {
+// AppendWAISInt appends n as WAIS's compressed integer (the form of its
+// tags and lengths): base 128, most significant group first, the high bit
+// set on every byte but the last. access encodes its messages with it too.
+func AppendWAISInt(b []byte, n int) []byte {
 	var tmp [10]byte
 	i := len(tmp) - 1
 	tmp[i] = byte(n & 0x7f)

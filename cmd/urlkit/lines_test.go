@@ -98,8 +98,14 @@ func TestStreamingAnswersEachLine(t *testing.T) {
 		// The slowest of five answers, on a shared machine: generous
 		// against scheduling noise, far below a buffer that waits for
 		// more input (which would never come: the test would hang).
-		if worst > 100*time.Millisecond {
-			t.Errorf("--workers %s: slowest answer took %v, want under 100ms", workers, worst)
+		// (README: within 100 ms; the race detector slows every step
+		// several times, so under it the bound is 1 s.)
+		limit := 100 * time.Millisecond
+		if raceEnabled {
+			limit = time.Second
+		}
+		if worst > limit {
+			t.Errorf("--workers %s: slowest answer took %v, want under %v", workers, worst, limit)
 		}
 	}
 }
