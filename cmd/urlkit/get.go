@@ -7,10 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,7 +28,8 @@ const (
 	// exitNotSupported is the status for a URL whose protocol urlkit has
 	// no retrieval for (mid, cid): the plan is printed.
 	exitNotSupported = 3
-	// exitInterrupted is the status after Ctrl-C (128 + SIGINT).
+	// exitInterrupted is the status after Ctrl-C (128 + SIGINT); SIGTERM
+	// and SIGHUP end get with 128 plus theirs (signals.go).
 	exitInterrupted = 130
 )
 
@@ -150,7 +153,7 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	cfg := planConfig(e, fs)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, signalled, stop := stopOnSignals() // SIGINT, SIGTERM, SIGHUP (signals.go)
 	defer stop()
 	quietPipe()
 	// URLs from the arguments, --url-file or standard input (lines.go),
@@ -170,7 +173,7 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		return getOne(ctx, e, g, cfg, line, out)
 	})
 	if ctx.Err() != nil {
-		return exitInterrupted
+		return signalled()
 	}
 	return status
 }
@@ -195,11 +198,11 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 	if err != nil {
 		return fail(err)
 	}
-	// RFC 1738 6: warn of a port other than the scheme's before connecting.
-	for _, f := range scheme.Check(u) {
-		if f.Code == scheme.CodePort && f.Severity < scheme.SeverityError && !g.silent {
-			e.stderr.Write(getMessage(line, redact(in), "warning: "+f.Message))
-		}
+	// RFC 1738 6: warn before connecting to a port that belongs to
+	// another protocol (scheme.PortWarning decides; check lists every
+	// port that is not the default).
+	if f, ok := scheme.PortWarning(u); ok && !g.silent {
+		e.stderr.Write(getMessage(line, redact(in), "warning: "+f.Message))
 	}
 	plan, err := scheme.PlanOf(u, cfg)
 	if err != nil {
@@ -430,11 +433,18 @@ type output struct {
 func (o *output) Write(p []byte) (int, error) { return o.w.Write(p) }
 
 // openOutput prepares the output for name: "" or "-" is standard output.
+// A file is written to a new temporary file beside it, created as any new
+// file is (mode 0666 less the umask, as curl and cp create theirs: 0600
+// under umask 077) and given the mode of the file it replaces when there
+// is one. With keep (--keep-partial), an existing NAME.part is refused
+// here, before anything is fetched: a failed transfer would otherwise have
+// to overwrite it.
 func openOutput(e *env, name string, keep bool) (*output, error) {
 	if name == "" || name == "-" {
 		return &output{w: e.stdout}, nil
 	}
-	if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
+	st, statErr := os.Stat(name)
+	if statErr == nil && !st.Mode().IsRegular() {
 		if st.IsDir() {
 			return nil, fmt.Errorf("output %s is a directory", name)
 		}
@@ -445,20 +455,38 @@ func openOutput(e *env, name string, keep bool) (*output, error) {
 		}
 		return &output{w: f, dev: f}, nil
 	}
+	if keep {
+		if _, err := os.Lstat(name + ".part"); err == nil {
+			return nil, fmt.Errorf("--keep-partial: %s exists, and a failed transfer would overwrite it; move or remove it first (nothing was fetched)", name+".part")
+		}
+	}
 	dir, base := filepath.Split(name)
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".urlkit-*.part")
+	f, err := createTemp(dir, "."+base+".urlkit-", ".part")
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(name); err == nil {
-		mode = st.Mode().Perm()
+	if statErr == nil {
+		f.Chmod(st.Mode().Perm()) // the file it replaces keeps its mode
 	}
-	f.Chmod(mode)
 	return &output{w: f, f: f, target: name, keep: keep}, nil
+}
+
+// createTemp creates a new file dir/prefix<random>suffix for writing with
+// mode 0666, which the kernel reduces by the umask (os.CreateTemp's 0600
+// would ignore it).
+func createTemp(dir, prefix, suffix string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 36)+suffix)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("no free temporary name in %s", dir)
 }
 
 // commit renames the complete temporary file onto the target.
@@ -480,8 +508,10 @@ func (o *output) commit() error {
 	return nil
 }
 
-// abort removes the temporary file, or with --keep-partial renames it to
-// TARGET.part; the target itself is not touched.
+// abort removes the temporary file, or with --keep-partial makes it
+// TARGET.part; the target itself is not touched, and neither is a
+// TARGET.part that appeared during the transfer (the link that names the
+// kept file fails rather than replace it).
 func (o *output) abort() error {
 	if o.dev != nil {
 		return o.dev.Close()
@@ -490,13 +520,29 @@ func (o *output) abort() error {
 		return nil
 	}
 	o.f.Close()
-	if o.keep {
-		if err := os.Rename(o.f.Name(), o.target+".part"); err != nil {
-			return err
-		}
-		return fmt.Errorf("the partial transfer is kept in %s; %s is unchanged", o.target+".part", o.target)
+	if !o.keep {
+		return os.Remove(o.f.Name())
 	}
-	return os.Remove(o.f.Name())
+	part := o.target + ".part"
+	err := os.Link(o.f.Name(), part)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		// A file system without hard links: rename, when no
+		// TARGET.part is there.
+		if _, lerr := os.Lstat(part); lerr == nil {
+			err = fs.ErrExist
+		} else {
+			err = os.Rename(o.f.Name(), part)
+		}
+	} else if err == nil {
+		os.Remove(o.f.Name())
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s appeared during the transfer and is left as it was; the partial transfer is kept in %s; %s is unchanged", part, o.f.Name(), o.target)
+	}
+	if err != nil {
+		return fmt.Errorf("keeping the partial transfer as %s: %w (it is in %s)", part, err, o.f.Name())
+	}
+	return fmt.Errorf("the partial transfer is kept in %s; %s is unchanged", part, o.target)
 }
 
 // ---- redaction ---------------------------------------------------------

@@ -9,14 +9,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+	"unicode/utf8"
 )
 
 // getMessage is one line for standard error: "urlkit get: [line N: ]URL: MSG".
 func getMessage(in *input, url, msg string) []byte {
 	b := append([]byte(nil), "urlkit get: "...)
 	b = in.where(b)
-	if len(url) > quoteWindow {
+	if len(url) > quoteWindow || strings.ContainsFunc(url, func(r rune) bool { return r <= ' ' || r == 0x7f || r == utf8.RuneError }) {
+		// Long, or holding a space or a control byte (an argument is
+		// taken as given, "' ftp://h/'" included): quoted.
 		b = appendQuoted(b, url, -1)
 		b = append(b, ": "...)
 	} else if url != "" {
