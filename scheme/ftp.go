@@ -413,12 +413,7 @@ func (p *FTPPlan) Scheme() string { return "ftp" }
 
 // Steps returns the connection, then each command.
 func (p *FTPPlan) Steps() []Step {
-	out := make([]Step, 0, len(p.Commands)+1)
-	out = append(out, Connect{Addr: p.Addr, For: "FTP control connection"})
-	for _, c := range p.Commands {
-		out = append(out, c)
-	}
-	return out
+	return stepsAfter(Connect{Addr: p.Addr, For: "FTP control connection"}, p.Commands)
 }
 
 // TypeString returns the plan's type code as a string.

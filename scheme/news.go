@@ -217,14 +217,7 @@ func (c NNTPCommand) Text() string {
 func (p *NNTPPlan) Scheme() string { return p.scheme }
 
 // Steps returns the connection, then each command.
-func (p *NNTPPlan) Steps() []Step {
-	out := make([]Step, 0, len(p.Commands)+1)
-	out = append(out, Connect{Addr: p.Addr, For: "NNTP"})
-	for _, c := range p.Commands {
-		out = append(out, c)
-	}
-	return out
-}
+func (p *NNTPPlan) Steps() []Step { return stepsAfter(Connect{Addr: p.Addr, For: "NNTP"}, p.Commands) }
 
 // overAll is the command of a group's overview: every article from the
 // first on (RFC 3977 8.3 range "1-"), XOVER when OVER is not known.
