@@ -295,6 +295,15 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 	opts := g.opts
 	opts.PasswordPrompt = passwordPrompt
 	m := newMeter(e, g, w, name) // progress.go
+	// More bytes than the server announced: delivered, with a warning
+	// (fewer is the transfer's error: access.SizeError). The meter's
+	// line is cleared first, and drawn again at the next reading.
+	if !g.silent {
+		opts.Warn = func(err error) {
+			m.clear()
+			fmt.Fprintf(e.stderr, "urlkit get: warning: %v\n", err)
+		}
+	}
 	if m != nil {
 		opts.Progress = m.progress
 		defer func() { m.done(err == nil) }()

@@ -152,6 +152,24 @@ func (m *meter) draw(line string) {
 	m.w.Write(b)
 }
 
+// clear clears the meter's line, so that a message can be written on
+// the terminal; the next reading draws it again. A nil meter does nothing.
+func (m *meter) clear() {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.clearLocked()
+}
+
+func (m *meter) clearLocked() {
+	if m.width > 0 {
+		m.w.Write([]byte("\r" + strings.Repeat(" ", m.width) + "\r"))
+		m.width = 0
+	}
+}
+
 // done ends the meter: with complete, the line becomes the transfer's
 // summary, left on the terminal; without, it is cleared.
 func (m *meter) done(complete bool) {
@@ -170,10 +188,7 @@ func (m *meter) done(complete bool) {
 		m.width = 0
 		return
 	}
-	if m.width > 0 {
-		m.w.Write([]byte("\r" + strings.Repeat(" ", m.width) + "\r"))
-		m.width = 0
-	}
+	m.clearLocked()
 }
 
 // formatMeter is one reading of the meter, at most cols-1 columns wide
