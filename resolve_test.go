@@ -986,24 +986,32 @@ func TestAbsoluteForm(t *testing.T) {
 
 // TestLinearTime is issue 10's quadratic cases at 1 MB: Relative of a
 // deep target and RFC 1630 dot removal of "a/../" repeated. Quadratic code
-// took 9.6 s for a 40 KB Relative and 42 s for a 3.2 MB dot removal; the
-// linear code takes milliseconds, so a generous bound cannot flake.
+// took 9.6 s for a 40 KB Relative and 42 s for a 3.2 MB dot removal. The
+// bound is a ratio of CPU times, 16 times the input for at most 64 times
+// the time (linear: 16; quadratic: 256), so neither a loaded machine nor
+// the race detector makes it flake.
 func TestLinearTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1 MB inputs")
 	}
-	target, dots := linearInputs(1 << 20)
-	start := time.Now()
-	rel, err := Relative(MustParse("http://a/"), target, ModeRFC1630)
-	if err != nil || !strings.HasPrefix(rel.String(), "a/a/") {
-		t.Fatalf("Relative: %.20q..., %v", rel, err)
-	}
-	for _, m := range Modes() {
-		if out := RemoveDotSegments(dots, m); len(out) > len(dots) {
-			t.Fatalf("%s grew", m)
+	run := func(n int) time.Duration {
+		target, dots := linearInputs(n)
+		start := cpuTime()
+		rel, err := Relative(MustParse("http://a/"), target, ModeRFC1630)
+		if err != nil || !strings.HasPrefix(rel.String(), "a/a/") {
+			t.Fatalf("Relative: %.20q..., %v", rel, err)
 		}
+		for _, m := range Modes() {
+			if out := RemoveDotSegments(dots, m); len(out) > len(dots) {
+				t.Fatalf("%s grew", m)
+			}
+		}
+		return cpuTime() - start
 	}
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("1 MB inputs took %v", d)
+	run(1 << 16) // warm up
+	small, large := run(1<<16), run(1<<20)
+	t.Logf("CPU time: %v for 64 KB inputs, %v for 1 MB", small, large)
+	if large > 64*small+100*time.Millisecond {
+		t.Errorf("1 MB inputs took %v of CPU time, 64 KB took %v: not linear", large, small)
 	}
 }

@@ -582,9 +582,19 @@ if [ -z "$PROSPERO_PORT" ]; then
 	done
 fi
 taken+="$PROSPERO_PORT "
+# The two builds run side by side (each is mostly one compiler at a time).
 build_start=$SECONDS
-bash "$SHARED_SERVERS/wais/build.sh" "$BASE/wais-prefix" >/dev/null
-bash "$SHARED_SERVERS/prospero/build.sh" "$BASE/prospero-prefix" >/dev/null
+bash "$SHARED_SERVERS/wais/build.sh" "$BASE/wais-prefix" >"$BASE/log/build-wais.out" 2>&1 &
+wais_build=$!
+bash "$SHARED_SERVERS/prospero/build.sh" "$BASE/prospero-prefix" >"$BASE/log/build-prospero.out" 2>&1 &
+prospero_build=$!
+build_failed=
+wait "$wais_build" || build_failed+=" wais"
+wait "$prospero_build" || build_failed+=" prospero"
+for b in $build_failed; do
+	log "building $b from $SHARED_SERVERS failed: $(tail -5 "$BASE/log/build-$b.out")"
+done
+[ -z "$build_failed" ] || exit 1
 log "built freeWAIS-sf and Prospero from $SHARED_SERVERS in $((SECONDS - build_start)) s"
 bash "$SHARED_SERVERS/wais/start.sh" "$BASE/wais-prefix" "$BASE/wais" "$WAIS_PORT"
 mkdir -p "$BASE/wais/bigdocs"

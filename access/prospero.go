@@ -647,6 +647,7 @@ type ProsperoEntry struct {
 	Name    string
 	Host    string // as the server writes it: HOST(PORT)
 	HSOName string
+	Note    string // for a line of the listing that is a note, not an entry
 }
 
 // prosperoListing turns LINK lines into listing lines as they arrive: the
@@ -770,25 +771,18 @@ func ProsperoURL(host, hsoname string) string {
 	if port != scheme.DefaultPort("prospero") {
 		hp = net.JoinHostPort(h, strconv.Itoa(port))
 	}
-	return "prospero://" + hp + "/" + pctEncode(hsoname, "/?:@&=")
+	return "prospero://" + hp + "/" + escapeSegments(hsoname)
 }
 
-// pctEncode percent-encodes every byte of s that is not RFC 1738's
-// unreserved (alpha, digit, safe, extra) and not in keep.
-func pctEncode(s, keep string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("$-_.+!*'(),", c) >= 0 || strings.IndexByte(keep, c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
+// escapeSegments percent-encodes each "/"-separated segment of p as one
+// path segment (urlkit.EscapeSegment: ";", "?" and what RFC 1738 does not
+// allow bare are encoded), keeping the "/"s.
+func escapeSegments(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = urlkit.EscapeSegment(s)
 	}
-	return b.String()
+	return strings.Join(segs, "/")
 }
 
 // prosperoMethodURL returns the URL of an access method ("method host-type
@@ -816,11 +810,7 @@ func prosperoMethodURL(m []string, linkHost, linkHSO string) (string, string) {
 		}
 		// "hsoname tokens in the AFTP access method are pathnames relative
 		// to the root of the anonymous FTP area" (Prospero protocol v5).
-		var segs []string
-		for _, s := range strings.Split(strings.TrimPrefix(hso, "/"), "/") {
-			segs = append(segs, pctEncode(s, "?:@&="))
-		}
-		u := "ftp://" + hostPortText(h, port, 21) + "/" + strings.Join(segs, "/")
+		u := "ftp://" + hostPortText(h, port, 21) + "/" + escapeSegments(strings.TrimPrefix(hso, "/"))
 		if len(m) > 5 {
 			switch m[5] {
 			case "TEXT":
@@ -837,16 +827,17 @@ func prosperoMethodURL(m []string, linkHost, linkHSO string) (string, string) {
 		}
 		// The item type is the sixth element, or the selector's first
 		// character (Prospero protocol v5, access-method).
-		t := ""
+		var t byte
 		if len(m) > 5 && len(m[5]) == 1 {
-			t = m[5]
+			t = m[5][0]
 		} else if hso != "" {
-			t = hso[:1]
+			t = hso[0]
 		}
-		if t == "" {
-			return "", "no gopher item type"
+		u, err := scheme.GopherItemURL(t, hso, h, strconv.Itoa(port))
+		if err != nil {
+			return "", err.Error()
 		}
-		return "gopher://" + hostPortText(h, port, 70) + "/" + pctEncode(t, "") + pctEncode(hso, "/?:@&=;"), ""
+		return u, ""
 	case "LOCAL":
 		return "", "a file on the server's own file system"
 	case "FTP":
@@ -869,29 +860,60 @@ func hostPortText(h string, port, def int) string {
 	return net.JoinHostPort(h, strconv.Itoa(port))
 }
 
-// ReadProsperoListing reads a Prospero directory listing (a Resource of
-// Kind "directory" from a prospero plan): its entries, and the comment
-// lines (warnings, unresolved components) the server added.
-func ReadProsperoListing(r io.Reader) (entries []ProsperoEntry, notes []string, err error) {
+// ProsperoListReader reads a Prospero directory listing (a Resource of
+// Kind "directory" from a prospero plan) line by line, as it arrives.
+type ProsperoListReader struct{ sc *bufio.Scanner }
+
+// NewProsperoListReader returns a reader of the listing r; a line may be
+// DefaultMaxReply bytes long at most.
+func NewProsperoListReader(r io.Reader) *ProsperoListReader {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), DefaultMaxReply)
-	for sc.Scan() {
-		line := sc.Text()
+	return &ProsperoListReader{sc: sc}
+}
+
+// Next returns the next entry, or a note the server added (a warning,
+// unresolved components) as an entry with only Note set; io.EOF at the
+// end.
+func (l *ProsperoListReader) Next() (ProsperoEntry, error) {
+	for l.sc.Scan() {
+		line := l.sc.Text()
 		if strings.HasPrefix(line, prosperoListingHeader) {
 			continue
 		}
 		if n, ok := strings.CutPrefix(line, "# "); ok {
-			notes = append(notes, n)
-			continue
+			return ProsperoEntry{Note: n}, nil
 		}
 		f := strings.Split(line, "\t")
 		if len(f) != 5 {
-			return entries, notes, fmt.Errorf("prospero: listing line %q has %d fields, not 5", EscapeText(line), len(f))
+			return ProsperoEntry{}, fmt.Errorf("prospero: listing line %q has %d fields, not 5", EscapeText(line), len(f))
 		}
 		if f[0] == "-" {
 			f[0] = ""
 		}
-		entries = append(entries, ProsperoEntry{URL: f[0], Target: f[1], Name: f[2], Host: f[3], HSOName: f[4]})
+		return ProsperoEntry{URL: f[0], Target: f[1], Name: f[2], Host: f[3], HSOName: f[4]}, nil
 	}
-	return entries, notes, sc.Err()
+	if err := l.sc.Err(); err != nil {
+		return ProsperoEntry{}, err
+	}
+	return ProsperoEntry{}, io.EOF
+}
+
+// ReadProsperoListing reads a whole Prospero directory listing: its
+// entries, and the notes the server added.
+func ReadProsperoListing(r io.Reader) (entries []ProsperoEntry, notes []string, err error) {
+	l := NewProsperoListReader(r)
+	for {
+		e, err := l.Next()
+		switch {
+		case err == io.EOF:
+			return entries, notes, nil
+		case err != nil:
+			return entries, notes, err
+		case e.Note != "":
+			notes = append(notes, e.Note)
+		default:
+			entries = append(entries, e)
+		}
+	}
 }

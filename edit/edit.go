@@ -51,6 +51,15 @@ var ErrConflict = errors.New("edit would change how the URL is read")
 // that a component does not allow, such as a space or a "/" in a user
 // name, is an error rather than silently encoded. To put arbitrary data in
 // a component, encode it first with [urlkit.Escape] (or use [SetUnescaped]).
+//
+// In a URL with "//", the path is what follows the "/" after the host
+// (RFC 1738 3.1), but programs coming from net/url write that "/" into the
+// path: a Path starting with "/" and HasPath not set is read that way, so
+// Parts{Scheme: "http", Host: "h.example", Path: "/a/b"} builds
+// http://h.example/a/b, never http://h.example//a/b. With HasPath set (as
+// [urlkit.URL.Parts] sets it whenever the "/" is there) the Path is taken
+// as it is, and a URL whose path starts with an empty segment
+// (http://h.example//a) comes back byte for byte.
 func Build(p urlkit.Parts) (urlkit.URL, error) { return build(p, urlkit.ComponentNone) }
 
 // Set returns u with component c replaced by text, which is encoded text
@@ -65,7 +74,21 @@ func Build(p urlkit.Parts) (urlkit.URL, error) { return build(p, urlkit.Componen
 // ComponentFragment and ComponentOpaque (the scheme-specific part of a URL
 // without "//", search part included). Errors are as [Build]'s, with the
 // Input of a *[urlkit.SyntaxError] being text.
+//
+// The path of a URL with "//" follows the "/" after the host (RFC 1738
+// 3.1): a text for ComponentPath that starts with "/" there is refused
+// with [ErrConflict] rather than written as a second "/" (use [Build] with
+// Parts.HasPath set for a path whose first segment is empty).
 func Set(u urlkit.URL, c urlkit.Component, text string) (urlkit.URL, error) {
+	if c == urlkit.ComponentPath && u.HasAuthority() && strings.HasPrefix(text, "/") {
+		return urlkit.URL{}, &urlkit.SyntaxError{Input: text, Component: c, Err: ErrConflict,
+			Detail: fmt.Sprintf(`the path follows the "/" after the host (RFC 1738 3.1): write %q, not %q, or the URL gets a second "/"`, text[1:], text)}
+	}
+	return set(u, c, text)
+}
+
+// set is Set without the check of a path's leading "/".
+func set(u urlkit.URL, c urlkit.Component, text string) (urlkit.URL, error) {
 	if c == urlkit.ComponentOpaque {
 		return setOpaque(u, text)
 	}
@@ -199,7 +222,7 @@ func JoinPath(u urlkit.URL, segments ...string) (urlkit.URL, error) {
 			b.WriteString(urlkit.EscapeSegment(seg))
 		}
 	}
-	return Set(u, urlkit.ComponentPath, b.String())
+	return set(u, urlkit.ComponentPath, b.String())
 }
 
 // setOpaque replaces the scheme-specific part of a URL.
@@ -251,6 +274,10 @@ func build(p urlkit.Parts, edited urlkit.Component) (urlkit.URL, error) {
 	if p.HasUser || p.Host != "" || p.Port != "" {
 		p.Authority = true
 	}
+	if p.Authority && !p.HasPath && strings.HasPrefix(p.Path, "/") {
+		// net/url's habit: the "/" after the host written into the path.
+		p.Path, p.HasPath = p.Path[1:], true
+	}
 	if p.Path != "" || !p.Authority {
 		p.HasPath = true
 	}
@@ -273,6 +300,15 @@ func build(p urlkit.Parts, edited urlkit.Component) (urlkit.URL, error) {
 	var at [urlkit.ComponentFragment + 1]int // where each part starts in b
 	n := len(p.Scheme) + len(p.User) + len(p.Password) + len(p.Host) + len(p.Port) + len(p.Path) + len(p.Search) + len(p.Fragment) + 8
 	b.Grow(n)
+	// put writes the separator sep (none when 0), then the text of
+	// component c, noting where it starts.
+	put := func(sep byte, c urlkit.Component, text string) {
+		if sep != 0 {
+			b.WriteByte(sep)
+		}
+		at[c] = b.Len()
+		b.WriteString(text)
+	}
 	if p.Scheme != "" {
 		b.WriteString(p.Scheme)
 		b.WriteByte(':')
@@ -280,37 +316,26 @@ func build(p urlkit.Parts, edited urlkit.Component) (urlkit.URL, error) {
 	if p.Authority {
 		b.WriteString("//")
 		if p.HasUser {
-			at[urlkit.ComponentUser] = b.Len()
-			b.WriteString(p.User)
+			put(0, urlkit.ComponentUser, p.User)
 			if p.HasPassword {
-				b.WriteByte(':')
-				at[urlkit.ComponentPassword] = b.Len()
-				b.WriteString(p.Password)
+				put(':', urlkit.ComponentPassword, p.Password)
 			}
 			b.WriteByte('@')
 		}
-		at[urlkit.ComponentHost] = b.Len()
-		b.WriteString(p.Host)
+		put(0, urlkit.ComponentHost, p.Host)
 		if p.Port != "" {
-			b.WriteByte(':')
-			at[urlkit.ComponentPort] = b.Len()
-			b.WriteString(p.Port)
+			put(':', urlkit.ComponentPort, p.Port)
 		}
 		if p.HasPath {
 			b.WriteByte('/')
 		}
 	}
-	at[urlkit.ComponentPath] = b.Len()
-	b.WriteString(p.Path)
+	put(0, urlkit.ComponentPath, p.Path)
 	if p.HasSearch {
-		b.WriteByte('?')
-		at[urlkit.ComponentSearch] = b.Len()
-		b.WriteString(p.Search)
+		put('?', urlkit.ComponentSearch, p.Search)
 	}
 	if p.HasFragment {
-		b.WriteByte('#')
-		at[urlkit.ComponentFragment] = b.Len()
-		b.WriteString(p.Fragment)
+		put('#', urlkit.ComponentFragment, p.Fragment)
 	}
 	s := b.String()
 	parse := urlkit.ParseRef

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/edit"
@@ -187,4 +188,61 @@ func ExampleDeleteSearch() {
 	u, _ := edit.DeleteSearch(urlkit.MustParse("http://h.com/?utm=x&id=7"), "utm")
 	fmt.Println(u)
 	// Output: http://h.com/?id=7
+}
+
+// A "/" at the start of the path, as net/url writes it, is read as the
+// "/" after the host: one slash, never two. The path setter refuses it.
+func ExampleBuild_leadingSlash() {
+	u, err := edit.Build(urlkit.Parts{Scheme: "http", Host: "h.example", Path: "/a/b"})
+	fmt.Println(u, err)
+	_, err = edit.Set(u, urlkit.ComponentPath, "/c")
+	fmt.Println(errors.Is(err, edit.ErrConflict))
+	// Output:
+	// http://h.example/a/b <nil>
+	// true
+}
+
+// One call per key, as net/url's Values.Get, Set and Del; the pairs not
+// named keep their bytes.
+func ExampleSetSearchValue() {
+	u := urlkit.MustParse("http://h.example/find?q=old&page=2&q=again")
+	u, _ = edit.SetSearchValue(u, "q", "new words")
+	fmt.Println(u)
+	v, _ := edit.SearchValue(u, "q")
+	fmt.Println(v)
+	u, _ = edit.DeleteSearch(u, "page")
+	fmt.Println(u)
+	// Output:
+	// http://h.example/find?q=new+words&page=2
+	// new words
+	// http://h.example/find?q=new+words
+}
+
+// FilterSearch keeps the pairs a function chooses: here every key but the
+// tracking ones, as urlkit edit --delete 'search:utm_*' does.
+func ExampleFilterSearch() {
+	u := urlkit.MustParse("http://h.example/a?utm_source=x&id=7&utm_medium=y")
+	u, _ = edit.FilterSearch(u, func(p edit.SearchPair) bool { return !strings.HasPrefix(p.Key, "utm_") })
+	fmt.Println(u)
+	// Output: http://h.example/a?id=7
+}
+
+// An Editor chains edits; the first that fails stops the chain and says
+// which it was.
+func ExampleEditor() {
+	base := urlkit.MustParse("ftp://myname@host.dom/pub")
+	u, err := edit.From(base).SetHost("ftp.example.org").JoinPath("my docs").SetSearchValue("x", "1").URL()
+	fmt.Println(u, err)
+	_, err = edit.From(base).JoinPath("a").SetHost("under_score").URL()
+	fmt.Println(err)
+	// Output:
+	// ftp://myname@ftp.example.org/pub/my%20docs?x=1 <nil>
+	// edit 2 (Set host): offset 5 in host: "_" is not allowed in a host name: labels are letters, digits and "-" (RFC 1738 3.1, RFC 1034 3.5)
+}
+
+// Must wraps one edit for URLs written into a program.
+func ExampleMust() {
+	u := edit.Must(edit.JoinPath(urlkit.MustParse("http://h.example/docs/"), "a b.txt"))
+	fmt.Println(u)
+	// Output: http://h.example/docs/a%20b.txt
 }

@@ -166,3 +166,72 @@ func DeleteSearch(u urlkit.URL, key string) (urlkit.URL, error) {
 	}
 	return SetSearchPairs(u, kept)
 }
+
+// SearchValues returns the decoded values of every pair with the given key
+// (compared after decoding), in order; none when there is no such pair or
+// the search part does not read as pairs.
+func SearchValues(u urlkit.URL, key string) []string {
+	pairs, err := SearchPairs(u)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range pairs {
+		if p.Key == key {
+			out = append(out, p.Value)
+		}
+	}
+	return out
+}
+
+// SetSearchValue returns u with key set to value, as net/url's
+// Values.Set does in one call: the first pair with that key (compared
+// after decoding) gets the value in its place, the other pairs with that
+// key are removed, and when there is none the pair is added at the end.
+// key and value are data, encoded with [urlkit.EscapeSearchWord]; every
+// other pair keeps its bytes.
+func SetSearchValue(u urlkit.URL, key, value string) (urlkit.URL, error) {
+	pairs, err := SearchPairs(u)
+	if err != nil {
+		return urlkit.URL{}, err
+	}
+	kept := pairs[:0]
+	found := false
+	for _, p := range pairs {
+		if p.Key != key {
+			kept = append(kept, p)
+			continue
+		}
+		if !found {
+			found = true
+			p.Value, p.NoEquals = value, false
+			kept = append(kept, p)
+		}
+	}
+	if !found {
+		return AddSearch(u, key, value)
+	}
+	return SetSearchPairs(u, kept)
+}
+
+// FilterSearch returns u with only the pairs for which keep returns true;
+// they keep their bytes and their order. When no pair is left the search
+// part is removed; when every pair is kept u is returned as it is. The
+// command line's --delete and --keep with search:GLOB call it with a
+// pattern match on the key.
+func FilterSearch(u urlkit.URL, keep func(SearchPair) bool) (urlkit.URL, error) {
+	pairs, err := SearchPairs(u)
+	if err != nil {
+		return urlkit.URL{}, err
+	}
+	kept := pairs[:0]
+	for _, p := range pairs {
+		if keep(p) {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == len(pairs) {
+		return u, nil
+	}
+	return SetSearchPairs(u, kept)
+}

@@ -42,9 +42,14 @@ func (g *Gateway) goForm(w http.ResponseWriter, r *http.Request) {
 			}
 			return r
 		}, q[0])
-		if u.Scheme() == "gopher" {
+		switch u.Scheme() {
+		case "gopher":
 			target += "%09" + escape(term, "")
-		} else {
+		case "wais":
+			// RFC 1738 5: search = *[ uchar | ";" | ":" | "@" | "&" |
+			// "=" ]; and a "+" would be read as a space (RFC 1630).
+			target += "?" + escape(term, "/?+")
+		default:
 			target += "?" + escape(term, "")
 		}
 	}

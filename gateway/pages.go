@@ -126,7 +126,7 @@ table.files .size{text-align:right}
 </form>
 {{template "foot" .}}{{end}}
 {{define "root"}}{{template "head" .}}<h1>urlkit gateway</h1>
-<p>Type the URL of a gopher menu, an ftp directory or file, or a newsgroup into the box above,
+<p>Type the URL of a gopher menu, an ftp directory or file, a newsgroup, a WAIS database or a Prospero directory into the box above,
 or just a host: <code>gopher.floodgap.com</code>, <code>ftp.example.org</code>.
 The gateway fetches it with urlkit's clients and shows menus and directories as pages.</p>
 <p>You can also put a URL after the gateway's address: <code>/gopher://host/1/</code>,

@@ -76,24 +76,27 @@ func (g *Gateway) newPage(q *request, kind string, head *pageHead) *page {
 // truncated" line), or the client has gone away. The caller stops reading
 // the listing then and calls End.
 func (p *page) Item(data any) bool {
-	if p.gone || p.tmplErr != nil || p.head.Truncated != "" {
-		return false
-	}
-	if p.items >= p.maxItems {
-		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway shows at most %s entries on a page, and the server sent more", groupDigits(int64(p.maxItems)))
+	if !p.room() {
 		return false
 	}
 	p.one.Reset()
 	if p.tmplErr = p.item.Execute(&p.one, data); p.tmplErr != nil {
 		return false
 	}
-	return p.add()
+	return p.add(p.one.Bytes())
 }
 
 // ItemHTML writes one item already written as HTML (b, escaped by the
 // caller), under the same caps as Item. Menus use it: their lines are
 // written by hand (menu.go), html/template being the cost of a long page.
 func (p *page) ItemHTML(b []byte) bool {
+	return p.room() && p.add(b)
+}
+
+// room reports whether the page takes another item: the client is there,
+// no template failed, and the item cap is not reached (the page is then
+// marked truncated).
+func (p *page) room() bool {
 	if p.gone || p.tmplErr != nil || p.head.Truncated != "" {
 		return false
 	}
@@ -101,6 +104,11 @@ func (p *page) ItemHTML(b []byte) bool {
 		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway shows at most %s entries on a page, and the server sent more", groupDigits(int64(p.maxItems)))
 		return false
 	}
+	return true
+}
+
+// add writes the item b, unless it would pass the byte cap.
+func (p *page) add(b []byte) bool {
 	if p.size+int64(len(b)) > p.maxBytes {
 		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway writes at most %s bytes of entries on a page (%s entries shown), and the server sent more", groupDigits(p.maxBytes), groupDigits(int64(p.items)))
 		return false
@@ -108,18 +116,6 @@ func (p *page) ItemHTML(b []byte) bool {
 	p.items++
 	p.size += int64(len(b))
 	p.write(b)
-	return !p.gone
-}
-
-// add writes the item in p.one, unless it would pass the byte cap.
-func (p *page) add() bool {
-	if p.size+int64(p.one.Len()) > p.maxBytes {
-		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway writes at most %s bytes of entries on a page (%s entries shown), and the server sent more", groupDigits(p.maxBytes), groupDigits(int64(p.items)))
-		return false
-	}
-	p.items++
-	p.size += int64(p.one.Len())
-	p.write(p.one.Bytes())
 	return !p.gone
 }
 

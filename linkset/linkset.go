@@ -85,8 +85,14 @@ type Record struct {
 
 // Line applies the command line's rule for input lines: white space
 // around a URL is not part of it, and a blank line is no input at all. It
-// returns the trimmed line, and false for a blank one.
+// returns the trimmed line, and false for a blank one. White space is
+// Unicode's (strings.TrimSpace: U+00A0 and U+0085 included); a line whose
+// first and last bytes are ASCII and not white space, the common case, is
+// returned at once.
 func Line(s string) (string, bool) {
+	if n := len(s); n > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf && s[n-1] > ' ' && s[n-1] < utf8.RuneSelf {
+		return s, true
+	}
 	s = strings.TrimSpace(s)
 	return s, s != ""
 }
@@ -117,9 +123,18 @@ func Parse(line string, opt Options) (u urlkit.URL, warns []urlkit.Warning, err 
 	if err == nil && !u.IsAbsolute() {
 		u, err = urlkit.Parse(line)
 	}
+	if err == nil {
+		err = scheme.Validate(u)
+	}
 	if err != nil && opt.Lenient {
+		// Not a URL as written, by the generic syntax or by its scheme's
+		// rules (a login in an https URL): the lenient reading, whose
+		// result must meet its scheme's rules as it reads them.
 		var lerr error
 		u, warns, lerr = lenient.Parse(line)
+		if lerr == nil {
+			lerr = scheme.Validate(u)
+		}
 		if lerr != nil {
 			return urlkit.URL{}, nil, lerr
 		}
@@ -127,9 +142,6 @@ func Parse(line string, opt Options) (u urlkit.URL, warns []urlkit.Warning, err 
 			warns = []urlkit.Warning{} // read leniently, with nothing to report
 		}
 		err = nil
-	}
-	if err == nil {
-		err = scheme.Validate(u)
 	}
 	if err != nil {
 		return urlkit.URL{}, nil, err

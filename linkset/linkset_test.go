@@ -121,3 +121,14 @@ func TestExtractLines(t *testing.T) {
 		t.Errorf("rejected = %+v", rej)
 	}
 }
+
+// TestLine: Line is strings.TrimSpace and a test for blankness, its
+// fast path included, on lines at the edges of ASCII and Unicode spaces.
+func TestLine(t *testing.T) {
+	for _, s := range []string{"", " ", "\t", "a", " a", "a ", "\u00a0a", "a\u00a0", "\u0085", "a\u2003", "~", "\x7f", "\x80", "é", "a b", "\r\n"} {
+		got, ok := Line(s)
+		if want := strings.TrimSpace(s); got != want || ok != (want != "") {
+			t.Errorf("Line(%q) = %q, %v; want %q, %v", s, got, ok, want, want != "")
+		}
+	}
+}

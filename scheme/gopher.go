@@ -480,9 +480,11 @@ func GopherItemURL(typ byte, selector, host, port string) (string, error) {
 	// the extended syntax (urlkit.ParseExtended); every other host by
 	// RFC 1738's.
 	parse := urlkit.Parse
-	if a, err := netip.ParseAddr(host); err == nil && a.Is6() && a.Zone() == "" {
-		host = "[" + host + "]"
-		parse = urlkit.ParseExtended
+	if strings.IndexByte(host, ':') >= 0 { // only an IPv6 address has one; others skip ParseAddr's error
+		if a, err := netip.ParseAddr(host); err == nil && a.Is6() && a.Zone() == "" {
+			host = "[" + host + "]"
+			parse = urlkit.ParseExtended
+		}
 	}
 	var b strings.Builder
 	b.Grow(len("gopher://") + len(host) + len(port) + 2 + len(selector)*3/2 + 1)
@@ -491,7 +493,10 @@ func GopherItemURL(typ byte, selector, host, port string) (string, error) {
 	b.WriteByte(':')
 	b.WriteString(port)
 	b.WriteByte('/')
-	b.WriteString(urlkit.Escape(string(rune(typ))+selector, urlkit.ComponentPath))
+	// Escaped byte by byte: the type and the selector apart, without
+	// joining them first.
+	b.WriteString(urlkit.Escape(string(rune(typ)), urlkit.ComponentPath))
+	b.WriteString(urlkit.Escape(selector, urlkit.ComponentPath))
 	s := b.String()
 	u, err := parse(s)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // WAIS (RFC 1738 3.9; RFC 1630, WAIS; RFC 1625):
@@ -291,16 +290,17 @@ func DocIDOfFields(fields []WAISField) string {
 	var b []byte
 	for _, f := range fields {
 		n, _ := strconv.Atoi(f.Number)
-		b = appendWAISCompressed(b, n)
-		b = appendWAISCompressed(b, len(f.Value))
+		b = AppendWAISInt(b, n)
+		b = AppendWAISInt(b, len(f.Value))
 		b = append(b, f.Value...)
 	}
 	return string(b)
 }
 
-// appendWAISCompressed appends n base 128, most significant group first,
-// the high bit set on every byte but the last.
-func appendWAISCompressed(b []byte, n int) []byte {
+// AppendWAISInt appends n as WAIS's compressed integer (the form of its
+// tags and lengths): base 128, most significant group first, the high bit
+// set on every byte but the last. access encodes its messages with it too.
+func AppendWAISInt(b []byte, n int) []byte {
 	var tmp [10]byte
 	i := len(tmp) - 1
 	tmp[i] = byte(n & 0x7f)
@@ -315,30 +315,10 @@ func appendWAISCompressed(b []byte, n int) []byte {
 // database base names (wais://host:port/database, as written) found:
 // base/wtype/wpath (RFC 1738 3.9), the type and the document-id (the bytes
 // of the DocumentID element) percent-encoded where RFC 1738 5's *uchar
-// requires.
+// requires (urlkit.Escape keeps only the unreserved characters for a
+// component it has no rule for).
 func WAISDocumentURL(base, wtype string, docID []byte) string {
-	b := make([]byte, 0, len(base)+len(wtype)+3*len(docID)+2)
-	b = append(b, base...)
-	b = append(b, '/')
-	b = appendUchar(b, wtype)
-	b = append(b, '/')
-	b = appendUchar(b, string(docID))
-	return string(b)
-}
-
-// appendUchar appends s with every byte that is not RFC 1738 5's
-// unreserved (alpha, digit, safe, extra) percent-encoded.
-func appendUchar(b []byte, s string) []byte {
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if chars.Is(c, chars.AlphaDigit) || strings.IndexByte("$-_.+!*'(),", c) >= 0 {
-			b = append(b, c)
-			continue
-		}
-		b = append(b, '%', hex[c>>4], hex[c&15])
-	}
-	return b
+	return base + "/" + urlkit.Escape(wtype, urlkit.ComponentNone) + "/" + urlkit.Escape(string(docID), urlkit.ComponentNone)
 }
 
 func (v *WAIS) wireParts() []wirePart {

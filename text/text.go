@@ -866,10 +866,6 @@ func (x *extractor) bare(i int) int {
 			if k == len(t) && x.needMore() {
 				return i
 			}
-			if x.rejected == nil {
-				return k
-			}
-			p.b = k
 			if x.lenient {
 				// The lenient reading takes IPv6 literals (RFC 3986
 				// 3.2.2): a match, without the sentence's punctuation.
@@ -881,6 +877,10 @@ func (x *extractor) bare(i int) int {
 					}
 				}
 			}
+			if x.rejected == nil {
+				return k
+			}
+			p.b = k
 			_, _, err := x.parseCandidate(t[s:k])
 			if err == nil {
 				err = ErrUnclosed // cannot happen: a URL does not start with "//["

@@ -44,12 +44,13 @@ func buildCLI(t *testing.T) string {
 	return bin
 }
 
-// cliCanon runs `urlkit canon --json` over in and returns the distinct
+// cliCanon runs `urlkit canon --json` (with flags, such as --lenient)
+// over in and returns the distinct
 // canonical URLs, the rejected count per kind and the count per scheme,
 // computed from the command line's own output.
-func cliCanon(t *testing.T, bin string, in []byte) (distinct []string, kinds, schemes map[string]int) {
+func cliCanon(t *testing.T, bin string, in []byte, flags ...string) (distinct []string, kinds, schemes map[string]int) {
 	t.Helper()
-	cmd := exec.Command(bin, "canon", "--json")
+	cmd := exec.Command(bin, append([]string{"canon", "--json"}, flags...)...)
 	cmd.Stdin = bytes.NewReader(in)
 	var out bytes.Buffer
 	cmd.Stdout = &out

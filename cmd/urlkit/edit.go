@@ -15,14 +15,15 @@ func init() {
 	register(&command{
 		name:    "edit",
 		summary: "change parts of URLs (set, append, delete, sort the search, follow a redirect), strictly",
-		usage:   "[--lenient] [--set PART=VALUE] [--append path=SEGMENT] [--append search=KEY=VALUE] [--delete PART] [--sort-search] [--redirect REF] [--canonical] [--format TEMPLATE] [--json] [URL...]",
+		usage:   "[--lenient] [--set PART=VALUE] [--append path=SEGMENT] [--append search=KEY=VALUE] [--delete PART|search:GLOB] [--keep search:GLOB] [--sort-search] [--redirect REF] [--canonical] [--format TEMPLATE] [--json] [URL...]",
 		lines:   true,
 		flags: func(fs *flag.FlagSet) {
 			ops := &editOps{}
 			fs.Var(editFlag{ops, "set"}, "set", "set `PART=VALUE`; VALUE is data, encoded for the part (PART:=VALUE takes it already encoded). "+
-				"PART is scheme, user, password, host, port, path, search (or query), fragment or opaque")
+				"PART is one of "+partNameList())
 			fs.Var(editFlag{ops, "append"}, "append", "append `path=SEGMENT` (one segment, encoded) or search=KEY=VALUE (one pair, encoded; search=KEY adds the key alone)")
-			fs.Var(editFlag{ops, "delete"}, "delete", "remove `PART`, or search:KEY to remove the search pairs with that key")
+			fs.Var(editFlag{ops, "delete"}, "delete", "remove `PART`, or search:GLOB to remove the search pairs whose key matches GLOB (\"*\" any run of characters, \"?\" one, \"\\\" quotes: search:utm_*), as trurl's --trim query=GLOB")
+			fs.Var(editFlag{ops, "keep"}, "keep", "keep only the search pairs whose key matches `search:GLOB` (repeat for several: a pair matching any is kept)")
 			fs.Var(editFlag{ops, "redirect"}, "redirect", "resolve `REF` against the URL, as a browser follows a redirect (RFC 3986 5.2; see --mode)")
 			fs.Var(editBoolFlag{ops, "sort-search"}, "sort-search", "sort the search part's pairs by key, then value (unchanged pairs keep their bytes)")
 			fs.TextVar(new(urlkit.Mode), "mode", urlkit.ModeRFC3986, "resolution mode of --redirect: rfc3986 (as browsers, curl and trurl), rfc1630, libwww or rfc1808")
@@ -70,41 +71,47 @@ func (f editBoolFlag) Set(s string) error {
 	return nil
 }
 
-// editParts names the parts --set and --delete take, with trurl's "query"
-// for the search part.
-var editParts = map[string]urlkit.Component{
-	"scheme": urlkit.ComponentScheme, "user": urlkit.ComponentUser, "password": urlkit.ComponentPassword,
-	"host": urlkit.ComponentHost, "port": urlkit.ComponentPort, "path": urlkit.ComponentPath,
-	"search": urlkit.ComponentSearch, "query": urlkit.ComponentSearch, "fragment": urlkit.ComponentFragment,
-	"opaque": urlkit.ComponentOpaque,
+// searchKeyPattern returns the GLOB of "search:GLOB" (or trurl's
+// "query:GLOB"), and whether arg has that form.
+func searchKeyPattern(arg string) (string, bool) {
+	if g, ok := strings.CutPrefix(arg, "search:"); ok {
+		return g, true
+	}
+	return strings.CutPrefix(arg, "query:")
 }
 
 // checkEditArg checks the shape of a flag's argument when it is given, so
-// that a usage mistake stops the command before any input is read.
+// that a usage mistake stops the command before any input is read. The
+// part names are those of escape and --format (parts.go).
 func checkEditArg(verb, s string) error {
 	switch verb {
 	case "set":
 		name, _, ok := strings.Cut(s, "=")
 		if !ok {
-			return fmt.Errorf("%q: want PART=VALUE", s)
+			return fmt.Errorf("%q: want PART=VALUE, PART one of %s", s, partNameList())
 		}
-		if _, known := editParts[strings.TrimSuffix(name, ":")]; !known {
-			return fmt.Errorf("%q: unknown part %q", s, name)
+		if _, known := partByName(strings.TrimSuffix(name, ":")); !known {
+			return fmt.Errorf("%q: unknown part %q; the parts are %s", s, name, partNameList())
 		}
 	case "append":
 		name, _, ok := strings.Cut(s, "=")
-		if !ok || (name != "path" && name != "search" && name != "query") {
+		if c, _ := partByName(name); !ok || (c != urlkit.ComponentPath && c != urlkit.ComponentSearch) {
 			return fmt.Errorf("%q: want path=SEGMENT or search=KEY=VALUE", s)
 		}
 	case "delete":
-		if _, isKey := strings.CutPrefix(s, "search:"); isKey {
+		if _, isKey := searchKeyPattern(s); isKey {
 			return nil
 		}
-		if _, isKey := strings.CutPrefix(s, "query:"); isKey {
-			return nil
+		c, known := partByName(s)
+		if c == urlkit.ComponentOpaque {
+			return fmt.Errorf("%q: the scheme-specific part of a URL without \"//\" cannot be removed, only set (--set opaque=...)", s)
 		}
-		if c, known := editParts[s]; !known || c == urlkit.ComponentOpaque {
-			return fmt.Errorf("%q: unknown part", s)
+		if !known {
+			return fmt.Errorf("%q: unknown part; --delete takes a part (%s) or search:GLOB, the search pairs whose key matches GLOB", s, partNameList())
+		}
+	case "keep":
+		if _, isKey := searchKeyPattern(s); !isKey {
+			return fmt.Errorf("%q: --keep takes search:GLOB, the search pairs to keep by key (\"*\" any run of characters, \"?\" one)", s)
 		}
 	}
 	return nil
@@ -118,7 +125,7 @@ func applyEdit(o *results, line *input, rd reading, u urlkit.URL, op editOp, mod
 	case "set":
 		name, value, _ := strings.Cut(op.arg, "=")
 		encoded := strings.HasSuffix(name, ":")
-		c := editParts[strings.TrimSuffix(name, ":")]
+		c, _ := partByName(strings.TrimSuffix(name, ":"))
 		if c == urlkit.ComponentPath && u.HasAuthority() {
 			// The "/" that separates the path from the host is not part of
 			// urlkit's path (RFC 1738 3.1); accept it, as trurl does.
@@ -136,13 +143,26 @@ func applyEdit(o *results, line *input, rd reading, u urlkit.URL, op editOp, mod
 		key, val, hasValue := strings.Cut(value, "=")
 		return edit.AddSearchPair(u, edit.SearchPair{Key: key, Value: val, NoEquals: !hasValue})
 	case "delete":
-		if key, ok := strings.CutPrefix(op.arg, "search:"); ok {
-			return edit.DeleteSearch(u, key)
+		if glob, ok := searchKeyPattern(op.arg); ok {
+			return edit.FilterSearch(u, func(p edit.SearchPair) bool { return !matchGlob(glob, p.Key) })
 		}
-		if key, ok := strings.CutPrefix(op.arg, "query:"); ok {
-			return edit.DeleteSearch(u, key)
+		c, _ := partByName(op.arg)
+		return edit.Clear(u, c)
+	case "keep":
+		// One --keep, or a run of them: the pairs whose key matches any.
+		var globs []string
+		for _, a := range strings.Split(op.arg, "\x00") {
+			g, _ := searchKeyPattern(a)
+			globs = append(globs, g)
 		}
-		return edit.Clear(u, editParts[op.arg])
+		return edit.FilterSearch(u, func(p edit.SearchPair) bool {
+			for _, g := range globs {
+				if matchGlob(g, p.Key) {
+					return true
+				}
+			}
+			return false
+		})
 	case "sort-search":
 		pairs, err := edit.SearchPairs(u)
 		if err != nil || len(pairs) == 0 {
@@ -217,7 +237,7 @@ func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, rd reading
 	if err != nil {
 		return u, err
 	}
-	for _, op := range ops {
+	for _, op := range mergeKeeps(ops) {
 		v, err := applyEdit(o, line, rd, u, op, mode)
 		if err != nil {
 			return u, fmt.Errorf("--%s %s: %w", op.verb, redactEditArg(op), err)
@@ -231,6 +251,21 @@ func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, rd reading
 		return u, fmt.Errorf("the result %q is not a valid %s URL: %w", u.Redacted(), u.Scheme(), err)
 	}
 	return u, nil
+}
+
+// mergeKeeps joins each run of --keep edits into one, its patterns
+// separated by NUL: consecutive --keep flags keep the pairs any of them
+// matches, rather than each keeping only its own.
+func mergeKeeps(ops []editOp) []editOp {
+	var out []editOp
+	for _, op := range ops {
+		if n := len(out); op.verb == "keep" && n > 0 && out[n-1].verb == "keep" {
+			out[n-1].arg += "\x00" + op.arg
+			continue
+		}
+		out = append(out, op)
+	}
+	return out
 }
 
 // redactEditArg returns an edit's argument for a message, without a

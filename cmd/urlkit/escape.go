@@ -8,10 +8,6 @@ import (
 )
 
 func init() {
-	names := make([]string, len(escapeSets))
-	for i, s := range escapeSets {
-		names[i] = s.name
-	}
 	register(&command{
 		name:    "escape",
 		summary: "percent-encode strings for one URL component (upper-case hex, RFC 1738 2.2)",
@@ -19,7 +15,7 @@ func init() {
 		lines:   true,
 		raw:     true,
 		flags: func(fs *flag.FlagSet) {
-			fs.String("set", "unreserved", "the component's escape set, by `name`: "+strings.Join(names, ", "))
+			fs.String("set", "unreserved", "what the string is to be, by `name`: a part ("+partNameList()+"), or "+extraSetList())
 			fs.Bool("json", false, "print one JSON object per input")
 		},
 		run: runEscape,
@@ -38,32 +34,54 @@ func init() {
 	})
 }
 
-// escapeSets are the choices of "escape --set": a component's rules, one
-// path segment, or one word of a search part.
-var escapeSets = []struct {
-	name   string
-	escape func(string) string
+// extraSets are the choices of "escape --set" beyond the part names of
+// parts.go (whose sets are urlkit.Escape's for that component): one path
+// segment, one word of a search part, and the unreserved characters only.
+var extraSets = []struct {
+	name, what string
+	escape     func(string) string
 }{
-	{"unreserved", func(s string) string { return urlkit.Escape(s, urlkit.ComponentNone) }},
-	{"login", func(s string) string { return urlkit.Escape(s, urlkit.ComponentUser) }},
-	{"segment", urlkit.EscapeSegment},
-	{"path", func(s string) string { return urlkit.Escape(s, urlkit.ComponentPath) }},
-	{"search", func(s string) string { return urlkit.Escape(s, urlkit.ComponentSearch) }},
-	{"searchword", urlkit.EscapeSearchWord},
-	{"fragment", func(s string) string { return urlkit.Escape(s, urlkit.ComponentFragment) }},
-	{"opaque", func(s string) string { return urlkit.Escape(s, urlkit.ComponentOpaque) }},
+	{"segment", "one path segment", urlkit.EscapeSegment},
+	{"searchword", "one key or value of a search part, space as +", urlkit.EscapeSearchWord},
+	{"unreserved", "the unreserved characters kept, the default", func(s string) string { return urlkit.Escape(s, urlkit.ComponentNone) }},
+}
+
+// setAliases are other spellings of escape sets.
+var setAliases = map[string]string{"login": "user", "search-word": "searchword"}
+
+func extraSetList() string {
+	var b strings.Builder
+	for i, x := range extraSets {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(x.name + " (" + x.what + ")")
+	}
+	return b.String()
+}
+
+// escapeSet returns the escaping function of "escape --set NAME".
+func escapeSet(name string) (func(string) string, bool) {
+	if a, ok := setAliases[name]; ok {
+		name = a
+	}
+	for _, x := range extraSets {
+		if x.name == name {
+			return x.escape, true
+		}
+	}
+	if c, ok := partByName(name); ok {
+		return func(s string) string { return urlkit.Escape(s, c) }, true
+	}
+	return nil, false
 }
 
 func runEscape(e *env, fs *flag.FlagSet, args []string) int {
 	name := fs.Lookup("set").Value.String()
-	var escape func(string) string
-	for _, s := range escapeSets {
-		if s.name == name {
-			escape = s.escape
-		}
-	}
-	if escape == nil {
-		e.stderr.Write([]byte("urlkit escape: unknown escape set " + quote(name) + "\n"))
+	escape, ok := escapeSet(name)
+	if !ok {
+		e.stderr.Write([]byte("urlkit escape: --set: unknown name " + quote(name) + "; the names are the parts " + partNameList() +
+			", and segment, searchword, unreserved\n"))
 		return exitUsage
 	}
 	asJSON := flagBool(fs, "json")

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,10 +35,20 @@ type templatePiece struct {
 	encoded bool   // {:search:KEY}: the value as written, not decoded
 }
 
-// formatFields are the fields a template may name.
-var formatFields = map[string]bool{
-	"scheme": true, "user": true, "password": true, "host": true, "port": true,
-	"path": true, "search": true, "fragment": true, "url": true, "default:port": true,
+// formatOther are the fields a template may name besides the parts of
+// parts.go (the names escape and edit take).
+var formatOther = []string{"url", "default:port"}
+
+// formatFieldList lists every field for messages and help.
+func formatFieldList() string {
+	var b strings.Builder
+	for _, p := range urlParts {
+		b.WriteString("{" + p.name + "} ")
+	}
+	for _, f := range formatOther {
+		b.WriteString("{" + f + "} ")
+	}
+	return b.String() + "{search:KEY} {search-all:KEY}"
 }
 
 // parseTemplate compiles a --format template. An unknown field or an
@@ -88,16 +99,16 @@ func templateField(name string) (templatePiece, error) {
 	} else if rest, ok := strings.CutPrefix(name, "url:"); ok {
 		name, encoded = rest, true
 	}
-	if name == "query" {
-		name = "search"
+	if a, ok := partAliases[name]; ok {
+		name = a
 	}
 	for _, k := range []string{"search:", "query:", "search-all:", "query-all:"} {
 		if key, ok := strings.CutPrefix(name, k); ok {
 			return templatePiece{field: "search:", key: key, all: strings.Contains(k, "-all"), encoded: encoded}, nil
 		}
 	}
-	if !formatFields[name] {
-		return templatePiece{}, fmt.Errorf("unknown field {%s}: the fields are {scheme} {user} {password} {host} {port} {path} {search} {fragment} {url} {search:KEY} {search-all:KEY} {default:port}", name)
+	if _, part := partByName(name); !part && !slices.Contains(formatOther, name) {
+		return templatePiece{}, fmt.Errorf("unknown field {%s}: the fields are %s", name, formatFieldList())
 	}
 	return templatePiece{field: name}, nil
 }
@@ -132,6 +143,10 @@ func (t template) apply(u urlkit.URL) string {
 			b.WriteString(parts.Search)
 		case "fragment":
 			b.WriteString(parts.Fragment)
+		case "opaque":
+			if u.IsAbsolute() && !u.HasAuthority() {
+				b.WriteString(u.Opaque())
+			}
 		case "url":
 			b.WriteString(u.String())
 		case "search:":
@@ -180,7 +195,7 @@ func writeVisible(b *strings.Builder, v string) {
 }
 
 // formatUsage is the help text of the --format flag.
-const formatUsage = "print each URL through `TEMPLATE`: {scheme} {user} {password} {host} {port} {path} {search} {fragment} {url} {search:KEY} {search-all:KEY} {default:port}"
+var formatUsage = "print each URL through `TEMPLATE`: " + formatFieldList()
 
 // formatFlag compiles the --format flag of fs: nil when the command has
 // none or it is not set.

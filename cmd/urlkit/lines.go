@@ -9,7 +9,8 @@ package main
 //   - surrounding white space (ASCII and Unicode, U+00A0 included) is
 //     trimmed, and a line left empty is skipped: linkset.Line, the rule the
 //     link-set pipeline applies too, on each line as its worker takes it
-//     (arguments are trimmed by the same rule);
+//     (arguments are taken exactly as given: "urlkit parse ' http://a/'"
+//     is an error at offset 0, as the library says);
 //   - a line longer than maxLine bytes is reported with its line number
 //     and skipped, and the stream goes on;
 //   - every message names the line number (and the file when there is one).
@@ -171,8 +172,20 @@ func newEngine(e *env, name string, opts lineOpts) *engine {
 }
 
 // handler processes one input, writing its results to o. It may be called
-// from several goroutines at once and must not keep in.text (its bytes are
-// reused) beyond the call.
+// from several goroutines at once.
+//
+// The lifetime of in.text: a line of a stream is a string over its batch's
+// buffer, made without a copy (unsafe.String in process), and that buffer
+// is overwritten by later lines as soon as the batch's output is written.
+// So a handler must not keep in.text, or any substring of it, past its
+// call: not in a variable that outlives the call, a map, a channel or a
+// goroutine, and not in o other than by appending its bytes (o.buf and
+// messages are byte slices: appending copies). What it needs later it
+// copies (strings.Clone). An argument, and a line of get's engine (each),
+// is an ordinary string, but a handler cannot tell which it has.
+// TestHandlersKeepNoLine runs every command with each batch's buffer
+// overwritten once written (env.recycled), and fails when the output
+// differs from a run without.
 type handler func(o *results, in *input)
 
 // run calls h for every argument, then for every line of every --url-file,
@@ -185,11 +198,9 @@ func (g *engine) run(args []string, h handler) int {
 	if len(args) > 0 {
 		o := &results{cmd: g.cmd}
 		for _, a := range args {
-			in := input{text: a}
-			if !g.opts.raw {
-				in.text, _ = linkset.Line(a)
-			}
-			h(o, &in)
+			// An argument is taken exactly as given: a space around it
+			// is part of it (and an error with its offset for a URL).
+			h(o, &input{text: a})
 		}
 		w.write(o)
 		status = o.status
@@ -275,7 +286,7 @@ func (g *engine) stream(w *writer, r io.Reader, src string, h handler) int {
 			g.process(b, h)
 			status = max(status, w.writeBatch(b))
 			last := b.err != nil
-			g.pool.Put(b)
+			g.recycle(b)
 			if last {
 				return status
 			}
@@ -309,10 +320,19 @@ func (g *engine) stream(w *writer, r io.Reader, src string, h handler) int {
 	for b := range order {
 		<-b.done
 		status = max(status, w.writeBatch(b))
-		g.pool.Put(b)
+		g.recycle(b)
 	}
 	wg.Wait()
 	return status
+}
+
+// recycle returns a written batch to the pool, where its buffer will hold
+// later lines: the strings its handlers saw end here (see handler).
+func (g *engine) recycle(b *batch) {
+	if g.e.recycled != nil {
+		g.e.recycled(b.data)
+	}
+	g.pool.Put(b)
 }
 
 // read fills a batch from lr: up to batchLines lines or batchBytes bytes,
@@ -348,8 +368,9 @@ func (g *engine) process(b *batch, h handler) {
 		g.readError(b)
 		return
 	}
-	// The batch owns data until it is written: the handler sees the lines
-	// as strings without a copy.
+	// The batch owns data until it is written and recycled: the handler
+	// sees the lines as strings without a copy, for the length of its
+	// call (see handler).
 	all := unsafe.String(unsafe.SliceData(b.data), len(b.data))
 	for i := range b.items {
 		it := &b.items[i]
@@ -509,9 +530,7 @@ func (w *writer) flush() {
 func (g *engine) each(args []string, f func(in *input) int) int {
 	status := exitOK
 	for _, a := range args {
-		in := input{}
-		in.text, _ = linkset.Line(a)
-		status = max(status, f(&in))
+		status = max(status, f(&input{text: a})) // exactly as given
 	}
 	return max(status, g.sources(len(args) > 0, func() {}, func(r io.Reader, src string) int {
 		status := exitOK

@@ -116,7 +116,7 @@ func TestEscapeCommands(t *testing.T) {
 	if code != exitOK || out != "%2Fetc%3Bx\n" {
 		t.Errorf("escape: %d %q", code, out)
 	}
-	if _, errOut, code := runCLI(t, "", "escape", "--set", "nope", "x"); code != exitUsage || !strings.Contains(errOut, "unknown escape set") {
+	if _, errOut, code := runCLI(t, "", "escape", "--set", "nope", "x"); code != exitUsage || !strings.Contains(errOut, `unknown name "nope"; the names are the parts scheme,`) {
 		t.Errorf("escape bad set: %d %q", code, errOut)
 	}
 	out, errOut, code := runCLI(t, "a%20b\nasdf%*.fred\nx+y\n", "unescape")

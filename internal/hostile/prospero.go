@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand"
 	"net"
 	"strings"
@@ -28,10 +29,10 @@ type UDPServer struct {
 	recv     []string
 }
 
-// StartUDP listens on 127.0.0.1 (any free port) and calls handle for each
-// datagram, one at a time.
-func StartUDP(handle func(s *UDPServer, from net.Addr, d []byte)) (*UDPServer, error) {
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+// StartUDP listens on 127.0.0.1 (port 0: any free port) and calls handle
+// for each datagram, one at a time.
+func StartUDP(port int, handle func(s *UDPServer, from net.Addr, d []byte)) (*UDPServer, error) {
+	pc, err := net.ListenPacket("udp", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func StartUDP(handle func(s *UDPServer, from net.Addr, d []byte)) (*UDPServer, e
 // ServeUDP starts a UDP server for the test and stops it at the end.
 func ServeUDP(t testing.TB, handle func(s *UDPServer, from net.Addr, d []byte)) *UDPServer {
 	t.Helper()
-	s, err := StartUDP(handle)
+	s, err := StartUDP(0, handle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,14 +253,21 @@ func (p *ProsperoDirectory) sendWindow(s *UDPServer, to net.Addr, r *ardpReply, 
 
 // ProsperoEndless answers a request with a reply without end, as a
 // well-behaved server sends a long one: windows of 16 packets of valid
-// LINK lines, the last asking for an acknowledgement and the next window
-// sent when it comes, the total never given, until packet 65535.
-func ProsperoEndless(s *UDPServer, from net.Addr, d []byte) {
+// LINK lines (22 to a packet), the last asking for an acknowledgement and
+// the next window sent when it comes, the total never given, until packet
+// 65535.
+func ProsperoEndless(s *UDPServer, from net.Addr, d []byte) { endlessWindows(s, from, d, endlessChunk) }
+
+// ProsperoEndlessSmall is ProsperoEndless with one LINK line a packet.
+func ProsperoEndlessSmall(s *UDPServer, from net.Addr, d []byte) {
+	endlessWindows(s, from, d, endlessChunk[:len(endlessChunk)/22])
+}
+
+func endlessWindows(s *UDPServer, from net.Addr, d []byte, chunk []byte) {
 	h, _, ok := ParseARDP(d)
 	if !ok {
 		return
 	}
-	chunk := endlessChunk
 	first := 1 // a request: the first window
 	if h.Seq == 0 {
 		first = int(h.RcvdThru) + 1 // an acknowledgement: the next window

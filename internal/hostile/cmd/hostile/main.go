@@ -32,32 +32,68 @@ var servers = map[string]func(net.Conn){
 	"http-header":       hostile.HTTPEndlessHeader,
 	"http-gzip-bomb":    nil, // built on demand: compressing 1 GiB takes seconds
 	"silent":            hostile.Silent,
+	// WAIS (wais://127.0.0.1:PORT/db?x; the endless document:
+	// wais://127.0.0.1:PORT/db/TEXT/id)
+	"wais-huge-header":      hostile.WAISHugeHeader,
+	"wais-short-body":       hostile.WAISShortBody,
+	"wais-lying-element":    hostile.WAISLyingElement(),
+	"wais-garbage":          hostile.WAISGarbage(1),
+	"wais-endless-document": hostile.WAISEndlessDocument(),
+	"wais-drip":             hostile.WAISDrip(time.Second),
+}
+
+// udpServers are the Prospero servers (UDP; prospero://127.0.0.1:PORT//x).
+var udpServers = map[string]func(*hostile.UDPServer, net.Addr, []byte){
+	"prospero-endless":     hostile.ProsperoEndless,
+	"prospero-lying-total": hostile.ProsperoLyingTotal,
+	"prospero-garbage":     hostile.ProsperoGarbage(1),
+	"prospero-wait":        hostile.ProsperoWaitForever,
+	"prospero-silent":      hostile.ProsperoSilentUDP,
 }
 
 func main() {
 	port := flag.Int("port", 0, "loopback port to listen on (0: any)")
 	flag.Parse()
 	h, ok := servers[flag.Arg(0)]
-	if flag.NArg() != 1 || !ok {
-		names := make([]string, 0, len(servers))
+	u, udp := udpServers[flag.Arg(0)]
+	if flag.NArg() != 1 || !ok && !udp {
+		names := make([]string, 0, len(servers)+len(udpServers))
 		for n := range servers {
+			names = append(names, n)
+		}
+		for n := range udpServers {
 			names = append(names, n)
 		}
 		sort.Strings(names)
 		fmt.Fprintf(os.Stderr, "usage: hostile [-port N] SERVER\nservers: %v\n", names)
 		os.Exit(2)
 	}
-	if h == nil {
-		h = hostile.HTTPResponse(hostile.GzipBomb(1 << 30))
+	var (
+		addr  string
+		close func()
+		err   error
+	)
+	if udp {
+		var s *hostile.UDPServer
+		if s, err = hostile.StartUDP(*port, u); err == nil {
+			addr, close = s.Addr, s.Close
+		}
+	} else {
+		if h == nil {
+			h = hostile.HTTPResponse(hostile.GzipBomb(1 << 30))
+		}
+		var s *hostile.Server
+		if s, err = hostile.Start(*port, h); err == nil {
+			addr, close = s.Addr, s.Close
+		}
 	}
-	s, err := hostile.Start(*port, h)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	fmt.Println(s.Addr)
+	fmt.Println(addr)
 	c := make(chan os.Signal, 1)
 	signal.Notify(c, os.Interrupt)
 	<-c
-	s.Close()
+	close()
 }
