@@ -374,7 +374,20 @@ func (c FTPCommand) Redacted() string {
 }
 
 // Op returns the verb in lower case, e.g. "user".
-func (c FTPCommand) Op() string { return strings.ToLower(c.Verb.String()) }
+func (c FTPCommand) Op() string {
+	if int(c.Verb) < len(ftpOps) {
+		return ftpOps[c.Verb]
+	}
+	return ""
+}
+
+// ftpOps holds each verb's Op, computed once.
+var ftpOps = func() (ops [len(ftpVerbs)]string) {
+	for v := range ops {
+		ops[v] = strings.ToLower(ftpVerbs[v].name)
+	}
+	return ops
+}()
 
 // Text returns the command as `urlkit plan` shows it: Redacted, with
 // "PASS <ask the user>" for a password to be asked, and a note for a rule:

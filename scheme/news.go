@@ -202,8 +202,19 @@ func (c NNTPCommand) line(v NNTPVerb) string {
 // Op returns the verb in lower case with "_" for a space, e.g.
 // "mode_reader", "group".
 func (c NNTPCommand) Op() string {
-	return strings.ReplaceAll(strings.ToLower(c.Verb.String()), " ", "_")
+	if int(c.Verb) < len(nntpOps) {
+		return nntpOps[c.Verb]
+	}
+	return ""
 }
+
+// nntpOps holds each verb's Op, computed once.
+var nntpOps = func() (ops [len(nntpVerbs)]string) {
+	for v := range ops {
+		ops[v] = strings.ReplaceAll(strings.ToLower(nntpVerbs[v].name), " ", "_")
+	}
+	return ops
+}()
 
 // Text returns Line, with the fallback noted.
 func (c NNTPCommand) Text() string {
