@@ -268,19 +268,23 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 	}
 	finished := code/100 == 2 // some servers complete before we read
 	complete := false         // read to the end and the completion reply was 2xx
+	var m *meter
 	atEOF := func() error {
 		data.Close()
-		if finished {
-			complete = true
-			return nil
+		if !finished {
+			finished = true
+			code, msg, err := c.reply(show)
+			if err != nil {
+				return err
+			}
+			if code/100 != 2 {
+				return c.refused(show, code, msg)
+			}
 		}
-		finished = true
-		code, msg, err := c.reply(show)
-		if err != nil {
+		// The length the 150 reply announced: fewer bytes is an error
+		// (and the session is not kept), more is delivered with a warning.
+		if err := x.checkAnnounced("ftp", show, size, m.n.Load()); err != nil {
 			return err
-		}
-		if code/100 != 2 {
-			return c.refused(show, code, msg)
 		}
 		complete = true
 		return nil
@@ -301,7 +305,7 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 		stop()
 		return raw.Close()
 	}
-	m := x.newMeter(&deadlineConn{Conn: data, idle: x.opts.readTimeout()}, "ftp", show)
+	m = x.newMeter(&deadlineConn{Conn: data, idle: x.opts.readTimeout()}, "ftp", show)
 	b := x.newBody(bufio.NewReaderSize(m, 32<<10), m, "ftp", show, atEOF, closer)
 	r := &Resource{ReadCloser: b, Plan: p, Kind: "file", Size: size}
 	switch cmd.Verb {

@@ -662,3 +662,48 @@ func TestProsperoDialPolicy(t *testing.T) {
 		t.Errorf("nothing listening: %v after %v", err, time.Since(start))
 	}
 }
+
+// Cancelling the context stops a request waiting on a silent server at
+// once (the socket is closed), as it stops every other client.
+func TestProsperoCancel(t *testing.T) {
+	s := hostile.ServeUDP(t, hostile.ProsperoSilentUDP)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := Execute(ctx, planFor(t, "prospero://"+s.Addr+"//x", scheme.Config{}), nil)
+	if !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
+		t.Errorf("%v after %v", err, time.Since(start))
+	}
+}
+
+// FORWARDED (Prospero protocol v5, standard responses): the object moved;
+// the same requests go to the new host and name, as a new plan (get -v
+// shows it); a loop of forwards stops after 4.
+func TestProsperoForwarded(t *testing.T) {
+	var addr string
+	d := &hostile.ProsperoDirectory{Size: 1250, Window: 16, Answer: func(req string) string {
+		switch {
+		case strings.Contains(req, "'/old'"):
+			host, port, _ := net.SplitHostPort(addr)
+			return "FORWARDED INTERNET-D " + host + "(" + port + ") ASCII '/new' 0\n"
+		case strings.Contains(req, "'/new'"):
+			return "LINK L FILE f INTERNET-D h(1) ASCII '/new/f' 0\n"
+		case strings.Contains(req, "'/loop'"):
+			host, port, _ := net.SplitHostPort(addr)
+			return "FORWARDED INTERNET-D " + host + "(" + port + ") ASCII '/loop' 0\n"
+		}
+		return "NONE-FOUND\n"
+	}}
+	s := hostile.ServeUDP(t, d.Handle)
+	addr = s.Addr
+	var plans []string
+	opts := &Options{OnPlan: func(p scheme.Plan) { plans = append(plans, p.(*scheme.ProsperoPlan).HSOName) }}
+	b := mustGet(t, "prospero://"+addr+"//old", scheme.Config{}, opts)
+	if !strings.Contains(string(b), "\tFILE\tf\th(1)\t/new/f\n") || fmt.Sprint(plans) != "[/old /new]" {
+		t.Errorf("forwarded: %q, plans %q", b, plans)
+	}
+	_, _, err := get(t, "prospero://"+addr+"//loop", scheme.Config{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "forwarded more than 4 times") {
+		t.Errorf("loop: %v", err)
+	}
+}

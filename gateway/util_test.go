@@ -4,8 +4,9 @@ import (
 	"bufio"
 	"net"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/urlkit/urlkit/internal/testio"
 )
 
 func newReader(c net.Conn) *bufio.Reader { return bufio.NewReader(c) }
@@ -15,22 +16,7 @@ func newReader(c net.Conn) *bufio.Reader { return bufio.NewReader(c) }
 func allow(addrs ...string) Config { return Config{Policy: Policy{Allow: addrs}} }
 
 // syncBuffer is a log the handler writes while a test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer struct{ testio.SyncBuffer }
 
 // wait reports whether the log holds want within a second (the log line
 // is written when the handler returns, which may be just after the client

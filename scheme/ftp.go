@@ -374,7 +374,20 @@ func (c FTPCommand) Redacted() string {
 }
 
 // Op returns the verb in lower case, e.g. "user".
-func (c FTPCommand) Op() string { return strings.ToLower(c.Verb.String()) }
+func (c FTPCommand) Op() string {
+	if int(c.Verb) < len(ftpOps) {
+		return ftpOps[c.Verb]
+	}
+	return ""
+}
+
+// ftpOps holds each verb's Op, computed once.
+var ftpOps = func() (ops [len(ftpVerbs)]string) {
+	for v := range ops {
+		ops[v] = strings.ToLower(ftpVerbs[v].name)
+	}
+	return ops
+}()
 
 // Text returns the command as `urlkit plan` shows it: Redacted, with
 // "PASS <ask the user>" for a password to be asked, and a note for a rule:
@@ -413,12 +426,7 @@ func (p *FTPPlan) Scheme() string { return "ftp" }
 
 // Steps returns the connection, then each command.
 func (p *FTPPlan) Steps() []Step {
-	out := make([]Step, 0, len(p.Commands)+1)
-	out = append(out, Connect{Addr: p.Addr, For: "FTP control connection"})
-	for _, c := range p.Commands {
-		out = append(out, c)
-	}
-	return out
+	return stepsAfter(Connect{Addr: p.Addr, For: "FTP control connection"}, p.Commands)
 }
 
 // TypeString returns the plan's type code as a string.

@@ -21,12 +21,20 @@ func init() {
 // httpRelaxed reports the login of an http URL of the extended syntax,
 // which RFC 1738 3.3 does not allow.
 func httpRelaxed(u urlkit.URL) []urlkit.Warning {
-	if _, ok := u.User(); !ok {
-		return nil
-	}
 	l := locOf(u)
-	return []urlkit.Warning{{Offset: l.user(), Component: urlkit.ComponentUser,
-		Reason: fmt.Sprintf("user name in an %s URL: RFC 1738 3.3 allows none; kept, as RFC 3986 3.2.1 and browsers allow it (sent as HTTP Basic credentials, RFC 7617)", u.Scheme())}}
+	var out []urlkit.Warning
+	if _, ok := u.User(); ok {
+		out = append(out, urlkit.Warning{Offset: l.user(), Component: urlkit.ComponentUser,
+			Reason: fmt.Sprintf("user name in an %s URL: RFC 1738 3.3 allows none; kept, as RFC 3986 3.2.1 and browsers allow it (sent as HTTP Basic credentials, RFC 7617)", u.Scheme())})
+	}
+	if s, ok := u.Search(); ok {
+		p := part{s, l.search(), urlkit.ComponentSearch}
+		if i := p.firstNotIn(&searchChars); i >= 0 {
+			out = append(out, urlkit.Warning{Offset: p.off + i, Component: urlkit.ComponentSearch,
+				Reason: fmt.Sprintf("%q in the search part of an %s URL: RFC 1738 5 allows no unencoded \"/\" or \"?\" there; kept, as RFC 3986 3.4 allows them and browsers send them", s[i:i+1], u.Scheme())})
+		}
+	}
+	return out
 }
 
 // HTTP is the view of an http (or https) URL. Path and Search are as
@@ -88,12 +96,21 @@ func checkHTTP(u urlkit.URL) error {
 	}
 	if s, ok := u.Search(); ok {
 		p := part{s, l.search(), urlkit.ComponentSearch}
-		if i := p.firstNotIn(&searchChars); i >= 0 {
+		table := &searchChars
+		if u.Extended() {
+			// RFC 3986 3.4: query = *( pchar / "/" / "?" ); see httpRelaxed.
+			table = &searchCharsExtended
+		}
+		if i := p.firstNotIn(table); i >= 0 {
 			return reservedErr(l, p, i, `RFC 1738 5: search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]`)
 		}
 	}
 	return nil
 }
+
+// searchCharsExtended are the bytes of an http search of the extended
+// syntax: RFC 1738's, and "/" and "?" (RFC 3986 3.4).
+var searchCharsExtended = ucharTable(";:@&=/?")
 
 // URL returns the URL the view was made from.
 func (v *HTTP) URL() urlkit.URL { return v.u }

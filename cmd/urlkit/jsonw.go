@@ -4,7 +4,10 @@ package main
 // (internal/jsonw) that the scheme package's views and plans are written
 // with too: no reflection, the same key order everywhere.
 
-import "github.com/urlkit/urlkit/internal/jsonw"
+import (
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/jsonw"
+)
 
 // jw writes one JSON result line.
 type jw struct{ jsonw.Writer }
@@ -22,6 +25,25 @@ func (w *jw) errorJSON(text string, err error) {
 	w.KStr("kind", errorKind(err))
 	w.KStr("message", msg)
 	w.Close()
+}
+
+// warningsJSON writes "warnings": [{"offset", "component", "message"}...]
+// for the repairs of a lenient reading (parse --lenient, extract), and
+// nothing when there are none.
+func (w *jw) warningsJSON(warns []urlkit.Warning) {
+	if len(warns) == 0 {
+		return
+	}
+	w.Key("warnings")
+	w.OpenArray()
+	for _, x := range warns {
+		w.Open()
+		w.KNum("offset", x.Offset)
+		w.KStr("component", x.Component.String())
+		w.KStr("message", x.Reason)
+		w.Close()
+	}
+	w.CloseArray()
 }
 
 // writeJSON writes one result line: {"input", "line", "valid", the

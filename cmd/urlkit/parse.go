@@ -92,18 +92,7 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 						w.KOpt(n, v[i], ok[i])
 					}
 				}
-				if len(warns) > 0 {
-					w.Key("warnings")
-					w.OpenArray()
-					for _, x := range warns {
-						w.Open()
-						w.KNum("offset", x.Offset)
-						w.KStr("component", x.Component.String())
-						w.KStr("message", x.Reason)
-						w.Close()
-					}
-					w.CloseArray()
-				}
+				w.warningsJSON(warns)
 				if err == nil && view != nil {
 					w.Key(u.Scheme())
 					w.Value(func(b []byte) []byte {

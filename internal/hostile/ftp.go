@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -41,6 +42,9 @@ type FTP struct {
 	// AnnounceSize, when positive, is the size RETR's 150 reply announces
 	// ("(N bytes)") whatever the file's length.
 	AnnounceSize int64
+	// Quits counts the QUIT commands received (Server.Received mixes the
+	// bytes of concurrent connections; this does not).
+	Quits atomic.Int64
 }
 
 // hugeListing writes generated listing lines to w until limit bytes.
@@ -195,6 +199,7 @@ func (f *FTP) Serve(c net.Conn) {
 			d.Close()
 			say("226 done")
 		case "QUIT":
+			f.Quits.Add(1)
 			say("221 bye")
 			return
 		default:

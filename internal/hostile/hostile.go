@@ -23,13 +23,14 @@ import (
 // and records what clients send.
 type Server struct {
 	Addr string
-	// accepted counts the connections accepted.
-	accepted atomic.Int64
-	ln       net.Listener
-	mu       sync.Mutex
-	recv     bytes.Buffer
-	wg       sync.WaitGroup
-	done     chan struct{}
+	// accepted counts the connections accepted, open those not yet
+	// closed.
+	accepted, open atomic.Int64
+	ln             net.Listener
+	mu             sync.Mutex
+	recv           bytes.Buffer
+	wg             sync.WaitGroup
+	done           chan struct{}
 }
 
 // Start listens on 127.0.0.1 (port 0: any free port) and serves each
@@ -49,9 +50,11 @@ func Start(port int, handle func(c net.Conn)) (*Server, error) {
 				return
 			}
 			s.accepted.Add(1)
+			s.open.Add(1)
 			s.wg.Add(1)
 			go func() {
 				defer s.wg.Done()
+				defer s.open.Add(-1)
 				defer c.Close()
 				stop := make(chan struct{})
 				go func() {
@@ -72,6 +75,11 @@ func Start(port int, handle func(c net.Conn)) (*Server, error) {
 // Accepted returns the number of connections accepted so far: a test that
 // a client was refused before connecting expects it to stay 0.
 func (s *Server) Accepted() int64 { return s.accepted.Load() }
+
+// Open returns the number of connections accepted and not yet closed (a
+// connection counts as closed once its handler has returned; handlers
+// that read until the client closes return when it does).
+func (s *Server) Open() int64 { return s.open.Load() }
 
 // Received returns every byte clients have sent so far.
 func (s *Server) Received() string {
