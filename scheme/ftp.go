@@ -389,7 +389,20 @@ func (c FTPCommand) Redacted() string {
 }
 
 // Op returns the verb in lower case, e.g. "user".
-func (c FTPCommand) Op() string { return strings.ToLower(c.Verb.String()) }
+func (c FTPCommand) Op() string {
+	if int(c.Verb) < len(ftpOps) {
+		return ftpOps[c.Verb]
+	}
+	return ""
+}
+
+// ftpOps holds each verb's Op, computed once.
+var ftpOps = func() (ops [len(ftpVerbs)]string) {
+	for v := range ops {
+		ops[v] = strings.ToLower(ftpVerbs[v].name)
+	}
+	return ops
+}()
 
 // Text returns the command as `urlkit plan` shows it: Redacted, with
 // "PASS <ask the user>" for a password to be asked, and a note for a rule:
@@ -455,23 +468,21 @@ func (p *FTPPlan) Scheme() string { return "ftp" }
 // Steps returns the connection, then each command; a plan with Directory
 // commands has them, after an FTPIfDirectory step, before its QUIT.
 func (p *FTPPlan) Steps() []Step {
-	out := make([]Step, 0, len(p.Commands)+len(p.Directory)+2)
-	out = append(out, Connect{Addr: p.Addr, For: "FTP control connection"})
+	connect := Connect{Addr: p.Addr, For: "FTP control connection"}
 	n := len(p.Commands)
-	for i, c := range p.Commands {
-		if i == n-1 && c.Verb == FTPQuit && len(p.Directory) > 0 {
-			v := FTPRetr
-			if p.Head {
-				v = FTPSize
-			}
-			out = append(out, FTPIfDirectory{Verb: v, Name: p.Name})
-			for _, d := range p.Directory {
-				out = append(out, d)
-			}
-		}
-		out = append(out, c)
+	if len(p.Directory) == 0 || n == 0 || p.Commands[n-1].Verb != FTPQuit {
+		return stepsAfter(connect, p.Commands)
 	}
-	return out
+	v := FTPRetr
+	if p.Head {
+		v = FTPSize
+	}
+	out := stepsAfter(connect, p.Commands[:n-1])
+	out = append(out, FTPIfDirectory{Verb: v, Name: p.Name})
+	for _, d := range p.Directory {
+		out = append(out, d)
+	}
+	return append(out, p.Commands[n-1])
 }
 
 // TypeString returns the plan's type code as a string.
