@@ -69,7 +69,7 @@ func init() {
 		usage:   "[--lenient] [flags] URL...",
 		lines:   true,
 		single:  true,
-		aliases: map[string]string{"s": "silent"},
+		aliases: map[string]string{"s": "silent", "I": "head"},
 		flags: func(fs *flag.FlagSet) {
 			outs := new([]string)
 			fs.Var(outputList{outs}, "o", "write the next URL's resource to `FILE` (- for standard output); repeat for several URLs")
@@ -110,6 +110,7 @@ type getFlags struct {
 	outs                                  []string
 	subject, from, send                   string
 	include, verbose, raw, exec, progress bool
+	head                                  bool // -I
 	keepPartial, silent                   bool
 	opts                                  access.Options
 	proxy, via                            string     // --proxy; the gateway in use
@@ -125,7 +126,7 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 		subject: str("subject"), from: str("from"), send: str("send"), proxy: str("proxy"),
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
 		exec: get("exec").(bool), progress: get("progress").(bool) && !get("no-progress").(bool), keepPartial: get("keep-partial").(bool),
-		silent: get("silent").(bool), rd: readingOf(fs),
+		silent: get("silent").(bool), rd: readingOf(fs), head: get("head").(bool),
 	}
 	o := &g.opts
 	o.Lenient = g.rd.lenient
@@ -321,13 +322,22 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 	if m != nil && r.Size >= 0 {
 		m.size(r.Size)
 	}
-	if g.include && r.Status != "" {
+	if r.Directory && !g.silent {
+		// access listed a name the server took for a directory (RETR
+		// refused with 550, CWD accepted), as lynx does.
+		m.clear()
+		fmt.Fprintf(e.stderr, "urlkit get: %s: note: %s is a directory (the server refused to retrieve it and accepted CWD to it): %s; its URL is %s\n",
+			redact(g.viaURL.String()), quote(plan.(*scheme.FTPPlan).Name), map[bool]string{true: "nothing more is asked", false: "listed"}[g.head], redact(g.viaURL.WithoutFragment().String()+"/"))
+	}
+	if (g.include || g.head) && (r.Status != "" || len(r.Header) > 0) {
 		bw := bufio.NewWriter(w)
 		show := func(s string) string { return s }
 		if isTerminal(w) {
 			show = access.EscapeText // server text on a terminal
 		}
-		fmt.Fprintf(bw, "%s\r\n", show(r.Status))
+		if r.Status != "" {
+			fmt.Fprintf(bw, "%s\r\n", show(r.Status))
+		}
 		keys := make([]string, 0, len(r.Header))
 		for k := range r.Header {
 			keys = append(keys, k)
@@ -342,6 +352,15 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 		if err := bw.Flush(); err != nil {
 			return err
 		}
+	}
+	if r.Kind == "head" {
+		// -I: the answer is the status and header. A status that is not
+		// 2xx or 3xx is the command's failure, after it was shown.
+		if code := httpCode(r.Status); code >= 400 {
+			_, why, _ := strings.Cut(r.Status, " ")
+			return fmt.Errorf("http: HEAD: %s", access.EscapeText(why))
+		}
+		return nil
 	}
 	if r.Kind == "menu" && !g.raw {
 		_, err = access.WriteMenuListing(w, r, opts.MaxReplyLine)
@@ -358,6 +377,17 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 	}
 	_, err = io.Copy(dst, r)
 	return err
+}
+
+// httpCode returns the code of an HTTP status line ("HTTP/1.0 404 Not
+// Found"), 0 when there is none.
+func httpCode(status string) int {
+	f := strings.Fields(status)
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[1])
+	return n
 }
 
 // copyEscaped copies r to w line by line, escaping each line (EscapeText).

@@ -215,7 +215,7 @@ func TestGetMeterFTPReal(t *testing.T) {
 	if code := run(e, []string{"get", "-s=false", "-o", dst, "ftp://" + srv["URLKIT_FTP_ADDR"] + "/pub/all256.bin;type=i"}); code != exitOK {
 		t.Fatalf("status %d", code)
 	}
-	if screen := readScreen(master); !strings.Contains(screen, "256 B of 256 B  100%") {
+	if screen := readScreen(master); !strings.Contains(screen, "100% [========================================] 256 B of 256 B") {
 		t.Errorf("meter %q lacks the total from the 150 reply", screen)
 	}
 }
