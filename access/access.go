@@ -371,9 +371,17 @@ type Resource struct {
 	// reply's figure is checked when the stream ends (see SizeError).
 	Size int64
 	// Status and Header are an HTTP response's status line ("HTTP/1.0 200
-	// OK") and header; empty for other protocols.
+	// OK") and header. For an ftp plan made with scheme.Config.Head
+	// (Kind "head", no body), Header holds the SIZE and MDTM replies as
+	// Content-Length and Last-Modified. Empty otherwise.
 	Status string
 	Header http.Header
+	// Directory is set when the plan named a file and the server refused
+	// its RETR (SIZE, for a Head plan) with 550 while accepting the name
+	// as a directory (CWD): the stream is that directory's listing (none,
+	// for a Head plan), as lynx shows such a URL (scheme.FTPPlan.Directory).
+	// The URL of the directory ends with "/".
+	Directory bool
 }
 
 // Execute carries out an access plan of the scheme package and returns the

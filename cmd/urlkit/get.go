@@ -33,8 +33,8 @@ const (
 	exitInterrupted = 130
 )
 
-// outputList collects -o FILE and -O in order: one entry per URL, "" for
-// -O (name the file after the URL's last segment).
+// outputList collects -o FILE and -O in order: one entry per URL,
+// remoteMark for -O (name the file after the URL's last segment).
 type outputList struct{ names *[]string }
 
 func (o outputList) String() string { return "" }
@@ -46,6 +46,10 @@ func (o outputList) Set(s string) error {
 	return nil
 }
 
+// remoteMark stands for -O in the list of outputs: no file name holds a
+// NUL byte.
+const remoteMark = "\x00-O"
+
 type remoteName struct{ names *[]string }
 
 func (o remoteName) String() string   { return "" }
@@ -54,7 +58,7 @@ func (o remoteName) Set(s string) error {
 	if s != "true" {
 		return errors.New("-O takes no value")
 	}
-	*o.names = append(*o.names, "")
+	*o.names = append(*o.names, remoteMark)
 	return nil
 }
 
@@ -65,7 +69,7 @@ func init() {
 		usage:   "[--lenient] [flags] URL...",
 		lines:   true,
 		single:  true,
-		aliases: map[string]string{"s": "silent"},
+		aliases: map[string]string{"s": "silent", "I": "head"},
 		flags: func(fs *flag.FlagSet) {
 			outs := new([]string)
 			fs.Var(outputList{outs}, "o", "write the next URL's resource to `FILE` (- for standard output); repeat for several URLs")
@@ -93,6 +97,7 @@ func init() {
 			fs.String("send", "", "mailto: send through the SMTP server at host:port instead of printing the message")
 			fs.String("proxy", "", "fetch through this gateway (http://host:port/, e.g. urlkit serve); default $<scheme>_proxy unless $no_proxy matches")
 			fs.Bool("progress", true, "draw a progress meter on standard error when it is a terminal and the resource does not go to that same terminal")
+			fs.Bool("no-progress", false, "draw no progress meter (warnings are still printed; -s quiets both)")
 			silent := fs.Bool("silent", false, "print no warnings and no progress meter, only errors")
 			fs.BoolVar(silent, "s", false, "")
 		},
@@ -105,6 +110,7 @@ type getFlags struct {
 	outs                                  []string
 	subject, from, send                   string
 	include, verbose, raw, exec, progress bool
+	head                                  bool // -I
 	keepPartial, silent                   bool
 	opts                                  access.Options
 	proxy, via                            string     // --proxy; the gateway in use
@@ -119,8 +125,8 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 		outs:    *fs.Lookup("o").Value.(outputList).names,
 		subject: str("subject"), from: str("from"), send: str("send"), proxy: str("proxy"),
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
-		exec: get("exec").(bool), progress: get("progress").(bool), keepPartial: get("keep-partial").(bool),
-		silent: get("silent").(bool), rd: readingOf(fs),
+		exec: get("exec").(bool), progress: get("progress").(bool) && !get("no-progress").(bool), keepPartial: get("keep-partial").(bool),
+		silent: get("silent").(bool), rd: readingOf(fs), head: get("head").(bool),
 	}
 	o := &g.opts
 	o.Lenient = g.rd.lenient
@@ -163,11 +169,9 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		if ctx.Err() != nil {
 			return exitInterrupted
 		}
-		out := ""
+		out := "" // standard output, not asked for with -o -
 		if i < len(g.outs) {
 			out = g.outs[i]
-		} else if len(g.outs) > 0 {
-			out = "-"
 		}
 		i++
 		return getOne(ctx, e, g, cfg, line, out)
@@ -178,8 +182,9 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 	return status
 }
 
-// getOne fetches one URL into out ("" or "-": standard output; a name with
-// -O's "" resolved here) and returns the exit status for it.
+// getOne fetches one URL into out ("": standard output; "-": standard
+// output as asked for with -o -; remoteMark: -O's name, found here) and
+// returns the exit status for it.
 func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *input, out string) int {
 	in := line.text
 	fail := func(err error) int {
@@ -243,7 +248,7 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		e.stderr.Write(getMessage(line, redact(in), u.Scheme()+": "+access.ErrNotRetrievable.Error()))
 		return exitNotSupported
 	}
-	if out == "" && len(g.outs) > 0 {
+	if out == remoteMark {
 		name, err := scheme.FileName(u)
 		if err != nil {
 			return fail(fmt.Errorf("-O: %w; use -o FILE", err))
@@ -254,7 +259,7 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 	if err != nil {
 		return fail(err)
 	}
-	if err := fetch(ctx, e, g, plan, w); err != nil {
+	if err := fetch(ctx, e, g, plan, w, meterName(out, u)); err != nil {
 		if quietEnd(err) {
 			w.abort()
 			return exitInvalid
@@ -270,19 +275,39 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 	return exitOK
 }
 
-// fetch carries out the plan and copies the resource to w.
-func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Writer) error {
+// meterName is what the meter calls a transfer: the output file's name,
+// else the file name of the URL (scheme.FileName), else its host.
+func meterName(out string, u urlkit.URL) string {
+	if out != "" && out != "-" {
+		return filepath.Base(out)
+	}
+	if n, err := scheme.FileName(u); err == nil {
+		return n
+	}
+	if h := u.Host(); h != "" {
+		return h
+	}
+	return u.Scheme()
+}
+
+// fetch carries out the plan and copies the resource to w, the meter
+// (when one is drawn) naming it name.
+func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output, name string) (err error) {
 	opts := g.opts
 	opts.PasswordPrompt = passwordPrompt
+	m := newMeter(e, g, w, name) // progress.go
 	// More bytes than the server announced: delivered, with a warning
-	// (fewer is the transfer's error: access.SizeError).
+	// (fewer is the transfer's error: access.SizeError). The meter's
+	// line is cleared first, and drawn again at the next reading.
 	if !g.silent {
-		opts.Warn = func(err error) { fmt.Fprintf(e.stderr, "urlkit get: warning: %v\n", err) }
+		opts.Warn = func(err error) {
+			m.clear()
+			fmt.Fprintf(e.stderr, "urlkit get: warning: %v\n", err)
+		}
 	}
-	m := newMeter(e, g, w) // progress.go
 	if m != nil {
 		opts.Progress = m.progress
-		defer m.done()
+		defer func() { m.done(err == nil) }()
 	}
 	r, err := (*access.Resource)(nil), error(nil)
 	if g.via != "" {
@@ -297,13 +322,22 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 	if m != nil && r.Size >= 0 {
 		m.size(r.Size)
 	}
-	if g.include && r.Status != "" {
+	if r.Directory && !g.silent {
+		// access listed a name the server took for a directory (RETR
+		// refused with 550, CWD accepted), as lynx does.
+		m.clear()
+		fmt.Fprintf(e.stderr, "urlkit get: %s: note: %s is a directory (the server refused to retrieve it and accepted CWD to it): %s; its URL is %s\n",
+			redact(g.viaURL.String()), quote(plan.(*scheme.FTPPlan).Name), map[bool]string{true: "nothing more is asked", false: "listed"}[g.head], redact(g.viaURL.WithoutFragment().String()+"/"))
+	}
+	if (g.include || g.head) && (r.Status != "" || len(r.Header) > 0) {
 		bw := bufio.NewWriter(w)
 		show := func(s string) string { return s }
 		if isTerminal(w) {
 			show = access.EscapeText // server text on a terminal
 		}
-		fmt.Fprintf(bw, "%s\r\n", show(r.Status))
+		if r.Status != "" {
+			fmt.Fprintf(bw, "%s\r\n", show(r.Status))
+		}
 		keys := make([]string, 0, len(r.Header))
 		for k := range r.Header {
 			keys = append(keys, k)
@@ -319,16 +353,41 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 			return err
 		}
 	}
+	if r.Kind == "head" {
+		// -I: the answer is the status and header. A status that is not
+		// 2xx or 3xx is the command's failure, after it was shown.
+		if code := httpCode(r.Status); code >= 400 {
+			_, why, _ := strings.Cut(r.Status, " ")
+			return fmt.Errorf("http: HEAD: %s", access.EscapeText(why))
+		}
+		return nil
+	}
 	if r.Kind == "menu" && !g.raw {
 		_, err = access.WriteMenuListing(w, r, opts.MaxReplyLine)
 		return err
 	}
-	if r.Kind != "file" && r.Kind != "article" && isTerminal(w) {
+	terminal := isTerminal(w)
+	if r.Kind != "file" && r.Kind != "article" && terminal {
 		// A listing shown on a terminal: names from the server, escaped.
 		return copyEscaped(w, r)
 	}
-	_, err = io.Copy(outWriter{w}, r)
+	var dst io.Writer = outWriter{w}
+	if terminal && !w.asked {
+		dst = &terminalGuard{w: dst} // getio.go: no binary data on a terminal
+	}
+	_, err = io.Copy(dst, r)
 	return err
+}
+
+// httpCode returns the code of an HTTP status line ("HTTP/1.0 404 Not
+// Found"), 0 when there is none.
+func httpCode(status string) int {
+	f := strings.Fields(status)
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[1])
+	return n
 }
 
 // copyEscaped copies r to w line by line, escaping each line (EscapeText).
@@ -424,6 +483,7 @@ func isTerminal(w io.Writer) bool {
 // the temporary file removed (kept as TARGET.part with --keep-partial).
 type output struct {
 	w      io.Writer
+	asked  bool     // standard output asked for with -o -
 	f      *os.File // the temporary file, nil for standard output
 	dev    *os.File // a device or FIFO written directly
 	target string
@@ -441,7 +501,7 @@ func (o *output) Write(p []byte) (int, error) { return o.w.Write(p) }
 // to overwrite it.
 func openOutput(e *env, name string, keep bool) (*output, error) {
 	if name == "" || name == "-" {
-		return &output{w: e.stdout}, nil
+		return &output{w: e.stdout, asked: name == "-"}, nil
 	}
 	st, statErr := os.Stat(name)
 	if statErr == nil && !st.Mode().IsRegular() {

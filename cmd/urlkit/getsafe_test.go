@@ -117,31 +117,55 @@ func TestGetOutputNames(t *testing.T) {
 
 // plan and get take the same plan-changing flags: what plan prints for
 // --email is what get sends.
+// A name with no ;type= that the server refuses to retrieve (550) and
+// accepts as a directory takes the plan's "when RETR is refused" branch:
+// the lines sent are then the plan's with that branch in place of the
+// transfer's end; with -I, SIZE and MDTM are what plan -I prints.
 func TestPlanAndGetAgree(t *testing.T) {
 	f := &hostile.FTP{Files: map[string][]byte{"f.txt": []byte("text")}}
-	s := serveHostile(t, f.Serve)
-	u := "ftp://" + s.Addr + "/pub/f.txt"
-	vars := map[string]string{"EMAIL": "env@example.org"}
-	plan, _, code := runCLIEnv(t, "", vars, "plan", "--email", "flag@example.org", u)
-	if code != exitOK || !strings.Contains(plan, "PASS flag@example.org") {
-		t.Fatalf("plan: %d %q", code, plan)
-	}
-	out, errOut, code := runCLIEnv(t, "", vars, "get", "-v", "--email", "flag@example.org", u)
-	if code != exitOK || out != "text" {
-		t.Fatalf("get: %d %q %q", code, out, errOut)
-	}
-	var steps []string
-	for _, l := range strings.Split(plan, "\n")[2:] {
-		if l = strings.TrimSpace(l); l != "" {
+	for _, tc := range []struct {
+		path, flag, out string
+		branch          bool // the server refuses RETR: the directory branch is taken
+	}{
+		{"/pub/f.txt", "", "text", false},
+		{"/pub/sub", "", "f.txt\r\n", true}, // hostile.FTP accepts any CWD
+	} {
+		s := serveHostile(t, f.Serve)
+		u := "ftp://" + s.Addr + tc.path
+		vars := map[string]string{"EMAIL": "env@example.org"}
+		plan, _, code := runCLIEnv(t, "", vars, "plan", "--email", "flag@example.org", u)
+		if code != exitOK || !strings.Contains(plan, "PASS flag@example.org") {
+			t.Fatalf("plan: %d %q", code, plan)
+		}
+		out, errOut, code := runCLIEnv(t, "", vars, "get", "-v", "--email", "flag@example.org", u)
+		if code != exitOK || out != tc.out {
+			t.Fatalf("get: %d %q %q", code, out, errOut)
+		}
+		var steps []string
+		inBranch := false
+		for _, l := range strings.Split(plan, "\n")[2:] {
+			if l = strings.TrimSpace(l); l == "" {
+				continue
+			}
+			if strings.HasPrefix(l, "when RETR is refused") {
+				inBranch = true
+				continue
+			}
+			if inBranch && !tc.branch && l != "QUIT" {
+				continue // not sent: RETR succeeded
+			}
 			steps = append(steps, strings.SplitN(l, " (", 2)[0])
 		}
-	}
-	if got := strings.TrimSuffix(s.Received(), "\r\n"); got != strings.Join(steps, "\r\n") {
-		t.Errorf("server received %q, plan printed %q", got, steps)
-	}
-	for _, st := range steps {
-		if !strings.Contains(errOut, "> "+st+"\n") {
-			t.Errorf("-v lacks %q:\n%s", st, errOut)
+		if got := strings.TrimSuffix(s.Received(), "\r\n"); got != strings.Join(steps, "\r\n") {
+			t.Errorf("%s: server received %q, plan printed %q", tc.path, got, steps)
+		}
+		for _, st := range steps {
+			if !strings.Contains(errOut, "> "+st+"\n") {
+				t.Errorf("-v lacks %q:\n%s", st, errOut)
+			}
+		}
+		if tc.branch != strings.Contains(errOut, "note: \"sub\" is a directory") {
+			t.Errorf("%s: stderr %q", tc.path, errOut)
 		}
 	}
 }
