@@ -332,6 +332,10 @@ func targetOf(plan scheme.Plan) string {
 		return p.Addr
 	case *scheme.NNTPPlan:
 		return p.Addr
+	case *scheme.WAISPlan:
+		return p.Addr
+	case *scheme.ProsperoPlan:
+		return p.Addr
 	}
 	return plan.Scheme()
 }
