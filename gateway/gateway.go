@@ -156,40 +156,25 @@ func freeMemory() {
 
 // withDefaults returns c with its zero fields set to the defaults.
 func (cfg Config) withDefaults() Config {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.MaxSize <= 0 {
-		cfg.MaxSize = DefaultMaxSize
-	}
-	if cfg.MaxUpstream <= 0 {
-		cfg.MaxUpstream = DefaultMaxUpstream
-	}
-	if cfg.MaxUpstreamPerClient <= 0 {
-		cfg.MaxUpstreamPerClient = max(1, cfg.MaxUpstream/4)
-	}
-	if cfg.MaxUpstreamPerTarget <= 0 {
-		cfg.MaxUpstreamPerTarget = max(1, cfg.MaxUpstream/8)
-	}
-	if cfg.MaxConns <= 0 {
-		cfg.MaxConns = DefaultMaxConns
-	}
-	if cfg.MaxConnsPerClient <= 0 {
-		cfg.MaxConnsPerClient = DefaultMaxConnsPerClient
-	}
-	if cfg.HeaderTimeout <= 0 {
-		cfg.HeaderTimeout = DefaultHeaderTimeout
-	}
-	if cfg.IdleTimeout <= 0 {
-		cfg.IdleTimeout = DefaultIdleTimeout
-	}
-	if cfg.MaxPageItems <= 0 {
-		cfg.MaxPageItems = DefaultMaxPageItems
-	}
-	if cfg.MaxPageBytes <= 0 {
-		cfg.MaxPageBytes = DefaultMaxPageBytes
-	}
+	orDefault(&cfg.Timeout, DefaultTimeout)
+	orDefault(&cfg.MaxSize, DefaultMaxSize)
+	orDefault(&cfg.MaxUpstream, DefaultMaxUpstream)
+	orDefault(&cfg.MaxUpstreamPerClient, max(1, cfg.MaxUpstream/4))
+	orDefault(&cfg.MaxUpstreamPerTarget, max(1, cfg.MaxUpstream/8))
+	orDefault(&cfg.MaxConns, DefaultMaxConns)
+	orDefault(&cfg.MaxConnsPerClient, DefaultMaxConnsPerClient)
+	orDefault(&cfg.HeaderTimeout, DefaultHeaderTimeout)
+	orDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
+	orDefault(&cfg.MaxPageItems, DefaultMaxPageItems)
+	orDefault(&cfg.MaxPageBytes, DefaultMaxPageBytes)
 	return cfg
+}
+
+// orDefault sets *v to def when it is zero or negative.
+func orDefault[T int | int64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // HTTPServer returns an http.Server serving g as `urlkit serve` runs it:

@@ -50,6 +50,21 @@ type FTP struct {
 	Quits atomic.Int64
 }
 
+// transfer accepts the data connection on dl (within 10 s), closes dl,
+// has send write the data and closes the connection; false when no
+// client connected.
+func transfer(dl net.Listener, send func(net.Conn)) bool {
+	dl.(*net.TCPListener).SetDeadline(time.Now().Add(10 * time.Second))
+	d, err := dl.Accept()
+	dl.Close()
+	if err != nil {
+		return false
+	}
+	send(d)
+	d.Close()
+	return true
+}
+
 // hugeListing writes generated listing lines to w until limit bytes,
 // names of about nameLen bytes (0: about 60).
 func hugeListing(w io.Writer, long bool, limit int64, nameLen int) {
@@ -149,18 +164,16 @@ func (f *FTP) Serve(c net.Conn) {
 				continue
 			}
 			say("150 listing")
-			d, err := dl.Accept()
-			dl.Close()
-			dl = nil
-			if err != nil {
+			if !transfer(dl, func(d net.Conn) {
+				if listing == "huge" && f.HugeListing > 0 {
+					hugeListing(d, true, f.HugeListing, f.HugeNameLen)
+				} else {
+					d.Write([]byte(listing))
+				}
+			}) {
 				return
 			}
-			if listing == "huge" && f.HugeListing > 0 {
-				hugeListing(d, true, f.HugeListing, f.HugeNameLen)
-			} else {
-				d.Write([]byte(listing))
-			}
-			d.Close()
+			dl = nil
 			say("226 done")
 		case "RETR", "NLST":
 			if dl == nil {
@@ -192,19 +205,16 @@ func (f *FTP) Serve(c net.Conn) {
 			} else {
 				say(fmt.Sprintf("150 here it comes (%d bytes)", announce))
 			}
-			dl.(*net.TCPListener).SetDeadline(time.Now().Add(10 * time.Second))
-			d, err := dl.Accept()
-			dl.Close()
-			dl = nil
-			if err != nil {
+			if !transfer(dl, func(d net.Conn) {
+				if cmd == "NLST" && f.HugeListing > 0 {
+					hugeListing(d, false, f.HugeListing, f.HugeNameLen)
+				} else {
+					d.Write(data)
+				}
+			}) {
 				return
 			}
-			if cmd == "NLST" && f.HugeListing > 0 {
-				hugeListing(d, false, f.HugeListing, f.HugeNameLen)
-			} else {
-				d.Write(data)
-			}
-			d.Close()
+			dl = nil
 			say("226 done")
 		case "QUIT":
 			f.Quits.Add(1)
