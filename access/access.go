@@ -123,6 +123,10 @@ type Options struct {
 	// With Dial set, Policy is asked about the address Dial connected to,
 	// before anything is sent.
 	Policy func(Connection) error
+	// Warn, when set, is told of what a retrieval found wrong without
+	// failing: a resource longer than its server announced (a
+	// *SizeError), which is delivered whole.
+	Warn func(error)
 	// KeepAlive is the TCP keep-alive period of the default dialer (as
 	// net.Dialer's: zero means the system default of 15 s, negative turns
 	// the probes off).
@@ -243,6 +247,50 @@ func (e *LimitError) Error() string {
 // Is reports whether target is ErrLimit.
 func (e *LimitError) Is(target error) bool { return target == ErrLimit }
 
+// SizeError reports a resource whose length differs from the length its
+// server announced beforehand (an FTP 150 reply's "(N bytes)"): fewer
+// bytes is the stream's error (it matches io.ErrUnexpectedEOF) and the
+// transfer is never passed off as complete; more is delivered whole and
+// reported to Options.Warn.
+type SizeError struct {
+	Protocol  string
+	Step      string
+	Announced int64
+	Received  int64
+}
+
+// Error formats the mismatch for a person.
+func (e *SizeError) Error() string {
+	if e.Received < e.Announced {
+		return fmt.Sprintf("%s: %s: the server announced %d bytes and sent %d: the transfer is incomplete", e.Protocol, EscapeText(e.Step), e.Announced, e.Received)
+	}
+	return fmt.Sprintf("%s: %s: the server announced %d bytes and sent %d, more than it announced (all delivered)", e.Protocol, EscapeText(e.Step), e.Announced, e.Received)
+}
+
+// Unwrap returns io.ErrUnexpectedEOF for a short resource.
+func (e *SizeError) Unwrap() error {
+	if e.Received < e.Announced {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+
+// checkAnnounced compares the bytes received with the length announced
+// (-1: none): fewer is a *SizeError, more is one passed to Options.Warn.
+func (x *execution) checkAnnounced(proto, step string, announced, received int64) error {
+	if announced < 0 || received == announced {
+		return nil
+	}
+	e := &SizeError{Protocol: proto, Step: step, Announced: announced, Received: received}
+	if received < announced {
+		return e
+	}
+	if x.opts.Warn != nil {
+		x.opts.Warn(e)
+	}
+	return nil
+}
+
 // ConnectError reports a failure to establish a connection.
 type ConnectError struct {
 	Protocol string
@@ -320,11 +368,21 @@ type Resource struct {
 	ContentType string
 	// Size is the length in bytes when announced (Content-Length, a
 	// Gopher+ length, FTP's 150 reply, a file's size), else -1.
+	// It is what the server said, not a verified length: an FTP 150
+	// reply's figure is checked when the stream ends (see SizeError).
 	Size int64
 	// Status and Header are an HTTP response's status line ("HTTP/1.0 200
-	// OK") and header; empty for other protocols.
+	// OK") and header. For an ftp plan made with scheme.Config.Head
+	// (Kind "head", no body), Header holds the SIZE and MDTM replies as
+	// Content-Length and Last-Modified. Empty otherwise.
 	Status string
 	Header http.Header
+	// Directory is set when the plan named a file and the server refused
+	// its RETR (SIZE, for a Head plan) with 550 while accepting the name
+	// as a directory (CWD): the stream is that directory's listing (none,
+	// for a Head plan), as lynx shows such a URL (scheme.FTPPlan.Directory).
+	// The URL of the directory ends with "/".
+	Directory bool
 }
 
 // Execute carries out an access plan of the scheme package and returns the

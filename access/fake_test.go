@@ -133,11 +133,10 @@ func TestMenuListing(t *testing.T) {
 	}
 }
 
-// An RFC 977 server that does not know MODE READER (500) is used as is,
-// OVER falls back to XOVER (RFC 2980), and an article is delivered with
-// dot-stuffing undone.
-func TestNNTPFallbacks(t *testing.T) {
-	s := serve(t, func(c net.Conn) {
+// oldNNTPServer is an RFC 977 server that knows neither MODE READER nor
+// OVER (500), nor, unless xover, XOVER; it has group g of one article.
+func oldNNTPServer(xover bool) func(c net.Conn) {
+	return func(c net.Conn) {
 		io.WriteString(c, "200 old server\r\n")
 		buf := make([]byte, 4096)
 		for {
@@ -146,7 +145,7 @@ func TestNNTPFallbacks(t *testing.T) {
 				return
 			}
 			switch l := string(buf[:n]); {
-			case strings.HasPrefix(l, "MODE"), strings.HasPrefix(l, "OVER"):
+			case strings.HasPrefix(l, "MODE"), strings.HasPrefix(l, "OVER"), strings.HasPrefix(l, "XOVER") && !xover:
 				io.WriteString(c, "500 what?\r\n")
 			case strings.HasPrefix(l, "GROUP"):
 				io.WriteString(c, "211 1 1 1 g\r\n")
@@ -157,7 +156,14 @@ func TestNNTPFallbacks(t *testing.T) {
 				return
 			}
 		}
-	})
+	}
+}
+
+// An RFC 977 server that does not know MODE READER (500) is used as is,
+// OVER falls back to XOVER (RFC 2980), and an article is delivered with
+// dot-stuffing undone.
+func TestNNTPFallbacks(t *testing.T) {
+	s := serve(t, oldNNTPServer(true))
 	got := mustGet(t, "nntp://"+s.Addr+"/g", scheme.Config{}, nil)
 	if string(got) != "1\tsubj\r\n.dot\r\n" {
 		t.Errorf("got %q", got)

@@ -83,8 +83,20 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 	m := x.newMeter(conn, "gopher", step)
 	br := bufio.NewReaderSize(m, 32<<10)
 	var r io.Reader = br
-	text := p.Reply == "text" || p.Reply == "menu" || p.Reply == "error"
+	text := p.Reply == "text" || p.Reply == "menu" || p.Reply == "error" || p.Reply == scheme.GopherAttributes
 	size := int64(-1)
+	if p.Reply == scheme.GopherAttributes {
+		// Only a Gopher+ server answers with a header line first; any
+		// other reads "selector TAB !" as a search and answers with
+		// something that is no attribute block.
+		if b, err := br.Peek(1); err != nil || b[0] != '+' && b[0] != '-' {
+			closer()
+			if err != nil {
+				return nil, x.fail("gopher", step+" (Gopher+ attributes)", err)
+			}
+			return nil, &StepError{Protocol: "gopher", Step: step + " (Gopher+ attributes)", Err: errors.New("the server does not speak Gopher+: its reply starts without a +LENGTH line, so it has no attributes to give (RFC 1738 3.4.6)")}
+		}
+	}
 	if p.HasPlus {
 		r, text, size, err = x.gopherPlus(br, text, step)
 		if err != nil {
@@ -102,8 +114,11 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		r = &dotReader{r: tb, start: true}
 	}
 	kind := "file"
-	if p.Reply == "menu" {
+	switch p.Reply {
+	case "menu":
 		kind = "menu"
+	case scheme.GopherAttributes:
+		kind = "attributes"
 	}
 	b := x.newBody(r, m, "gopher", step, nil, closer)
 	return &Resource{ReadCloser: b, Plan: p, Kind: kind, ContentType: gopherContentType(p.Type), Size: size}, nil

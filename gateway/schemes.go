@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"bufio"
-	"errors"
 	"html/template"
 	"io"
 	"net"
@@ -48,18 +47,20 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 
 // ftp serves an ftp plan: a directory as a page of links, a file with the
 // type its name suggests. A URL without ";type=" and without a final "/"
-// that names a directory (RETR refused, the listing works) is redirected
-// to the same URL with the "/", so that relative links resolve.
+// that names a directory (access: RETR refused with 550, CWD to the name
+// accepted, the listing read instead; urlkit get lists it the same way)
+// is redirected to the same URL with the "/", so that relative links
+// resolve.
 func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 	rc, err := g.open(q, p)
 	if err != nil {
-		var re *access.ReplyError
-		if !p.List && (p.Type == 0 || p.Guessed) && p.Name != "" && errors.As(err, &re) && g.isDirectory(q) {
-			q.w.Header().Set("Location", "./"+escapeSegment(p.Name)+"/")
-			g.errorPage(q.w, q.r, problem{Status: http.StatusMovedPermanently, Message: "a directory: its listing is at the same URL with a final /"})
-			return
-		}
 		g.fail(q, err)
+		return
+	}
+	if rc.Directory {
+		rc.Close()
+		q.w.Header().Set("Location", "./"+escapeSegment(p.Name)+"/")
+		g.errorPage(q.w, q.r, problem{Status: http.StatusMovedPermanently, Message: "a directory: its listing is at the same URL with a final /"})
 		return
 	}
 	if rc.Kind == "directory" {
@@ -74,26 +75,6 @@ func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 		def = textPlain
 	}
 	g.sendBody(q, rc, rc.Size, typeByName(p.Name, def))
-}
-
-// isDirectory reports whether the request's ftp URL, with a "/" added,
-// can be listed.
-func (g *Gateway) isDirectory(q *request) bool {
-	u, err := urlkit.Parse(q.u.String() + "/")
-	if err != nil {
-		return false
-	}
-	plan, err := g.check(u)
-	if err != nil {
-		return false
-	}
-	rc, err := g.open(q, plan)
-	if err != nil {
-		return false
-	}
-	defer rc.Close()
-	_, err = io.Copy(io.Discard, rc)
-	return err == nil
 }
 
 // kindByName labels an ftp directory entry by its name.

@@ -14,24 +14,9 @@ import (
 // options returns the access options of request q. The request's
 // deadline is its context's; the idle timeout and the size cap come from
 // the configuration; the policy (policy.go) is asked about every
-// connection access opens, on the address actually dialled. They depend
-// on nothing but whether the request may reach public addresses only, so
-// the two sets are made once (New) and shared: access only reads them.
+// connection access opens, on the address actually dialled.
 func (g *Gateway) options(q *request) *access.Options {
-	if g.testDial != nil { // set by a test after New
-		o := *g.newOptions(q.publicOnly)
-		o.Dial = g.testDial
-		return &o
-	}
-	if q.publicOnly {
-		return g.optsPublic
-	}
-	return g.opts
-}
-
-// newOptions makes the access options of requests that may reach public
-// addresses only (publicOnly) or not.
-func (g *Gateway) newOptions(publicOnly bool) *access.Options {
+	publicOnly := q.publicOnly
 	return &access.Options{
 		ConnectTimeout: g.cfg.ConnectTimeout,
 		ReadTimeout:    g.cfg.ReadTimeout,
@@ -42,6 +27,10 @@ func (g *Gateway) newOptions(publicOnly bool) *access.Options {
 		// by the request deadline, and the probes cost two system calls a
 		// connection.
 		KeepAlive: -1,
+		Dial:      g.testDial,
+		// A resource longer than its server announced is delivered; the
+		// log line says so.
+		Warn: func(err error) { g.note(q, err.Error()) },
 	}
 }
 

@@ -284,6 +284,9 @@ func (GopherRead) Op() string { return "read" }
 
 // Text says how the reply is read.
 func (r GopherRead) Text() string {
+	if r.As == GopherAttributes {
+		return "read the reply as the item's Gopher+ attribute block (+INFO, +ADMIN, +VIEWS...), after a Gopher+ header line (+<length>, -1 or -2)"
+	}
 	s := "read the reply as " + r.As + " (gopher type " + string(rune(r.Type)) + ")"
 	if r.Plus {
 		s += ", after a Gopher+ header line (+<length>, -1 or -2)"
@@ -303,6 +306,12 @@ func (p *GopherPlan) Steps() []Step {
 func visible(s string) string {
 	return strings.NewReplacer("\t", `\t`, "\r", `\r`, "\n", `\n`).Replace(s)
 }
+
+// GopherAttributes is the Reply of a plan that asks for an item's
+// Gopher+ attributes (Config.Head): a block of "+NAME:" lines after a
+// Gopher+ header line; a server that answers without that line does not
+// speak Gopher+.
+const GopherAttributes = "attributes"
 
 // GopherReply returns how the reply to an item of gopher type t is read
 // (RFC 1436 3.8 item types, plus the common "g", "I" and "h").
@@ -327,7 +336,7 @@ func GopherReply(t byte) string {
 // may not contain control characters: an encoded TAB, CR or LF there would
 // change the request (RFC 1738 3.4.1, 6). The Gopher+ string may carry CR
 // LF only as the structure of a filled-in form (RFC 1738 3.4.9).
-func (v *Gopher) Plan(Config) (Plan, error) {
+func (v *Gopher) Plan(cfg Config) (Plan, error) {
 	if rp, ok := v.u.RawPort(); ok && len(rp) > 4 { // four digits are below 65536
 		if err := planPort(v.u); err != nil {
 			return nil, err
@@ -356,6 +365,13 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 	}
 	if v.HasPlus {
 		p.PlusString, p.Form = v.PlusString, v.Plus.Kind == PlusForm
+	}
+	if cfg.Head {
+		// The Gopher+ item attribute request (RFC 1738 3.4.6): the
+		// selector, TAB, "!"; no search words.
+		p.HasSearch, p.Search = false, ""
+		p.HasPlus, p.PlusString, p.Form = true, "!", false
+		p.Reply = GopherAttributes
 	}
 	// The request is the view's strings; only the address is written,
 	// unless the URL or the view's decoded text holds it already.

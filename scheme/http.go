@@ -221,13 +221,18 @@ func (HTTPEndHeader) Op() string { return "end_header" }
 func (HTTPEndHeader) Text() string { return "send: (empty line)" }
 
 // HTTPRead is the last step of an HTTP plan: reading the response.
-type HTTPRead struct{}
+type HTTPRead struct {
+	Head bool // the answer to HEAD: no body follows (RFC 1945 8.2)
+}
 
 // Op returns "response".
 func (HTTPRead) Op() string { return "response" }
 
 // Text says how the response is read.
-func (HTTPRead) Text() string {
+func (r HTTPRead) Text() string {
+	if r.Head {
+		return "read the response: status line and header (no body answers HEAD)"
+	}
 	return "read the response: status line, header, body to Content-Length or the connection's end"
 }
 
@@ -248,7 +253,7 @@ func (p *HTTPPlan) Steps() []Step {
 	for _, h := range p.Header {
 		out = append(out, h)
 	}
-	return append(out, HTTPEndHeader{}, HTTPRead{})
+	return append(out, HTTPEndHeader{}, HTTPRead{Head: p.Method == "HEAD"})
 }
 
 // Plan returns the request. Path and search are sent as written, still
@@ -270,6 +275,10 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 			host += ":" + p
 		}
 	}
+	method := "GET"
+	if cfg.Head {
+		method = "HEAD" // RFC 1945 8.2: the status and header alone
+	}
 	ua := cfg.UserAgent
 	if ua == "" || strings.ContainsAny(ua, "\r\n\x00") {
 		ua = DefaultUserAgent
@@ -278,9 +287,9 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 		Addr:             addrOf(v.u, v.Host, v.Port),
 		TLS:              v.u.Scheme() == "https",
 		URL:              whole,
-		HTTPRequest:      HTTPRequest{Method: "GET", RequestURI: uri, Version: HTTPVersion},
+		HTTPRequest:      HTTPRequest{Method: method, RequestURI: uri, Version: HTTPVersion},
 		Compressed:       cfg.Compressed,
-		ProxyRequestLine: "GET " + whole + " " + HTTPVersion,
+		ProxyRequestLine: method + " " + whole + " " + HTTPVersion,
 		scheme:           v.u.Scheme(),
 		base:             base,
 	}

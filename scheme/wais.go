@@ -151,12 +151,7 @@ func (p *WAISPlan) Scheme() string { return "wais" }
 
 // Steps returns the connection, then each message.
 func (p *WAISPlan) Steps() []Step {
-	out := make([]Step, 0, 1+len(p.Messages))
-	out = append(out, Connect{Addr: p.Addr, For: "WAIS: Z39.50-1988 with the WAIS extensions, RFC 1625"})
-	for _, m := range p.Messages {
-		out = append(out, m)
-	}
-	return out
+	return stepsAfter(Connect{Addr: p.Addr, For: "WAIS: Z39.50-1988 with the WAIS extensions, RFC 1625"}, p.Messages)
 }
 
 // The values of the init message: the sizes are those freeWAIS-sf's own

@@ -9,7 +9,8 @@ package main
 //   - surrounding white space (ASCII and Unicode, U+00A0 included) is
 //     trimmed, and a line left empty is skipped: linkset.Line, the rule the
 //     link-set pipeline applies too, on each line as its worker takes it
-//     (arguments are trimmed by the same rule);
+//     (arguments are taken exactly as given: "urlkit parse ' http://a/'"
+//     is an error at offset 0, as the library says);
 //   - a line longer than maxLine bytes is reported with its line number
 //     and skipped, and the stream goes on;
 //   - every message names the line number (and the file when there is one).
@@ -197,11 +198,9 @@ func (g *engine) run(args []string, h handler) int {
 	if len(args) > 0 {
 		o := &results{cmd: g.cmd}
 		for _, a := range args {
-			in := input{text: a}
-			if !g.opts.raw {
-				in.text, _ = linkset.Line(a)
-			}
-			h(o, &in)
+			// An argument is taken exactly as given: a space around it
+			// is part of it (and an error with its offset for a URL).
+			h(o, &input{text: a})
 		}
 		w.write(o)
 		status = o.status
@@ -531,9 +530,7 @@ func (w *writer) flush() {
 func (g *engine) each(args []string, f func(in *input) int) int {
 	status := exitOK
 	for _, a := range args {
-		in := input{}
-		in.text, _ = linkset.Line(a)
-		status = max(status, f(&in))
+		status = max(status, f(&input{text: a})) // exactly as given
 	}
 	return max(status, g.sources(len(args) > 0, func() {}, func(r io.Reader, src string) int {
 		status := exitOK
