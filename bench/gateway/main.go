@@ -93,61 +93,85 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, squidBin string, window time.Duration, rounds int, levels, only string) error {
+// env is the benchmark's servers and sides, ready to measure.
+type env struct {
+	sides  map[string]func(*client) error
+	groups [][]string // sides measured together, the gateway's first
+	ftpSrv *fakeservers.Server
+	stops  []func() // run by close, last first
+}
+
+// close stops what setup started.
+func (e *env) close() {
+	for i := len(e.stops) - 1; i >= 0; i-- {
+		e.stops[i]()
+	}
+}
+
+// setup starts the upstream servers, the gateway, the floor server and
+// what else the part only needs ("" for all), checks that every side
+// delivers its document exactly, and returns the sides.
+func setup(ctx context.Context, squidBin, only string) (_ *env, err error) {
+	e := &env{sides: map[string]func(*client) error{}}
+	defer func() {
+		if err != nil {
+			e.close()
+		}
+	}()
 	doc := make([]byte, 2048)
 	for i := range doc {
 		doc[i] = "abcdefghijklmnopqrstuvwxyz0123456789\n"[i%37]
 	}
 	ftpSrv, err := fakeservers.FTP(map[string][]byte{"/pub/f2k.bin": doc})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer ftpSrv.Close()
+	e.ftpSrv = ftpSrv
+	e.stops = append(e.stops, ftpSrv.Close)
 	// A menu of 1,000 items (issue 22): the gateway's page of it against
 	// fetching it.
 	menu := fakeservers.LongMenu(1000)
 	menuItems := len(menu) - len(".\r\n")
 	gopherSrv, err := fakeservers.Gopher(map[string][]byte{"/d2k": doc, "/menu": menu})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer gopherSrv.Close()
+	e.stops = append(e.stops, gopherSrv.Close)
 
 	// The gateway in this process (beside the direct gopher client) and
 	// as `urlkit serve` (beside Squid).
 	gwLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// The upstream servers are on loopback, on ports the policy opens
 	// only by name (Policy.Allow), as urlkit serve --allow does.
 	allow := []string{ftpSrv.Addr(), gopherSrv.Addr()}
 	g := gateway.New(gateway.Config{MaxUpstream: 256, Policy: gateway.Policy{Allow: allow}})
-	defer g.Close()
 	gw := g.HTTPServer() // configured as urlkit serve runs it
 	go gw.Serve(gwLn)
-	defer gw.Close()
+	e.stops = append(e.stops, g.Close, func() { gw.Close() })
 	inAddr := gwLn.Addr().String()
 	// The floor of each in-process side: the same http.Server settings and
 	// the same client, the response served from memory (see floorServer).
 	floor := &floorServer{}
 	flLn, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fl := g.HTTPServer()
 	fl.Handler = floor
 	go fl.Serve(flLn)
-	defer fl.Close()
+	e.stops = append(e.stops, func() { fl.Close() })
 	floorAddr := flLn.Addr().String()
 	serveAddr := ""
 	doGopher, doFTP, doMenu := only == "" || only == "gopher", only == "" || only == "ftp", only == "" || only == "menu"
 	if doFTP {
 		serve, err := startServe(ctx, allow)
 		if err != nil {
-			return fmt.Errorf("urlkit serve: %w", err)
+			return nil, fmt.Errorf("urlkit serve: %w", err)
 		}
-		defer serve.stop()
+		e.stops = append(e.stops, serve.stop)
 		serveAddr = serve.addr
 	}
 
@@ -158,27 +182,26 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 	if squidBin != "" && doFTP {
 		sq, err := startSquid(ctx, squidBin)
 		if err != nil {
-			return fmt.Errorf("squid: %w", err)
+			return nil, fmt.Errorf("squid: %w", err)
 		}
-		defer sq.stop()
+		e.stops = append(e.stops, sq.stop)
 		squidAddr = sq.addr
 	}
 
 	// Every side must deliver the document exactly before it is timed.
 	direct := directGopher(gopherURL)
-	sides := map[string]func(*client) error{}
-	var groups [][]string
+	sides := e.sides
 	if doGopher {
 		sides["gateway gopher"] = func(c *client) error { return c.get(inAddr, gopherURL, doc) }
 		sides["direct gopher"] = func(c *client) error { return direct(c, doc) }
 		// The gateway's response, from memory: its headers and the document.
 		resp, err := captured(inAddr, gopherURL)
 		if err != nil {
-			return fmt.Errorf("gateway gopher: %w", err)
+			return nil, fmt.Errorf("gateway gopher: %w", err)
 		}
 		floor.add("/doc", resp)
 		sides["http floor"] = func(c *client) error { return c.get(floorAddr, "/doc", doc) }
-		groups = append(groups, []string{"gateway gopher", "direct gopher", "http floor"})
+		e.groups = append(e.groups, []string{"gateway gopher", "direct gopher", "http floor"})
 	}
 	if doMenu {
 		// The page must hold the last item; the fetch is the menu as sent,
@@ -197,11 +220,11 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 		sides["direct menu fetch"] = func(c *client) error { return directMenu(c, menu[:menuItems]) }
 		resp, err := captured(inAddr, "/"+menuURL)
 		if err != nil {
-			return fmt.Errorf("gateway menu page: %w", err)
+			return nil, fmt.Errorf("gateway menu page: %w", err)
 		}
 		floor.add("/page", resp)
 		sides["page floor"] = func(c *client) error { return c.get(floorAddr, "/page", resp.body) }
-		groups = append(groups, []string{"gateway menu page", "direct menu fetch", "page floor"})
+		e.groups = append(e.groups, []string{"gateway menu page", "direct menu fetch", "page floor"})
 	}
 	if doFTP {
 		sides["gateway ftp"] = func(c *client) error { return c.get(serveAddr, ftpURL, doc) }
@@ -210,15 +233,24 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 			sides["squid ftp"] = func(c *client) error { return c.get(squidAddr, ftpURL, doc) }
 			group = append(group, "squid ftp")
 		}
-		groups = append(groups, group)
+		e.groups = append(e.groups, group)
 	}
 	for name, f := range sides {
 		c := &client{}
 		if err := f(c); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		c.close()
 	}
+	return e, nil
+}
+
+func run(ctx context.Context, squidBin string, window time.Duration, rounds int, levels, only string) error {
+	e, err := setup(ctx, squidBin, only)
+	if err != nil {
+		return err
+	}
+	defer e.close()
 
 	fmt.Printf("bench/gateway: %s, %d rounds of %v per side and level, interleaved; load average %s\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), rounds, window, loadAverage())
@@ -231,27 +263,10 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 		if conc < 1 {
 			continue
 		}
-		for _, group := range groups {
-			res := map[string]*result{}
-			for r := 0; r < rounds; r++ {
-				// Alternate the order each round.
-				order := append([]string(nil), group...)
-				if r%2 == 1 {
-					for i, j := 0, len(order)-1; i < j; i, j = i+1, j-1 {
-						order[i], order[j] = order[j], order[i]
-					}
-				}
-				for _, name := range order {
-					if ctx.Err() != nil {
-						return ctx.Err()
-					}
-					if res[name] == nil {
-						res[name] = &result{}
-					}
-					before := ftpSrv.Logins.Load()
-					measure(ctx, sides[name], conc, window, res[name])
-					res[name].logins += ftpSrv.Logins.Load() - before
-				}
+		for _, group := range e.groups {
+			res, err := e.measureGroup(ctx, group, conc, rounds, window, 0)
+			if err != nil {
+				return err
 			}
 			inProcess := group[0] == "gateway gopher" || group[0] == "gateway menu page"
 			for _, name := range group {
@@ -274,8 +289,35 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 			}
 		}
 	}
-	fmt.Printf("ftp upstream: %d control connections, %d logins\n", ftpSrv.Conns.Load(), ftpSrv.Logins.Load())
+	fmt.Printf("ftp upstream: %d control connections, %d logins\n", e.ftpSrv.Conns.Load(), e.ftpSrv.Logins.Load())
 	return nil
+}
+
+// measureGroup measures the sides of group at conc clients in rounds,
+// each side in turn, the order alternating from round to round: each turn
+// lasts window, or is n requests when n > 0.
+func (e *env) measureGroup(ctx context.Context, group []string, conc, rounds int, window time.Duration, n int) (map[string]*result, error) {
+	res := map[string]*result{}
+	for r := 0; r < rounds; r++ {
+		order := append([]string(nil), group...)
+		if r%2 == 1 {
+			for i, j := 0, len(order)-1; i < j; i, j = i+1, j-1 {
+				order[i], order[j] = order[j], order[i]
+			}
+		}
+		for _, name := range order {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if res[name] == nil {
+				res[name] = &result{}
+			}
+			before := e.ftpSrv.Logins.Load()
+			measure(ctx, e.sides[name], conc, window, n, res[name])
+			res[name].logins += e.ftpSrv.Logins.Load() - before
+		}
+	}
+	return res, nil
 }
 
 // loadAverage is the machine's load average over 1, 5 and 15 minutes, as
@@ -329,8 +371,9 @@ func (r *result) print(name string, conc int, inProcess bool) {
 	}
 }
 
-// measure runs conc clients calling f for window and adds to res.
-func measure(ctx context.Context, f func(*client) error, conc int, window time.Duration, res *result) {
+// measure runs conc clients calling f for window (or, when n > 0, n
+// times in all) and adds to res.
+func measure(ctx context.Context, f func(*client) error, conc int, window time.Duration, n int, res *result) {
 	var (
 		mu  sync.Mutex
 		wg  sync.WaitGroup
@@ -342,6 +385,10 @@ func measure(ctx context.Context, f func(*client) error, conc int, window time.D
 	start, cpu0 := time.Now(), processCPU()
 	for i := 0; i < conc; i++ {
 		wg.Add(1)
+		mine := n / conc // this client's share of n
+		if i < n%conc {
+			mine++
+		}
 		go func() {
 			defer wg.Done()
 			c := &client{}
@@ -349,7 +396,7 @@ func measure(ctx context.Context, f func(*client) error, conc int, window time.D
 			var lat []time.Duration
 			errs := 0
 			var last error
-			for time.Now().Before(end) && ctx.Err() == nil {
+			for k := 0; (n > 0 && k < mine || n <= 0 && time.Now().Before(end)) && ctx.Err() == nil; k++ {
 				t := time.Now()
 				if err := f(c); err != nil {
 					errs++
