@@ -11,20 +11,29 @@
 //     this checkout), so neither shares the client's CPU share;
 //   - gopher, a 2 KB document: through the gateway against fetching it
 //     directly from the upstream with urlkit's access layer (Debian's Squid
-//     no longer carries gopher: CVE-2023-46728). Here the gateway's handler
-//     runs inside this process behind the http.Server that urlkit serve
-//     uses (Gateway.HTTPServer), as the direct fetch does, so that both
-//     sides share one process's CPU (a separate process would get a share
-//     of its own on a loaded machine and look faster than it is).
+//     no longer carries gopher: CVE-2023-46728), with the settings of the
+//     gateway's own upstream leg and a reused buffer, as the HTTP client
+//     reuses its own. Here the gateway's handler runs inside this process
+//     behind the http.Server that urlkit serve uses (Gateway.HTTPServer),
+//     as the direct fetch does, so that both sides share one process's CPU
+//     (a separate process would get a share of its own on a loaded machine
+//     and look faster than it is);
+//   - menu (issue 22): the gateway's page of a 1,000-item gopher menu
+//     against fetching the menu directly, the same way;
+//   - for both, a floor: the gateway's response, recorded once, served
+//     from memory behind the same http.Server settings to the same client
+//     (the HTTP exchange alone).
 //
 // For 1, 8 and 32 concurrent clients it reports requests per second, the
-// median and the 99th percentile latency, and the ratios; for the gopher
-// sides also this process's CPU time per request. Run it with
+// median and the 99th percentile latency, and the ratios; for the
+// in-process sides also this process's CPU time per request, and how much
+// of the gateway's extra is the floor. The Go benchmarks in main_test.go
+// measure the same sides. Run it with
 //
 //	go run ./bench/gateway
 //
 // (as root when Squid is to be started: Squid drops to its own user;
-// -only gopher or -only ftp runs one part, -c, -rounds and -window set the
+// -only gopher, -only menu or -only ftp runs one part, -c, -rounds and -window set the
 // concurrency levels and the measuring windows, -cpuprofile writes a CPU
 // profile). It starts nothing that outlives it: Squid runs in the
 // foreground under this process and is stopped, its directory removed, at
