@@ -75,10 +75,20 @@ func BenchmarkCLI(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
 				e := &env{stdin: bytes.NewReader(in), stdout: io.Discard, stderr: io.Discard, getenv: os.Getenv}
-				run(e, append([]string{c[0], "--workers", "1"}, c[1:]...))
+				run(e, append([]string{c[0], "--workers", workersForBench}, c[1:]...))
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/url")
 			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N*lines), "cpu-ns/url")
 		})
 	}
 }
+
+// workersForBench is the --workers of BenchmarkCLI: 1, or
+// URLKIT_BENCH_WORKERS to see the cost of handing batches between
+// goroutines.
+var workersForBench = func() string {
+	if w := os.Getenv("URLKIT_BENCH_WORKERS"); w != "" {
+		return w
+	}
+	return "1"
+}()

@@ -60,10 +60,13 @@ func (w *Writer) CloseArray() {
 
 // Key writes an object key; k must need no escaping.
 func (w *Writer) Key(k string) {
-	w.sep()
-	w.B = append(w.B, '"')
-	w.B = append(w.B, k...)
-	w.B = append(w.B, '"', ':')
+	b := w.B // in a register: every append to w.B would reload it
+	if w.comma {
+		b = append(b, ',')
+	}
+	b = append(b, '"')
+	b = append(b, k...)
+	w.B = append(b, '"', ':')
 	w.comma = false
 }
 
@@ -184,6 +187,12 @@ func AppendString(b []byte, s string) []byte {
 		// Eight bytes at a time while none needs a second look.
 		for i+8 <= len(s) && safe8(load8(s, i)) {
 			i += 8
+		}
+		// Fewer than eight bytes left: the last eight of s, which
+		// overlap those already seen, decide them at once when all are
+		// safe.
+		if i+8 > len(s) && len(s) >= 8 && safe8(load8(s, len(s)-8)) {
+			i = len(s)
 		}
 		if i >= len(s) {
 			break
