@@ -218,6 +218,11 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		return fail(err)
 	}
 	g.viaURL = u
+	if g.via != "" && g.head {
+		// The gateway is asked with GET (access.FetchViaProxy): -I would
+		// not be what plan -I prints.
+		return fail(fmt.Errorf("-I (--head) is not carried through a gateway (%s): unset --proxy, or name the host in no_proxy, to ask the server itself", g.via))
+	}
 	switch p := plan.(type) {
 	case *scheme.Session:
 		fmt.Fprint(e.stdout, access.DescribeSession(p))
