@@ -109,6 +109,33 @@ func (w *Writer) Value(app func(b []byte) []byte) {
 // KStr writes k: v.
 func (w *Writer) KStr(k, v string) { w.Key(k); w.Str(v) }
 
+// KPlain writes k: v for a v that needs no escaping (Plain(v) is true),
+// copied as it is.
+func (w *Writer) KPlain(k, v string) {
+	w.Key(k)
+	b := append(w.B, '"')
+	b = append(b, v...)
+	w.B = append(b, '"')
+	w.comma = true
+}
+
+// Plain reports whether s goes into a JSON string as it is: printable
+// ASCII with no '"' or '\\' (as every URL valid by RFC 1738 is).
+func Plain(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if !safe8(load8(s, i)) {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if !jsonSafe[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
 // KNum writes k: v.
 func (w *Writer) KNum(k string, v int) { w.Key(k); w.Num(v) }
 

@@ -98,3 +98,26 @@ func TestAppendStringTails(t *testing.T) {
 		}
 	}
 }
+
+// Plain is true exactly for the ASCII strings to which AppendString adds
+// nothing but the quotes (UTF-8 text, which needs no escaping either, is
+// not Plain: the check stays one word at a time).
+func TestPlain(t *testing.T) {
+	for _, s := range []string{"", "a", "http://a.example/x?y=1#z", strings.Repeat("x", 17), "a\"b", "x\\", "caf\xc3\xa9", "\x7f", "tab\there", strings.Repeat("y", 15) + "\n", strings.Repeat("z", 9) + "\xff"} {
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			ascii = ascii && s[i] < utf8.RuneSelf
+		}
+		want := ascii && string(AppendString(nil, s)) == `"`+s+`"`
+		if Plain(s) != want {
+			t.Errorf("Plain(%q) = %v, want %v", s, Plain(s), want)
+		}
+		if want {
+			w := Writer{}
+			w.KPlain("k", s)
+			if string(w.B) != `"k":"`+s+`"` {
+				t.Errorf("KPlain wrote %s", w.B)
+			}
+		}
+	}
+}
