@@ -36,7 +36,6 @@ type connTracker struct {
 	mu       sync.Mutex
 	conns    map[net.Conn]*connInfo
 	byClient map[string]int
-	refused  int64
 }
 
 type connInfo struct {
@@ -59,7 +58,6 @@ func (t *connTracker) admit(c net.Conn) bool {
 	if t.byClient[client] >= t.perClient {
 		v := t.oldestIdle(client)
 		if v == nil {
-			t.refused++
 			t.mu.Unlock()
 			return false
 		}
@@ -69,7 +67,6 @@ func (t *connTracker) admit(c net.Conn) bool {
 	if len(t.conns) >= t.max {
 		v := t.oldestIdle("")
 		if v == nil {
-			t.refused++
 			t.mu.Unlock()
 			for _, v := range victims {
 				v.Close()

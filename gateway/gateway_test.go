@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testio"
 )
 
 // serve runs g on loopback and returns its base URL.
@@ -368,9 +369,7 @@ func TestConcurrencyLimit(t *testing.T) {
 	}
 	// The slot is given back when the handler returns, which may be just
 	// after the client has the whole response.
-	for i := 0; i < 100 && g.slots.inUse() != 1; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testio.Eventually(func() bool { return g.slots.inUse() == 1 })
 	if n := g.slots.inUse(); n != 1 {
 		t.Errorf("%d slots held after the request, want 1", n)
 	}

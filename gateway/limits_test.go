@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testio"
 )
 
 // Upstream slots (issue 21 item 6): one client, or one upstream, holds at
@@ -140,7 +141,9 @@ func TestSlowUpstreamFairness(t *testing.T) {
 		c := dialFrom(t, "127.0.0.2", addr)
 		fmt.Fprintf(c, "GET /gopher://%s/0x%d HTTP/1.1\r\nHost: %s\r\n\r\n", silent.Addr, i, addr)
 	}
-	waitUntil(t, "the silent requests are accepted", func() bool { return silent.Accepted() >= 1 })
+	if !testio.Eventually(func() bool { return silent.Accepted() >= 1 }) {
+		t.Fatalf("%s: not within 5 s", "the silent requests are accepted")
+	}
 	time.Sleep(100 * time.Millisecond)
 	if n := g.slots.inUse(); n > 1 {
 		t.Errorf("%d slots held by requests to one silent server, want 1 (MaxUpstream/8)", n)
@@ -177,7 +180,9 @@ func TestConnectionCaps(t *testing.T) {
 			t.Fatalf("connection %d: %d %q", i, status, body)
 		}
 	}
-	waitUntil(t, "one client's idle connections give way", func() bool { return g.conns.open() <= 5 })
+	if !testio.Eventually(func() bool { return g.conns.open() <= 5 }) {
+		t.Fatalf("%s: not within 5 s", "one client's idle connections give way")
+	}
 	// Other clients fill the gateway with idle connections: it keeps 12.
 	for i := 0; i < 20; i++ {
 		c := dialFrom(t, fmt.Sprintf("127.0.0.%d", 3+i%4), addr)
@@ -186,11 +191,15 @@ func TestConnectionCaps(t *testing.T) {
 			t.Fatalf("other client %d: %d %q", i, status, body)
 		}
 	}
-	waitUntil(t, "the gateway's idle connections give way", func() bool { return g.conns.open() <= 12 })
+	if !testio.Eventually(func() bool { return g.conns.open() <= 12 }) {
+		t.Fatalf("%s: not within 5 s", "the gateway's idle connections give way")
+	}
 	for _, c := range idle {
 		c.Close()
 	}
-	waitUntil(t, "closed connections forgotten", func() bool { return g.conns.open() == 0 })
+	if !testio.Eventually(func() bool { return g.conns.open() == 0 }) {
+		t.Fatalf("%s: not within 5 s", "closed connections forgotten")
+	}
 	// Twelve connections busy (header half sent: active, not idle): the
 	// thirteenth is answered 503, and served once one is free.
 	var busyConns []net.Conn
@@ -199,7 +208,9 @@ func TestConnectionCaps(t *testing.T) {
 		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\n", target, addr) // no blank line yet
 		busyConns = append(busyConns, c)
 	}
-	waitUntil(t, "twelve connections counted", func() bool { return g.conns.open() == 12 })
+	if !testio.Eventually(func() bool { return g.conns.open() == 12 }) {
+		t.Fatalf("%s: not within 5 s", "twelve connections counted")
+	}
 	c := dialFrom(t, "127.0.0.20", addr)
 	status, body := get(t, c, bufio.NewReader(c), addr, target)
 	if status != 503 || !strings.Contains(body, "too many connections") {
@@ -208,21 +219,11 @@ func TestConnectionCaps(t *testing.T) {
 	for _, b := range busyConns {
 		b.Close()
 	}
-	waitUntil(t, "closed connections forgotten", func() bool { return g.conns.open() == 0 })
+	if !testio.Eventually(func() bool { return g.conns.open() == 0 }) {
+		t.Fatalf("%s: not within 5 s", "closed connections forgotten")
+	}
 	c = dialFrom(t, "127.0.0.20", addr)
 	if status, body := get(t, c, bufio.NewReader(c), addr, target); status != 200 {
 		t.Errorf("after: %d %q", status, body)
 	}
-}
-
-// waitUntil polls cond for up to 5 s.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for i := 0; i < 500; i++ {
-		if cond() {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s: not within 5 s", what)
 }

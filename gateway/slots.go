@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"time"
 )
 
 // slots are the upstream slots: at most max requests are served upstream
@@ -15,12 +16,17 @@ import (
 // client or one slow upstream never holds every slot while others wait.
 type slots struct {
 	max, perClient, perTarget int
+	// idle, when set, is called when the last slot has been given back
+	// and none has been taken for idleAfter.
+	idle      func()
+	idleAfter time.Duration
 
-	mu       sync.Mutex
-	used     int
-	byClient map[string]int
-	byTarget map[string]int
-	waiting  []*slotWaiter
+	mu        sync.Mutex
+	idleTimer *time.Timer
+	used      int
+	byClient  map[string]int
+	byTarget  map[string]int
+	waiting   []*slotWaiter
 }
 
 type slotWaiter struct {
@@ -91,6 +97,13 @@ func (s *slots) release(client, target string) {
 	if s.byTarget[target]--; s.byTarget[target] <= 0 {
 		delete(s.byTarget, target)
 	}
+	if s.used == 0 && s.idle != nil {
+		if s.idleTimer == nil {
+			s.idleTimer = time.AfterFunc(s.idleAfter, s.whenIdle)
+		} else {
+			s.idleTimer.Reset(s.idleAfter)
+		}
+	}
 	for i := 0; i < len(s.waiting) && s.used < s.max; {
 		w := s.waiting[i]
 		if !s.can(w.client, w.target) {
@@ -101,6 +114,17 @@ func (s *slots) release(client, target string) {
 		w.granted = true
 		close(w.ready)
 		s.waiting = append(s.waiting[:i], s.waiting[i+1:]...)
+	}
+}
+
+// whenIdle calls idle if no slot is taken (one taken since the timer was
+// set makes it wait for the next release).
+func (s *slots) whenIdle() {
+	s.mu.Lock()
+	idle := s.used == 0
+	s.mu.Unlock()
+	if idle {
+		s.idle()
 	}
 }
 
