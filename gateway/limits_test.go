@@ -23,27 +23,28 @@ import (
 func TestSlotsFairness(t *testing.T) {
 	s := newSlots(4, 2, 2)
 	ctx := context.Background()
+	id := func(name string) clientID { return clientKey(fmt.Sprintf("192.0.2.%d:1", name[0])) }
 	short := func() context.Context {
 		c, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		t.Cleanup(cancel)
 		return c
 	}
 	// Client a: two slots, then its third waits.
-	if !s.acquire(ctx, "a", "t1") || !s.acquire(ctx, "a", "t2") {
+	if !s.acquire(ctx, id("a"), "t1") || !s.acquire(ctx, id("a"), "t2") {
 		t.Fatal("a's first two")
 	}
-	if s.acquire(short(), "a", "t3") {
+	if s.acquire(short(), id("a"), "t3") {
 		t.Error("a third slot for client a")
 	}
 	// Target t1 has one; b's request for t1 is its second: allowed.
-	if !s.acquire(ctx, "b", "t1") {
+	if !s.acquire(ctx, id("b"), "t1") {
 		t.Fatal("b, t1")
 	}
 	// t1 is at its cap now: c waits for t1 but not for t4.
-	if s.acquire(short(), "c", "t1") {
+	if s.acquire(short(), id("c"), "t1") {
 		t.Error("a third slot for target t1")
 	}
-	if !s.acquire(ctx, "c", "t4") {
+	if !s.acquire(ctx, id("c"), "t4") {
 		t.Fatal("c, t4")
 	}
 	if n := s.inUse(); n != 4 {
@@ -58,27 +59,27 @@ func TestSlotsFairness(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if s.acquire(ctx, w.client, w.target) {
+			if s.acquire(ctx, id(w.client), w.target) {
 				got <- w.client
 			}
 		}()
 		time.Sleep(20 * time.Millisecond) // in this order
 	}
-	s.release("a", "t2")
+	s.release(id("a"), "t2")
 	if w := <-got; w != "d" {
 		t.Errorf("the freed slot went to %s, want d", w)
 	}
-	s.release("c", "t4") // t1 still has a and b: e waits, f goes
+	s.release(id("c"), "t4") // t1 still has a and b: e waits, f goes
 	if w := <-got; w != "f" {
 		t.Errorf("the freed slot went to %s, want f (e's target is at its cap)", w)
 	}
-	s.release("a", "t1")
+	s.release(id("a"), "t1")
 	if w := <-got; w != "e" {
 		t.Errorf("the freed slot went to %s, want e", w)
 	}
 	wg.Wait()
 	for _, h := range []struct{ c, t string }{{"b", "t1"}, {"d", "t5"}, {"e", "t1"}, {"f", "t6"}} {
-		s.release(h.c, h.t)
+		s.release(id(h.c), h.t)
 	}
 	if n := s.inUse(); n != 0 || len(s.byClient) != 0 || len(s.byTarget) != 0 || len(s.waiting) != 0 {
 		t.Errorf("after all: %d in use, %v, %v, %d waiting", n, s.byClient, s.byTarget, len(s.waiting))
