@@ -228,3 +228,23 @@ func TestConnectionCaps(t *testing.T) {
 		t.Errorf("after: %d %q", status, body)
 	}
 }
+
+// The descriptor budget: one per client connection, two per slot, the
+// kept ftp sessions and 32 more; FitDescriptors lowers MaxConns to fit a
+// limit and says so, and says when even 16 connections do not fit.
+func TestFitDescriptors(t *testing.T) {
+	if n := (Config{}).Descriptors(); n != 256+2*64+32+32 {
+		t.Errorf("defaults: %d descriptors", n)
+	}
+	c := Config{}
+	if note := c.FitDescriptors(1024); note != "" || c.MaxConns != 0 {
+		t.Errorf("1024: %q, MaxConns %d", note, c.MaxConns)
+	}
+	if note := c.FitDescriptors(300); c.MaxConns != 108 || !strings.Contains(note, "capped at 108") || c.Descriptors() != 300 {
+		t.Errorf("300: %q, MaxConns %d, %d descriptors", note, c.MaxConns, c.Descriptors())
+	}
+	c = Config{MaxUpstream: 8}
+	if note := c.FitDescriptors(50); c.MaxConns != 16 || !strings.Contains(note, "below what the gateway needs") {
+		t.Errorf("50: %q, MaxConns %d", note, c.MaxConns)
+	}
+}
