@@ -92,3 +92,33 @@ var workersForBench = func() string {
 	}
 	return "1"
 }()
+
+// The line engine and the JSON writer cost no allocation per line (the
+// input and the writer are reused per batch), and parse --json one: the
+// scheme's typed view (issue 25 item 8). Valid http, https and file URLs,
+// one worker.
+func TestLineAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	var b strings.Builder
+	for range 1000 {
+		b.WriteString("http://www.example.com/a/b?c=d\nfile:///usr/share/doc/x/README.txt\nhttps://h.example:8443/p%20q/r\n")
+	}
+	in := []byte(b.String())
+	for _, tc := range []struct {
+		args []string
+		max  float64
+	}{
+		{[]string{"parse", "--json"}, 1.1},
+		{[]string{"parse"}, 0.1},
+		{[]string{"canon"}, 0.5},
+	} {
+		n := testing.AllocsPerRun(3, func() {
+			run(&env{stdin: bytes.NewReader(in), stdout: io.Discard, stderr: io.Discard, getenv: os.Getenv}, append(tc.args, "--workers", "1"))
+		}) / 3000
+		if n > tc.max {
+			t.Errorf("%q: %.3f allocations per line, want at most %.1f", tc.args, n, tc.max)
+		}
+	}
+}
