@@ -12,6 +12,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/fakeservers"
 	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testio"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -151,12 +152,16 @@ func TestFTPSessionsCapsAndReaper(t *testing.T) {
 	}
 	// Each session that gave way was sent QUIT and closed: 14 logins, 9
 	// gone, 5 kept.
-	waitFor(t, "evicted sessions closed", func() bool { return a.Open()+b.Open() == 5 })
+	if !testio.Eventually(func() bool { return a.Open()+b.Open() == 5 }) {
+		t.Fatalf("%d sessions open upstream, want the 5 kept", a.Open()+b.Open())
+	}
 	if q := quits(); q != 9 {
 		t.Errorf("%d QUITs for 9 evicted sessions", q)
 	}
 	// The reaper: nothing idle, nothing open, after the idle timeout.
-	waitFor(t, "the reaper", func() bool { return pool.Len() == 0 && a.Open()+b.Open() == 0 })
+	if !testio.Eventually(func() bool { return pool.Len() == 0 && a.Open()+b.Open() == 0 }) {
+		t.Fatalf("after the idle timeout: %d kept, %d open upstream", pool.Len(), a.Open()+b.Open())
+	}
 	if q := quits(); q != 14 {
 		t.Errorf("%d QUITs in all, want 14", q)
 	}
@@ -165,17 +170,7 @@ func TestFTPSessionsCapsAndReaper(t *testing.T) {
 	if _, err := fetchAll(t, "ftp://"+a.Addr+"/x/f", opts); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "a session after Close", func() bool { return pool.Len() == 0 && a.Open() == 0 })
-}
-
-// waitFor polls cond for up to 5 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for i := 0; i < 500; i++ {
-		if cond() {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testio.Eventually(func() bool { return pool.Len() == 0 && a.Open() == 0 }) {
+		t.Fatalf("a session given back after Close: %d kept, %d open upstream", pool.Len(), a.Open())
 	}
-	t.Fatalf("%s: not within 5 s", what)
 }

@@ -35,18 +35,17 @@ type connTracker struct {
 
 	mu       sync.Mutex
 	conns    map[net.Conn]*connInfo
-	byClient map[string]int
-	refused  int64
+	byClient map[clientID]int
 }
 
 type connInfo struct {
-	client string
+	client clientID
 	idle   bool
 	since  time.Time // when it became idle
 }
 
 func newConnTracker(max, perClient int) *connTracker {
-	return &connTracker{max: max, perClient: perClient, conns: map[net.Conn]*connInfo{}, byClient: map[string]int{}}
+	return &connTracker{max: max, perClient: perClient, conns: map[net.Conn]*connInfo{}, byClient: map[clientID]int{}}
 }
 
 // admit decides on a connection just accepted: it is counted and true
@@ -57,9 +56,8 @@ func (t *connTracker) admit(c net.Conn) bool {
 	var victims []net.Conn
 	t.mu.Lock()
 	if t.byClient[client] >= t.perClient {
-		v := t.oldestIdle(client)
+		v := t.oldestIdle(client, false)
 		if v == nil {
-			t.refused++
 			t.mu.Unlock()
 			return false
 		}
@@ -67,9 +65,8 @@ func (t *connTracker) admit(c net.Conn) bool {
 		t.forget(v)
 	}
 	if len(t.conns) >= t.max {
-		v := t.oldestIdle("")
+		v := t.oldestIdle(clientID{}, true)
 		if v == nil {
-			t.refused++
 			t.mu.Unlock()
 			for _, v := range victims {
 				v.Close()
@@ -88,13 +85,13 @@ func (t *connTracker) admit(c net.Conn) bool {
 	return true
 }
 
-// oldestIdle returns the connection idle the longest, of client when it
-// is not ""; t.mu is held.
-func (t *connTracker) oldestIdle(client string) net.Conn {
+// oldestIdle returns the connection idle the longest, of client unless
+// any is set; t.mu is held.
+func (t *connTracker) oldestIdle(client clientID, any bool) net.Conn {
 	var best net.Conn
 	var since time.Time
 	for c, in := range t.conns {
-		if in.idle && (client == "" || in.client == client) && (best == nil || in.since.Before(since)) {
+		if in.idle && (any || in.client == client) && (best == nil || in.since.Before(since)) {
 			best, since = c, in.since
 		}
 	}

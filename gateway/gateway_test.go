@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testio"
 )
 
 // serve runs g on loopback and returns its base URL.
@@ -355,22 +356,20 @@ func TestConcurrencyLimit(t *testing.T) {
 	g := New(cfg)
 	base := serve(t, g)
 	// Two requests being served upstream, from other clients.
-	g.slots.acquire(context.Background(), "192.0.2.1", "x:70")
-	g.slots.acquire(context.Background(), "192.0.2.2", "y:70")
+	g.slots.acquire(context.Background(), clientKey("192.0.2.1:1"), "x:70")
+	g.slots.acquire(context.Background(), clientKey("192.0.2.2:1"), "y:70")
 	resp, body := raw(t, base, "GET", "/gopher://"+addr+"/0b")
 	if resp.StatusCode != 503 {
 		t.Errorf("with every slot taken: %d %q, want 503", resp.StatusCode, body)
 	}
-	g.slots.release("192.0.2.1", "x:70")
+	g.slots.release(clientKey("192.0.2.1:1"), "x:70")
 	resp, body = raw(t, base, "GET", "/gopher://"+addr+"/9/a")
 	if resp.StatusCode != 200 || body != "a" {
 		t.Errorf("with a slot free: %d %q", resp.StatusCode, body)
 	}
 	// The slot is given back when the handler returns, which may be just
 	// after the client has the whole response.
-	for i := 0; i < 100 && g.slots.inUse() != 1; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testio.Eventually(func() bool { return g.slots.inUse() == 1 })
 	if n := g.slots.inUse(); n != 1 {
 		t.Errorf("%d slots held after the request, want 1", n)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testio"
 )
 
 // Upstream slots (issue 21 item 6): one client, or one upstream, holds at
@@ -22,27 +23,28 @@ import (
 func TestSlotsFairness(t *testing.T) {
 	s := newSlots(4, 2, 2)
 	ctx := context.Background()
+	id := func(name string) clientID { return clientKey(fmt.Sprintf("192.0.2.%d:1", name[0])) }
 	short := func() context.Context {
 		c, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		t.Cleanup(cancel)
 		return c
 	}
 	// Client a: two slots, then its third waits.
-	if !s.acquire(ctx, "a", "t1") || !s.acquire(ctx, "a", "t2") {
+	if !s.acquire(ctx, id("a"), "t1") || !s.acquire(ctx, id("a"), "t2") {
 		t.Fatal("a's first two")
 	}
-	if s.acquire(short(), "a", "t3") {
+	if s.acquire(short(), id("a"), "t3") {
 		t.Error("a third slot for client a")
 	}
 	// Target t1 has one; b's request for t1 is its second: allowed.
-	if !s.acquire(ctx, "b", "t1") {
+	if !s.acquire(ctx, id("b"), "t1") {
 		t.Fatal("b, t1")
 	}
 	// t1 is at its cap now: c waits for t1 but not for t4.
-	if s.acquire(short(), "c", "t1") {
+	if s.acquire(short(), id("c"), "t1") {
 		t.Error("a third slot for target t1")
 	}
-	if !s.acquire(ctx, "c", "t4") {
+	if !s.acquire(ctx, id("c"), "t4") {
 		t.Fatal("c, t4")
 	}
 	if n := s.inUse(); n != 4 {
@@ -57,27 +59,27 @@ func TestSlotsFairness(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if s.acquire(ctx, w.client, w.target) {
+			if s.acquire(ctx, id(w.client), w.target) {
 				got <- w.client
 			}
 		}()
 		time.Sleep(20 * time.Millisecond) // in this order
 	}
-	s.release("a", "t2")
+	s.release(id("a"), "t2")
 	if w := <-got; w != "d" {
 		t.Errorf("the freed slot went to %s, want d", w)
 	}
-	s.release("c", "t4") // t1 still has a and b: e waits, f goes
+	s.release(id("c"), "t4") // t1 still has a and b: e waits, f goes
 	if w := <-got; w != "f" {
 		t.Errorf("the freed slot went to %s, want f (e's target is at its cap)", w)
 	}
-	s.release("a", "t1")
+	s.release(id("a"), "t1")
 	if w := <-got; w != "e" {
 		t.Errorf("the freed slot went to %s, want e", w)
 	}
 	wg.Wait()
 	for _, h := range []struct{ c, t string }{{"b", "t1"}, {"d", "t5"}, {"e", "t1"}, {"f", "t6"}} {
-		s.release(h.c, h.t)
+		s.release(id(h.c), h.t)
 	}
 	if n := s.inUse(); n != 0 || len(s.byClient) != 0 || len(s.byTarget) != 0 || len(s.waiting) != 0 {
 		t.Errorf("after all: %d in use, %v, %v, %d waiting", n, s.byClient, s.byTarget, len(s.waiting))
@@ -140,7 +142,9 @@ func TestSlowUpstreamFairness(t *testing.T) {
 		c := dialFrom(t, "127.0.0.2", addr)
 		fmt.Fprintf(c, "GET /gopher://%s/0x%d HTTP/1.1\r\nHost: %s\r\n\r\n", silent.Addr, i, addr)
 	}
-	waitUntil(t, "the silent requests are accepted", func() bool { return silent.Accepted() >= 1 })
+	if !testio.Eventually(func() bool { return silent.Accepted() >= 1 }) {
+		t.Fatalf("%s: not within 5 s", "the silent requests are accepted")
+	}
 	time.Sleep(100 * time.Millisecond)
 	if n := g.slots.inUse(); n > 1 {
 		t.Errorf("%d slots held by requests to one silent server, want 1 (MaxUpstream/8)", n)
@@ -177,7 +181,9 @@ func TestConnectionCaps(t *testing.T) {
 			t.Fatalf("connection %d: %d %q", i, status, body)
 		}
 	}
-	waitUntil(t, "one client's idle connections give way", func() bool { return g.conns.open() <= 5 })
+	if !testio.Eventually(func() bool { return g.conns.open() <= 5 }) {
+		t.Fatalf("%s: not within 5 s", "one client's idle connections give way")
+	}
 	// Other clients fill the gateway with idle connections: it keeps 12.
 	for i := 0; i < 20; i++ {
 		c := dialFrom(t, fmt.Sprintf("127.0.0.%d", 3+i%4), addr)
@@ -186,11 +192,15 @@ func TestConnectionCaps(t *testing.T) {
 			t.Fatalf("other client %d: %d %q", i, status, body)
 		}
 	}
-	waitUntil(t, "the gateway's idle connections give way", func() bool { return g.conns.open() <= 12 })
+	if !testio.Eventually(func() bool { return g.conns.open() <= 12 }) {
+		t.Fatalf("%s: not within 5 s", "the gateway's idle connections give way")
+	}
 	for _, c := range idle {
 		c.Close()
 	}
-	waitUntil(t, "closed connections forgotten", func() bool { return g.conns.open() == 0 })
+	if !testio.Eventually(func() bool { return g.conns.open() == 0 }) {
+		t.Fatalf("%s: not within 5 s", "closed connections forgotten")
+	}
 	// Twelve connections busy (header half sent: active, not idle): the
 	// thirteenth is answered 503, and served once one is free.
 	var busyConns []net.Conn
@@ -199,7 +209,9 @@ func TestConnectionCaps(t *testing.T) {
 		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\n", target, addr) // no blank line yet
 		busyConns = append(busyConns, c)
 	}
-	waitUntil(t, "twelve connections counted", func() bool { return g.conns.open() == 12 })
+	if !testio.Eventually(func() bool { return g.conns.open() == 12 }) {
+		t.Fatalf("%s: not within 5 s", "twelve connections counted")
+	}
 	c := dialFrom(t, "127.0.0.20", addr)
 	status, body := get(t, c, bufio.NewReader(c), addr, target)
 	if status != 503 || !strings.Contains(body, "too many connections") {
@@ -208,21 +220,31 @@ func TestConnectionCaps(t *testing.T) {
 	for _, b := range busyConns {
 		b.Close()
 	}
-	waitUntil(t, "closed connections forgotten", func() bool { return g.conns.open() == 0 })
+	if !testio.Eventually(func() bool { return g.conns.open() == 0 }) {
+		t.Fatalf("%s: not within 5 s", "closed connections forgotten")
+	}
 	c = dialFrom(t, "127.0.0.20", addr)
 	if status, body := get(t, c, bufio.NewReader(c), addr, target); status != 200 {
 		t.Errorf("after: %d %q", status, body)
 	}
 }
 
-// waitUntil polls cond for up to 5 s.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for i := 0; i < 500; i++ {
-		if cond() {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
+// The descriptor budget: one per client connection, two per slot, the
+// kept ftp sessions and 32 more; FitDescriptors lowers MaxConns to fit a
+// limit and says so, and says when even 16 connections do not fit.
+func TestFitDescriptors(t *testing.T) {
+	if n := (Config{}).Descriptors(); n != 256+2*64+32+32 {
+		t.Errorf("defaults: %d descriptors", n)
 	}
-	t.Fatalf("%s: not within 5 s", what)
+	c := Config{}
+	if note := c.FitDescriptors(1024); note != "" || c.MaxConns != 0 {
+		t.Errorf("1024: %q, MaxConns %d", note, c.MaxConns)
+	}
+	if note := c.FitDescriptors(300); c.MaxConns != 108 || !strings.Contains(note, "capped at 108") || c.Descriptors() != 300 {
+		t.Errorf("300: %q, MaxConns %d, %d descriptors", note, c.MaxConns, c.Descriptors())
+	}
+	c = Config{MaxUpstream: 8}
+	if note := c.FitDescriptors(50); c.MaxConns != 16 || !strings.Contains(note, "below what the gateway needs") {
+		t.Errorf("50: %q, MaxConns %d", note, c.MaxConns)
+	}
 }

@@ -308,15 +308,15 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 	if class == classPublic {
 		return nil
 	}
-	what := fmt.Sprintf("%s is a %s address", c.Addr.Addr().WithZone(""), name)
+	what := func() string { return fmt.Sprintf("%s is a %s address", c.Addr.Addr().WithZone(""), name) }
 	if publicOnly {
-		return &PolicyError{Rule: "O3", Reason: what + "; a link followed from another site reaches public addresses only"}
+		return &PolicyError{Rule: "O3", Reason: what() + "; a link followed from another site reaches public addresses only"}
 	}
 	named := c.Name
 	if c.Data {
 		named = c.Control
 	}
-	if k, err := hostPortKey(named, 0); err == nil && p.allow[k] {
+	if p.allowed(named) {
 		return nil // T4: a named exception
 	}
 	if class == classLoopback && p.allowLoopback || class == classPrivate && p.allowPrivate {
@@ -324,7 +324,7 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 		if c.Data || port == scheme.DefaultPort(c.Protocol) {
 			return nil
 		}
-		return &PolicyError{Rule: "P3", Reason: fmt.Sprintf("%s; such targets are reached on their scheme's default port only (%d for %s); name others with urlkit serve --allow %s", what, scheme.DefaultPort(c.Protocol), c.Protocol, c.Name)}
+		return &PolicyError{Rule: "P3", Reason: fmt.Sprintf("%s; such targets are reached on their scheme's default port only (%d for %s); name others with urlkit serve --allow %s", what(), scheme.DefaultPort(c.Protocol), c.Protocol, c.Name)}
 	}
 	how := "urlkit serve --allow HOST:PORT names one"
 	switch class {
@@ -333,7 +333,20 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 	case classPrivate:
 		how = "--allow-private allows private targets on their scheme's port; --allow HOST:PORT names one"
 	}
-	return &PolicyError{Rule: "T2", Reason: what + ", which the gateway does not reach (" + how + ")"}
+	return &PolicyError{Rule: "T2", Reason: what() + ", which the gateway does not reach (" + how + ")"}
+}
+
+// allowed reports whether host:port is a named exception (rule T4): as
+// written when it is in normal form already, else normalised.
+func (p *policy) allowed(hostPort string) bool {
+	if len(p.allow) == 0 {
+		return false
+	}
+	if p.allow[hostPort] {
+		return true
+	}
+	k, err := hostPortKey(hostPort, 0)
+	return err == nil && p.allow[k]
 }
 
 // Address classes.

@@ -2,9 +2,9 @@ package gateway
 
 import (
 	"context"
-	"net"
 	"net/netip"
 	"sync"
+	"time"
 )
 
 // slots are the upstream slots: at most max requests are served upstream
@@ -15,32 +15,38 @@ import (
 // client or one slow upstream never holds every slot while others wait.
 type slots struct {
 	max, perClient, perTarget int
+	// idle, when set, is called when the last slot has been given back
+	// and none has been taken for idleAfter.
+	idle      func()
+	idleAfter time.Duration
 
-	mu       sync.Mutex
-	used     int
-	byClient map[string]int
-	byTarget map[string]int
-	waiting  []*slotWaiter
+	mu        sync.Mutex
+	idleTimer *time.Timer
+	used      int
+	byClient  map[clientID]int
+	byTarget  map[string]int
+	waiting   []*slotWaiter
 }
 
 type slotWaiter struct {
-	client, target string
-	ready          chan struct{}
-	granted        bool
+	client  clientID
+	target  string
+	ready   chan struct{}
+	granted bool
 }
 
 func newSlots(max, perClient, perTarget int) *slots {
 	return &slots{max: max, perClient: perClient, perTarget: perTarget,
-		byClient: map[string]int{}, byTarget: map[string]int{}}
+		byClient: map[clientID]int{}, byTarget: map[string]int{}}
 }
 
 // can reports whether a request of client for target may have a slot
 // now; s.mu is held.
-func (s *slots) can(client, target string) bool {
+func (s *slots) can(client clientID, target string) bool {
 	return s.used < s.max && s.byClient[client] < s.perClient && s.byTarget[target] < s.perTarget
 }
 
-func (s *slots) take(client, target string) {
+func (s *slots) take(client clientID, target string) {
 	s.used++
 	s.byClient[client]++
 	s.byTarget[target]++
@@ -50,7 +56,7 @@ func (s *slots) take(client, target string) {
 // reports whether it got one. Every waiting request is under a cap (a
 // release grants the others), so one that can take a slot takes it
 // without queueing behind them.
-func (s *slots) acquire(ctx context.Context, client, target string) bool {
+func (s *slots) acquire(ctx context.Context, client clientID, target string) bool {
 	s.mu.Lock()
 	if s.can(client, target) {
 		s.take(client, target)
@@ -81,7 +87,7 @@ func (s *slots) acquire(ctx context.Context, client, target string) bool {
 
 // release gives back a slot of client and target and grants the waiting
 // requests that may now have one.
-func (s *slots) release(client, target string) {
+func (s *slots) release(client clientID, target string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.used--
@@ -90,6 +96,13 @@ func (s *slots) release(client, target string) {
 	}
 	if s.byTarget[target]--; s.byTarget[target] <= 0 {
 		delete(s.byTarget, target)
+	}
+	if s.used == 0 && s.idle != nil {
+		if s.idleTimer == nil {
+			s.idleTimer = time.AfterFunc(s.idleAfter, s.whenIdle)
+		} else {
+			s.idleTimer.Reset(s.idleAfter)
+		}
 	}
 	for i := 0; i < len(s.waiting) && s.used < s.max; {
 		w := s.waiting[i]
@@ -104,6 +117,17 @@ func (s *slots) release(client, target string) {
 	}
 }
 
+// whenIdle calls idle if no slot is taken (one taken since the timer was
+// set makes it wait for the next release).
+func (s *slots) whenIdle() {
+	s.mu.Lock()
+	idle := s.used == 0
+	s.mu.Unlock()
+	if idle {
+		s.idle()
+	}
+}
+
 // inUse returns the number of slots taken.
 func (s *slots) inUse() int {
 	s.mu.Lock()
@@ -112,20 +136,20 @@ func (s *slots) inUse() int {
 }
 
 // clientKey is the client a request is counted against: its IP address,
-// an IPv6 address by its /64 (the block one site is given).
-func clientKey(remoteAddr string) string {
-	host, _, err := net.SplitHostPort(remoteAddr)
+// an IPv6 address by its /64 (the block one site is given); an address
+// that does not parse counts as one unknown client.
+type clientID = netip.Prefix
+
+func clientKey(remoteAddr string) clientID {
+	ap, err := netip.ParseAddrPort(remoteAddr)
 	if err != nil {
-		host = remoteAddr
+		return clientID{}
 	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
-	}
-	ip = ip.Unmap().WithZone("")
+	ip := ap.Addr().Unmap().WithZone("")
+	bits := 32
 	if ip.Is6() {
-		p, _ := ip.Prefix(64)
-		return p.String()
+		bits = 64
 	}
-	return ip.String()
+	p, _ := ip.Prefix(bits)
+	return p
 }

@@ -68,7 +68,7 @@ func TestPageCaps(t *testing.T) {
 	menu := hostile.Serve(t, hostile.GopherEndlessMenu(0))
 	ftpList := &hostile.FTP{HugeListing: 1 << 40}
 	ftp := hostile.Serve(t, ftpList.Serve)
-	news := hostile.Serve(t, hostile.NNTPHugeListing(1<<40))
+	news := hostile.Serve(t, hostile.NNTPHugeListing(1<<40, 0))
 	for _, c := range []struct {
 		name, target string
 		items, bytes int

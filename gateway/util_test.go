@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"net"
 	"strings"
-	"time"
 
 	"github.com/urlkit/urlkit/internal/testio"
 )
@@ -18,15 +17,9 @@ func allow(addrs ...string) Config { return Config{Policy: Policy{Allow: addrs}}
 // syncBuffer is a log the handler writes while a test reads it.
 type syncBuffer struct{ testio.SyncBuffer }
 
-// wait reports whether the log holds want within a second (the log line
+// wait reports whether the log holds want within 5 s (the log line
 // is written when the handler returns, which may be just after the client
 // has the response).
 func (s *syncBuffer) wait(want string) bool {
-	for i := 0; i < 100; i++ {
-		if strings.Contains(s.String(), want) {
-			return true
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return false
+	return testio.Eventually(func() bool { return strings.Contains(s.String(), want) })
 }

@@ -218,6 +218,11 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		return fail(err)
 	}
 	g.viaURL = u
+	if g.via != "" && g.head {
+		// The gateway is asked with GET (access.FetchViaProxy): -I would
+		// not be what plan -I prints.
+		return fail(fmt.Errorf("-I (--head) is not carried through a gateway (%s): unset --proxy, or name the host in no_proxy, to ask the server itself", g.via))
+	}
 	switch p := plan.(type) {
 	case *scheme.Session:
 		fmt.Fprint(e.stdout, access.DescribeSession(p))
@@ -322,12 +327,16 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 	if m != nil && r.Size >= 0 {
 		m.size(r.Size)
 	}
-	if r.Directory && !g.silent {
+	if fp, ok := plan.(*scheme.FTPPlan); ok && r.Directory && !g.silent {
 		// access listed a name the server took for a directory (RETR
 		// refused with 550, CWD accepted), as lynx does.
+		what := "listed"
+		if g.head {
+			what = "nothing more is asked"
+		}
 		m.clear()
 		fmt.Fprintf(e.stderr, "urlkit get: %s: note: %s is a directory (the server refused to retrieve it and accepted CWD to it): %s; its URL is %s\n",
-			redact(g.viaURL.String()), quote(plan.(*scheme.FTPPlan).Name), map[bool]string{true: "nothing more is asked", false: "listed"}[g.head], redact(g.viaURL.WithoutFragment().String()+"/"))
+			redact(g.viaURL.String()), quote(fp.Name), what, redact(g.viaURL.WithoutFragment().String()+"/"))
 	}
 	if (g.include || g.head) && (r.Status != "" || len(r.Header) > 0) {
 		bw := bufio.NewWriter(w)

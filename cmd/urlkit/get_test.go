@@ -257,6 +257,11 @@ func TestGetHead(t *testing.T) {
 	if code != exitInvalid || !strings.HasPrefix(out, "HTTP/1.0 404 Not Found\r\n") || !strings.Contains(errOut, "http: HEAD: 404 Not Found") {
 		t.Errorf("-I 404: %d %q %q", code, out, errOut)
 	}
+	// Through a gateway, -I would be a GET: refused before anything is sent.
+	_, errOut, code = runCLI(t, "", "get", "-I", "--proxy", srv.URL+"/", "gopher://h.example/0/x")
+	if code != exitInvalid || !strings.Contains(errOut, "-I (--head) is not carried through a gateway") {
+		t.Errorf("-I --proxy: %d %q", code, errOut)
+	}
 	block := "+INFO: 0Hello\t/hello\t127.0.0.1\t70\t+\r\n+ADMIN:\r\n Admin: Joe\r\n"
 	g := serveHostile(t, hostile.GopherReply("+-2\r\n"+block))
 	out, errOut, code = runCLI(t, "", "get", "-I", "gopher://"+g.Addr+"/0/hello")

@@ -208,6 +208,22 @@ func urlkitProcess(t *testing.T, stdin io.Reader, args ...string) (*exec.Cmd, *b
 	return cmd, &errb
 }
 
+// signalAndWait sends sig to the running command and waits for it to end,
+// failing the test (and killing it) when it runs on past limit.
+func signalAndWait(t *testing.T, cmd *exec.Cmd, errb *bytes.Buffer, sig os.Signal, limit time.Duration) {
+	t.Helper()
+	cmd.Process.Signal(sig)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running %v after %v; stderr %q", limit, sig, errb.String())
+	}
+}
+
 // Ctrl-C ends get at each blocking point with status 130: waiting for a
 // server that never answers, opening a FIFO nobody writes, reading a
 // mailto body from a pipe that never closes, and in mid-transfer. SIGINT
@@ -279,16 +295,7 @@ func TestGetInterrupt(t *testing.T) {
 				}
 			}
 			start := time.Now()
-			cmd.Process.Signal(os.Interrupt)
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case <-done:
-			case <-time.After(5 * time.Second):
-				cmd.Process.Kill()
-				<-done
-				t.Fatalf("still running 5 s after SIGINT; stderr %q", errb.String())
-			}
+			signalAndWait(t, cmd, errb, os.Interrupt, 5*time.Second)
 			d := time.Since(start)
 			if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
 				t.Errorf("exit %d, want 130; stderr %q", code, errb.String())
@@ -497,16 +504,7 @@ func TestGetSignalsRemoveTemporaryFile(t *testing.T) {
 					break
 				}
 			}
-			cmd.Process.Signal(tc.sig)
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				cmd.Process.Kill()
-				<-done
-				t.Fatalf("still running 10 s after %v; stderr %q", tc.sig, errb.String())
-			}
+			signalAndWait(t, cmd, errb, tc.sig, 10*time.Second)
 			if code := cmd.ProcessState.ExitCode(); code != tc.code {
 				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, errb.String())
 			}

@@ -50,17 +50,18 @@ func (w *jw) warningsJSON(warns []urlkit.Warning) {
 // command's keys (written by body, which may be nil), "error" when err is
 // not nil}. errText is the text err's offsets refer to.
 func (o *results) writeJSON(in *input, valid bool, errText string, err error, body func(w *jw)) {
-	w := jw{jsonw.Writer{B: o.buf}}
+	w := &o.jw // reused: a writer per line would escape to the heap (body is a func value)
+	w.Writer = jsonw.Writer{B: o.buf}
 	w.Open()
 	w.inputJSON(in)
 	w.KBool("valid", valid)
 	if body != nil {
-		body(&w)
+		body(w)
 	}
 	if err != nil {
 		w.errorJSON(errText, err)
 	}
 	w.Close()
 	w.End()
-	o.buf = w.B
+	o.buf, w.B = w.B, nil
 }

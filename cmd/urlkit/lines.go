@@ -88,6 +88,9 @@ type results struct {
 	buf    []byte // standard output
 	errs   []errRec
 	status int
+	// jw is the JSON writer of writeJSON, kept here so that a result
+	// line costs no allocation of its own.
+	jw jw
 }
 
 type errRec struct {
@@ -134,7 +137,8 @@ type batch struct {
 	data  []byte // the lines' bytes, back to back
 	items []item
 	out   results
-	flush bool // flush standard output after this batch: the input may block
+	in    input // the input handed to the handler, reused for each item
+	flush bool  // flush standard output after this batch: the input may block
 	done  chan struct{}
 	err   error // a read error that ended the stream after these items
 }
@@ -374,10 +378,14 @@ func (g *engine) process(b *batch, h handler) {
 	all := unsafe.String(unsafe.SliceData(b.data), len(b.data))
 	for i := range b.items {
 		it := &b.items[i]
-		in := input{text: all[it.start:it.end], line: it.line, src: it.src, tooLong: it.tooLong}
+		// One input per batch, reused: a handler keeps nothing of it
+		// past its call (see handler), and a new one per line would be
+		// an allocation per line (the handler is a func value).
+		in := &b.in
+		*in = input{text: all[it.start:it.end], line: it.line, src: it.src, tooLong: it.tooLong}
 		if it.tooLong {
 			b.out.setStatus(exitInvalid)
-			b.out.message(&in, g.tooLong())
+			b.out.message(in, g.tooLong())
 			continue
 		}
 		if !g.opts.raw {
@@ -386,7 +394,7 @@ func (g *engine) process(b *batch, h handler) {
 				continue
 			}
 		}
-		h(&b.out, &in)
+		h(&b.out, in)
 	}
 	g.readError(b)
 }

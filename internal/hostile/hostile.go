@@ -266,6 +266,24 @@ func GopherEndlessMenu(limit int64) func(net.Conn) {
 	}
 }
 
+// GopherLongMenu reads the request line and sends menu items whose
+// display strings are 16,000 bytes of markup characters (as long as a
+// menu line may be, and each byte escaped in a page: the most page per
+// byte), until limit bytes; then the terminator.
+func GopherLongMenu(limit int64) func(net.Conn) {
+	return func(c net.Conn) {
+		if _, err := readLine(c); err != nil {
+			return
+		}
+		var b bytes.Buffer
+		for i := 0; b.Len() < 64<<10; i++ {
+			fmt.Fprintf(&b, "0%s %06d\t/long/%06d\t127.0.0.1\t70\r\n", strings.Repeat("<&\"'>", 3200), i, i)
+		}
+		endless(c, "", b.Bytes(), limit)
+		io.WriteString(c, ".\r\n")
+	}
+}
+
 // GopherLongLines reads the request line and sends text whose lines are
 // longer than a read buffer (4 KiB and 32 KiB pieces), with ".." placed
 // at the start of pieces, each long line followed by a dot-stuffed line
@@ -327,14 +345,19 @@ func Closed(c net.Conn) {}
 
 // NNTPHugeListing answers MODE READER, GROUP and then LIST (RFC 977 3.6.1)
 // and OVER or XOVER (RFC 3977 8.3) with generated lines, about 100 bytes
-// each, until limit bytes, then the terminating ".".
-func NNTPHugeListing(limit int64) func(net.Conn) {
+// each (or with subjects of about subjectLen bytes of markup characters,
+// when positive), until limit bytes, then the terminating ".".
+func NNTPHugeListing(limit int64, subjectLen int) func(net.Conn) {
 	var list, over bytes.Buffer
 	for i := 0; list.Len() < 64<<10; i++ {
 		fmt.Fprintf(&list, "alt.hostile.group%06d.%s 0000000010 0000000001 y\r\n", i, strings.Repeat("g", 40))
 	}
+	subject := strings.Repeat("s", 20)
+	if subjectLen > 0 {
+		subject = strings.Repeat("<&'>", subjectLen/4)
+	}
 	for i := 1; over.Len() < 64<<10; i++ {
-		fmt.Fprintf(&over, "%d\tSubject %06d %s\tposter@example.org\t24 Nov 2026 09:57:00 GMT\t<%d@example.org>\t\t1000\t20\r\n", i, i, strings.Repeat("s", 20), i)
+		fmt.Fprintf(&over, "%d\tSubject %06d %s\tposter@example.org\t24 Nov 2026 09:57:00 GMT\t<%d@example.org>\t\t1000\t20\r\n", i, i, subject, i)
 	}
 	return func(c net.Conn) {
 		fmt.Fprint(c, "200 hostile news\r\n")

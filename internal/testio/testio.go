@@ -5,6 +5,7 @@ package testio
 import (
 	"bytes"
 	"sync"
+	"time"
 )
 
 // A SyncBuffer is a bytes.Buffer that one goroutine may write while
@@ -27,4 +28,18 @@ func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// Eventually polls cond every 10 ms for up to 5 s and reports whether it
+// came to hold: for what a server or a gateway does just after a client
+// has its answer (closing a connection, writing a log line, giving back
+// a slot).
+func Eventually(cond func() bool) bool {
+	for i := 0; i < 500; i++ {
+		if cond() {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return cond()
 }
