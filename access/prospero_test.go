@@ -524,9 +524,19 @@ func TestHostileProspero(t *testing.T) {
 					t.Errorf("stopped after %v", el)
 				}
 			}, false},
-		{"silence: the request sent again, then the timeout", hostile.ProsperoSilentUDP, Options{ReadTimeout: 1600 * time.Millisecond},
+		// The request goes at 0, 0.5 s and 1.5 s (the retransmission
+		// timer doubles from ardpFirstRetry), the next would at 3.5 s:
+		// the timeout of 2.5 s leaves the third send a second to spare
+		// for a loaded machine's late wake-up (with 1.6 s, 100 ms, which
+		// load outlasted: the client then rightly gave up first). The
+		// server counts a datagram when its goroutine reads it, which may
+		// be just after the client has given up.
+		{"silence: the request sent again, then the timeout", hostile.ProsperoSilentUDP, Options{ReadTimeout: 2500 * time.Millisecond},
 			func(t *testing.T, s *hostile.UDPServer, err error, el time.Duration) {
 				wantLimit(t, err, "timeout", "LIST")
+				for deadline := time.Now().Add(5 * time.Second); s.Requests.Load() < 3 && time.Now().Before(deadline); {
+					time.Sleep(10 * time.Millisecond)
+				}
 				if n := s.Requests.Load(); n < 3 {
 					t.Errorf("the request was sent %d times in %v", n, el)
 				}

@@ -226,8 +226,13 @@ func signalAndWait(t *testing.T, cmd *exec.Cmd, errb *bytes.Buffer, sig os.Signa
 
 // Ctrl-C ends get at each blocking point with status 130: waiting for a
 // server that never answers, opening a FIFO nobody writes, reading a
-// mailto body from a pipe that never closes, and in mid-transfer. The
-// time from SIGINT to exit is logged.
+// mailto body from a pipe that never closes, and in mid-transfer. SIGINT
+// is sent once the command is seen at the point (the server has its
+// connection; the command's thread sleeps in open(2) of the FIFO or in
+// read(2) of standard input; the temporary file has bytes), not after a
+// fixed pause, which a loaded machine can outlast: SIGINT before the
+// command watches for it ends the process by the signal, without status
+// 130. The time from SIGINT to exit is logged.
 func TestGetInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
@@ -243,19 +248,52 @@ func TestGetInterrupt(t *testing.T) {
 	}
 	defer pr.Close()
 	defer pw.Close()
+	// blockedIn reports whether the command sleeps in system call nr
+	// with arguments match accepts.
+	blockedIn := func(nr uintptr, match func(args []uint64, read func(uint64) string) bool) func(*testing.T, *exec.Cmd) bool {
+		return func(t *testing.T, cmd *exec.Cmd) bool {
+			in, err := inSyscall(cmd.Process.Pid, nr, match)
+			if err != nil {
+				t.Skipf("cannot see where the command blocks: %v", err)
+			}
+			return in
+		}
+	}
 	for _, tc := range []struct {
 		name  string
 		stdin io.Reader
 		args  []string
+		there func(*testing.T, *exec.Cmd) bool // the command is at its blocking point
 	}{
-		{"silent server", nil, []string{"get", "ftp://" + silent.Addr + "/f"}},
-		{"fifo open", nil, []string{"get", "file://" + fifo}},
-		{"mailto body", pr, []string{"get", "mailto:a@example.org"}},
-		{"transfer", nil, []string{"get", "-o", filepath.Join(dir, "out"), "gopher://" + drip.Addr + "/9/x"}},
+		{"silent server", nil, []string{"get", "ftp://" + silent.Addr + "/f"},
+			func(*testing.T, *exec.Cmd) bool { return silent.Accepted() > 0 }},
+		{"fifo open", nil, []string{"get", "file://" + fifo},
+			// openat(dirfd, path, ...) of the FIFO
+			blockedIn(syscall.SYS_OPENAT, func(a []uint64, read func(uint64) string) bool { return read(a[1]) == fifo })},
+		{"mailto body", pr, []string{"get", "mailto:a@example.org"},
+			// read(0, ...): standard input
+			blockedIn(syscall.SYS_READ, func(a []uint64, _ func(uint64) string) bool { return a[0] == 0 })},
+		{"transfer", nil, []string{"get", "-o", filepath.Join(dir, "out"), "gopher://" + drip.Addr + "/9/x"},
+			func(*testing.T, *exec.Cmd) bool {
+				for _, n := range entries(t, dir) {
+					if ok, _ := filepath.Match(".out.urlkit-*.part", n); ok {
+						st, err := os.Stat(filepath.Join(dir, n))
+						return err == nil && st.Size() > 0
+					}
+				}
+				return false
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd, errb := urlkitProcess(t, tc.stdin, tc.args...)
-			time.Sleep(300 * time.Millisecond)
+			defer cmd.Process.Kill()
+			// The command gets there eventually; the bound only stops a
+			// test whose command never does.
+			for deadline := time.Now().Add(30 * time.Second); !tc.there(t, cmd); time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the command did not reach its blocking point in 30 s; stderr %q", errb.String())
+				}
+			}
 			start := time.Now()
 			signalAndWait(t, cmd, errb, os.Interrupt, 5*time.Second)
 			d := time.Since(start)
