@@ -24,6 +24,7 @@
 package access
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -628,13 +629,53 @@ func (x *execution) speedWatch(m *meter) func() {
 }
 
 func (b *body) Read(p []byte) (int, error) {
-	if b.err != nil {
-		return 0, b.err
-	}
-	if b.closed {
-		return 0, errors.New("access: read after close")
+	if err := b.ready(); err != nil {
+		return 0, err
 	}
 	n, err := b.r.Read(p)
+	return n, b.after(err)
+}
+
+// lineReader is a resource stream that can also give its next line
+// without copying it (the gopher text and menu reader, dotReader).
+type lineReader interface {
+	// readLine returns the next line, its end included, as
+	// bufio.Reader.ReadSlice('\n') does: valid until the next read, a
+	// piece of a long line with bufio.ErrBufferFull, a last line without
+	// an end with nil, then io.EOF.
+	readLine() ([]byte, error)
+}
+
+// readLine reads the next line from a stream that gives lines (see
+// lineReader), with Read's checks and errors.
+func (b *body) readLine() ([]byte, error) {
+	if err := b.ready(); err != nil {
+		return nil, err
+	}
+	line, err := b.r.(lineReader).readLine()
+	if err == bufio.ErrBufferFull {
+		return line, err // a piece of a long line; the caller reads on
+	}
+	return line, b.after(err)
+}
+
+// ready returns the error a read must return at once: an earlier failure,
+// or the stream closed.
+func (b *body) ready() error {
+	if b.err != nil {
+		return b.err
+	}
+	if b.closed {
+		return errors.New("access: read after close")
+	}
+	return nil
+}
+
+// after returns what a read that ended with err returns: at the stream's
+// end the protocol's last check (atEOF), a failure said for the protocol
+// step (the context's end as the cause when it ended the read). A failure
+// is kept for every later read.
+func (b *body) after(err error) error {
 	if err == io.EOF && b.atEOF != nil {
 		f := b.atEOF
 		b.atEOF = nil
@@ -657,7 +698,7 @@ func (b *body) Read(p []byte) (int, error) {
 			b.stopSp()
 		}
 	}
-	return n, err
+	return err
 }
 
 // Close ends the transfer and releases the connections.

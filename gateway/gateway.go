@@ -195,6 +195,7 @@ func (g *Gateway) Close() { g.sessions.Close() }
 
 // request is one request being served.
 type request struct {
+	lw    logWriter // w, when the request reached ServeHTTP
 	w     http.ResponseWriter
 	r     *http.Request
 	ctx   context.Context
@@ -210,13 +211,17 @@ type request struct {
 // ServeHTTP serves one request in the proxy form or the path form, or the
 // root page and its form handler.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	lw := &logWriter{ResponseWriter: w}
-	start := g.now()
-	defer g.logRequest(lw, r, start)
+	// One allocation holds the request's state and the response writer
+	// that records the log line's status and size.
+	q := &request{lw: logWriter{ResponseWriter: w}, r: r}
+	lw := &q.lw
+	if g.cfg.Log != nil {
+		defer g.logRequest(lw, r, g.now())
+	}
 	h := lw.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h["X-Content-Type-Options"] = hdrNosniff
+	h["Referrer-Policy"] = hdrNoReferrer
+	h["Cross-Origin-Resource-Policy"] = hdrSameOrigin
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
 		g.errorPage(lw, r, problem{Status: http.StatusMethodNotAllowed, Message: "the gateway answers GET and HEAD only"})
@@ -232,9 +237,11 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.errorPage(lw, r, problem{Status: status, Message: err.Error()})
 		return
 	}
+	q.w, q.publicOnly = lw, publicOnly
 	target := r.RequestURI
 	if !strings.HasPrefix(target, "/") {
-		g.fetch(&request{w: lw, r: r, proxy: true, publicOnly: publicOnly}, target)
+		q.proxy = true
+		g.fetch(q, target)
 		return
 	}
 	rest := target[1:]
@@ -246,9 +253,20 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !hasScheme(rest):
 		g.errorPage(lw, r, problem{Status: http.StatusNotFound, Message: "no such page: the gateway's paths are / and /SCHEME:... (an absolute URL); type a URL below"})
 	default:
-		g.fetch(&request{w: lw, r: r, publicOnly: publicOnly}, rest)
+		g.fetch(q, rest)
 	}
 }
+
+// Header values the gateway sets on every response or every document:
+// set as they are (keys in canonical form), not through Header.Set, which
+// would make a slice of each a response. Nothing appends to them in place
+// (a slice of length and capacity one is copied by append).
+var (
+	hdrNosniff     = []string{"nosniff"}
+	hdrNoReferrer  = []string{"no-referrer"}
+	hdrSameOrigin  = []string{"same-origin"}
+	hdrDocumentCSP = []string{"sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'"}
+)
 
 // hasScheme reports whether s starts with "scheme:".
 func hasScheme(s string) bool {
@@ -456,7 +474,7 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 	}
 	h := q.w.Header()
 	h.Set("Content-Type", contentType(ctype, buf[:n], complete))
-	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'")
+	h["Content-Security-Policy"] = hdrDocumentCSP
 	if complete {
 		h.Set("Content-Length", strconv.Itoa(n))
 		if r, ok := rc.(*access.Resource); ok {

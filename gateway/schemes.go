@@ -186,7 +186,7 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 // selector's breadcrumbs and an up link.
 func (g *Gateway) menuPage(q *request, rc io.Reader) {
 	link := func(s string) template.URL { return g.link(q, s) }
-	pg := g.newPage(q, "menu", &pageHead{Title: q.shown(), Heading: "gopher menu", Proxy: q.proxy,
+	pg := g.newPage(q, "menu", &pageHead{Title: q.shown(), Heading: "gopher menu", Proxy: q.proxy, Style: menuStyle,
 		bar: bar{URL: q.shown(), trail: gopherTrail(q.u, link)}})
 	// The inline search fields go to /go; a page reached through the proxy
 	// form has no gateway origin to send them to, and links to each
@@ -195,8 +195,15 @@ func (g *Gateway) menuPage(q *request, rc io.Reader) {
 	if q.proxy {
 		search = ""
 	}
+	prefix := "/" // link's prefix: the path form
+	if q.proxy {
+		prefix = ""
+	}
 	mr := access.NewMenuReader(rc, 0)
-	var line []byte
+	var (
+		line, url []byte
+		urls      scheme.GopherItemURLs
+	)
 	for {
 		it, err := mr.Next()
 		if err == io.EOF {
@@ -207,12 +214,35 @@ func (g *Gateway) menuPage(q *request, rc io.Reader) {
 			pg.End(err)
 			return
 		}
-		line = appendMenuLine(line[:0], it.Type, g.menuEntry(q, it), search)
+		line = line[:0]
+		if ordinaryItem(it) {
+			// The common case, written without allocating: the link is the
+			// item's own URL (menuEntry's default case).
+			if url, err = urls.Append(url[:0], it.Type, it.Selector, it.Host, it.Port); err == nil {
+				line = appendItemLine(line, it.Type, it.Display, prefix, url, search)
+			}
+		}
+		if len(line) == 0 {
+			line = appendMenuLine(line, it.Type, g.menuEntry(q, it), search)
+		}
 		if !pg.ItemHTML(line) {
 			pg.End(nil)
 			return
 		}
 	}
+}
+
+// ordinaryItem reports whether a menu item links to its own gopher URL
+// (menuEntry's default case): not an info or error line, not a session or
+// phone book, not an h item naming a URL.
+func ordinaryItem(it menuItem) bool {
+	switch it.Type {
+	case 'i', '3', '2', '8', 'T':
+		return false
+	case 'h':
+		return !strings.HasPrefix(it.Selector, "URL:")
+	}
+	return true
 }
 
 // menuEntry is the page's line for one menu item. It links to the
@@ -243,7 +273,7 @@ func (g *Gateway) menuEntry(q *request, it menuItem) entry {
 		target += net.JoinHostPort(it.Host, it.Port) + "/"
 		g.linkOut(&e, target)
 	default:
-		if it.Type == 'h' && strings.HasPrefix(it.Selector, "URL:") {
+		if !ordinaryItem(it) { // an h item naming a URL
 			target := it.Selector[len("URL:"):]
 			if u, err := urlkit.Parse(target); err == nil && u.IsAbsolute() {
 				if clean, had := withoutLogin(u); had {

@@ -75,8 +75,8 @@ func TestPageCaps(t *testing.T) {
 		want         string
 		count        string // what one item looks like
 	}{
-		{"menu, items", "/gopher://" + menu.Addr + "/1", 50, 0, "shows at most 50 entries", `<span class="t" `},
-		{"menu, bytes", "/gopher://" + menu.Addr + "/1", 0, 20000, "writes at most 20,000 bytes of entries", `<span class="t" `},
+		{"menu, items", "/gopher://" + menu.Addr + "/1", 50, 0, "shows at most 50 entries", `<span class=k`},
+		{"menu, bytes", "/gopher://" + menu.Addr + "/1", 0, 20000, "writes at most 20,000 bytes of entries", `<span class=k`},
 		{"ftp directory", "/ftp://" + ftp.Addr + "/pub/", 70, 0, "shows at most 70 entries", `<tr><td><a href="./`},
 		{"group list", "/news:*", 30, 0, "shows at most 30 entries", "<li>"},
 		{"overview", "/nntp://" + news.Addr + "/alt.hostile", 40, 0, "shows at most 40 entries", "<li>"},
