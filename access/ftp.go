@@ -291,10 +291,7 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 		return fail(fmt.Errorf("ftp: plan ends before its transfer"))
 	}
 	// A Head plan: what the replies said, as a header, and no body.
-	raw.SetDeadline(time.Now().Add(2 * time.Second))
-	if c.send("QUIT", "QUIT") == nil {
-		c.reply("QUIT")
-	}
+	quit()
 	stop()
 	raw.Close()
 	b := x.newBody(strings.NewReader(""), nil, "ftp", "QUIT", nil, nil)

@@ -178,3 +178,32 @@ func TestFTPRealDirectoryWithoutSlash(t *testing.T) {
 		}
 	}
 }
+
+// The 213 replies of SIZE (RFC 3659 4) and MDTM (RFC 3659 2.3, 3) as
+// headers; anything else is refused, never passed on.
+func TestFTPHeader(t *testing.T) {
+	for _, tc := range []struct {
+		verb      scheme.FTPVerb
+		msg, k, v string
+	}{
+		{scheme.FTPSize, "1234", "Content-Length", "1234"},
+		{scheme.FTPSize, " 0 ", "Content-Length", "0"},
+		{scheme.FTPSize, "12a", "", ""},
+		{scheme.FTPSize, "-1", "", ""},
+		{scheme.FTPMdtm, "20251104100000", "Last-Modified", "Tue, 04 Nov 2025 10:00:00 GMT"},
+		{scheme.FTPMdtm, "20251104100000.123", "Last-Modified", "Tue, 04 Nov 2025 10:00:00 GMT"},
+		{scheme.FTPMdtm, "2025-11-04", "", ""},
+	} {
+		h := http.Header{}
+		err := ftpHeader(h, tc.verb, tc.msg)
+		if tc.k == "" {
+			if err == nil || len(h) != 0 {
+				t.Errorf("%v %q: %v %v, want an error", tc.verb, tc.msg, h, err)
+			}
+			continue
+		}
+		if err != nil || h.Get(tc.k) != tc.v {
+			t.Errorf("%v %q: %v %v, want %s: %s", tc.verb, tc.msg, h, err, tc.k, tc.v)
+		}
+	}
+}
