@@ -6,6 +6,7 @@ package urlkit
 // same URL, or the same error at the same offset.
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -95,8 +96,14 @@ func oldParse(input string, partialOK bool) (URL, error) {
 		if syntax != schemes.Generic || partial {
 			return URL{}, err
 		}
-		// An unknown scheme may use *xchar instead of ip-schemepart.
-		if u.oldParseTail(input, base, p, ComponentOpaque) != nil {
+		// An unknown scheme may use *xchar instead of ip-schemepart. When
+		// neither reading holds, the error is the one further along (the
+		// first byte no reading allows, as RFC 1738 5's grammar finds).
+		if terr := u.oldParseTail(input, base, p, ComponentOpaque); terr != nil {
+			var le, te *SyntaxError
+			if errors.As(err, &le) && errors.As(terr, &te) && te.Offset > le.Offset {
+				return URL{}, terr
+			}
 			return URL{}, err
 		}
 		return u, nil
@@ -229,6 +236,13 @@ done:
 		userEnd := at
 		if colon >= 0 {
 			userEnd = colon
+		}
+		// The user first: the error names the first offending byte.
+		u.user = span{int32(a), int32(userEnd)}
+		if j := oldScan(s, a, userEnd, &oldOkLogin); j < userEnd {
+			return oldCharErrorAt(input, base, j, ComponentUser)
+		}
+		if colon >= 0 {
 			u.flags |= hasPassword
 			u.pass = span{int32(colon + 1), int32(at)}
 			if j := oldScan(s, colon+1, at, &oldOkLogin); j < at {
@@ -236,10 +250,6 @@ done:
 			}
 		} else {
 			u.pass = span{int32(at), int32(at)}
-		}
-		u.user = span{int32(a), int32(userEnd)}
-		if j := oldScan(s, a, userEnd, &oldOkLogin); j < userEnd {
-			return oldCharErrorAt(input, base, j, ComponentUser)
 		}
 		hostStart = at + 1
 	} else {

@@ -158,7 +158,8 @@ install_inn2() {
 heal_inn_conf() {
 	local f=/etc/news/inn.conf want tmp
 	[ -f "$f" ] && grep -qx 'domain: urlkit.test' "$f" || return 0
-	want=$(dpkg-query -W -f='${Conffiles}\n' inn2 2>/dev/null | awk '$1 == "/etc/news/inn.conf" {print $2}')
+	# The file is inn2-inews's conffile (inn2 depends on it).
+	want=$(dpkg-query -W -f='${Conffiles}\n' inn2-inews inn2 2>/dev/null | awk '$1 == "/etc/news/inn.conf" {print $2; exit}')
 	tmp=$(mktemp)
 	grep -vx 'domain: urlkit.test' "$f" >"$tmp" || true
 	if [ -n "$want" ] && [ "$(md5sum <"$tmp" | cut -d' ' -f1)" = "$want" ]; then

@@ -1,13 +1,16 @@
 // Package access carries out the access plans of the scheme package over
 // the real protocols: FTP as RFC 1738 section 3.2 prescribes, Gopher (RFC
 // 1436, with Gopher+ length headers), NNTP (RFC 977/3977), HTTP, local
-// files, and the session-oriented schemes (telnet, rlogin, tn3270, mailto)
-// as advisory text, a command to start or a message to send.
+// files, WAIS (RFC 1625: Z39.50-1988 with the WAIS extensions, over TCP),
+// Prospero (the Prospero protocol version 5 over ARDP, UDP), and the
+// session-oriented schemes (telnet, rlogin, tn3270, mailto) as advisory
+// text, a command to start or a message to send.
 //
 // There is one description of each protocol sequence: the plan. [Execute]
 // takes a [scheme.Plan] and carries out its typed steps in order, by their
 // fields (FTPPlan.Commands by verb, GopherPlan's request, NNTPPlan.Commands,
-// HTTPPlan's request), sending each command's line exactly as the step
+// HTTPPlan's request, WAISPlan.Messages encoded as APDUs,
+// ProsperoPlan.Requests each one ARDP message), sending each command's line exactly as the step
 // gives it and never reading the plan's text back; what `urlkit plan`
 // prints is what `urlkit get` sends.
 //
@@ -21,6 +24,7 @@
 package access
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -119,6 +123,10 @@ type Options struct {
 	// With Dial set, Policy is asked about the address Dial connected to,
 	// before anything is sent.
 	Policy func(Connection) error
+	// Warn, when set, is told of what a retrieval found wrong without
+	// failing: a resource longer than its server announced (a
+	// *SizeError), which is delivered whole.
+	Warn func(error)
 	// KeepAlive is the TCP keep-alive period of the default dialer (as
 	// net.Dialer's: zero means the system default of 15 s, negative turns
 	// the probes off).
@@ -216,7 +224,7 @@ func EscapeText(s string) string {
 // ErrNotRetrievable is wrapped by the error Execute returns for a plan that
 // names no retrieval this package carries out: an interactive session
 // (telnet, tn3270, rlogin), a message to compose (mailto), or a protocol
-// urlkit has no client for (wais, prospero, mid, cid).
+// urlkit has no client for (mid, cid).
 var ErrNotRetrievable = errors.New("protocol not supported for retrieval")
 
 // ErrLimit is matched (errors.Is) by every *LimitError.
@@ -238,6 +246,50 @@ func (e *LimitError) Error() string {
 
 // Is reports whether target is ErrLimit.
 func (e *LimitError) Is(target error) bool { return target == ErrLimit }
+
+// SizeError reports a resource whose length differs from the length its
+// server announced beforehand (an FTP 150 reply's "(N bytes)"): fewer
+// bytes is the stream's error (it matches io.ErrUnexpectedEOF) and the
+// transfer is never passed off as complete; more is delivered whole and
+// reported to Options.Warn.
+type SizeError struct {
+	Protocol  string
+	Step      string
+	Announced int64
+	Received  int64
+}
+
+// Error formats the mismatch for a person.
+func (e *SizeError) Error() string {
+	if e.Received < e.Announced {
+		return fmt.Sprintf("%s: %s: the server announced %d bytes and sent %d: the transfer is incomplete", e.Protocol, EscapeText(e.Step), e.Announced, e.Received)
+	}
+	return fmt.Sprintf("%s: %s: the server announced %d bytes and sent %d, more than it announced (all delivered)", e.Protocol, EscapeText(e.Step), e.Announced, e.Received)
+}
+
+// Unwrap returns io.ErrUnexpectedEOF for a short resource.
+func (e *SizeError) Unwrap() error {
+	if e.Received < e.Announced {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+
+// checkAnnounced compares the bytes received with the length announced
+// (-1: none): fewer is a *SizeError, more is one passed to Options.Warn.
+func (x *execution) checkAnnounced(proto, step string, announced, received int64) error {
+	if announced < 0 || received == announced {
+		return nil
+	}
+	e := &SizeError{Protocol: proto, Step: step, Announced: announced, Received: received}
+	if received < announced {
+		return e
+	}
+	if x.opts.Warn != nil {
+		x.opts.Warn(e)
+	}
+	return nil
+}
 
 // ConnectError reports a failure to establish a connection.
 type ConnectError struct {
@@ -303,8 +355,10 @@ type Resource struct {
 	// hop's.
 	Plan scheme.Plan
 	// Kind says what the stream holds: "file", "directory" (a listing of
-	// names, one a line), "menu" (a gopher menu as sent, terminator
-	// removed), "article", "overview", "groups".
+	// names, one a line; for prospero, of links, see
+	// NewProsperoListReader), "menu" (a gopher menu as sent, terminator
+	// removed), "article", "overview", "groups", "search" (the hits of a
+	// WAIS search, see ReadWAISHits).
 	Kind string
 	// ListFormat is how the lines of an FTP directory listing are
 	// written: which of NLST, MLSD and LIST was sent (see ParseListLine).
@@ -314,17 +368,30 @@ type Resource struct {
 	ContentType string
 	// Size is the length in bytes when announced (Content-Length, a
 	// Gopher+ length, FTP's 150 reply, a file's size), else -1.
+	// It is what the server said, not a verified length: an FTP 150
+	// reply's figure is checked when the stream ends (see SizeError).
 	Size int64
 	// Status and Header are an HTTP response's status line ("HTTP/1.0 200
-	// OK") and header; empty for other protocols.
+	// OK") and header. For an ftp plan made with scheme.Config.Head
+	// (Kind "head", no body), Header holds the SIZE and MDTM replies as
+	// Content-Length and Last-Modified. Empty otherwise.
 	Status string
 	Header http.Header
+	// Directory is set when the plan named a file and the server refused
+	// its RETR (SIZE, for a Head plan) with 550 while accepting the name
+	// as a directory (CWD): the stream is that directory's listing (none,
+	// for a Head plan), as lynx shows such a URL (scheme.FTPPlan.Directory).
+	// The URL of the directory ends with "/".
+	Directory bool
 }
 
 // Execute carries out an access plan of the scheme package and returns the
 // resource as a stream: an *scheme.FTPPlan, *scheme.GopherPlan,
-// *scheme.NNTPPlan, *scheme.HTTPPlan or *scheme.FilePlan. Any other plan
-// gives an error wrapping ErrNotRetrievable. opts may be nil.
+// *scheme.NNTPPlan, *scheme.HTTPPlan, *scheme.FilePlan, *scheme.WAISPlan
+// (a search as a listing of hits, see ReadWAISHits; a document) or
+// *scheme.ProsperoPlan (a directory as a listing, see
+// NewProsperoListReader; a file). Any other plan gives an error wrapping
+// ErrNotRetrievable. opts may be nil.
 //
 // The returned Resource must be closed; closing it early stops the
 // transfer. When opts.MaxTime is set, the deadline covers reading the
@@ -562,13 +629,53 @@ func (x *execution) speedWatch(m *meter) func() {
 }
 
 func (b *body) Read(p []byte) (int, error) {
-	if b.err != nil {
-		return 0, b.err
-	}
-	if b.closed {
-		return 0, errors.New("access: read after close")
+	if err := b.ready(); err != nil {
+		return 0, err
 	}
 	n, err := b.r.Read(p)
+	return n, b.after(err)
+}
+
+// lineReader is a resource stream that can also give its next line
+// without copying it (the gopher text and menu reader, dotReader).
+type lineReader interface {
+	// readLine returns the next line, its end included, as
+	// bufio.Reader.ReadSlice('\n') does: valid until the next read, a
+	// piece of a long line with bufio.ErrBufferFull, a last line without
+	// an end with nil, then io.EOF.
+	readLine() ([]byte, error)
+}
+
+// readLine reads the next line from a stream that gives lines (see
+// lineReader), with Read's checks and errors.
+func (b *body) readLine() ([]byte, error) {
+	if err := b.ready(); err != nil {
+		return nil, err
+	}
+	line, err := b.r.(lineReader).readLine()
+	if err == bufio.ErrBufferFull {
+		return line, err // a piece of a long line; the caller reads on
+	}
+	return line, b.after(err)
+}
+
+// ready returns the error a read must return at once: an earlier failure,
+// or the stream closed.
+func (b *body) ready() error {
+	if b.err != nil {
+		return b.err
+	}
+	if b.closed {
+		return errors.New("access: read after close")
+	}
+	return nil
+}
+
+// after returns what a read that ended with err returns: at the stream's
+// end the protocol's last check (atEOF), a failure said for the protocol
+// step (the context's end as the cause when it ended the read). A failure
+// is kept for every later read.
+func (b *body) after(err error) error {
 	if err == io.EOF && b.atEOF != nil {
 		f := b.atEOF
 		b.atEOF = nil
@@ -591,7 +698,7 @@ func (b *body) Read(p []byte) (int, error) {
 			b.stopSp()
 		}
 	}
-	return n, err
+	return err
 }
 
 // Close ends the transfer and releases the connections.

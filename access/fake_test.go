@@ -133,11 +133,10 @@ func TestMenuListing(t *testing.T) {
 	}
 }
 
-// An RFC 977 server that does not know MODE READER (500) is used as is,
-// OVER falls back to XOVER (RFC 2980), and an article is delivered with
-// dot-stuffing undone.
-func TestNNTPFallbacks(t *testing.T) {
-	s := serve(t, func(c net.Conn) {
+// oldNNTPServer is an RFC 977 server that knows neither MODE READER nor
+// OVER (500), nor, unless xover, XOVER; it has group g of one article.
+func oldNNTPServer(xover bool) func(c net.Conn) {
+	return func(c net.Conn) {
 		io.WriteString(c, "200 old server\r\n")
 		buf := make([]byte, 4096)
 		for {
@@ -146,7 +145,7 @@ func TestNNTPFallbacks(t *testing.T) {
 				return
 			}
 			switch l := string(buf[:n]); {
-			case strings.HasPrefix(l, "MODE"), strings.HasPrefix(l, "OVER"):
+			case strings.HasPrefix(l, "MODE"), strings.HasPrefix(l, "OVER"), strings.HasPrefix(l, "XOVER") && !xover:
 				io.WriteString(c, "500 what?\r\n")
 			case strings.HasPrefix(l, "GROUP"):
 				io.WriteString(c, "211 1 1 1 g\r\n")
@@ -157,7 +156,14 @@ func TestNNTPFallbacks(t *testing.T) {
 				return
 			}
 		}
-	})
+	}
+}
+
+// An RFC 977 server that does not know MODE READER (500) is used as is,
+// OVER falls back to XOVER (RFC 2980), and an article is delivered with
+// dot-stuffing undone.
+func TestNNTPFallbacks(t *testing.T) {
+	s := serve(t, oldNNTPServer(true))
 	got := mustGet(t, "nntp://"+s.Addr+"/g", scheme.Config{}, nil)
 	if string(got) != "1\tsubj\r\n.dot\r\n" {
 		t.Errorf("got %q", got)
@@ -381,6 +387,52 @@ func TestFTPListDetails(t *testing.T) {
 			for _, l := range strings.Split(strings.TrimSpace(want), "\r\n") {
 				if !strings.Contains(trace.String(), "> "+l+"\n") {
 					t.Errorf("trace lacks %q:\n%s", l, trace.String())
+				}
+			}
+		})
+	}
+}
+
+// A gopher menu's Resource is read line by line from its own dot reader
+// (no second buffer): the items are those of the same menu text, unstuffed,
+// read through the generic buffered path, for dot-stuffed lines, a line
+// longer than the reader's buffer, a last line without its end, and a
+// menu whose line passes the cap.
+func TestMenuReaderLines(t *testing.T) {
+	long := strings.Repeat("x", 40<<10) // more than the dot reader's 32 KiB buffer
+	for _, tc := range []struct {
+		name, reply, text string
+		max               int
+	}{
+		{"stuffed", "0a\t/a\th\t70\r\n..dot\r\n.\r\n", "0a\t/a\th\t70\r\n.dot\r\n", 0},
+		{"long line", "0" + long + "\t/l\th\t70\r\n1b\t/b\th\t70\r\n.\r\n", "0" + long + "\t/l\th\t70\r\n1b\t/b\th\t70\r\n", 64 << 10},
+		{"long, stuffed", ".." + long + "\r\n.\r\n", "." + long + "\r\n", 64 << 10},
+		{"no terminator", "0a\t/a\th\t70\r\n1b\t/b\th\t70", "0a\t/a\th\t70\r\n1b\t/b\th\t70", 0},
+		{"over the cap", "0" + long + "\t/l\th\t70\r\n.\r\n", "0" + long + "\t/l\th\t70\r\n", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := serve(t, hostile.GopherReply(tc.reply))
+			r, err := Execute(context.Background(), planFor(t, "gopher://"+s.Addr+"/1/m", scheme.Config{}), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			fast := NewMenuReader(r, tc.max)
+			if fast.lines == nil {
+				t.Fatal("a gopher menu's Resource is read through a second buffer")
+			}
+			ref := NewMenuReader(strings.NewReader(tc.text), tc.max)
+			for i := 0; ; i++ {
+				a, aerr := fast.Next()
+				b, berr := ref.Next()
+				if a != b || (aerr == nil) != (berr == nil) || aerr != nil && aerr.Error() != berr.Error() {
+					t.Fatalf("item %d: %.60q, %v; reference %.60q, %v", i, a.Display, aerr, b.Display, berr)
+				}
+				if aerr != nil {
+					if tc.name == "over the cap" && !errors.As(aerr, new(*LimitError)) {
+						t.Errorf("over the cap: %v", aerr)
+					}
+					break
 				}
 			}
 		})

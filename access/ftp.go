@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -48,10 +49,13 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 // never do).
 func checkFTPPlan(p *scheme.FTPPlan) error {
 	n := len(p.Commands)
-	if n < 3 || p.Commands[n-1].Verb != scheme.FTPQuit || !ftpTransferVerb(p.Commands[n-2].Verb) {
+	if n < 3 || p.Commands[n-1].Verb != scheme.FTPQuit || !p.Head && !ftpTransferVerb(p.Commands[n-2].Verb) {
 		return fmt.Errorf("ftp: plan has no transfer before QUIT: %q", redactedLines(p))
 	}
-	for i, c := range p.Commands {
+	if len(p.Directory) > 0 && p.Directory[0].Verb != scheme.FTPCwd {
+		return fmt.Errorf("ftp: plan's commands for a directory do not start with CWD: %q", EscapeText(p.Directory[0].Redacted()))
+	}
+	for i, c := range append(p.Commands[:n:n], p.Directory...) {
 		if c.Verb.String() == "" {
 			return fmt.Errorf("ftp: plan command %d has no verb this client knows (%d)", i+1, c.Verb)
 		}
@@ -137,8 +141,29 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 	}
 	loggedIn := false
 	var passive scheme.FTPCommand // the command that opened the data connection
-	for _, cmd := range p.Commands[:len(p.Commands)-1] {
-		if kept != nil && kept.has(cmd) {
+	cmds := p.Commands[:len(p.Commands)-1]
+	header := http.Header{} // the SIZE and MDTM replies of a Head plan
+	// dir is set once the server has refused the plan's RETR (SIZE) with
+	// 550 and accepted CWD to its name: the plan's Directory commands
+	// replace the rest (toDirectory).
+	dir := false
+	toDirectory := func(refused error) bool {
+		var re *ReplyError
+		if dir || len(p.Directory) == 0 || !errors.As(refused, &re) || re.Code != 550 {
+			return false
+		}
+		cwd := p.Directory[0]
+		code, _, err := c.cmd(cwd.Redacted(), cwd.Line())
+		if err != nil || code/100 != 2 {
+			return false // not a directory either: the refusal stands
+		}
+		x.opts.tracef("* %s is a directory (%s refused with 550, CWD accepted)", EscapeText(cwd.Arg), re.Step)
+		dir, cmds = true, p.Directory[1:]
+		return true
+	}
+	for i := 0; i < len(cmds); i++ {
+		cmd := cmds[i]
+		if kept != nil && !dir && kept.has(cmd) {
 			continue // the kept session is in this state already
 		}
 		line, show := cmd.Line(), cmd.Redacted()
@@ -189,6 +214,29 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 			if cmd.Verb == scheme.FTPType {
 				typ = cmd.Arg
 			}
+		case scheme.FTPSize, scheme.FTPMdtm:
+			code, msg, err := c.cmd(show, line)
+			if err != nil {
+				return fail(err)
+			}
+			if code != 213 && cmd.Verb == scheme.FTPMdtm {
+				x.opts.tracef("* MDTM refused (%d): no Last-Modified", code)
+				continue
+			}
+			if code != 213 {
+				refused := c.refused(show, code, msg)
+				if toDirectory(refused) {
+					i = -1
+					continue
+				}
+				return fail(refused)
+			}
+			if err := ftpHeader(header, cmd.Verb, msg); err != nil {
+				if cmd.Verb == scheme.FTPSize {
+					return fail(&StepError{Protocol: "ftp", Step: show, Err: err})
+				}
+				x.opts.tracef("* MDTM: %v: no Last-Modified", err)
+			}
 		case scheme.FTPFeat:
 			if feat != nil {
 				continue // the kept session's server answered it already
@@ -212,17 +260,66 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 			if data == nil {
 				return fail(fmt.Errorf("ftp: plan command %q comes before EPSV or PASV", show))
 			}
-			return x.ftpTransfer(p, c, raw, data, cmd, passive, feat, stop, fail, func() {
+			keep := func() {
 				if typ == "" && kept != nil {
 					typ = kept.typ
 				}
 				x.opts.FTPSessions.put(key, raw, typ, feat)
-			})
+			}
+			if dir {
+				keep = nil // the session is in another directory than its key says
+			}
+			// A refusal comes back here unanswered (no QUIT yet): it may
+			// send the plan to its Directory commands.
+			unanswered := func(err error) (*Resource, error) { return nil, err }
+			r, err := x.ftpTransfer(p, c, raw, data, cmd, passive, feat, stop, unanswered, keep)
+			if err != nil {
+				data = nil // ftpTransfer closed it
+				if cmd.Verb == scheme.FTPRetr && toDirectory(err) {
+					i = -1
+					continue
+				}
+				return fail(err)
+			}
+			r.Directory = dir
+			return r, nil
 		default:
 			return fail(fmt.Errorf("ftp: plan command %q is not one this client carries out", EscapeText(show)))
 		}
 	}
-	return fail(fmt.Errorf("ftp: plan ends before its transfer"))
+	if !p.Head {
+		return fail(fmt.Errorf("ftp: plan ends before its transfer"))
+	}
+	// A Head plan: what the replies said, as a header, and no body.
+	quit()
+	stop()
+	raw.Close()
+	b := x.newBody(strings.NewReader(""), nil, "ftp", "QUIT", nil, nil)
+	return &Resource{ReadCloser: b, Plan: p, Kind: "head", Size: -1, Header: header, Directory: dir}, nil
+}
+
+// ftpHeader records the 213 reply to SIZE (RFC 3659 4: the size in
+// bytes) as Content-Length, or to MDTM (RFC 3659 3: time-val, UTC,
+// YYYYMMDDHHMMSS with optional fractions) as Last-Modified in HTTP's date
+// form, as curl -I shows them.
+func ftpHeader(h http.Header, v scheme.FTPVerb, msg string) error {
+	val := strings.TrimSpace(msg)
+	switch v {
+	case scheme.FTPSize:
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("malformed SIZE reply %q (RFC 3659 4: a decimal number of bytes)", EscapeText(val))
+		}
+		h.Set("Content-Length", strconv.FormatInt(n, 10))
+	case scheme.FTPMdtm:
+		digits, _, _ := strings.Cut(val, ".")
+		t, err := time.Parse("20060102150405", digits)
+		if err != nil {
+			return fmt.Errorf("malformed MDTM reply %q (RFC 3659 2.3: YYYYMMDDHHMMSS)", EscapeText(val))
+		}
+		h.Set("Last-Modified", t.UTC().Format(http.TimeFormat))
+	}
+	return nil
 }
 
 // ftpTransfer sends the transfer command (RETR, NLST, MLSD or LIST) and
@@ -268,19 +365,23 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 	}
 	finished := code/100 == 2 // some servers complete before we read
 	complete := false         // read to the end and the completion reply was 2xx
+	var m *meter
 	atEOF := func() error {
 		data.Close()
-		if finished {
-			complete = true
-			return nil
+		if !finished {
+			finished = true
+			code, msg, err := c.reply(show)
+			if err != nil {
+				return err
+			}
+			if code/100 != 2 {
+				return c.refused(show, code, msg)
+			}
 		}
-		finished = true
-		code, msg, err := c.reply(show)
-		if err != nil {
+		// The length the 150 reply announced: fewer bytes is an error
+		// (and the session is not kept), more is delivered with a warning.
+		if err := x.checkAnnounced("ftp", show, size, m.n.Load()); err != nil {
 			return err
-		}
-		if code/100 != 2 {
-			return c.refused(show, code, msg)
 		}
 		complete = true
 		return nil
@@ -288,7 +389,7 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 	closer := func() error {
 		stopData()
 		data.Close()
-		if complete && x.opts.FTPSessions != nil && x.ctx.Err() == nil && keepable(c.br) && stop() {
+		if complete && keep != nil && x.opts.FTPSessions != nil && x.ctx.Err() == nil && keepable(c.br) && stop() {
 			keep()
 			return nil
 		}
@@ -301,7 +402,7 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 		stop()
 		return raw.Close()
 	}
-	m := x.newMeter(&deadlineConn{Conn: data, idle: x.opts.readTimeout()}, "ftp", show)
+	m = x.newMeter(&deadlineConn{Conn: data, idle: x.opts.readTimeout()}, "ftp", show)
 	b := x.newBody(bufio.NewReaderSize(m, 32<<10), m, "ftp", show, atEOF, closer)
 	r := &Resource{ReadCloser: b, Plan: p, Kind: "file", Size: size}
 	switch cmd.Verb {

@@ -3,6 +3,7 @@ package access
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testio"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -114,5 +117,60 @@ func TestFTPNoSessions(t *testing.T) {
 	}
 	if n := srv.Conns.Load(); n != 2 {
 		t.Errorf("%d connections, want 2", n)
+	}
+}
+
+// Issue 21 item 5: the pool's caps (per key, per server, in all) close the
+// oldest idle session to make room, with QUIT; the reaper closes every
+// session IdleTimeout after it was put back, with QUIT, so that a burst
+// leaves no connection open.
+func TestFTPSessionsCapsAndReaper(t *testing.T) {
+	files := map[string][]byte{"f": []byte("data")}
+	fa, fb := &hostile.FTP{Files: files}, &hostile.FTP{Files: files}
+	a, b := hostile.Serve(t, fa.Serve), hostile.Serve(t, fb.Serve)
+	quits := func() int64 { return fa.Quits.Load() + fb.Quits.Load() }
+	pool := &FTPSessions{MaxIdle: 2, MaxIdlePerHost: 3, MaxIdleTotal: 5, IdleTimeout: 1500 * time.Millisecond}
+	defer pool.Close()
+	opts := &Options{FTPSessions: pool}
+	// Ten directories on a: at most 3 kept for that server.
+	for i := 0; i < 10; i++ {
+		if got, err := fetchAll(t, fmt.Sprintf("ftp://%s/d%d/f", a.Addr, i), opts); err != nil || got != "data" {
+			t.Fatalf("a/d%d: %q %v", i, got, err)
+		}
+	}
+	if n := pool.Len(); n != 3 {
+		t.Errorf("%d sessions kept after 10 directories of one server, want 3 (MaxIdlePerHost)", n)
+	}
+	// Four directories on b: 5 in all.
+	for i := 0; i < 4; i++ {
+		if _, err := fetchAll(t, fmt.Sprintf("ftp://%s/d%d/f", b.Addr, i), opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := pool.Len(); n != 5 {
+		t.Errorf("%d sessions kept in all, want 5 (MaxIdleTotal)", n)
+	}
+	// Each session that gave way was sent QUIT and closed: 14 logins, 9
+	// gone, 5 kept.
+	if !testio.Eventually(func() bool { return a.Open()+b.Open() == 5 }) {
+		t.Fatalf("%d sessions open upstream, want the 5 kept", a.Open()+b.Open())
+	}
+	if q := quits(); q != 9 {
+		t.Errorf("%d QUITs for 9 evicted sessions", q)
+	}
+	// The reaper: nothing idle, nothing open, after the idle timeout.
+	if !testio.Eventually(func() bool { return pool.Len() == 0 && a.Open()+b.Open() == 0 }) {
+		t.Fatalf("after the idle timeout: %d kept, %d open upstream", pool.Len(), a.Open()+b.Open())
+	}
+	if q := quits(); q != 14 {
+		t.Errorf("%d QUITs in all, want 14", q)
+	}
+	// A session put back after Close is closed at once.
+	pool.Close()
+	if _, err := fetchAll(t, "ftp://"+a.Addr+"/x/f", opts); err != nil {
+		t.Fatal(err)
+	}
+	if !testio.Eventually(func() bool { return pool.Len() == 0 && a.Open() == 0 }) {
+		t.Fatalf("a session given back after Close: %d kept, %d open upstream", pool.Len(), a.Open())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -82,8 +83,20 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 	m := x.newMeter(conn, "gopher", step)
 	br := bufio.NewReaderSize(m, 32<<10)
 	var r io.Reader = br
-	text := p.Reply == "text" || p.Reply == "menu" || p.Reply == "error"
+	text := p.Reply == "text" || p.Reply == "menu" || p.Reply == "error" || p.Reply == scheme.GopherAttributes
 	size := int64(-1)
+	if p.Reply == scheme.GopherAttributes {
+		// Only a Gopher+ server answers with a header line first; any
+		// other reads "selector TAB !" as a search and answers with
+		// something that is no attribute block.
+		if b, err := br.Peek(1); err != nil || b[0] != '+' && b[0] != '-' {
+			closer()
+			if err != nil {
+				return nil, x.fail("gopher", step+" (Gopher+ attributes)", err)
+			}
+			return nil, &StepError{Protocol: "gopher", Step: step + " (Gopher+ attributes)", Err: errors.New("the server does not speak Gopher+: its reply starts without a +LENGTH line, so it has no attributes to give (RFC 1738 3.4.6)")}
+		}
+	}
 	if p.HasPlus {
 		r, text, size, err = x.gopherPlus(br, text, step)
 		if err != nil {
@@ -101,8 +114,11 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		r = &dotReader{r: tb, start: true}
 	}
 	kind := "file"
-	if p.Reply == "menu" {
+	switch p.Reply {
+	case "menu":
 		kind = "menu"
+	case scheme.GopherAttributes:
+		kind = "attributes"
 	}
 	b := x.newBody(r, m, "gopher", step, nil, closer)
 	return &Resource{ReadCloser: b, Plan: p, Kind: kind, ContentType: gopherContentType(p.Type), Size: size}, nil
@@ -219,9 +235,35 @@ type dotReader struct {
 var errNoTerminator = errors.New(`the connection ended before the terminating "." line`)
 
 func (d *dotReader) Read(p []byte) (int, error) {
+	if err := d.fill(); err != nil {
+		return 0, err
+	}
+	n := copy(p, d.pending)
+	d.pending = d.pending[n:]
+	return n, nil
+}
+
+// readLine returns the next line as it is (lineReader), its dot-stuffing
+// undone: a piece of a line longer than the buffer with
+// bufio.ErrBufferFull.
+func (d *dotReader) readLine() ([]byte, error) {
+	if err := d.fill(); err != nil {
+		return nil, err
+	}
+	line := d.pending
+	d.pending = nil
+	if line[len(line)-1] != '\n' && !d.done {
+		return line, bufio.ErrBufferFull
+	}
+	return line, nil
+}
+
+// fill makes d.pending the rest of the current line, or the next line,
+// unstuffed; it returns io.EOF at the terminator.
+func (d *dotReader) fill() error {
 	for len(d.pending) == 0 {
 		if d.done {
-			return 0, io.EOF
+			return io.EOF
 		}
 		line, err := d.r.ReadSlice('\n')
 		switch {
@@ -237,18 +279,18 @@ func (d *dotReader) Read(p []byte) (int, error) {
 		case err == io.EOF:
 			d.done = true
 			if d.strict {
-				return 0, errNoTerminator
+				return errNoTerminator
 			}
 			if len(line) == 0 {
-				return 0, io.EOF
+				return io.EOF
 			}
 		case err != nil:
-			return 0, err
+			return err
 		}
 		if d.start {
 			if (len(line) == 2 && line[0] == '.' && line[1] == '\n') || (len(line) == 3 && string(line) == ".\r\n") {
 				d.done = true
-				return 0, io.EOF
+				return io.EOF
 			}
 			if len(line) >= 2 && line[0] == '.' && line[1] == '.' {
 				line = line[1:]
@@ -257,9 +299,7 @@ func (d *dotReader) Read(p []byte) (int, error) {
 		d.start = len(line) > 0 && line[len(line)-1] == '\n'
 		d.pending = line
 	}
-	n := copy(p, d.pending)
-	d.pending = d.pending[n:]
-	return n, nil
+	return nil
 }
 
 // MenuItem is one line of a gopher menu (RFC 1436 section 3.8): the item
@@ -288,18 +328,28 @@ func (m MenuItem) URL() (string, error) {
 // MenuReader reads a gopher menu item by item, holding one line at a time:
 // a menu of any size is read in constant memory.
 type MenuReader struct {
-	br   *bufio.Reader
-	max  int
-	line []byte
-	n    int // lines read
+	br    *bufio.Reader
+	lines *body // r's stream when it gives lines itself (a gopher menu)
+	max   int
+	line  []byte // a long line, gathered
+	chunk []byte // the block item strings are cut from (str)
+	n     int    // lines read
 }
 
 // NewMenuReader reads the menu from r (a Resource of Kind "menu": the
 // terminator already removed). Lines longer than maxLine bytes (zero:
-// DefaultMaxReplyLine) are an error.
+// DefaultMaxReplyLine) are an error. A gopher menu's Resource is read
+// line by line as its reader unstuffs them, not through a second buffer.
 func NewMenuReader(r io.Reader, maxLine int) *MenuReader {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxReplyLine
+	}
+	if res, ok := r.(*Resource); ok {
+		if b, ok := res.ReadCloser.(*body); ok {
+			if _, ok := b.r.(lineReader); ok {
+				return &MenuReader{lines: b, max: maxLine}
+			}
+		}
 	}
 	return &MenuReader{br: bufio.NewReaderSize(r, 4096), max: maxLine}
 }
@@ -310,49 +360,88 @@ func NewMenuReader(r io.Reader, maxLine int) *MenuReader {
 // lines are skipped.
 func (mr *MenuReader) Next() (MenuItem, error) {
 	for {
-		mr.line = mr.line[:0]
-		for {
-			frag, err := mr.br.ReadSlice('\n')
-			if len(mr.line)+len(frag) > mr.max+2 {
-				return MenuItem{}, &LimitError{Protocol: "gopher", Step: fmt.Sprintf("menu line %d", mr.n+1), Limit: "menu line", Value: fmt.Sprintf("%d bytes", mr.max)}
-			}
-			mr.line = append(mr.line, frag...)
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err == io.EOF && len(mr.line) > 0 {
-				break
-			}
-			if err != nil {
-				return MenuItem{}, err
-			}
-			break
+		b, err := mr.readLine()
+		if err != nil {
+			return MenuItem{}, err
 		}
 		mr.n++
-		l := string(bytes.TrimRight(mr.line, "\r\n"))
-		if l == "." {
+		for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+			b = b[:len(b)-1]
+		}
+		if len(b) == 1 && b[0] == '.' {
 			return MenuItem{}, io.EOF
 		}
-		if l == "" {
+		if len(b) == 0 {
 			continue
 		}
+		l := mr.str(b)
 		// The TAB-separated fields, cut in place (no slice of them): the
 		// first five, and how many there are (five or more counts as five).
 		var f [5]string
 		rest, n := l[1:], 0
 		for n < len(f) {
-			v, r, ok := strings.Cut(rest, "\t")
-			f[n], rest = v, r
-			n++
-			if !ok {
+			i := strings.IndexByte(rest, '\t')
+			if i < 0 {
+				f[n] = rest
+				n++
 				break
 			}
+			f[n], rest = rest[:i], rest[i+1:]
+			n++
 		}
 		if n < 4 {
 			return MenuItem{Type: 'i', Display: l}, nil
 		}
 		return MenuItem{Type: l[0], Display: f[0], Selector: f[1], Host: f[2], Port: strings.TrimSpace(f[3]), Plus: f[4]}, nil
 	}
+}
+
+// readLine returns the next line, its end included; a line longer than
+// the reader's buffer is gathered in mr.line.
+func (mr *MenuReader) readLine() ([]byte, error) {
+	mr.line = mr.line[:0]
+	for {
+		var (
+			frag []byte
+			err  error
+		)
+		if mr.lines != nil {
+			frag, err = mr.lines.readLine()
+		} else {
+			frag, err = mr.br.ReadSlice('\n')
+		}
+		if len(mr.line)+len(frag) > mr.max+2 {
+			return nil, &LimitError{Protocol: "gopher", Step: fmt.Sprintf("menu line %d", mr.n+1), Limit: "menu line", Value: fmt.Sprintf("%d bytes", mr.max)}
+		}
+		if err == bufio.ErrBufferFull {
+			mr.line = append(mr.line, frag...)
+			continue
+		}
+		if err != nil && (err != io.EOF || len(mr.line)+len(frag) == 0) {
+			return nil, err
+		}
+		if len(mr.line) == 0 {
+			return frag, nil // the whole line in one piece: not copied
+		}
+		return append(mr.line, frag...), nil
+	}
+}
+
+// menuChunk is the size of the blocks the strings of a menu's items are
+// cut from.
+const menuChunk = 4 << 10
+
+// str returns b as a string cut from mr's current block: one allocation
+// for many lines rather than one a line. A block's bytes are never
+// written again once a string is made of them (it is only appended to),
+// so the strings are as immutable as any; an item kept keeps its block.
+func (mr *MenuReader) str(b []byte) string {
+	if len(b) > cap(mr.chunk)-len(mr.chunk) {
+		mr.chunk = make([]byte, 0, max(menuChunk, len(b)))
+	}
+	start := len(mr.chunk)
+	mr.chunk = append(mr.chunk, b...)
+	return unsafe.String(&mr.chunk[start], len(b))
 }
 
 // WriteMenuListing copies a menu from r to w as a listing, one item a line,

@@ -18,7 +18,14 @@ import (
 // planFor parses in and returns its plan under cfg.
 func planFor(t testing.TB, in string, cfg scheme.Config) scheme.Plan {
 	t.Helper()
-	u, err := urlkit.Parse(in)
+	return planParsed(t, urlkit.Parse, in, cfg)
+}
+
+// planParsed is planFor with in read by parse (urlkit.ParseExtended for
+// an IPv6 host).
+func planParsed(t testing.TB, parse func(string) (urlkit.URL, error), in string, cfg scheme.Config) scheme.Plan {
+	t.Helper()
+	u, err := parse(in)
 	if err != nil {
 		t.Fatalf("%s: %v", in, err)
 	}

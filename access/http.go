@@ -90,7 +90,7 @@ func (x *execution) http(p *scheme.HTTPPlan) (*Resource, error) {
 				ua = h.Value
 			}
 		}
-		np, err := scheme.PlanOf(next, scheme.Config{Compressed: p.Compressed, UserAgent: ua})
+		np, err := scheme.PlanOf(next, scheme.Config{Compressed: p.Compressed, UserAgent: ua, Head: p.Method == "HEAD"})
 		if err != nil {
 			redirect.Reason = "the new URL has no plan: " + err.Error()
 			return nil, redirect
@@ -195,7 +195,8 @@ func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error)
 	}
 	cr := &capReader{r: conn, max: x.opts.maxReply()}
 	br := bufio.NewReaderSize(cr, 4096)
-	resp, err := http.ReadResponse(br, nil)
+	// The request's method tells ReadResponse that no body answers HEAD.
+	resp, err := http.ReadResponse(br, &http.Request{Method: p.Method})
 	if err != nil {
 		closer()
 		if errors.Is(err, errCap) {
@@ -213,12 +214,23 @@ func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error)
 			}
 		}
 	}
-	if resp.StatusCode/100 == 3 {
+	head := p.Method == "HEAD"
+	if resp.StatusCode/100 == 3 && (!head || x.opts.FollowRedirects) {
 		if loc := resp.Header.Get("Location"); loc != "" {
 			resp.Body.Close()
 			closer()
 			return nil, loc, resp.StatusCode, nil
 		}
+	}
+	if head {
+		// The answer to HEAD is its status and header, whatever the
+		// status (a redirect not followed included): the caller shows
+		// them; HTTPStatusError is for a body that is not the resource.
+		resp.Body.Close()
+		closer()
+		b := x.newBody(strings.NewReader(""), nil, "http", step, nil, nil)
+		return &Resource{ReadCloser: b, Plan: p, Kind: "head", ContentType: resp.Header.Get("Content-Type"), Size: -1,
+			Status: status, Header: resp.Header}, "", 0, nil
 	}
 	if resp.StatusCode/100 != 2 {
 		resp.Body.Close()

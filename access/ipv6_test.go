@@ -20,15 +20,7 @@ import (
 // planExt plans a URL of the extended syntax.
 func planExt(t *testing.T, in string, cfg scheme.Config) scheme.Plan {
 	t.Helper()
-	u, err := urlkit.ParseExtended(in)
-	if err != nil {
-		t.Fatalf("%s: %v", in, err)
-	}
-	p, err := scheme.PlanOf(u, cfg)
-	if err != nil {
-		t.Fatalf("%s: plan: %v", in, err)
-	}
-	return p
+	return planParsed(t, urlkit.ParseExtended, in, cfg)
 }
 
 // vsftpdCommands matches the commands vsftpd logs, with the client's

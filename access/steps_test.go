@@ -3,7 +3,6 @@ package access
 import (
 	"context"
 	"errors"
-	"io"
 	"net"
 	"strings"
 	"testing"
@@ -101,25 +100,7 @@ func TestFTPExecutesTypedCommands(t *testing.T) {
 // An NNTP OVER without Else is not followed by XOVER when the server does
 // not know it: the plan says what is sent.
 func TestNNTPExecutesTypedCommands(t *testing.T) {
-	s := serve(t, func(c net.Conn) {
-		io.WriteString(c, "200 old server\r\n")
-		buf := make([]byte, 4096)
-		for {
-			n, err := c.Read(buf)
-			if err != nil {
-				return
-			}
-			switch l := string(buf[:n]); {
-			case strings.HasPrefix(l, "OVER"), strings.HasPrefix(l, "XOVER"):
-				io.WriteString(c, "500 what?\r\n")
-			case strings.HasPrefix(l, "GROUP"):
-				io.WriteString(c, "211 1 1 1 g\r\n")
-			case strings.HasPrefix(l, "QUIT"):
-				io.WriteString(c, "205 bye\r\n")
-				return
-			}
-		}
-	})
+	s := serve(t, oldNNTPServer(false))
 	p := &scheme.NNTPPlan{Addr: s.Addr, Group: "g", Commands: []scheme.NNTPCommand{
 		{Verb: scheme.NNTPGroup, Arg: "g"}, {Verb: scheme.NNTPOver, Arg: "1-"}, {Verb: scheme.NNTPQuit}}}
 	_, err := Execute(context.Background(), p, nil)

@@ -27,6 +27,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // APDU types (Z39.50-1988; the first byte of the Z39.50 part).
@@ -119,29 +121,17 @@ func (e *WAISFormatError) Error() string {
 
 // ---- encoding -----------------------------------------------------------
 
-// appendCompressed appends n as a compressed integer.
-func appendCompressed(b []byte, n int) []byte {
-	var tmp [5]byte
-	i := len(tmp) - 1
-	tmp[i] = byte(n & 0x7f)
-	for n >>= 7; n > 0; n >>= 7 {
-		i--
-		tmp[i] = byte(n&0x7f) | 0x80
-	}
-	return append(b, tmp[i:]...)
-}
-
 // appendElem appends one element: tag, length, value.
 func appendElem(b []byte, tag int, v []byte) []byte {
-	b = appendCompressed(b, tag)
-	b = appendCompressed(b, len(v))
+	b = scheme.AppendWAISInt(b, tag)
+	b = scheme.AppendWAISInt(b, len(v))
 	return append(b, v...)
 }
 
 // appendString appends an element holding a string.
 func appendString(b []byte, tag int, s string) []byte {
-	b = appendCompressed(b, tag)
-	b = appendCompressed(b, len(s))
+	b = scheme.AppendWAISInt(b, tag)
+	b = scheme.AppendWAISInt(b, len(s))
 	return append(b, s...)
 }
 

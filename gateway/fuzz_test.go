@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // fuzzConn is the connection the fuzz target's dialer returns: reads end
@@ -169,7 +171,7 @@ func FuzzGatewayRequest(f *testing.F) {
 			if !public && names[i] != allowed && names[i] != "news.example:119" {
 				t.Fatalf("%q: a connection to %s (%s) was used", target, ap, names[i])
 			}
-			if _, bad := badPorts[int(ap.Port())]; bad && ap.Port() != 21 && ap.Port() != 119 {
+			if _, bad := scheme.BlockedPort(int(ap.Port())); bad && ap.Port() != 21 && ap.Port() != 119 {
 				t.Fatalf("%q: a connection to port %d was used", target, ap.Port())
 			}
 		}

@@ -25,10 +25,11 @@ package gateway
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,7 +67,32 @@ type Config struct {
 	MaxSize int64
 	// MaxUpstream bounds the requests being served upstream at once; a
 	// request that cannot get a slot before its deadline gets 503.
-	MaxUpstream int
+	// MaxUpstreamPerClient bounds those of one client address (an IPv6
+	// client by its /64) and MaxUpstreamPerTarget those for one upstream
+	// address, so that no client and no slow upstream holds them all; a
+	// slot given back goes to the first waiting request under both (zero:
+	// MaxUpstream/4 and MaxUpstream/8, at least 1).
+	MaxUpstream          int
+	MaxUpstreamPerClient int
+	MaxUpstreamPerTarget int
+	// MaxConns bounds the client connections open at once and
+	// MaxConnsPerClient those of one client address: beyond a cap the
+	// oldest idle keep-alive connection is closed to make room, and when
+	// none is idle the new connection is answered 503 (zero:
+	// DefaultMaxConns, DefaultMaxConnsPerClient). They apply to a server
+	// made with HTTPServer that serves Listener.
+	MaxConns          int
+	MaxConnsPerClient int
+	// HeaderTimeout bounds the time to read a request's header and
+	// IdleTimeout the wait for the next request on a keep-alive connection
+	// (zero: DefaultHeaderTimeout, DefaultIdleTimeout).
+	HeaderTimeout, IdleTimeout time.Duration
+	// FTPIdle bounds the logged-in ftp sessions kept between requests and
+	// FTPIdleTimeout how long each is kept (zero: access's defaults,
+	// access.DefaultFTPIdleTotal and DefaultFTPIdleTimeout); at most
+	// access.DefaultFTPIdlePerHost are kept for one server.
+	FTPIdle        int
+	FTPIdleTimeout time.Duration
 	// MaxPageItems and MaxPageBytes bound one listing page (a gopher
 	// menu, an ftp directory, a group list, an overview): the page stops
 	// there with a visible "listing truncated" line. Pages are written as
@@ -83,7 +109,8 @@ type Config struct {
 type Gateway struct {
 	cfg   Config
 	pol   *policy
-	sem   chan struct{}
+	slots *slots
+	conns *connTracker
 	logMu sync.Mutex
 	// testDial, set by tests, replaces the dialer (the policy is then
 	// asked about the address it connected to).
@@ -96,21 +123,7 @@ type Gateway struct {
 
 // New returns a gateway with cfg, its zero fields set to the defaults.
 func New(cfg Config) *Gateway {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.MaxSize <= 0 {
-		cfg.MaxSize = DefaultMaxSize
-	}
-	if cfg.MaxUpstream <= 0 {
-		cfg.MaxUpstream = DefaultMaxUpstream
-	}
-	if cfg.MaxPageItems <= 0 {
-		cfg.MaxPageItems = DefaultMaxPageItems
-	}
-	if cfg.MaxPageBytes <= 0 {
-		cfg.MaxPageBytes = DefaultMaxPageBytes
-	}
+	cfg = cfg.withDefaults()
 	// Directory pages show each file's kind, size and date (FEAT, then
 	// MLSD, LIST or NLST: scheme.Config.FTPListDetails).
 	cfg.Scheme.FTPListDetails = true
@@ -121,25 +134,68 @@ func New(cfg Config) *Gateway {
 		pol, _ = compile(Policy{AllowLoopback: cfg.Policy.AllowLoopback, AllowPrivate: cfg.Policy.AllowPrivate,
 			Allow: validEntries(cfg.Policy.Allow), Hosts: cfg.Policy.Hosts}, cfg.Scheme.NewsServer)
 	}
-	return &Gateway{cfg: cfg, pol: pol, sem: make(chan struct{}, cfg.MaxUpstream), now: time.Now,
-		sessions: &access.FTPSessions{MaxIdle: cfg.MaxUpstream}}
+	sl := newSlots(cfg.MaxUpstream, cfg.MaxUpstreamPerClient, cfg.MaxUpstreamPerTarget)
+	// A gateway that has served nothing for a few seconds gives the memory
+	// its requests used back to the system (a full collection, then the
+	// freed pages returned), instead of keeping it until the runtime's
+	// own schedule does: after a burst, its resident memory comes back
+	// to where it was (measured by internal/gwsoak's soak).
+	sl.idle, sl.idleAfter = freeMemory, 3*time.Second
+	return &Gateway{cfg: cfg, pol: pol, now: time.Now,
+		slots:    sl,
+		conns:    newConnTracker(cfg.MaxConns, cfg.MaxConnsPerClient),
+		sessions: &access.FTPSessions{MaxIdleTotal: cfg.FTPIdle, IdleTimeout: cfg.FTPIdleTimeout}}
+}
+
+// freeMemory collects twice (the buffers kept in sync.Pools outlive one
+// collection) and returns the freed pages to the system.
+func freeMemory() {
+	runtime.GC()
+	debug.FreeOSMemory()
+}
+
+// withDefaults returns c with its zero fields set to the defaults.
+func (cfg Config) withDefaults() Config {
+	orDefault(&cfg.Timeout, DefaultTimeout)
+	orDefault(&cfg.MaxSize, DefaultMaxSize)
+	orDefault(&cfg.MaxUpstream, DefaultMaxUpstream)
+	orDefault(&cfg.MaxUpstreamPerClient, max(1, cfg.MaxUpstream/4))
+	orDefault(&cfg.MaxUpstreamPerTarget, max(1, cfg.MaxUpstream/8))
+	orDefault(&cfg.MaxConns, DefaultMaxConns)
+	orDefault(&cfg.MaxConnsPerClient, DefaultMaxConnsPerClient)
+	orDefault(&cfg.HeaderTimeout, DefaultHeaderTimeout)
+	orDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
+	orDefault(&cfg.MaxPageItems, DefaultMaxPageItems)
+	orDefault(&cfg.MaxPageBytes, DefaultMaxPageBytes)
+	return cfg
+}
+
+// orDefault sets *v to def when it is zero or negative.
+func orDefault[T int | int64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // HTTPServer returns an http.Server serving g as `urlkit serve` runs it:
-// a bound on the time to read a request's header, on an idle keep-alive
-// connection, and on writing a response (the request deadline and a
-// margin for the last writes, so that a client that stops reading does not
-// hold the relay past the deadline).
+// a bound on the time to read a request's header (HeaderTimeout) and its
+// size (MaxHeaderBytes), on an idle keep-alive connection (IdleTimeout),
+// and on writing a response (the request deadline and a margin for the
+// last writes, so that a client that stops reading does not hold the relay
+// past the deadline). Serve it on Listener(ln) for the connection caps.
 func (g *Gateway) HTTPServer() *http.Server {
-	return &http.Server{Handler: g, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-		WriteTimeout: g.cfg.Timeout + 10*time.Second}
+	return &http.Server{Handler: g, ReadHeaderTimeout: g.cfg.HeaderTimeout, IdleTimeout: g.cfg.IdleTimeout,
+		WriteTimeout: g.cfg.Timeout + 10*time.Second, MaxHeaderBytes: MaxHeaderBytes,
+		ConnState: g.conns.connState}
 }
 
-// Close closes the FTP sessions the gateway keeps between requests.
+// Close closes the FTP sessions the gateway keeps between requests
+// (sending QUIT), and waits until they are closed.
 func (g *Gateway) Close() { g.sessions.Close() }
 
 // request is one request being served.
 type request struct {
+	lw    logWriter // w, when the request reached ServeHTTP
 	w     http.ResponseWriter
 	r     *http.Request
 	ctx   context.Context
@@ -155,13 +211,17 @@ type request struct {
 // ServeHTTP serves one request in the proxy form or the path form, or the
 // root page and its form handler.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	lw := &logWriter{ResponseWriter: w}
-	start := g.now()
-	defer g.logRequest(lw, r, start)
+	// One allocation holds the request's state and the response writer
+	// that records the log line's status and size.
+	q := &request{lw: logWriter{ResponseWriter: w}, r: r}
+	lw := &q.lw
+	if g.cfg.Log != nil {
+		defer g.logRequest(lw, r, g.now())
+	}
 	h := lw.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h["X-Content-Type-Options"] = hdrNosniff
+	h["Referrer-Policy"] = hdrNoReferrer
+	h["Cross-Origin-Resource-Policy"] = hdrSameOrigin
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
 		g.errorPage(lw, r, problem{Status: http.StatusMethodNotAllowed, Message: "the gateway answers GET and HEAD only"})
@@ -177,9 +237,11 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.errorPage(lw, r, problem{Status: status, Message: err.Error()})
 		return
 	}
+	q.w, q.publicOnly = lw, publicOnly
 	target := r.RequestURI
 	if !strings.HasPrefix(target, "/") {
-		g.fetch(&request{w: lw, r: r, proxy: true, publicOnly: publicOnly}, target)
+		q.proxy = true
+		g.fetch(q, target)
 		return
 	}
 	rest := target[1:]
@@ -191,9 +253,20 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !hasScheme(rest):
 		g.errorPage(lw, r, problem{Status: http.StatusNotFound, Message: "no such page: the gateway's paths are / and /SCHEME:... (an absolute URL); type a URL below"})
 	default:
-		g.fetch(&request{w: lw, r: r, publicOnly: publicOnly}, rest)
+		g.fetch(q, rest)
 	}
 }
+
+// Header values the gateway sets on every response or every document:
+// set as they are (keys in canonical form), not through Header.Set, which
+// would make a slice of each a response. Nothing appends to them in place
+// (a slice of length and capacity one is copied by append).
+var (
+	hdrNosniff     = []string{"nosniff"}
+	hdrNoReferrer  = []string{"no-referrer"}
+	hdrSameOrigin  = []string{"same-origin"}
+	hdrDocumentCSP = []string{"sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'"}
+)
 
 // hasScheme reports whether s starts with "scheme:".
 func hasScheme(s string) bool {
@@ -231,11 +304,12 @@ func (g *Gateway) fetch(q *request, raw string) {
 	ctx, cancel := context.WithTimeout(q.r.Context(), g.cfg.Timeout)
 	defer cancel()
 	q.ctx = ctx
-	if !g.acquire(ctx) {
-		g.errorPage(q.w, q.r, problem{Status: http.StatusServiceUnavailable, Message: "the gateway is serving as many requests as it may; try again", Target: q.shown()})
+	client, target := clientKey(q.r.RemoteAddr), targetOf(plan)
+	if !g.slots.acquire(ctx, client, target) {
+		g.errorPage(q.w, q.r, problem{Status: http.StatusServiceUnavailable, Message: "the gateway is serving as many requests as it may (for this client, for this server, or in all); try again", Target: q.shown()})
 		return
 	}
-	defer g.release()
+	defer g.slots.release(client, target)
 	switch p := plan.(type) {
 	case *scheme.GopherPlan:
 		g.gopher(q, p)
@@ -252,25 +326,22 @@ func (g *Gateway) fetch(q *request, raw string) {
 	}
 }
 
-// acquire takes one of the MaxUpstream slots, waiting until ctx ends when
-// none is free; it reports whether it got one. A free slot is taken
-// without waiting on ctx (which would make ctx allocate its channel).
-func (g *Gateway) acquire(ctx context.Context) bool {
-	select {
-	case g.sem <- struct{}{}:
-		return true
-	default:
+// targetOf is the upstream address a plan's slot is counted against.
+func targetOf(plan scheme.Plan) string {
+	switch p := plan.(type) {
+	case *scheme.GopherPlan:
+		return p.Addr
+	case *scheme.FTPPlan:
+		return p.Addr
+	case *scheme.NNTPPlan:
+		return p.Addr
+	case *scheme.WAISPlan:
+		return p.Addr
+	case *scheme.ProsperoPlan:
+		return p.Addr
 	}
-	select {
-	case g.sem <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return plan.Scheme()
 }
-
-// release gives back a slot taken by acquire.
-func (g *Gateway) release() { <-g.sem }
 
 // check is the gateway's policy, applied to every URL before anything is
 // sent: it returns the URL's plan or the reason for refusing it.
@@ -382,11 +453,14 @@ const prefetch = 64 << 10
 // contentType from the first bytes (a charset for text; a sniffed type
 // when ctype is sniffType). Upstream bytes
 // are served under a sandboxing Content-Security-Policy: a gopher "h" item
-// or an ftp .html file runs no script in the gateway's origin. The length
-// is sent when the upstream announced it (size >= 0) or when the resource
-// fits in the first buffer; a transfer that then ends early, or fails
-// after the status is sent, ends the connection without completing the
-// response, so the client never takes a truncated resource for whole.
+// or an ftp .html file runs no script in the gateway's origin. A
+// Content-Length is sent only when the gateway has the whole resource,
+// read to its end within the first buffer: the length an upstream
+// announces (size, an ftp 150 reply's) is not passed on, since access
+// checks it only when the stream ends (fewer bytes is an error, more are
+// delivered and noted in the log). A transfer that fails after the status
+// is sent, a short one included, ends the connection without completing
+// the response, so the client never takes a truncated resource for whole.
 func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype string) {
 	defer rc.Close()
 	bp := bufPool.Get().(*[]byte)
@@ -400,12 +474,8 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 	}
 	h := q.w.Header()
 	h.Set("Content-Type", contentType(ctype, buf[:n], complete))
-	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'")
+	h["Content-Security-Policy"] = hdrDocumentCSP
 	if complete {
-		if size >= 0 && int64(n) != size {
-			g.fail(q, fmt.Errorf("upstream announced %d bytes and sent %d", size, n))
-			return
-		}
 		h.Set("Content-Length", strconv.Itoa(n))
 		if r, ok := rc.(*access.Resource); ok {
 			if _, ftp := r.Plan.(*scheme.FTPPlan); ftp {
@@ -427,18 +497,11 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 		}
 		return
 	}
-	if size >= 0 {
-		h.Set("Content-Length", strconv.FormatInt(size, 10))
-	}
 	q.w.WriteHeader(http.StatusOK)
 	if _, err := q.w.Write(buf[:n]); err != nil {
 		return
 	}
-	m, err := io.CopyBuffer(q.w, onlyReader{rc}, buf)
-	if err == nil && size >= 0 && int64(n)+m != size {
-		err = fmt.Errorf("upstream announced %d bytes and sent %d", size, int64(n)+m)
-	}
-	if err != nil {
+	if _, err := io.CopyBuffer(q.w, onlyReader{rc}, buf); err != nil {
 		// The status is sent: end the connection without the closing
 		// chunk, so the client sees an incomplete response rather than a
 		// complete-looking truncated one.

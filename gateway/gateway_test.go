@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testio"
 )
 
 // serve runs g on loopback and returns its base URL.
@@ -217,10 +219,11 @@ func TestFTPThroughGateway(t *testing.T) {
 	if resp.StatusCode != 502 {
 		t.Errorf("missing file: %d", resp.StatusCode)
 	}
-	// A file larger than the first buffer: the length the server announced
-	// in its 150 reply is sent before the body is relayed.
+	// A file larger than the first buffer: relayed without a
+	// Content-Length, since the length the server announced in its 150
+	// reply is not verified until the end (issue 21 item 8).
 	resp, body = raw(t, base, "GET", "ftp://"+addr+"/pub/big.bin")
-	if resp.StatusCode != 200 || len(body) != len(big) || resp.ContentLength != int64(len(big)) || body != string(big) {
+	if resp.StatusCode != 200 || len(body) != len(big) || resp.ContentLength != -1 || body != string(big) {
 		t.Errorf("big file: %d, Content-Length %d, %d bytes", resp.StatusCode, resp.ContentLength, len(body))
 	}
 	// The gateway keeps the anonymous session in /pub between requests.
@@ -349,26 +352,26 @@ func TestConcurrencyLimit(t *testing.T) {
 	addr := gopherServer(t, map[string][]byte{"/a": []byte("a")})
 	cfg := allow(addr)
 	cfg.MaxUpstream, cfg.Timeout = 2, 300*time.Millisecond
+	cfg.MaxUpstreamPerClient, cfg.MaxUpstreamPerTarget = 2, 2
 	g := New(cfg)
 	base := serve(t, g)
-	g.sem <- struct{}{} // two requests being served upstream
-	g.sem <- struct{}{}
+	// Two requests being served upstream, from other clients.
+	g.slots.acquire(context.Background(), clientKey("192.0.2.1:1"), "x:70")
+	g.slots.acquire(context.Background(), clientKey("192.0.2.2:1"), "y:70")
 	resp, body := raw(t, base, "GET", "/gopher://"+addr+"/0b")
 	if resp.StatusCode != 503 {
 		t.Errorf("with every slot taken: %d %q, want 503", resp.StatusCode, body)
 	}
-	<-g.sem
+	g.slots.release(clientKey("192.0.2.1:1"), "x:70")
 	resp, body = raw(t, base, "GET", "/gopher://"+addr+"/9/a")
 	if resp.StatusCode != 200 || body != "a" {
 		t.Errorf("with a slot free: %d %q", resp.StatusCode, body)
 	}
 	// The slot is given back when the handler returns, which may be just
 	// after the client has the whole response.
-	for i := 0; i < 100 && len(g.sem) != 1; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if len(g.sem) != 1 {
-		t.Errorf("%d slots held after the request, want 1", len(g.sem))
+	testio.Eventually(func() bool { return g.slots.inUse() == 1 })
+	if n := g.slots.inUse(); n != 1 {
+		t.Errorf("%d slots held after the request, want 1", n)
 	}
 }
 

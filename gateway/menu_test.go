@@ -1,9 +1,14 @@
 package gateway
 
 import (
+	"fmt"
 	"html/template"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // appendHTML escapes as html/template does for text and attribute values,
@@ -14,9 +19,13 @@ func TestAppendHTML(t *testing.T) {
 		"caf\u00e9 \u2603":                  "caf\u00e9 \u2603",
 		"Caf\xe9 \x93quoted\x94":            "Caf\u00e9 \u201cquoted\u201d",
 		"nul\x00":                           "nul\uFFFD",
+		"ends in \xc3":                      "ends in \u00c3", // a cut UTF-8 sequence: windows-1252
 	} {
 		if got := string(appendHTML(nil, in)); got != want {
 			t.Errorf("appendHTML(%q) = %q, want %q", in, got, want)
+		}
+		if got := string(appendHTML(nil, []byte(in))); got != want {
+			t.Errorf("appendHTML([]byte(%q)) = %q, want %q", in, got, want)
 		}
 	}
 	// Agreement with html/template on ASCII and UTF-8 text.
@@ -51,13 +60,13 @@ func TestAppendMenuLine(t *testing.T) {
 		want   string
 	}{
 		{'1', entry{Text: "Docs", Href: "/gopher://h/1/docs", Shown: "gopher://h/1/docs"}, "",
-			`<span class="t" title="1: a gopher menu, a directory of items (RFC 1436)">(DIR)</span> <a href="/gopher://h/1/docs">Docs</a>` + "\n"},
+			`<span class=k31>(DIR)</span> <a href="/gopher://h/1/docs">Docs</a>` + "\n"},
 		{'i', entry{Text: "  +--<art>--+"}, "", "      " + "  +--&lt;art&gt;--+\n"},
 		{'7', entry{Text: "Find", Href: "/gopher://h/7/f", Shown: "gopher://h/7/f"}, "/go",
-			`<span class="t" title="7: an index-search server: type words, get a menu (RFC 1436)">(?)  </span> <a href="/gopher://h/7/f">Find</a>` +
-				` <form class="s" method="get" action="/go"><input type="hidden" name="url" value="gopher://h/7/f"><input type="search" name="q" size="24" aria-label="search: Find"><button>search</button></form>` + "\n"},
-		{'3', entry{Text: "no <such> thing", Kind: "error"}, "", `<span class="t" title="3: an error the server reports (RFC 1436)">(ERR)</span> <span class="error">no &lt;such&gt; thing</span>` + "\n"},
-		{'Q', entry{Text: "odd", Href: "/gopher://h/Qx", Shown: "gopher://h/Qx"}, "", `<span class="t" title="Q: an item type the gateway does not know">(???)</span> <a href="/gopher://h/Qx">odd</a>` + "\n"},
+			`<span class=k37>(?)  </span> <a href="/gopher://h/7/f">Find</a>` +
+				` <form action="/go"><input type=hidden name=url value="gopher://h/7/f"><input type=search name=q size=24 aria-label="search: Find"><button>search</button></form>` + "\n"},
+		{'3', entry{Text: "no <such> thing", Kind: "error"}, "", `<span class=k33>(ERR)</span> <span class="error">no &lt;such&gt; thing</span>` + "\n"},
+		{'Q', entry{Text: "odd", Href: "/gopher://h/Qx", Shown: "gopher://h/Qx"}, "", `<span class=k title="Q: an item type the gateway does not know">(???)</span> <a href="/gopher://h/Qx">odd</a>` + "\n"},
 	} {
 		if got := string(appendMenuLine(nil, tc.t, tc.e, tc.search)); got != tc.want {
 			t.Errorf("%c %+v:\n got %s\nwant %s", tc.t, tc.e, got, tc.want)
@@ -71,5 +80,167 @@ func TestAppendMenuLine(t *testing.T) {
 	}
 	if strings.Contains(string(appendMenuLine(nil, '0', entry{Text: "x", Href: "/y"}, "")), "title=\"\"") {
 		t.Error("an empty title")
+	}
+}
+
+// Each known type's label names a class whose rule in the menu's style
+// sheet shows the type's meaning on hover; the sheet holds no "<" (it is
+// inside a style element) and no quote but the strings' own.
+func TestMenuStyle(t *testing.T) {
+	css := string(menuStyle)
+	if strings.ContainsAny(css, "<>") {
+		t.Errorf("menuStyle holds < or >: %s", css)
+	}
+	rule := regexp.MustCompile(`pre\.menu \.(k[0-9a-f]{2}):hover::after\{content:"([^"]*)"\}`)
+	meanings := map[string]string{}
+	for _, m := range rule.FindAllStringSubmatch(css, -1) {
+		unescaped := regexp.MustCompile(`\\([0-9a-f]+) `).ReplaceAllStringFunc(m[2], func(e string) string {
+			n, _ := strconv.ParseUint(strings.TrimSpace(e[1:]), 16, 8)
+			return string(rune(n))
+		})
+		meanings[m[1]] = unescaped
+	}
+	known := 0
+	for c := 0; c < 256; c++ {
+		ty := gopherTypes[c]
+		if ty.html == "" {
+			continue
+		}
+		known++
+		class := typeClass(byte(c))
+		if !strings.HasPrefix(ty.html, "<span class="+class+">") {
+			t.Errorf("type %q: label %q does not carry class %s", rune(c), ty.html, class)
+		}
+		if meanings[class] != ty.meaning {
+			t.Errorf("type %q: the style sheet shows %q on hover, want %q", rune(c), meanings[class], ty.meaning)
+		}
+	}
+	if known < 20 || len(meanings) != known {
+		t.Errorf("%d known types, %d rules", known, len(meanings))
+	}
+	if !strings.Contains(css, `pre.menu span[class^=k]:hover::after{position:absolute`) {
+		t.Error("no rule places the meaning on hover")
+	}
+}
+
+// An ordinary item's line, written without an entry (appendItemLine), is
+// the line appendMenuLine writes for the entry menuEntry would make.
+func TestAppendItemLine(t *testing.T) {
+	for _, it := range []struct {
+		t              byte
+		display, url   string
+		prefix, search string
+	}{
+		{'0', "Hello", "gopher://h:70/0/hello.txt", "/", "/go"},
+		{'1', "Docs <&> 'x'", "gopher://h:70/1/a&b'(c)", "/", "/go"},
+		{'7', "Find \"it\"", "gopher://h:70/7/q%3Fx&y", "/", "/go"},
+		{'7', "Find", "gopher://h:70/7/q", "", ""},
+		{'9', "Caf\xe9", "gopher://[::1]:70/9/b%20in", "", ""},
+		{'Q', "odd", "gopher://h:70/Qx", "/", "/go"},
+	} {
+		e := entry{Text: it.display, Href: template.URL(it.prefix + it.url), Shown: it.url}
+		want := string(appendMenuLine(nil, it.t, e, it.search))
+		if got := string(appendItemLine(nil, it.t, it.display, it.prefix, []byte(it.url), it.search)); got != want {
+			t.Errorf("%c %q:\n got %s\nwant %s", it.t, it.url, got, want)
+		}
+	}
+}
+
+// htmlSpecial8 finds a special byte wherever it is in a word, and finds
+// none in a word of ordinary bytes: it agrees with htmlSpecial byte by
+// byte for every byte value in every position.
+func TestHTMLSpecial8(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			w := uint64(0x6161616161616161) // "aaaaaaaa"
+			w = w&^(0xff<<(8*pos)) | uint64(c)<<(8*pos)
+			if got := htmlSpecial8(w); got != htmlSpecial[c] {
+				t.Errorf("byte %#x at %d: htmlSpecial8 %v, htmlSpecial %v", c, pos, got, htmlSpecial[c])
+			}
+		}
+	}
+}
+
+// hrefPlain8 passes a word only when appendHref keeps all its bytes: for
+// every byte value in every position, a word of "a"s with that byte passes
+// only if the byte is kept (it may refuse kept bytes outside "-" to "z",
+// which the byte loop then takes).
+func TestHrefPlain8(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			w := uint64(0x6161616161616161)
+			w = w&^(0xff<<(8*pos)) | uint64(c)<<(8*pos)
+			got, inRange := hrefPlain8(w), c >= '-' && c <= 'z'
+			if got && !hrefKeep[c] || inRange && hrefKeep[c] && !got {
+				t.Errorf("byte %#x at %d: hrefPlain8 %v, kept %v", c, pos, got, hrefKeep[c])
+			}
+		}
+	}
+}
+
+// The word-at-a-time skips of appendHTML and appendHref change nothing:
+// on random strings, rich in the bytes they must stop at, both write what
+// a byte-by-byte reference writes.
+func TestAppendWordSkips(t *testing.T) {
+	refHTML := func(s string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); {
+			c := s[i]
+			switch {
+			case c >= utf8.RuneSelf:
+				r, size := utf8.DecodeRuneInString(s[i:])
+				if r == utf8.RuneError && size == 1 {
+					b.WriteRune(cp1252(c))
+				} else {
+					b.WriteString(s[i : i+size])
+				}
+				i += size
+				continue
+			case c == 0:
+				b.WriteString("\uFFFD")
+			case strings.IndexByte(`&<>"'`, c) >= 0:
+				b.WriteString(map[byte]string{'&': "&amp;", '<': "&lt;", '>': "&gt;", '"': "&#34;", '\'': "&#39;"}[c])
+			default:
+				b.WriteByte(c)
+			}
+			i++
+		}
+		return b.String()
+	}
+	refHref := func(s string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case hrefKeep[c]:
+				b.WriteByte(c)
+			case c == '&':
+				b.WriteString("&amp;")
+			default:
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		}
+		return b.String()
+	}
+	rng := rand.New(rand.NewPCG(22, 7))
+	alphabet := "abcXYZ019 -./:;=?@_~<>&\"'\\^`{}|()[]%\x00\x7f\x80\xc3\xa9\xe2\x82\xac\xff\t"
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			if rng.IntN(4) == 0 {
+				b[i] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				b[i] = "abcdefghijklmnopqrstuvwxyz0123456789/."[rng.IntN(38)]
+			}
+		}
+		s := string(b)
+		if got, want := string(appendHTML(nil, s)), refHTML(s); got != want {
+			t.Fatalf("appendHTML(%q) = %q, reference %q", s, got, want)
+		}
+		if got, want := string(appendHTML(nil, b)), refHTML(s); got != want {
+			t.Fatalf("appendHTML([]byte(%q)) = %q, reference %q", s, got, want)
+		}
+		if got, want := string(appendHref(nil, b)), refHref(s); got != want {
+			t.Fatalf("appendHref(%q) = %q, reference %q", s, got, want)
+		}
 	}
 }

@@ -256,41 +256,12 @@ func (p *policy) hostOK(r *http.Request) bool {
 
 // ---- rules P1-P3: ports ---------------------------------------------------------
 
-// badPorts is the "bad port" list of the WHATWG Fetch Standard (section
-// "Port blocking", as of the 2024 addition of 4190 and 6679): ports of
-// services whose line protocols a request could be smuggled into.
-var badPorts = map[int]string{
-	1: "tcpmux", 7: "echo", 9: "discard", 11: "systat", 13: "daytime", 15: "netstat",
-	17: "qotd", 19: "chargen", 20: "ftp-data", 21: "ftp", 22: "ssh", 23: "telnet",
-	25: "smtp", 37: "time", 42: "name", 43: "nicname", 53: "domain", 69: "tftp",
-	77: "priv-rjs", 79: "finger", 87: "ttylink", 95: "supdup", 101: "hostname",
-	102: "iso-tsap", 103: "gppitnp", 104: "acr-nema", 109: "pop2", 110: "pop3",
-	111: "sunrpc", 113: "auth", 115: "sftp", 117: "uucp-path", 119: "nntp",
-	123: "ntp", 135: "epmap", 137: "netbios-ns", 139: "netbios-ssn", 143: "imap2",
-	161: "snmp", 179: "bgp", 389: "ldap", 427: "svrloc", 465: "submissions",
-	512: "exec", 513: "login", 514: "shell", 515: "printer", 526: "tempo",
-	530: "courier", 531: "chat", 532: "netnews", 540: "uucp", 548: "afp",
-	554: "rtsp", 556: "remotefs", 563: "nntps", 587: "submission", 601: "syslog-conn",
-	636: "ldaps", 989: "ftps-data", 990: "ftps", 993: "imaps", 995: "pop3s",
-	1719: "h323gatestat", 1720: "h323hostcall", 1723: "pptp", 2049: "nfs",
-	3659: "apple-sasl", 4045: "npp", 4190: "sieve", 5060: "sip", 5061: "sips",
-	6000: "x11", 6566: "sane-port", 6665: "ircu", 6666: "ircu", 6667: "ircu",
-	6668: "ircu", 6669: "ircu", 6679: "osaut", 6697: "ircs-u", 10080: "amanda",
-}
-
 // BadPort reports whether the gateway refuses to connect to port for a URL
 // of the named scheme: a port on the Fetch Standard's bad port list, unless
-// it is the scheme's own default port (21 for ftp, 119 for nntp).
-func BadPort(schemeName string, port int) (string, bool) {
-	service, bad := badPorts[port]
-	if !bad {
-		return "", false
-	}
-	if scheme.DefaultPort(schemeName) == port {
-		return "", false
-	}
-	return service, true
-}
+// it is the scheme's own default port (21 for ftp, 119 for nntp). The list
+// and the rule are scheme.BadPort's, which the command line's warnings
+// read too.
+func BadPort(schemeName string, port int) (string, bool) { return scheme.BadPort(schemeName, port) }
 
 // checkPort applies rule P1 to the port a URL names (or its scheme's
 // default port when it names none) before the URL is planned.
@@ -327,7 +298,7 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 		if port < 1024 {
 			return &PolicyError{Rule: "P2", Reason: fmt.Sprintf("the server's passive reply names port %d; data connections go to ports 1024-65535 only", port)}
 		}
-		if service, bad := badPorts[port]; bad {
+		if service, bad := scheme.BlockedPort(port); bad {
 			return &PolicyError{Rule: "P2", Reason: fmt.Sprintf("the server's passive reply names port %d, which belongs to another service (%s)", port, service)}
 		}
 	} else if service, bad := BadPort(c.Protocol, port); bad {
@@ -337,15 +308,15 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 	if class == classPublic {
 		return nil
 	}
-	what := fmt.Sprintf("%s is a %s address", c.Addr.Addr().WithZone(""), name)
+	what := func() string { return fmt.Sprintf("%s is a %s address", c.Addr.Addr().WithZone(""), name) }
 	if publicOnly {
-		return &PolicyError{Rule: "O3", Reason: what + "; a link followed from another site reaches public addresses only"}
+		return &PolicyError{Rule: "O3", Reason: what() + "; a link followed from another site reaches public addresses only"}
 	}
 	named := c.Name
 	if c.Data {
 		named = c.Control
 	}
-	if k, err := hostPortKey(named, 0); err == nil && p.allow[k] {
+	if p.allowed(named) {
 		return nil // T4: a named exception
 	}
 	if class == classLoopback && p.allowLoopback || class == classPrivate && p.allowPrivate {
@@ -353,7 +324,7 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 		if c.Data || port == scheme.DefaultPort(c.Protocol) {
 			return nil
 		}
-		return &PolicyError{Rule: "P3", Reason: fmt.Sprintf("%s; such targets are reached on their scheme's default port only (%d for %s); name others with urlkit serve --allow %s", what, scheme.DefaultPort(c.Protocol), c.Protocol, c.Name)}
+		return &PolicyError{Rule: "P3", Reason: fmt.Sprintf("%s; such targets are reached on their scheme's default port only (%d for %s); name others with urlkit serve --allow %s", what(), scheme.DefaultPort(c.Protocol), c.Protocol, c.Name)}
 	}
 	how := "urlkit serve --allow HOST:PORT names one"
 	switch class {
@@ -362,7 +333,20 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 	case classPrivate:
 		how = "--allow-private allows private targets on their scheme's port; --allow HOST:PORT names one"
 	}
-	return &PolicyError{Rule: "T2", Reason: what + ", which the gateway does not reach (" + how + ")"}
+	return &PolicyError{Rule: "T2", Reason: what() + ", which the gateway does not reach (" + how + ")"}
+}
+
+// allowed reports whether host:port is a named exception (rule T4): as
+// written when it is in normal form already, else normalised.
+func (p *policy) allowed(hostPort string) bool {
+	if len(p.allow) == 0 {
+		return false
+	}
+	if p.allow[hostPort] {
+		return true
+	}
+	k, err := hostPortKey(hostPort, 0)
+	return err == nil && p.allow[k]
 }
 
 // Address classes.

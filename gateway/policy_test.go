@@ -1,8 +1,10 @@
 package gateway
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -11,6 +13,8 @@ import (
 
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/lenient"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // The address classes, at the edges of every block of IANA's IPv4 and
@@ -251,8 +255,8 @@ func send(t *testing.T, base, target string, header ...string) (int, string) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	io := "GET " + target + " HTTP/1.1\r\n" + strings.Join(header, "\r\n") + "\r\nConnection: close\r\n\r\n"
-	if _, err := c.Write([]byte(io)); err != nil {
+	req := "GET " + target + " HTTP/1.1\r\n" + strings.Join(header, "\r\n") + "\r\nConnection: close\r\n\r\n"
+	if _, err := c.Write([]byte(req)); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := http.ReadResponse(newReader(c), nil)
@@ -338,5 +342,68 @@ func TestOriginRules(t *testing.T) {
 	}
 	if status, _ := send(t, base, "/go?url=gopher://"+up.Addr+"/1", nav...); status != 303 {
 		t.Errorf("/go, cross-site navigation: %d", status)
+	}
+}
+
+// IPv6 targets: [::1] is refused by the zero policy before connecting,
+// and reached when named (in any spelling of the address). The gateway's
+// strict parser refuses IPv6 literals itself (400); the plan here comes
+// from the lenient reading, as a client of the policy hook may make it.
+func TestIPv6LoopbackTarget(t *testing.T) {
+	ln, err := net.Listen("tcp6", "[::1]:0")
+	if err != nil {
+		t.Skipf("no IPv6 loopback: %v", err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 10)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- struct{}{}
+			go func() {
+				defer c.Close()
+				buf := make([]byte, 512)
+				c.Read(buf)
+				c.Write([]byte("ipv6 text"))
+			}()
+		}
+	}()
+	// The lenient reading gives IPv6 literals (issue 24); the plan's
+	// address is [::1]:port, dialled through the policy's hook.
+	addr := ln.Addr().String()
+	u, _, err := lenient.Parse("gopher://" + addr + "/0x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := scheme.PlanOf(u, scheme.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetch := func(p Policy) (string, error) {
+		pol, _ := compile(p, "")
+		r, err := access.Execute(context.Background(), plan, &access.Options{Policy: func(c access.Connection) error { return pol.allowConn(c, false) }})
+		if err != nil {
+			return "", err
+		}
+		defer r.Close()
+		b, err := io.ReadAll(r)
+		return string(b), err
+	}
+	_, err = fetch(Policy{})
+	var pe *PolicyError
+	if !errors.As(err, &pe) || pe.Rule != "T2" || !strings.Contains(err.Error(), "::1 is a loopback") {
+		t.Errorf("zero policy: %v", err)
+	}
+	if len(accepted) != 0 {
+		t.Errorf("the IPv6 loopback server accepted a connection")
+	}
+	if got, err := fetch(Policy{Allow: []string{addr}}); err != nil || got != "ipv6 text" || len(accepted) != 1 {
+		t.Errorf("allowed: %q %v, %d connections", got, err, len(accepted))
+	}
+	if got, err := fetch(Policy{Allow: []string{"[0:0::1]:" + strings.TrimPrefix(addr[strings.LastIndex(addr, ":"):], ":")}}); err != nil || got != "ipv6 text" {
+		t.Errorf("allowed as [0:0::1]: %q %v", got, err)
 	}
 }

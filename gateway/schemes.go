@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"bufio"
-	"errors"
 	"html/template"
 	"io"
 	"net"
@@ -48,18 +47,20 @@ func (g *Gateway) gopher(q *request, p *scheme.GopherPlan) {
 
 // ftp serves an ftp plan: a directory as a page of links, a file with the
 // type its name suggests. A URL without ";type=" and without a final "/"
-// that names a directory (RETR refused, the listing works) is redirected
-// to the same URL with the "/", so that relative links resolve.
+// that names a directory (access: RETR refused with 550, CWD to the name
+// accepted, the listing read instead; urlkit get lists it the same way)
+// is redirected to the same URL with the "/", so that relative links
+// resolve.
 func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 	rc, err := g.open(q, p)
 	if err != nil {
-		var re *access.ReplyError
-		if !p.List && (p.Type == 0 || p.Guessed) && p.Name != "" && errors.As(err, &re) && g.isDirectory(q) {
-			q.w.Header().Set("Location", "./"+escapeSegment(p.Name)+"/")
-			g.errorPage(q.w, q.r, problem{Status: http.StatusMovedPermanently, Message: "a directory: its listing is at the same URL with a final /"})
-			return
-		}
 		g.fail(q, err)
+		return
+	}
+	if rc.Directory {
+		rc.Close()
+		q.w.Header().Set("Location", "./"+escapeSegment(p.Name)+"/")
+		g.errorPage(q.w, q.r, problem{Status: http.StatusMovedPermanently, Message: "a directory: its listing is at the same URL with a final /"})
 		return
 	}
 	if rc.Kind == "directory" {
@@ -74,26 +75,6 @@ func (g *Gateway) ftp(q *request, p *scheme.FTPPlan) {
 		def = textPlain
 	}
 	g.sendBody(q, rc, rc.Size, typeByName(p.Name, def))
-}
-
-// isDirectory reports whether the request's ftp URL, with a "/" added,
-// can be listed.
-func (g *Gateway) isDirectory(q *request) bool {
-	u, err := urlkit.Parse(q.u.String() + "/")
-	if err != nil {
-		return false
-	}
-	plan, err := g.check(u)
-	if err != nil {
-		return false
-	}
-	rc, err := g.open(q, plan)
-	if err != nil {
-		return false
-	}
-	defer rc.Close()
-	_, err = io.Copy(io.Discard, rc)
-	return err == nil
 }
 
 // kindByName labels an ftp directory entry by its name.
@@ -205,7 +186,7 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 // selector's breadcrumbs and an up link.
 func (g *Gateway) menuPage(q *request, rc io.Reader) {
 	link := func(s string) template.URL { return g.link(q, s) }
-	pg := g.newPage(q, "menu", &pageHead{Title: q.shown(), Heading: "gopher menu", Proxy: q.proxy,
+	pg := g.newPage(q, "menu", &pageHead{Title: q.shown(), Heading: "gopher menu", Proxy: q.proxy, Style: menuStyle,
 		bar: bar{URL: q.shown(), trail: gopherTrail(q.u, link)}})
 	// The inline search fields go to /go; a page reached through the proxy
 	// form has no gateway origin to send them to, and links to each
@@ -214,8 +195,15 @@ func (g *Gateway) menuPage(q *request, rc io.Reader) {
 	if q.proxy {
 		search = ""
 	}
+	prefix := "/" // link's prefix: the path form
+	if q.proxy {
+		prefix = ""
+	}
 	mr := access.NewMenuReader(rc, 0)
-	var line []byte
+	var (
+		line, url []byte
+		urls      scheme.GopherItemURLs
+	)
 	for {
 		it, err := mr.Next()
 		if err == io.EOF {
@@ -226,12 +214,35 @@ func (g *Gateway) menuPage(q *request, rc io.Reader) {
 			pg.End(err)
 			return
 		}
-		line = appendMenuLine(line[:0], it.Type, g.menuEntry(q, it), search)
+		line = line[:0]
+		if ordinaryItem(it) {
+			// The common case, written without allocating: the link is the
+			// item's own URL (menuEntry's default case).
+			if url, err = urls.Append(url[:0], it.Type, it.Selector, it.Host, it.Port); err == nil {
+				line = appendItemLine(line, it.Type, it.Display, prefix, url, search)
+			}
+		}
+		if len(line) == 0 {
+			line = appendMenuLine(line, it.Type, g.menuEntry(q, it), search)
+		}
 		if !pg.ItemHTML(line) {
 			pg.End(nil)
 			return
 		}
 	}
+}
+
+// ordinaryItem reports whether a menu item links to its own gopher URL
+// (menuEntry's default case): not an info or error line, not a session or
+// phone book, not an h item naming a URL.
+func ordinaryItem(it menuItem) bool {
+	switch it.Type {
+	case 'i', '3', '2', '8', 'T':
+		return false
+	case 'h':
+		return !strings.HasPrefix(it.Selector, "URL:")
+	}
+	return true
 }
 
 // menuEntry is the page's line for one menu item. It links to the
@@ -262,7 +273,7 @@ func (g *Gateway) menuEntry(q *request, it menuItem) entry {
 		target += net.JoinHostPort(it.Host, it.Port) + "/"
 		g.linkOut(&e, target)
 	default:
-		if it.Type == 'h' && strings.HasPrefix(it.Selector, "URL:") {
+		if !ordinaryItem(it) { // an h item naming a URL
 			target := it.Selector[len("URL:"):]
 			if u, err := urlkit.Parse(target); err == nil && u.IsAbsolute() {
 				if clean, had := withoutLogin(u); had {

@@ -30,8 +30,9 @@ func TestRealGophernicus(t *testing.T) {
 		// item with its field; the header bar with the URL box.
 		"<pre class=\"menu\">\n      urlkit test menu\n",
 		"\n        +------+------+\n        | left | right|\n",
-		`title="0: a text file (RFC 1436)">(TXT)</span>`,
-		`<form class="s" method="get" action="/go"><input type="hidden" name="url" value="gopher://` + addr + `/7/cgi-bin/search">`,
+		`<span class=k30>(TXT)</span> <a `,
+		`pre.menu .k30:hover::after{content:"0: a text file (RFC 1436)"}`,
+		`<form action="/go"><input type=hidden name=url value="gopher://` + addr + `/7/cgi-bin/search">`,
 		`<input type="text" name="url" value="gopher://` + addr + `/1/"`,
 	} {
 		if !strings.Contains(body, want) {

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+	"sync"
 )
 
 // Listing pages (gopher menus, ftp directories, group lists, article
@@ -33,12 +34,13 @@ const pageHold = 32 << 10
 // pageHead is the data of a page's start and end templates. Kinds add
 // what they need here.
 type pageHead struct {
-	Title   string // the URL shown, without user or password
-	Heading string // what the page is: "gopher menu", "newsgroups", ...
-	Proxy   bool   // the request came in the proxy form
-	Parent  bool   // an ftp directory below the root: a "../" line
-	Details bool   // an ftp directory whose listing gave sizes or dates
-	bar            // the header bar: the URL box's value, breadcrumbs, up
+	Title   string       // the URL shown, without user or password
+	Heading string       // what the page is: "gopher menu", "newsgroups", ...
+	Proxy   bool         // the request came in the proxy form
+	Parent  bool         // an ftp directory below the root: a "../" line
+	Details bool         // an ftp directory whose listing gave sizes or dates
+	Style   template.CSS // style rules of this kind of page (menuStyle)
+	bar                  // the header bar: the URL box's value, breadcrumbs, up
 	// Set when the page ends.
 	Items     int    // items written
 	Truncated string // why the page stops before the listing's end
@@ -52,8 +54,8 @@ type page struct {
 	kind      string
 	head      *pageHead
 	item      *template.Template
-	hold      bytes.Buffer // the page until it is committed
-	one       bytes.Buffer // one item
+	hold      *bytes.Buffer // the page until it is committed, then a batch (pageBufs)
+	one       bytes.Buffer  // one item
 	committed bool
 	gone      bool  // the client went away
 	tmplErr   error // a template failed (a bug): the page is abandoned
@@ -66,8 +68,8 @@ type page struct {
 // newPage starts a page of kind for q: nothing is sent yet.
 func (g *Gateway) newPage(q *request, kind string, head *pageHead) *page {
 	p := &page{g: g, q: q, kind: kind, head: head, item: pages.Lookup(kind + "-item"),
-		maxItems: g.cfg.MaxPageItems, maxBytes: g.cfg.MaxPageBytes}
-	p.tmplErr = pages.ExecuteTemplate(&p.hold, kind+"-start", head)
+		maxItems: g.cfg.MaxPageItems, maxBytes: g.cfg.MaxPageBytes, hold: pageBufs.Get().(*bytes.Buffer)}
+	p.tmplErr = pages.ExecuteTemplate(p.hold, kind+"-start", head)
 	return p
 }
 
@@ -136,8 +138,15 @@ func (p *page) write(b []byte) {
 	}
 }
 
-// pageBatch is the size of the writes of a committed page.
-const pageBatch = 16 << 10
+// pageBatch is the size of the writes of a committed page. net/http
+// sends each Write of a chunked response in two system calls whatever its
+// size (its 4 KiB buffer filled, then the rest), so the batches are large:
+// a 1,000-item menu goes out in three.
+const pageBatch = 64 << 10
+
+// pageBufs holds the buffers pages are gathered in (at most pageBatch and
+// one item), reused from page to page.
+var pageBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // flush sends what a committed page gathered.
 func (p *page) flush() {
@@ -172,6 +181,13 @@ func (p *page) commit(whole bool) {
 // error answer with its status; after, a line of the page says the
 // listing is incomplete and why.
 func (p *page) End(err error) {
+	defer func() {
+		if p.hold.Cap() <= 2*pageBatch { // a page of one huge item does not keep its buffer
+			p.hold.Reset()
+			pageBufs.Put(p.hold)
+		}
+		p.hold = nil
+	}()
 	if err != nil && p.items == 0 && !p.committed && p.tmplErr == nil {
 		p.g.fail(p.q, err)
 		return

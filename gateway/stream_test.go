@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -67,15 +68,15 @@ func TestPageCaps(t *testing.T) {
 	menu := hostile.Serve(t, hostile.GopherEndlessMenu(0))
 	ftpList := &hostile.FTP{HugeListing: 1 << 40}
 	ftp := hostile.Serve(t, ftpList.Serve)
-	news := hostile.Serve(t, hostile.NNTPHugeListing(1<<40))
+	news := hostile.Serve(t, hostile.NNTPHugeListing(1<<40, 0))
 	for _, c := range []struct {
 		name, target string
 		items, bytes int
 		want         string
 		count        string // what one item looks like
 	}{
-		{"menu, items", "/gopher://" + menu.Addr + "/1", 50, 0, "shows at most 50 entries", `<span class="t" `},
-		{"menu, bytes", "/gopher://" + menu.Addr + "/1", 0, 20000, "writes at most 20,000 bytes of entries", `<span class="t" `},
+		{"menu, items", "/gopher://" + menu.Addr + "/1", 50, 0, "shows at most 50 entries", `<span class=k`},
+		{"menu, bytes", "/gopher://" + menu.Addr + "/1", 0, 20000, "writes at most 20,000 bytes of entries", `<span class=k`},
 		{"ftp directory", "/ftp://" + ftp.Addr + "/pub/", 70, 0, "shows at most 70 entries", `<tr><td><a href="./`},
 		{"group list", "/news:*", 30, 0, "shows at most 30 entries", "<li>"},
 		{"overview", "/nntp://" + news.Addr + "/alt.hostile", 40, 0, "shows at most 40 entries", "<li>"},
@@ -156,5 +157,59 @@ func TestNoCredentialsInPages(t *testing.T) {
 	}
 	if n := strings.Count(body, "the server&#39;s link named a user and password; the gateway left them out"); n != 4 {
 		t.Errorf("%d notes, want 4:\n%s", n, body)
+	}
+}
+
+// Issue 21 item 8: no Content-Length the gateway has not verified. A file
+// larger than the first buffer goes out without one whatever the 150
+// reply announced; more bytes than announced are relayed whole and noted
+// in the log; fewer cut the connection (the client sees an incomplete
+// response), or give 502 when the gateway still can say so.
+func TestAnnouncedSizes(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789"), 10000) // 100,000 bytes: past the first buffer
+	small := []byte(strings.Repeat("s", 100))
+	for _, c := range []struct {
+		name     string
+		file     []byte
+		announce int64
+		status   int
+		length   int64 // Content-Length, -1 for none
+		cut      bool
+		note     string
+	}{
+		{"big, as announced", big, 0, 200, -1, false, ""},
+		{"big, more than announced", big, 10, 200, -1, false, "announced 10 bytes and sent 100000, more than it announced"},
+		{"big, fewer than announced", big, 200000, 200, -1, true, ""},
+		{"small, more than announced", small, 10, 200, 100, false, "announced 10 bytes and sent 100, more than it announced"},
+		{"small, fewer than announced", small, 200, 502, -2, false, ""},
+	} {
+		srv := hostile.Serve(t, (&hostile.FTP{Files: map[string][]byte{"f.bin": c.file}, AnnounceSize: c.announce}).Serve)
+		cfg := allow(srv.Addr)
+		log := &syncBuffer{}
+		cfg.Log = log
+		base := serve(t, New(cfg))
+		conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "GET ftp://%s/f.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", srv.Addr)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		conn.Close()
+		if resp.StatusCode != c.status || c.length != -2 && resp.ContentLength != c.length {
+			t.Errorf("%s: status %d, Content-Length %d", c.name, resp.StatusCode, resp.ContentLength)
+		}
+		if c.cut != (err != nil) {
+			t.Errorf("%s: read the body: %v (%d bytes); the connection must be cut: %v", c.name, err, len(body), c.cut)
+		}
+		if c.status == 200 && !c.cut && !bytes.Equal(body, c.file) {
+			t.Errorf("%s: %d bytes of %d", c.name, len(body), len(c.file))
+		}
+		if c.note != "" && !log.wait(c.note) {
+			t.Errorf("%s: the log does not say %q: %s", c.name, c.note, log.String())
+		}
 	}
 }

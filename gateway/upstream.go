@@ -28,6 +28,9 @@ func (g *Gateway) options(q *request) *access.Options {
 		// connection.
 		KeepAlive: -1,
 		Dial:      g.testDial,
+		// A resource longer than its server announced is delivered; the
+		// log line says so.
+		Warn: func(err error) { g.note(q, err.Error()) },
 	}
 }
 

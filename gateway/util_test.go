@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"net"
 	"strings"
-	"sync"
-	"time"
+
+	"github.com/urlkit/urlkit/internal/testio"
 )
 
 func newReader(c net.Conn) *bufio.Reader { return bufio.NewReader(c) }
@@ -15,32 +15,11 @@ func newReader(c net.Conn) *bufio.Reader { return bufio.NewReader(c) }
 func allow(addrs ...string) Config { return Config{Policy: Policy{Allow: addrs}} }
 
 // syncBuffer is a log the handler writes while a test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
+type syncBuffer struct{ testio.SyncBuffer }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// wait reports whether the log holds want within a second (the log line
+// wait reports whether the log holds want within 5 s (the log line
 // is written when the handler returns, which may be just after the client
 // has the response).
 func (s *syncBuffer) wait(want string) bool {
-	for i := 0; i < 100; i++ {
-		if strings.Contains(s.String(), want) {
-			return true
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return false
+	return testio.Eventually(func() bool { return strings.Contains(s.String(), want) })
 }

@@ -115,11 +115,15 @@ func (g *Gateway) prospero(q *request, p *scheme.ProsperoPlan) {
 			e = entry{Kind: prosperoKind(en.Target), Text: en.Name}
 			if en.URL != "" {
 				if u, err := urlkit.Parse(en.URL); err == nil {
+					target, had := withoutLogin(u) // issue 21 item 7
+					if had {
+						e.Text += " (the server's link named a user and password; the gateway left them out)"
+					}
 					switch u.Scheme() {
 					case "prospero", "ftp", "gopher", "wais", "news", "nntp":
-						e.Href, e.Shown = g.link(q, en.URL), en.URL
+						e.Href, e.Shown = g.link(q, target), target
 					default:
-						e.Text += " (" + en.URL + "; not linked: the gateway links only the schemes it carries)"
+						e.Text += " (" + target + "; not linked: the gateway links only the schemes it carries)"
 					}
 				}
 			} else {

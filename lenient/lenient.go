@@ -29,9 +29,10 @@
 //     the "/" that RFC 1738 section 3.1 puts before the url-path is added.
 //
 // It accepts, each with a warning saying which later standard it follows:
-// an IPv6 literal host ("[::1]", RFC 3986 3.2.2), and a user name and
-// password in an http or https URL (RFC 3986 3.2.1; the scheme package
-// reports those, see scheme.Relaxed).
+// an IPv6 literal host ("[::1]", RFC 3986 3.2.2), a user name and password
+// in an http or https URL (RFC 3986 3.2.1), and "/" and "?" in an http
+// search part (RFC 3986 3.4); the scheme package reports the last two
+// (scheme.Relaxed).
 //
 // What cannot be repaired without guessing stays an error, with its offset
 // in the input: a missing scheme, a host that is not a host name even
@@ -68,19 +69,6 @@ func Parse(s string) (urlkit.URL, []urlkit.Warning, error) { return read(s, fals
 // ParseRef is [Parse] for a URL or a partial URL (RFC 1630's partial
 // form, as [urlkit.ParseRef] takes it): a base or a reference to resolve.
 func ParseRef(s string) (urlkit.URL, []urlkit.Warning, error) { return read(s, true) }
-
-// WouldRepair reports whether the lenient reading accepts s, which the
-// strict parser refused: the command line then ends the strict error with
-// a pointer to --lenient.
-func WouldRepair(s string, partialOK bool) bool {
-	var err error
-	if partialOK {
-		_, _, err = ParseRef(s)
-	} else {
-		_, _, err = Parse(s)
-	}
-	return err == nil
-}
 
 // profile is IDNA as the WHATWG URL Standard's "domain to ASCII" runs it:
 // UTS #46 with CheckHyphens, UseSTD3ASCIIRules, Transitional_Processing
@@ -519,7 +507,7 @@ func relaxed(u urlkit.URL, r *reader) []urlkit.Warning {
 		warns = r.warns
 	}
 	if u.HostIsIPv6() {
-		off := hostOffset(u)
+		off, _, _ := u.Span(urlkit.ComponentHost)
 		if r != nil {
 			off = r.origAt(off)
 		}
@@ -528,34 +516,11 @@ func relaxed(u urlkit.URL, r *reader) []urlkit.Warning {
 	}
 	for _, w := range scheme.Relaxed(u) {
 		if r != nil {
-			w.Offset = r.origAt(w.Offset - prefixLen(u))
+			w.Offset = r.origAt(w.Offset)
 		}
 		warns = append(warns, w)
 	}
 	return warns
-}
-
-// hostOffset returns the offset of u's host in the text u was parsed
-// from, for a URL with "//".
-func hostOffset(u urlkit.URL) int {
-	i := prefixLen(u) + 2
-	if u.IsAbsolute() {
-		i += len(u.RawScheme()) + 1
-	}
-	if user, ok := u.User(); ok {
-		i += len(user) + 1
-		if pw, ok := u.Password(); ok {
-			i += len(pw) + 1
-		}
-	}
-	return i
-}
-
-func prefixLen(u urlkit.URL) int {
-	if u.Prefixed() {
-		return 4
-	}
-	return 0
 }
 
 func search(orig []int, off int) (int, bool) {
@@ -598,60 +563,18 @@ func (r *reader) mapError(err error) error {
 }
 
 // componentAt returns the component that byte off of the text u was
-// parsed from (any "URL:" prefix included) lies in.
+// parsed from (any "URL:" prefix included) lies in, by the parser's
+// offsets (urlkit.URL.Span).
 func componentAt(u urlkit.URL, off int) urlkit.Component {
-	off -= prefixLen(u)
-	s := u.String()
-	if off < 0 {
-		return urlkit.ComponentPrefix
+	last := urlkit.ComponentOpaque // the scheme-specific part of a URL without "//"
+	if u.HasAuthority() || !u.IsAbsolute() {
+		last = urlkit.ComponentPath
 	}
-	end := len(s)
-	if f, ok := u.Fragment(); ok {
-		end -= len(f) + 1
-		if off >= end {
-			return urlkit.ComponentFragment
+	for _, c := range [...]urlkit.Component{urlkit.ComponentPrefix, urlkit.ComponentScheme, urlkit.ComponentUser, urlkit.ComponentPassword,
+		urlkit.ComponentHost, urlkit.ComponentPort, urlkit.ComponentSearch, urlkit.ComponentFragment, last} {
+		if start, end, ok := u.Span(c); ok && start <= off && off < end {
+			return c
 		}
 	}
-	if q, ok := u.Search(); ok {
-		end -= len(q) + 1
-		if off >= end {
-			return urlkit.ComponentSearch
-		}
-	}
-	i := 0
-	if u.IsAbsolute() {
-		i = len(u.RawScheme())
-		if off <= i {
-			return urlkit.ComponentScheme
-		}
-		i++
-	}
-	if !u.HasAuthority() {
-		if u.IsAbsolute() {
-			return urlkit.ComponentOpaque
-		}
-		return urlkit.ComponentPath
-	}
-	i += 2
-	if user, ok := u.User(); ok {
-		if off < i+len(user) {
-			return urlkit.ComponentUser
-		}
-		i += len(user)
-		if pw, ok := u.Password(); ok {
-			if off <= i+len(pw) {
-				return urlkit.ComponentPassword
-			}
-			i += 1 + len(pw)
-		}
-		i++
-	}
-	if off < i+len(u.Host()) {
-		return urlkit.ComponentHost
-	}
-	i += len(u.Host())
-	if p, ok := u.RawPort(); ok && off <= i+len(p) {
-		return urlkit.ComponentPort
-	}
-	return urlkit.ComponentPath
+	return urlkit.ComponentNone
 }

@@ -56,6 +56,8 @@ func TestParse(t *testing.T) {
 		{"http://[::1]:8080/", "http://[::1]:8080/", []w{{7, urlkit.ComponentHost}}},
 		{"http://[::1]:8080/a b", "http://[::1]:8080/a%20b", []w{{19, urlkit.ComponentPath}, {7, urlkit.ComponentHost}}},
 		{"https://user:pw@example.com/", "https://user:pw@example.com/", []w{{8, urlkit.ComponentUser}}},
+		{"http://h/a?b/c?d", "http://h/a?b/c?d", []w{{12, urlkit.ComponentSearch}}},
+		{"URL:http://u@h/~", "http://u@h/%7E", []w{{15, urlkit.ComponentPath}, {11, urlkit.ComponentUser}}},
 		{"https://us er:pw@[::1]/", "https://us%20er:pw@[::1]/", []w{{10, urlkit.ComponentUser}, {17, urlkit.ComponentHost}, {8, urlkit.ComponentUser}}},
 	} {
 		u, warns, err := Parse(tt.in)

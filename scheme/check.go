@@ -73,22 +73,13 @@ func (f Finding) String() string {
 	return f.Severity.String() + ": offset " + strconv.Itoa(f.Offset) + " in " + f.Component.String() + ": " + f.Message
 }
 
-// wellKnownPorts are ports of protocols a URL could be turned against by
-// naming them with another scheme (RFC 1738 section 6: "the use of gopher
-// URLs to cause a rude message to be sent via a SMTP server").
-var wellKnownPorts = map[int]string{
-	7: "echo", 9: "discard", 19: "chargen", 21: "FTP", 22: "SSH", 23: "Telnet", 25: "SMTP", 53: "DNS",
-	70: "Gopher", 79: "Finger", 80: "HTTP", 110: "POP3", 111: "SUN RPC", 119: "NNTP", 143: "IMAP",
-	210: "WAIS", 389: "LDAP", 443: "HTTPS", 465: "SMTPS", 513: "rlogin", 514: "rsh", 515: "LPD",
-	587: "mail submission", 993: "IMAPS", 995: "POP3S", 1525: "Prospero", 2049: "NFS", 3306: "MySQL",
-	5432: "PostgreSQL", 6379: "Redis", 6667: "IRC", 11211: "memcached",
-}
-
 // Check returns the security findings for u (RFC 1738 section 6), most
 // serious first within the order they were found:
 //
 //   - a port other than the scheme's default: a warning, and danger when
-//     it is below 1024 or belongs to another well-known protocol;
+//     it is below 1024 or belongs to another protocol (a well-known one,
+//     or a service of the WHATWG Fetch bad port list): the danger ones
+//     are those a client warns of before connecting ([PortWarning]);
 //   - an encoded control character (CR, LF, NUL...) in a part a plan would
 //     decode and send on the wire: an error;
 //   - a password in the URL: a warning;
@@ -102,31 +93,8 @@ func Check(u urlkit.URL) []Finding {
 		return []Finding{{SeverityError, CodeSyntax, 0, urlkit.ComponentScheme, "a partial URL has no scheme to check"}}
 	}
 	name := u.Scheme()
-	def := DefaultPort(name)
-	if p, ok := u.RawPort(); ok {
-		n, _ := portOf(u, 0)
-		if n > 65535 {
-			out = append(out, Finding{SeverityError, CodePort, l.port(), urlkit.ComponentPort,
-				fmt.Sprintf("port %s is above 65535: no TCP connection can be made to it (RFC 793 ports are 16-bit)", p)})
-		} else if n != def || def == 0 {
-			f := Finding{SeverityWarning, CodePort, l.port(), urlkit.ComponentPort, ""}
-			proto, known := wellKnownPorts[n]
-			switch {
-			case known && n != def:
-				f.Severity = SeverityDanger
-				f.Message = fmt.Sprintf("port %s is the %s port, not the %s default %d: a client could be made to speak %s to a %s server (RFC 1738 6)", p, proto, name, def, name, proto)
-			case n < 1024:
-				f.Severity = SeverityDanger
-				f.Message = fmt.Sprintf("port %s is in the reserved range below 1024 and is not the %s default %d (RFC 1738 6)", p, name, def)
-			default:
-				f.Message = fmt.Sprintf("port %s is not the %s default %d (RFC 1738 6)", p, name, def)
-			}
-			if def == 0 && !known && n >= 1024 {
-				f.Severity = SeverityInfo
-				f.Message = fmt.Sprintf("port %s; the %s scheme has no default port", p, name)
-			}
-			out = append(out, f)
-		}
+	if f, ok := portFinding(u, l); ok {
+		out = append(out, f)
 	}
 	if _, ok := u.Password(); ok {
 		out = append(out, Finding{SeverityWarning, CodePassword, l.password(), urlkit.ComponentPassword,

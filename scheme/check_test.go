@@ -22,6 +22,10 @@ func TestCheck(t *testing.T) {
 		{"RFC 1738 6 gopher to SMTP", "gopher://h.dom:25/0HELO%20x", []want{{SeverityDanger, CodePort, 15}}},
 		{"RFC 1738 6 reserved range", "http://h.dom:999/", []want{{SeverityDanger, CodePort, 13}}},
 		{"RFC 1738 6 other port", "http://h.dom:8000/", []want{{SeverityWarning, CodePort, 13}}},
+		{"WHATWG Fetch bad port above 1024", "gopher://h.dom:6000/", []want{{SeverityDanger, CodePort, 15}}},
+		{"a high port of no service", "gopher://h.dom:7070/", []want{{SeverityWarning, CodePort, 15}}},
+		{"another scheme's default", "gopher://h.dom:80/", []want{{SeverityDanger, CodePort, 15}}},
+		{"above 65535", "gopher://h.dom:70000/", []want{{SeverityError, CodePort, 15}}},
 		// RFC 1738 6: encoded CR LF must not be decoded before transmission.
 		{"RFC 1738 6 CR LF", "ftp://h.dom/a%0D%0ADELE%20b", []want{{SeverityError, CodeControl, 13}, {SeverityError, CodeControl, 16}}},
 		{"RFC 1738 6 gopher CR LF", "gopher://h.dom/1sel%0d%0aINJECT", []want{{SeverityError, CodeControl, 19}, {SeverityError, CodeControl, 22}}},
@@ -58,5 +62,57 @@ func TestCheck(t *testing.T) {
 		}()) {
 			t.Errorf("%s: HasErrors wrong", tt.in)
 		}
+	}
+}
+
+// PortWarning is the rule a client warns by before connecting (issue 25
+// item 5): another protocol's port (a well-known one, the Fetch Standard's
+// bad port list) or the reserved range below 1024, never an ordinary high
+// port nor the scheme's default; Check still reports every port that is
+// not the default.
+func TestPortWarning(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		warn bool
+		why  string
+	}{
+		{"gopher://h.dom/", false, "no port"},
+		{"gopher://h.dom:70/", false, "the default"},
+		{"gopher://127.0.0.1:7070/", false, "an ordinary high port, loopback"},
+		{"http://h.dom:8080/", false, "an ordinary high port"},
+		{"ftp://h.dom:2121/", false, "an ordinary high port"},
+		{"gopher://h.dom:25/", true, "SMTP (RFC 1738 6)"},
+		{"http://h.dom:1/", true, "tcpmux, bad port list"},
+		{"http://h.dom:999/", true, "reserved range"},
+		{"http://h.dom:6379/", true, "Redis"},
+		{"gopher://h.dom:6667/", true, "IRC, bad port list"},
+		{"http://h.dom:10080/", true, "amanda, bad port list"},
+		{"nntp://h.dom:119/g", false, "nntp's own default, on the bad port list"},
+		{"ftp://h.dom:21/", false, "ftp's own default"},
+		{"gopher://h.dom:21/", true, "ftp's port"},
+		{"wais://h.dom:210/db?x", false, "wais's own default"},
+	} {
+		u := urlkit.MustParse(tt.in)
+		f, warn := PortWarning(u)
+		if warn != tt.warn {
+			t.Errorf("%s (%s): PortWarning = %v %q, want %v", tt.in, tt.why, warn, f.Message, tt.warn)
+		}
+		if warn && (f.Code != CodePort || f.Severity != SeverityDanger || f.Message == "") {
+			t.Errorf("%s: finding %+v", tt.in, f)
+		}
+		_, hasPort := u.RawPort()
+		reported := false
+		for _, c := range Check(u) {
+			reported = reported || c.Code == CodePort
+		}
+		if isDefault := !tt.warn && (tt.why == "the default" || tt.why == "no port" || tt.why == "ftp's own default" || tt.why == "wais's own default" || tt.why == "nntp's own default, on the bad port list"); reported == isDefault || reported != hasPort && !isDefault {
+			t.Errorf("%s: Check reports the port: %v", tt.in, reported)
+		}
+	}
+	if s, bad := BadPort("gopher", 25); !bad || s != "smtp" {
+		t.Errorf("BadPort(gopher, 25) = %q %v", s, bad)
+	}
+	if _, bad := BadPort("ftp", 21); bad {
+		t.Error("BadPort(ftp, 21): a scheme's own default is never bad")
 	}
 }

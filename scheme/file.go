@@ -25,7 +25,16 @@ type File struct {
 	// Segments are the path's segments, decoded: directories, then the
 	// name.
 	Segments []string
-	segs     []part
+	// segBuf holds the segments of a short path in the view's own
+	// allocation; the raw segments (for error offsets) are recomputed
+	// from the URL when needed (segs), which keeps the view to one
+	// allocation.
+	segBuf [8]string
+}
+
+// segs returns the path's raw segments with their offsets.
+func (v *File) segs() []part {
+	return part{v.u.PathAndSearch(), locOf(v.u).urlPath(), urlkit.ComponentPath}.split('/')
 }
 
 // FileOf checks u against RFC 1738's fileurl = "file://" [ host |
@@ -38,12 +47,21 @@ func FileOf(u urlkit.URL) (*File, error) {
 	}
 	v := &File{u: u, Host: u.Host()}
 	v.Local = v.Host == "" || strings.EqualFold(v.Host, "localhost")
-	p := part{u.PathAndSearch(), locOf(u).urlPath(), urlkit.ComponentPath}
-	v.segs = p.split('/')
-	v.Segments = make([]string, len(v.segs))
-	for i, s := range v.segs {
-		v.Segments[i] = s.decode()
+	raw := u.PathAndSearch()
+	v.Segments = v.segBuf[:0]
+	if n := strings.Count(raw, "/") + 1; n > len(v.segBuf) {
+		v.Segments = make([]string, 0, n)
 	}
+	escapes := strings.IndexByte(raw, '%') >= 0
+	for {
+		k := strings.IndexByte(raw, '/')
+		if k < 0 {
+			break
+		}
+		v.Segments = append(v.Segments, part{raw: raw[:k]}.decodeIf(escapes))
+		raw = raw[k+1:]
+	}
+	v.Segments = append(v.Segments, part{raw: raw}.decodeIf(escapes))
 	return v, nil
 }
 
@@ -126,8 +144,9 @@ func (v *File) localPath(goos string) (string, error) {
 	if goos == "windows" {
 		seps = `/\`
 	}
-	names := make([]string, len(v.segs))
-	for i, s := range v.segs {
+	segs := v.segs()
+	names := make([]string, len(segs))
+	for i, s := range segs {
 		d, err := s.wire(l, "file name")
 		if err != nil {
 			return "", err
@@ -202,8 +221,9 @@ func fromLocalPath(name, goos string) (urlkit.URL, error) {
 }
 
 func (v *File) wireParts() []wirePart {
-	out := make([]wirePart, len(v.segs))
-	for i, s := range v.segs {
+	segs := v.segs()
+	out := make([]wirePart, len(segs))
+	for i, s := range segs {
 		out[i] = wirePart{s, "file name"}
 	}
 	return out

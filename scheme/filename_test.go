@@ -27,6 +27,9 @@ func TestFileName(t *testing.T) {
 		{"nntp://news.example.com/comp.infosystems.www", "", "a group, no article"},
 		{"news:comp.infosystems.www", "", "RFC 1738 3.6: a group"},
 		{"mailto:a@b.com", "", "RFC 1738 3.5: nothing is fetched"},
+		{"prospero://host.dom//pros/name", "name", "RFC 1738 3.11: the hsoname's last segment"},
+		{"prospero://host.dom//pros/", "", "an hsoname ending in /"},
+		{"wais://h.dom/db/TEXT/%01%02ab", "", "RFC 1738 3.9: a document-id names no file"},
 	} {
 		got, err := FileName(urlkit.MustParse(tt.in))
 		if tt.want == "" {

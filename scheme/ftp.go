@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -221,6 +222,18 @@ type FTPPlan struct {
 	List bool
 	// Commands is the dialogue, in order.
 	Commands []FTPCommand
+	// Head is set for a plan made with Config.Head: it asks what is known
+	// about the file instead of retrieving it, with SIZE and MDTM after
+	// TYPE I (no data connection); for a directory, the CWD commands alone.
+	Head bool
+	// Directory, when not empty, holds the commands sent in place of the
+	// transfer when the server refuses the plan's RETR (SIZE, for a Head
+	// plan) with 550 and accepts its first command, "CWD name": the name is
+	// then a directory, and it is listed (nothing more, for Head), as lynx
+	// reads such a URL. A plan has them when the URL names a file by a name
+	// with no ";type=" (the type guessed, RFC 1738 3.2.3), since
+	// "ftp://host/pub" may name the directory pub. QUIT ends either way.
+	Directory []FTPCommand
 
 	// Room for the commands of a short path, in the plan's own
 	// allocation.
@@ -246,6 +259,8 @@ const (
 	FTPMlsd                    // MLSD [name]: a directory's entries with their facts (RFC 3659 7)
 	FTPList                    // LIST [name]: a directory's entries as the server writes them (RFC 959 4.1.3)
 	FTPMlst                    // MLST [name]: one entry's facts (RFC 3659 7); as a Feature, MLSD too (7.8)
+	FTPSize                    // SIZE name: the file's size in bytes, reply 213 (RFC 3659 4); -I shows it as Content-Length
+	FTPMdtm                    // MDTM name: the file's last modification time, reply 213 (RFC 3659 3); -I shows it as Last-Modified
 )
 
 // ftpVerbs holds each verb's text, whether it takes an argument, and the
@@ -259,7 +274,7 @@ var ftpVerbs = [...]struct {
 	FTPType: {"TYPE", argAlways, "RFC 959 4.1.2"}, FTPEpsv: {"EPSV", argNever, "RFC 2428 3"}, FTPPasv: {"PASV", argNever, "RFC 959 4.1.2"},
 	FTPRetr: {"RETR", argAlways, "RFC 959 4.1.3"}, FTPNlst: {"NLST", argIfAny, "RFC 959 4.1.3"}, FTPQuit: {"QUIT", argNever, "RFC 959 4.1.1"},
 	FTPFeat: {"FEAT", argNever, "RFC 2389"}, FTPMlsd: {"MLSD", argIfAny, "RFC 3659 7"}, FTPList: {"LIST", argIfAny, "RFC 959 4.1.3"},
-	FTPMlst: {"MLST", argIfAny, "RFC 3659 7"},
+	FTPMlst: {"MLST", argIfAny, "RFC 3659 7"}, FTPSize: {"SIZE", argAlways, "RFC 3659 4"}, FTPMdtm: {"MDTM", argAlways, "RFC 3659 3"},
 }
 
 // argRule says when a command line has an argument.
@@ -374,7 +389,20 @@ func (c FTPCommand) Redacted() string {
 }
 
 // Op returns the verb in lower case, e.g. "user".
-func (c FTPCommand) Op() string { return strings.ToLower(c.Verb.String()) }
+func (c FTPCommand) Op() string {
+	if int(c.Verb) < len(ftpOps) {
+		return ftpOps[c.Verb]
+	}
+	return ""
+}
+
+// ftpOps holds each verb's Op, computed once.
+var ftpOps = func() (ops [len(ftpVerbs)]string) {
+	for v := range ops {
+		ops[v] = strings.ToLower(ftpVerbs[v].name)
+	}
+	return ops
+}()
 
 // Text returns the command as `urlkit plan` shows it: Redacted, with
 // "PASS <ask the user>" for a password to be asked, and a note for a rule:
@@ -404,21 +432,57 @@ func (c FTPCommand) Text() string {
 		return c.Redacted() + " (guessed from the name: the URL has no ;type=, RFC 1738 3.2.3)"
 	case c.Verb == FTPFeat:
 		return "FEAT (asks which extensions the server offers, RFC 2389)"
+	case c.Verb == FTPSize:
+		return c.Redacted() + " (RFC 3659 4: the size in bytes, shown as Content-Length)"
+	case c.Verb == FTPMdtm:
+		return c.Redacted() + " (RFC 3659 3: the time of the last change, shown as Last-Modified; a refusal only leaves it out)"
 	}
 	return c.Redacted()
+}
+
+// FTPIfDirectory is the step of an FTP plan that starts its Directory
+// commands: what the client sends when the server refuses Verb (RETR, or
+// SIZE for a Head plan) with 550, the name it asked for being perhaps a
+// directory.
+type FTPIfDirectory struct {
+	Verb FTPVerb // the command whose refusal leads here
+	Name string  // the name that may be a directory
+}
+
+// Op returns "if_directory".
+func (FTPIfDirectory) Op() string { return "if_directory" }
+
+// Text says when the commands after it are sent.
+func (s FTPIfDirectory) Text() string {
+	then := "it is listed, as lynx does"
+	if s.Verb == FTPSize {
+		then = "it is a directory, and nothing more is asked"
+	}
+	return "when " + s.Verb.String() + " is refused with 550, " + strconv.Quote(s.Name) +
+		" may be a directory (the URL has no ;type= and no final /): if the server accepts CWD to it, " + then
 }
 
 // Scheme returns "ftp".
 func (p *FTPPlan) Scheme() string { return "ftp" }
 
-// Steps returns the connection, then each command.
+// Steps returns the connection, then each command; a plan with Directory
+// commands has them, after an FTPIfDirectory step, before its QUIT.
 func (p *FTPPlan) Steps() []Step {
-	out := make([]Step, 0, len(p.Commands)+1)
-	out = append(out, Connect{Addr: p.Addr, For: "FTP control connection"})
-	for _, c := range p.Commands {
-		out = append(out, c)
+	connect := Connect{Addr: p.Addr, For: "FTP control connection"}
+	n := len(p.Commands)
+	if len(p.Directory) == 0 || n == 0 || p.Commands[n-1].Verb != FTPQuit {
+		return stepsAfter(connect, p.Commands)
 	}
-	return out
+	v := FTPRetr
+	if p.Head {
+		v = FTPSize
+	}
+	out := stepsAfter(connect, p.Commands[:n-1])
+	out = append(out, FTPIfDirectory{Verb: v, Name: p.Name})
+	for _, d := range p.Directory {
+		out = append(out, d)
+	}
+	return append(out, p.Commands[n-1])
 }
 
 // TypeString returns the plan's type code as a string.
@@ -502,22 +566,48 @@ func (v *FTP) Plan(cfg Config) (Plan, error) {
 	for _, c := range v.CWD {
 		cmds = append(cmds, FTPCommand{Verb: FTPCwd, Arg: c})
 	}
-	epsv := FTPCommand{Verb: FTPEpsv, Else: [2]FTPVerb{FTPPasv}}
+	p.Head = cfg.Head
 	switch {
-	case p.List && cfg.FTPListDetails:
-		// MLSD where FEAT offers MLST (RFC 3659 7.8: MLST "indicates
-		// that both MLST and MLSD are supported"), else LIST, and NLST
-		// where LIST is refused.
-		cmds = append(cmds, FTPCommand{Verb: FTPFeat}, epsv,
-			FTPCommand{Verb: FTPMlsd, Arg: p.Name, Feature: FTPMlst, Else: [2]FTPVerb{FTPList, FTPNlst}})
+	case p.List && cfg.Head:
+		// What is known of a directory: that the server accepts it.
+		if p.Name != "" {
+			cmds = append(cmds, FTPCommand{Verb: FTPCwd, Arg: p.Name})
+		}
 	case p.List:
-		cmds = append(cmds, epsv, FTPCommand{Verb: FTPNlst, Arg: p.Name})
+		cmds = appendListing(cmds, p.Name, cfg)
+	case cfg.Head:
+		// SIZE counts the bytes of the current type (RFC 3659 4): TYPE I,
+		// the bytes as stored, as curl -I sends.
+		cmds = append(cmds, FTPCommand{Verb: FTPType, Arg: "I"}, FTPCommand{Verb: FTPSize, Arg: p.Name}, FTPCommand{Verb: FTPMdtm, Arg: p.Name})
 	default:
-		cmds = append(cmds, FTPCommand{Verb: FTPType, Arg: typeArg(p.Type), Guessed: p.Guessed}, epsv, FTPCommand{Verb: FTPRetr, Arg: p.Name})
+		cmds = append(cmds, FTPCommand{Verb: FTPType, Arg: typeArg(p.Type), Guessed: p.Guessed}, ftpEpsv, FTPCommand{Verb: FTPRetr, Arg: p.Name})
 	}
 	p.Commands = append(cmds, FTPCommand{Verb: FTPQuit})
+	if !p.List && p.Guessed && p.Name != "" {
+		// "ftp://host/pub" may name the directory pub (lynx lists it).
+		p.Directory = []FTPCommand{{Verb: FTPCwd, Arg: p.Name}}
+		if !cfg.Head {
+			p.Directory = appendListing(p.Directory, "", cfg)
+		}
+	}
 	p.Addr = addrOf(v.u, v.Host, v.Port)
 	return p, nil
+}
+
+// ftpEpsv opens the passive data connection: EPSV, PASV if refused.
+var ftpEpsv = FTPCommand{Verb: FTPEpsv, Else: [2]FTPVerb{FTPPasv}}
+
+// appendListing appends the commands that list the directory name (the
+// current one when empty): EPSV and NLST (RFC 1738 3.2.2), or with
+// cfg.FTPListDetails FEAT, EPSV and MLSD (RFC 3659 7.8: MLST "indicates
+// that both MLST and MLSD are supported"), sent as LIST where FEAT offers
+// no MLST and as NLST where LIST is refused.
+func appendListing(cmds []FTPCommand, name string, cfg Config) []FTPCommand {
+	if cfg.FTPListDetails {
+		return append(cmds, FTPCommand{Verb: FTPFeat}, ftpEpsv,
+			FTPCommand{Verb: FTPMlsd, Arg: name, Feature: FTPMlst, Else: [2]FTPVerb{FTPList, FTPNlst}})
+	}
+	return append(cmds, ftpEpsv, FTPCommand{Verb: FTPNlst, Arg: name})
 }
 
 // typeArg returns the argument of TYPE for a type code: the code in upper

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // Gopher (RFC 1738 3.4; RFC 1630, Gopher; RFC 1436):
@@ -283,6 +284,9 @@ func (GopherRead) Op() string { return "read" }
 
 // Text says how the reply is read.
 func (r GopherRead) Text() string {
+	if r.As == GopherAttributes {
+		return "read the reply as the item's Gopher+ attribute block (+INFO, +ADMIN, +VIEWS...), after a Gopher+ header line (+<length>, -1 or -2)"
+	}
 	s := "read the reply as " + r.As + " (gopher type " + string(rune(r.Type)) + ")"
 	if r.Plus {
 		s += ", after a Gopher+ header line (+<length>, -1 or -2)"
@@ -302,6 +306,12 @@ func (p *GopherPlan) Steps() []Step {
 func visible(s string) string {
 	return strings.NewReplacer("\t", `\t`, "\r", `\r`, "\n", `\n`).Replace(s)
 }
+
+// GopherAttributes is the Reply of a plan that asks for an item's
+// Gopher+ attributes (Config.Head): a block of "+NAME:" lines after a
+// Gopher+ header line; a server that answers without that line does not
+// speak Gopher+.
+const GopherAttributes = "attributes"
 
 // GopherReply returns how the reply to an item of gopher type t is read
 // (RFC 1436 3.8 item types, plus the common "g", "I" and "h").
@@ -326,7 +336,7 @@ func GopherReply(t byte) string {
 // may not contain control characters: an encoded TAB, CR or LF there would
 // change the request (RFC 1738 3.4.1, 6). The Gopher+ string may carry CR
 // LF only as the structure of a filled-in form (RFC 1738 3.4.9).
-func (v *Gopher) Plan(Config) (Plan, error) {
+func (v *Gopher) Plan(cfg Config) (Plan, error) {
 	if rp, ok := v.u.RawPort(); ok && len(rp) > 4 { // four digits are below 65536
 		if err := planPort(v.u); err != nil {
 			return nil, err
@@ -355,6 +365,13 @@ func (v *Gopher) Plan(Config) (Plan, error) {
 	}
 	if v.HasPlus {
 		p.PlusString, p.Form = v.PlusString, v.Plus.Kind == PlusForm
+	}
+	if cfg.Head {
+		// The Gopher+ item attribute request (RFC 1738 3.4.6): the
+		// selector, TAB, "!"; no search words.
+		p.HasSearch, p.Search = false, ""
+		p.HasPlus, p.PlusString, p.Form = true, "!", false
+		p.Reply = GopherAttributes
 	}
 	// The request is the view's strings; only the address is written,
 	// unless the URL or the view's decoded text holds it already.
@@ -442,14 +459,91 @@ var ErrBadMenuItem = errors.New("gopher menu item cannot form a valid gopher URL
 // the type and selector escaped where RFC 1738 forbids the octet bare. A
 // host that is an IPv6 address ("::1", from a server on IPv6) is written
 // in brackets, RFC 3986 3.2.2's IP-literal, and that URL is of the
-// extended syntax (urlkit.ParseExtended). The result is checked by parsing
-// it back, strictly (by the extended syntax for such a host), and
-// planning it; an item
-// that cannot form a valid gopher URL is an error wrapping
-// [ErrBadMenuItem] that says which field is wrong, never an invalid URL.
+// extended syntax (urlkit.ParseExtended). An item that cannot form a valid
+// gopher URL is an error wrapping [ErrBadMenuItem] that says which field is
+// wrong, never an invalid URL. [GopherItemURLs] forms the URLs of a whole
+// menu the same way without allocating.
 func GopherItemURL(typ byte, selector, host, port string) (string, error) {
-	bad := func(format string, args ...any) (string, error) {
-		return "", fmt.Errorf("%w: "+format, append([]any{ErrBadMenuItem}, args...)...)
+	var c GopherItemURLs
+	b, err := c.Append(nil, typ, selector, host, port)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// GopherItemURLs forms the URLs of one menu's items, as GopherItemURL
+// does, appended to a buffer. The server part, "gopher://host:port/", is
+// checked by parsing it strictly (by the extended syntax for an IPv6
+// host) with the gopher grammar; the rest of the URL is the type and the
+// selector escaped with the path's escape set, valid by construction once
+// the selector holds no control character. The zero value is ready to
+// use; it remembers the last server it found valid, so a menu whose items
+// name one server (the usual case) has that server parsed once, not once
+// an item. It is not safe for concurrent use.
+type GopherItemURLs struct {
+	host, port string // the last server found valid
+	bracket    bool   // its host is an IPv6 address, written in brackets
+}
+
+// Append appends the URL of the item (typ, selector, host, port) to dst,
+// or returns dst unchanged and the error GopherItemURL returns.
+func (c *GopherItemURLs) Append(dst []byte, typ byte, selector, host, port string) ([]byte, error) {
+	bad := func(format string, args ...any) ([]byte, error) {
+		return dst, fmt.Errorf("%w: "+format, append([]any{ErrBadMenuItem}, args...)...)
+	}
+	if host == "" || host != c.host || port != c.port {
+		bracket, err := checkGopherServer(host, port)
+		if err != nil {
+			return dst, err
+		}
+		c.host, c.port, c.bracket = host, port, bracket
+	}
+	if isControl(typ) || typ >= 0x80 {
+		return bad("item type 0x%02X is not a printable character", typ)
+	}
+	orig := len(dst)
+	dst = append(dst, "gopher://"...)
+	if c.bracket {
+		dst = append(dst, '[')
+		dst = append(dst, host...)
+		dst = append(dst, ']')
+	} else {
+		dst = append(dst, host...)
+	}
+	dst = append(dst, ':')
+	dst = append(dst, port...)
+	dst = append(dst, '/')
+	// Escaped byte by byte: the type and the selector apart, without
+	// joining them first.
+	if chars.EscPath.Keeps(typ) {
+		dst = append(dst, typ)
+	} else {
+		dst = append(dst, '%', chars.UpperHex[typ>>4], chars.UpperHex[typ&15])
+	}
+	n := len(dst)
+	dst = chars.AppendEscape(dst, selector, chars.EscPath)
+	if len(dst)-n != len(selector) {
+		// Some byte was encoded: it may be a control character, which
+		// the path's escape set never keeps (a selector without encoded
+		// bytes has none).
+		for i := 0; i < len(selector); i++ {
+			if isControl(selector[i]) {
+				dst = dst[:orig]
+				return bad("selector holds control character 0x%02X at byte %d", selector[i], i)
+			}
+		}
+	}
+	return dst, nil
+}
+
+// checkGopherServer checks the host and port of a menu item: the port a
+// number from 1 to 65535, "gopher://host:port/" a valid gopher URL whose
+// host is host. It reports whether the host is an IPv6 address, written
+// in brackets.
+func checkGopherServer(host, port string) (bracket bool, err error) {
+	bad := func(format string, args ...any) (bool, error) {
+		return false, fmt.Errorf("%w: "+format, append([]any{ErrBadMenuItem}, args...)...)
 	}
 	if host == "" {
 		return bad("empty host")
@@ -467,50 +561,29 @@ func GopherItemURL(typ byte, selector, host, port string) (string, error) {
 	if n < 1 || n > 65535 {
 		return bad("port %q is not a number from 1 to 65535", port)
 	}
-	if isControl(typ) || typ >= 0x80 {
-		return bad("item type 0x%02X is not a printable character", typ)
-	}
-	for i := 0; i < len(selector); i++ {
-		if isControl(selector[i]) {
-			return bad("selector holds control character 0x%02X at byte %d", selector[i], i)
-		}
-	}
 	// An IPv6 address (a menu of a server on IPv6 names one) is written
 	// as RFC 3986 3.2.2's IP-literal, in brackets, and the URL is read by
 	// the extended syntax (urlkit.ParseExtended); every other host by
 	// RFC 1738's.
-	parse := urlkit.Parse
+	parse, shown := urlkit.Parse, host
 	if strings.IndexByte(host, ':') >= 0 { // only an IPv6 address has one; others skip ParseAddr's error
 		if a, err := netip.ParseAddr(host); err == nil && a.Is6() && a.Zone() == "" {
-			host = "[" + host + "]"
-			parse = urlkit.ParseExtended
+			shown, parse, bracket = "["+host+"]", urlkit.ParseExtended, true
 		}
 	}
-	var b strings.Builder
-	b.Grow(len("gopher://") + len(host) + len(port) + 2 + len(selector)*3/2 + 1)
-	b.WriteString("gopher://")
-	b.WriteString(host)
-	b.WriteByte(':')
-	b.WriteString(port)
-	b.WriteByte('/')
-	// Escaped byte by byte: the type and the selector apart, without
-	// joining them first.
-	b.WriteString(urlkit.Escape(string(rune(typ)), urlkit.ComponentPath))
-	b.WriteString(urlkit.Escape(selector, urlkit.ComponentPath))
-	s := b.String()
-	u, err := parse(s)
+	u, err := parse("gopher://" + shown + ":" + port + "/")
 	if err != nil {
-		return bad("host %q: %v", host, err)
+		return bad("host %q: %v", shown, err)
 	}
-	if u.Host() != host {
-		return bad("host %q is not a host name or address", host)
+	if u.Host() != shown {
+		return bad("host %q is not a host name or address", shown)
 	}
 	// The gopher grammar beyond the generic one (checkGopher, Validate's);
 	// what a plan adds, the control characters and the port's range, is
-	// checked above. Menus list thousands of items: building a view or a
-	// plan for each would cost more than reading the menu.
+	// checked here and by Append. Menus list thousands of items: building
+	// a view or a plan for each would cost more than reading the menu.
 	if err := checkGopher(u); err != nil {
 		return bad("%v", err)
 	}
-	return s, nil
+	return bracket, nil
 }

@@ -2,6 +2,7 @@ package scheme
 
 import (
 	"errors"
+	"net/netip"
 	"testing"
 
 	"github.com/urlkit/urlkit"
@@ -84,4 +85,95 @@ func mustParseT(t *testing.T, s string) urlkit.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// wholeReparse is how GopherItemURL checked every item before
+// GopherItemURLs: build the whole URL, parse it back strictly (by the
+// extended syntax for an IPv6 host), compare the host, apply the gopher
+// grammar. It is the oracle the remembered-server path is held to.
+func wholeReparse(typ byte, selector, host, port string) (string, bool) {
+	if host == "" || port == "" || typ < 0x20 || typ >= 0x7f {
+		return "", false
+	}
+	n := 0
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' || n > 65535 {
+			return "", false
+		}
+		n = n*10 + int(port[i]-'0')
+	}
+	if n < 1 || n > 65535 {
+		return "", false
+	}
+	for i := 0; i < len(selector); i++ {
+		if selector[i] < 0x20 || selector[i] == 0x7f {
+			return "", false
+		}
+	}
+	parse := urlkit.Parse
+	if a, err := netip.ParseAddr(host); err == nil && a.Is6() && a.Zone() == "" {
+		host, parse = "["+host+"]", urlkit.ParseExtended
+	}
+	s := "gopher://" + host + ":" + port + "/" + urlkit.Escape(string(rune(typ)), urlkit.ComponentPath) + urlkit.Escape(selector, urlkit.ComponentPath)
+	u, err := parse(s)
+	if err != nil || u.Host() != host || checkGopher(u) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// One GopherItemURLs across a menu gives each item the URL (or the
+// refusal) that parsing the item's whole URL gives, whatever server the
+// item before named: a valid server remembered does not let an invalid one
+// through, nor an invalid one stop a valid one.
+func TestGopherItemURLsRemember(t *testing.T) {
+	items := []struct {
+		typ             byte
+		sel, host, port string
+	}{
+		{'0', "/a", "h.example", "70"},
+		{'1', "/b c", "h.example", "70"}, // the same server: remembered
+		{'0', "/a", "h.example", "71"},   // another port
+		{'0', "/a", "h/evil", "70"},      // refused; h.example stays remembered
+		{'0', "/a", "h.example", "71"},
+		{'0', "/x\x00", "h.example", "71"}, // a remembered server, a bad selector
+		{'\x01', "/x", "h.example", "71"},  // a bad type
+		{'0', "/a", "h@e", "70"},
+		{'0', "/a", "::1", "70"},
+		{'0', "/a", "::1", "70"},
+		{'9', "/(x)'&y", "H.Example", "7070"},
+		{'0', "/a", "", "70"},
+		{'0', "/a", "h.example", ""},
+		{'0', "/a", "h.example", "070"},
+	}
+	var c GopherItemURLs
+	for _, it := range items {
+		want, ok := wholeReparse(it.typ, it.sel, it.host, it.port)
+		got, err := c.Append([]byte("prefix:"), it.typ, it.sel, it.host, it.port)
+		if ok != (err == nil) || string(got) != "prefix:"+want && ok || !ok && string(got) != "prefix:" {
+			t.Errorf("%q %q %q %q: got %q, %v; whole reparse %q, %v", it.typ, it.sel, it.host, it.port, got, err, want, ok)
+		}
+		if err != nil && !errors.Is(err, ErrBadMenuItem) {
+			t.Errorf("%q %q %q %q: %v does not wrap ErrBadMenuItem", it.typ, it.sel, it.host, it.port, err)
+		}
+	}
+}
+
+// FuzzGopherItemURLs holds GopherItemURLs, with a server remembered from
+// the item before, to the whole reparse, on any two items.
+func FuzzGopherItemURLs(f *testing.F) {
+	f.Add(byte('0'), "/a", "h.example", "70", byte('1'), "/b", "h.example", "70")
+	f.Add(byte('0'), "/a", "::1", "70", byte('7'), "/q?x#y", "h/x", "70")
+	f.Add(byte('0'), "/a", "h.example", "70", byte('0'), "/a\x1b", "h.example", "70")
+	f.Fuzz(func(t *testing.T, t1 byte, s1, h1, p1 string, t2 byte, s2, h2, p2 string) {
+		var c GopherItemURLs
+		for _, it := range [][4]string{{string(t1), s1, h1, p1}, {string(t2), s2, h2, p2}, {string(t1), s1, h1, p1}} {
+			typ := it[0][0]
+			want, ok := wholeReparse(typ, it[1], it[2], it[3])
+			got, err := c.Append(nil, typ, it[1], it[2], it[3])
+			if ok != (err == nil) || ok && string(got) != want {
+				t.Fatalf("%q %q %q %q: got %q, %v; whole reparse %q, %v", typ, it[1], it[2], it[3], got, err, want, ok)
+			}
+		}
+	})
 }

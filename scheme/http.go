@@ -21,12 +21,20 @@ func init() {
 // httpRelaxed reports the login of an http URL of the extended syntax,
 // which RFC 1738 3.3 does not allow.
 func httpRelaxed(u urlkit.URL) []urlkit.Warning {
-	if _, ok := u.User(); !ok {
-		return nil
-	}
 	l := locOf(u)
-	return []urlkit.Warning{{Offset: l.user(), Component: urlkit.ComponentUser,
-		Reason: fmt.Sprintf("user name in an %s URL: RFC 1738 3.3 allows none; kept, as RFC 3986 3.2.1 and browsers allow it (sent as HTTP Basic credentials, RFC 7617)", u.Scheme())}}
+	var out []urlkit.Warning
+	if _, ok := u.User(); ok {
+		out = append(out, urlkit.Warning{Offset: l.user(), Component: urlkit.ComponentUser,
+			Reason: fmt.Sprintf("user name in an %s URL: RFC 1738 3.3 allows none; kept, as RFC 3986 3.2.1 and browsers allow it (sent as HTTP Basic credentials, RFC 7617)", u.Scheme())})
+	}
+	if s, ok := u.Search(); ok {
+		p := part{s, l.search(), urlkit.ComponentSearch}
+		if i := p.firstNotIn(&searchChars); i >= 0 {
+			out = append(out, urlkit.Warning{Offset: p.off + i, Component: urlkit.ComponentSearch,
+				Reason: fmt.Sprintf("%q in the search part of an %s URL: RFC 1738 5 allows no unencoded \"/\" or \"?\" there; kept, as RFC 3986 3.4 allows them and browsers send them", s[i:i+1], u.Scheme())})
+		}
+	}
+	return out
 }
 
 // HTTP is the view of an http (or https) URL. Path and Search are as
@@ -88,12 +96,21 @@ func checkHTTP(u urlkit.URL) error {
 	}
 	if s, ok := u.Search(); ok {
 		p := part{s, l.search(), urlkit.ComponentSearch}
-		if i := p.firstNotIn(&searchChars); i >= 0 {
+		table := &searchChars
+		if u.Extended() {
+			// RFC 3986 3.4: query = *( pchar / "/" / "?" ); see httpRelaxed.
+			table = &searchCharsExtended
+		}
+		if i := p.firstNotIn(table); i >= 0 {
 			return reservedErr(l, p, i, `RFC 1738 5: search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]`)
 		}
 	}
 	return nil
 }
+
+// searchCharsExtended are the bytes of an http search of the extended
+// syntax: RFC 1738's, and "/" and "?" (RFC 3986 3.4).
+var searchCharsExtended = ucharTable(";:@&=/?")
 
 // URL returns the URL the view was made from.
 func (v *HTTP) URL() urlkit.URL { return v.u }
@@ -204,13 +221,18 @@ func (HTTPEndHeader) Op() string { return "end_header" }
 func (HTTPEndHeader) Text() string { return "send: (empty line)" }
 
 // HTTPRead is the last step of an HTTP plan: reading the response.
-type HTTPRead struct{}
+type HTTPRead struct {
+	Head bool // the answer to HEAD: no body follows (RFC 1945 8.2)
+}
 
 // Op returns "response".
 func (HTTPRead) Op() string { return "response" }
 
 // Text says how the response is read.
-func (HTTPRead) Text() string {
+func (r HTTPRead) Text() string {
+	if r.Head {
+		return "read the response: status line and header (no body answers HEAD)"
+	}
 	return "read the response: status line, header, body to Content-Length or the connection's end"
 }
 
@@ -231,7 +253,7 @@ func (p *HTTPPlan) Steps() []Step {
 	for _, h := range p.Header {
 		out = append(out, h)
 	}
-	return append(out, HTTPEndHeader{}, HTTPRead{})
+	return append(out, HTTPEndHeader{}, HTTPRead{Head: p.Method == "HEAD"})
 }
 
 // Plan returns the request. Path and search are sent as written, still
@@ -253,6 +275,10 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 			host += ":" + p
 		}
 	}
+	method := "GET"
+	if cfg.Head {
+		method = "HEAD" // RFC 1945 8.2: the status and header alone
+	}
 	ua := cfg.UserAgent
 	if ua == "" || strings.ContainsAny(ua, "\r\n\x00") {
 		ua = DefaultUserAgent
@@ -261,9 +287,9 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 		Addr:             addrOf(v.u, v.Host, v.Port),
 		TLS:              v.u.Scheme() == "https",
 		URL:              whole,
-		HTTPRequest:      HTTPRequest{Method: "GET", RequestURI: uri, Version: HTTPVersion},
+		HTTPRequest:      HTTPRequest{Method: method, RequestURI: uri, Version: HTTPVersion},
 		Compressed:       cfg.Compressed,
-		ProxyRequestLine: "GET " + whole + " " + HTTPVersion,
+		ProxyRequestLine: method + " " + whole + " " + HTTPVersion,
 		scheme:           v.u.Scheme(),
 		base:             base,
 	}

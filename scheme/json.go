@@ -196,6 +196,9 @@ func writePlan(w *jsonw.Writer, p Plan) {
 		w.KStr("type", typeString(p.Type))
 		w.KBool("type_guessed", p.Guessed)
 		w.KBool("list", p.List)
+		if p.Head {
+			w.KBool("head", true)
+		}
 	case *GopherPlan:
 		w.KStr("addr", p.Addr)
 		w.KStr("type", typeString(p.Type))
@@ -278,6 +281,9 @@ func writeStep(w *jsonw.Writer, s Step) {
 		if s.Guessed {
 			w.KBool("guessed", true)
 		}
+	case FTPIfDirectory:
+		w.KStr("refused", FTPCommand{Verb: s.Verb}.Op())
+		w.KStr("name", s.Name)
 	case NNTPCommand:
 		if int(s.Verb) < len(nntpVerbs) && nntpVerbs[s.Verb].arg == argAlways {
 			w.KStr("arg", s.Arg)
@@ -487,6 +493,9 @@ func (s HTTPEndHeader) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s HTTPRead) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s FTPIfDirectory) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s StartSession) MarshalJSON() ([]byte, error) { return stepJSON(s) }

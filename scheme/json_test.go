@@ -315,7 +315,7 @@ func TestJSONSchema(t *testing.T) {
 	if len(c.schema) < 40 {
 		t.Fatalf("the documented list has %d objects", len(c.schema))
 	}
-	for _, cfg := range []Config{{}, {NewsServer: "news.dom", Email: "me@my.dom", Compressed: true, FTPListDetails: true}} {
+	for _, cfg := range []Config{{}, {NewsServer: "news.dom", Email: "me@my.dom", Compressed: true, FTPListDetails: true}, {Head: true}} {
 		for _, s := range schemaURLs {
 			u, err := urlkit.ParseExtended(s) // the login of an http URL (RFC 3986), an IPv6 host
 			if err != nil {

@@ -202,8 +202,19 @@ func (c NNTPCommand) line(v NNTPVerb) string {
 // Op returns the verb in lower case with "_" for a space, e.g.
 // "mode_reader", "group".
 func (c NNTPCommand) Op() string {
-	return strings.ReplaceAll(strings.ToLower(c.Verb.String()), " ", "_")
+	if int(c.Verb) < len(nntpOps) {
+		return nntpOps[c.Verb]
+	}
+	return ""
 }
+
+// nntpOps holds each verb's Op, computed once.
+var nntpOps = func() (ops [len(nntpVerbs)]string) {
+	for v := range ops {
+		ops[v] = strings.ReplaceAll(strings.ToLower(nntpVerbs[v].name), " ", "_")
+	}
+	return ops
+}()
 
 // Text returns Line, with the fallback noted.
 func (c NNTPCommand) Text() string {
@@ -217,14 +228,7 @@ func (c NNTPCommand) Text() string {
 func (p *NNTPPlan) Scheme() string { return p.scheme }
 
 // Steps returns the connection, then each command.
-func (p *NNTPPlan) Steps() []Step {
-	out := make([]Step, 0, len(p.Commands)+1)
-	out = append(out, Connect{Addr: p.Addr, For: "NNTP"})
-	for _, c := range p.Commands {
-		out = append(out, c)
-	}
-	return out
-}
+func (p *NNTPPlan) Steps() []Step { return stepsAfter(Connect{Addr: p.Addr, For: "NNTP"}, p.Commands) }
 
 // overAll is the command of a group's overview: every article from the
 // first on (RFC 3977 8.3 range "1-"), XOVER when OVER is not known.

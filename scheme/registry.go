@@ -78,7 +78,7 @@
 //	view file: host local segments[]
 //	view afs, mailserver, nfs, urn, z39.50: scheme source reserved opaque
 //	view other: scheme experimental opaque
-//	plan ftp: addr cwd[] name type type_guessed list steps[step]
+//	plan ftp: addr cwd[] name type type_guessed list head? steps[step]
 //	plan gopher: addr type selector search? plus? reply steps[step]
 //	plan news, nntp: addr group? article? message_id? list_groups steps[step]
 //	plan http, https: addr tls server_name? url compressed proxy_request_line steps[step]
@@ -92,6 +92,7 @@
 //	step connect: op addr tls? server_name? text
 //	step other: op text
 //	ftp, news, nntp step command: op arg? source? feature? else[]? guessed? text
+//	ftp step if_directory: op refused name text
 //	gopher step request: op selector search? plus? form? line text
 //	gopher step read: op type as plus_header? text
 //	http, https step request_line: op method request_uri version text
@@ -123,7 +124,10 @@
 // ("mode_reader" for MODE READER): "arg" is its argument when the verb
 // takes one (not for a password from the URL or the user), "source" where
 // a PASS argument comes from ("url", "anonymous", "ask"), "feature" and
-// "else" the rule for the verbs sent instead ([FTPCommand]). A Prospero
+// "else" the rule for the verbs sent instead ([FTPCommand]). An ftp plan's
+// "if_directory" step starts the commands sent when the server refuses
+// the command named by "refused" (retr, or size with Config.Head) with 550:
+// "name" may be a directory ([FTPPlan.Directory]). A Prospero
 // plan's steps are its requests, each followed by its commands and their
 // SELECT lines; an HTTP header field's value has an Authorization's
 // credentials masked.
@@ -202,7 +206,20 @@ type Config struct {
 	// MLST, and as NLST when LIST is refused. Off by default: RFC 1738
 	// 3.2.2 lists a directory with NLST, names only. The gateway sets it.
 	FTPListDetails bool
+	// Head makes a plan ask what is known about the resource instead of
+	// retrieving it (urlkit get -I): an HTTP HEAD request; for an ftp file,
+	// TYPE I, then SIZE and MDTM (RFC 3659 4, 3), whose replies a client
+	// shows as Content-Length and Last-Modified, and for an ftp directory
+	// its CWD commands alone; for gopher, the Gopher+ item attribute
+	// request, the selector with "!" for its Gopher+ string (RFC 1738
+	// 3.4.6), read as an attribute block. [PlanOf] refuses it, wrapping
+	// [ErrNoHead], for the other schemes.
+	Head bool
 }
+
+// ErrNoHead: Config.Head for a scheme that has no request for what is
+// known about a resource (only http, https, ftp and gopher have one).
+var ErrNoHead = errors.New("no header request for this scheme")
 
 // DefaultUserAgent is the User-Agent of HTTP plans when Config names none.
 const DefaultUserAgent = "urlkit/1"
@@ -471,7 +488,15 @@ func PlanOf(u urlkit.URL, cfg Config) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.Plan(cfg)
+	p, err := v.Plan(cfg)
+	if err == nil && cfg.Head {
+		switch p.(type) {
+		case *HTTPPlan, *FTPPlan, *GopherPlan:
+		default:
+			return nil, fmt.Errorf("%s: %w: -I (--head) asks http and https for HEAD, ftp for SIZE and MDTM, gopher for its Gopher+ attributes", u.Scheme(), ErrNoHead)
+		}
+	}
+	return p, err
 }
 
 // builtin is the Scheme of a built-in scheme: its info comes from the core

@@ -69,6 +69,16 @@ func (a Action) Op() string { return a.Kind }
 // Text returns a.Says.
 func (a Action) Text() string { return a.Says }
 
+// stepsAfter returns first, then each of steps, as the Steps of a plan.
+func stepsAfter[S Step](first Step, steps []S) []Step {
+	out := make([]Step, 0, len(steps)+1)
+	out = append(out, first)
+	for _, s := range steps {
+		out = append(out, s)
+	}
+	return out
+}
+
 // StepTexts returns the Text of each of p's steps, in order: the plan as
 // `urlkit plan` prints it.
 func StepTexts(p Plan) []string {

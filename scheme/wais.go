@@ -151,12 +151,7 @@ func (p *WAISPlan) Scheme() string { return "wais" }
 
 // Steps returns the connection, then each message.
 func (p *WAISPlan) Steps() []Step {
-	out := make([]Step, 0, 1+len(p.Messages))
-	out = append(out, Connect{Addr: p.Addr, For: "WAIS: Z39.50-1988 with the WAIS extensions, RFC 1625"})
-	for _, m := range p.Messages {
-		out = append(out, m)
-	}
-	return out
+	return stepsAfter(Connect{Addr: p.Addr, For: "WAIS: Z39.50-1988 with the WAIS extensions, RFC 1625"}, p.Messages)
 }
 
 // The values of the init message: the sizes are those freeWAIS-sf's own
@@ -295,16 +290,17 @@ func DocIDOfFields(fields []WAISField) string {
 	var b []byte
 	for _, f := range fields {
 		n, _ := strconv.Atoi(f.Number)
-		b = appendWAISCompressed(b, n)
-		b = appendWAISCompressed(b, len(f.Value))
+		b = AppendWAISInt(b, n)
+		b = AppendWAISInt(b, len(f.Value))
 		b = append(b, f.Value...)
 	}
 	return string(b)
 }
 
-// appendWAISCompressed appends n base 128, most significant group first,
-// the high bit set on every byte but the last.
-func appendWAISCompressed(b []byte, n int) []byte {
+// AppendWAISInt appends n as WAIS's compressed integer (the form of its
+// tags and lengths): base 128, most significant group first, the high bit
+// set on every byte but the last. access encodes its messages with it too.
+func AppendWAISInt(b []byte, n int) []byte {
 	var tmp [10]byte
 	i := len(tmp) - 1
 	tmp[i] = byte(n & 0x7f)

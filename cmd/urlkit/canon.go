@@ -122,7 +122,7 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	if len(args) > 1 {
-		first, _ := linkset.Line(args[0])
+		first := args[0] // an argument is taken exactly as given
 		if _, warns, err := rd.readURL(first); err == nil {
 			for _, w := range warns {
 				e.stderr.Write([]byte("urlkit equal: " + string(appendQuoted(nil, urlkit.RedactString(first), w.Offset)) + ": warning: " + w.String() + "\n"))

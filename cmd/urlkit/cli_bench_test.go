@@ -75,10 +75,50 @@ func BenchmarkCLI(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
 				e := &env{stdin: bytes.NewReader(in), stdout: io.Discard, stderr: io.Discard, getenv: os.Getenv}
-				run(e, append([]string{c[0], "--workers", "1"}, c[1:]...))
+				run(e, append([]string{c[0], "--workers", workersForBench}, c[1:]...))
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/url")
 			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N*lines), "cpu-ns/url")
 		})
+	}
+}
+
+// workersForBench is the --workers of BenchmarkCLI: 1, or
+// URLKIT_BENCH_WORKERS to see the cost of handing batches between
+// goroutines.
+var workersForBench = func() string {
+	if w := os.Getenv("URLKIT_BENCH_WORKERS"); w != "" {
+		return w
+	}
+	return "1"
+}()
+
+// The line engine and the JSON writer cost no allocation per line (the
+// input and the writer are reused per batch), and parse --json one: the
+// scheme's typed view (issue 25 item 8). Valid http, https and file URLs,
+// one worker.
+func TestLineAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	var b strings.Builder
+	for range 1000 {
+		b.WriteString("http://www.example.com/a/b?c=d\nfile:///usr/share/doc/x/README.txt\nhttps://h.example:8443/p%20q/r\n")
+	}
+	in := []byte(b.String())
+	for _, tc := range []struct {
+		args []string
+		max  float64
+	}{
+		{[]string{"parse", "--json"}, 1.1},
+		{[]string{"parse"}, 0.1},
+		{[]string{"canon"}, 0.5},
+	} {
+		n := testing.AllocsPerRun(3, func() {
+			run(&env{stdin: bytes.NewReader(in), stdout: io.Discard, stderr: io.Discard, getenv: os.Getenv}, append(tc.args, "--workers", "1"))
+		}) / 3000
+		if n > tc.max {
+			t.Errorf("%q: %.3f allocations per line, want at most %.1f", tc.args, n, tc.max)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/text"
 )
 
@@ -28,24 +29,17 @@ func init() {
 
 // extractResult is the JSON form of one URL found in a text.
 type extractResult struct {
-	File         string        `json:"file,omitempty"`
-	URL          string        `json:"url"`
-	Text         string        `json:"text,omitempty"` // as written, when it had to be repaired
-	Start        int           `json:"start"`
-	End          int           `json:"end"`
-	Line         int           `json:"line"`
-	Wrapped      bool          `json:"wrapped"`
-	Prefixed     bool          `json:"prefixed"`
-	Ambiguous    bool          `json:"ambiguous"`
-	Alternatives []string      `json:"alternatives,omitempty"`
-	Warnings     []jsonWarning `json:"warnings,omitempty"`
-}
-
-// jsonWarning is one repair in extract's JSON.
-type jsonWarning struct {
-	Offset    int    `json:"offset"`
-	Component string `json:"component"`
-	Message   string `json:"message"`
+	File         string           `json:"file,omitempty"`
+	URL          string           `json:"url"`
+	Text         string           `json:"text,omitempty"` // as written, when it had to be repaired
+	Start        int              `json:"start"`
+	End          int              `json:"end"`
+	Line         int              `json:"line"`
+	Wrapped      bool             `json:"wrapped"`
+	Prefixed     bool             `json:"prefixed"`
+	Ambiguous    bool             `json:"ambiguous"`
+	Alternatives []string         `json:"alternatives,omitempty"`
+	Warnings     []urlkit.Warning `json:"-"` // written by warningsJSON
 }
 
 // writeJSON writes the result as one line of JSON.
@@ -63,18 +57,7 @@ func (r *extractResult) writeJSON(w *jw) {
 	if len(r.Alternatives) > 0 {
 		w.KStrs("alternatives", r.Alternatives)
 	}
-	if len(r.Warnings) > 0 {
-		w.Key("warnings")
-		w.OpenArray()
-		for _, x := range r.Warnings {
-			w.Open()
-			w.KNum("offset", x.Offset)
-			w.KStr("component", x.Component)
-			w.KStr("message", x.Message)
-			w.Close()
-		}
-		w.CloseArray()
-	}
+	w.warningsJSON(r.Warnings)
 	w.Close()
 	w.End()
 }
@@ -111,9 +94,7 @@ func runExtract(e *env, fs *flag.FlagSet, args []string) int {
 			for _, a := range m.Alternatives {
 				res.Alternatives = append(res.Alternatives, a.String())
 			}
-			for _, w := range m.Warnings {
-				res.Warnings = append(res.Warnings, jsonWarning{w.Offset, w.Component.String(), w.Reason})
-			}
+			res.Warnings = m.Warnings
 			w := jw{}
 			res.writeJSON(&w)
 			out.Write(w.B)

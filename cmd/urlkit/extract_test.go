@@ -1,15 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/urlkit/urlkit/internal/testio"
 )
 
 // appendixExample is the example paragraph of RFC 1738's appendix,
@@ -45,7 +45,15 @@ func TestExtractFilesJSON(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("got %d lines of JSON, want 2:\n%s", len(lines), out)
 	}
-	var r1, r2 extractResult
+	type decoded struct {
+		extractResult
+		Warnings []struct {
+			Offset    int    `json:"offset"`
+			Component string `json:"component"`
+			Message   string `json:"message"`
+		} `json:"warnings"`
+	}
+	var r1, r2 decoded
 	if err := json.Unmarshal([]byte(lines[0]), &r1); err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +71,7 @@ func TestExtractFilesJSON(t *testing.T) {
 	// RFC 1738 2.2: "~" is unsafe; the URL is given repaired, with the
 	// repair and the text as written.
 	if r2.File != b || r2.URL != "http://y.example/%7Eme/" || r2.Text != "http://y.example/~me/" || r2.Start != 6 || r2.End != 27 ||
-		r2.Wrapped || r2.Ambiguous || len(r2.Warnings) != 1 || r2.Warnings[0].Offset != 23 {
+		r2.Wrapped || r2.Ambiguous || len(r2.Warnings) != 1 || r2.Warnings[0].Offset != 23 || r2.Warnings[0].Component != "path" || r2.Warnings[0].Message == "" {
 		t.Errorf("second result %+v", r2)
 	}
 	if !strings.Contains(lines[0], `"start":4`) || !strings.Contains(lines[0], `"alternatives":[`) {
@@ -137,30 +145,12 @@ func TestExtractLenient(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestExtractStreams checks that extract prints each URL as soon as its
 // end has arrived on a pipe, before the input ends, as the line commands
 // do.
 func TestExtractStreams(t *testing.T) {
 	pr, pw := io.Pipe()
-	var out, errs syncBuffer
+	var out, errs testio.SyncBuffer
 	done := make(chan int)
 	go func() {
 		done <- run(&env{stdin: pr, stdout: &out, stderr: &errs, getenv: func(string) string { return "" }}, []string{"extract"})

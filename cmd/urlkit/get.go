@@ -7,10 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,12 +28,13 @@ const (
 	// exitNotSupported is the status for a URL whose protocol urlkit has
 	// no retrieval for (mid, cid): the plan is printed.
 	exitNotSupported = 3
-	// exitInterrupted is the status after Ctrl-C (128 + SIGINT).
+	// exitInterrupted is the status after Ctrl-C (128 + SIGINT); SIGTERM
+	// and SIGHUP end get with 128 plus theirs (signals.go).
 	exitInterrupted = 130
 )
 
-// outputList collects -o FILE and -O in order: one entry per URL, "" for
-// -O (name the file after the URL's last segment).
+// outputList collects -o FILE and -O in order: one entry per URL,
+// remoteMark for -O (name the file after the URL's last segment).
 type outputList struct{ names *[]string }
 
 func (o outputList) String() string { return "" }
@@ -43,6 +46,10 @@ func (o outputList) Set(s string) error {
 	return nil
 }
 
+// remoteMark stands for -O in the list of outputs: no file name holds a
+// NUL byte.
+const remoteMark = "\x00-O"
+
 type remoteName struct{ names *[]string }
 
 func (o remoteName) String() string   { return "" }
@@ -51,7 +58,7 @@ func (o remoteName) Set(s string) error {
 	if s != "true" {
 		return errors.New("-O takes no value")
 	}
-	*o.names = append(*o.names, "")
+	*o.names = append(*o.names, remoteMark)
 	return nil
 }
 
@@ -62,7 +69,7 @@ func init() {
 		usage:   "[--lenient] [flags] URL...",
 		lines:   true,
 		single:  true,
-		aliases: map[string]string{"s": "silent"},
+		aliases: map[string]string{"s": "silent", "I": "head"},
 		flags: func(fs *flag.FlagSet) {
 			outs := new([]string)
 			fs.Var(outputList{outs}, "o", "write the next URL's resource to `FILE` (- for standard output); repeat for several URLs")
@@ -90,6 +97,7 @@ func init() {
 			fs.String("send", "", "mailto: send through the SMTP server at host:port instead of printing the message")
 			fs.String("proxy", "", "fetch through this gateway (http://host:port/, e.g. urlkit serve); default $<scheme>_proxy unless $no_proxy matches")
 			fs.Bool("progress", true, "draw a progress meter on standard error when it is a terminal and the resource does not go to that same terminal")
+			fs.Bool("no-progress", false, "draw no progress meter (warnings are still printed; -s quiets both)")
 			silent := fs.Bool("silent", false, "print no warnings and no progress meter, only errors")
 			fs.BoolVar(silent, "s", false, "")
 		},
@@ -102,6 +110,7 @@ type getFlags struct {
 	outs                                  []string
 	subject, from, send                   string
 	include, verbose, raw, exec, progress bool
+	head                                  bool // -I
 	keepPartial, silent                   bool
 	opts                                  access.Options
 	proxy, via                            string     // --proxy; the gateway in use
@@ -116,8 +125,8 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 		outs:    *fs.Lookup("o").Value.(outputList).names,
 		subject: str("subject"), from: str("from"), send: str("send"), proxy: str("proxy"),
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
-		exec: get("exec").(bool), progress: get("progress").(bool), keepPartial: get("keep-partial").(bool),
-		silent: get("silent").(bool), rd: readingOf(fs),
+		exec: get("exec").(bool), progress: get("progress").(bool) && !get("no-progress").(bool), keepPartial: get("keep-partial").(bool),
+		silent: get("silent").(bool), rd: readingOf(fs), head: get("head").(bool),
 	}
 	o := &g.opts
 	o.Lenient = g.rd.lenient
@@ -150,7 +159,7 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	cfg := planConfig(e, fs)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, signalled, stop := stopOnSignals() // SIGINT, SIGTERM, SIGHUP (signals.go)
 	defer stop()
 	quietPipe()
 	// URLs from the arguments, --url-file or standard input (lines.go),
@@ -160,23 +169,22 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		if ctx.Err() != nil {
 			return exitInterrupted
 		}
-		out := ""
+		out := "" // standard output, not asked for with -o -
 		if i < len(g.outs) {
 			out = g.outs[i]
-		} else if len(g.outs) > 0 {
-			out = "-"
 		}
 		i++
 		return getOne(ctx, e, g, cfg, line, out)
 	})
 	if ctx.Err() != nil {
-		return exitInterrupted
+		return signalled()
 	}
 	return status
 }
 
-// getOne fetches one URL into out ("" or "-": standard output; a name with
-// -O's "" resolved here) and returns the exit status for it.
+// getOne fetches one URL into out ("": standard output; "-": standard
+// output as asked for with -o -; remoteMark: -O's name, found here) and
+// returns the exit status for it.
 func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *input, out string) int {
 	in := line.text
 	fail := func(err error) int {
@@ -195,11 +203,11 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 	if err != nil {
 		return fail(err)
 	}
-	// RFC 1738 6: warn of a port other than the scheme's before connecting.
-	for _, f := range scheme.Check(u) {
-		if f.Code == scheme.CodePort && f.Severity < scheme.SeverityError && !g.silent {
-			e.stderr.Write(getMessage(line, redact(in), "warning: "+f.Message))
-		}
+	// RFC 1738 6: warn before connecting to a port that belongs to
+	// another protocol (scheme.PortWarning decides; check lists every
+	// port that is not the default).
+	if f, ok := scheme.PortWarning(u); ok && !g.silent {
+		e.stderr.Write(getMessage(line, redact(in), "warning: "+f.Message))
 	}
 	plan, err := scheme.PlanOf(u, cfg)
 	if err != nil {
@@ -210,6 +218,11 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		return fail(err)
 	}
 	g.viaURL = u
+	if g.via != "" && g.head {
+		// The gateway is asked with GET (access.FetchViaProxy): -I would
+		// not be what plan -I prints.
+		return fail(fmt.Errorf("-I (--head) is not carried through a gateway (%s): unset --proxy, or name the host in no_proxy, to ask the server itself", g.via))
+	}
 	switch p := plan.(type) {
 	case *scheme.Session:
 		fmt.Fprint(e.stdout, access.DescribeSession(p))
@@ -240,7 +253,7 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		e.stderr.Write(getMessage(line, redact(in), u.Scheme()+": "+access.ErrNotRetrievable.Error()))
 		return exitNotSupported
 	}
-	if out == "" && len(g.outs) > 0 {
+	if out == remoteMark {
 		name, err := scheme.FileName(u)
 		if err != nil {
 			return fail(fmt.Errorf("-O: %w; use -o FILE", err))
@@ -251,7 +264,7 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 	if err != nil {
 		return fail(err)
 	}
-	if err := fetch(ctx, e, g, plan, w); err != nil {
+	if err := fetch(ctx, e, g, plan, w, meterName(out, u)); err != nil {
 		if quietEnd(err) {
 			w.abort()
 			return exitInvalid
@@ -267,14 +280,39 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 	return exitOK
 }
 
-// fetch carries out the plan and copies the resource to w.
-func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Writer) error {
+// meterName is what the meter calls a transfer: the output file's name,
+// else the file name of the URL (scheme.FileName), else its host.
+func meterName(out string, u urlkit.URL) string {
+	if out != "" && out != "-" {
+		return filepath.Base(out)
+	}
+	if n, err := scheme.FileName(u); err == nil {
+		return n
+	}
+	if h := u.Host(); h != "" {
+		return h
+	}
+	return u.Scheme()
+}
+
+// fetch carries out the plan and copies the resource to w, the meter
+// (when one is drawn) naming it name.
+func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output, name string) (err error) {
 	opts := g.opts
 	opts.PasswordPrompt = passwordPrompt
-	m := newMeter(e, g, w) // progress.go
+	m := newMeter(e, g, w, name) // progress.go
+	// More bytes than the server announced: delivered, with a warning
+	// (fewer is the transfer's error: access.SizeError). The meter's
+	// line is cleared first, and drawn again at the next reading.
+	if !g.silent {
+		opts.Warn = func(err error) {
+			m.clear()
+			fmt.Fprintf(e.stderr, "urlkit get: warning: %v\n", err)
+		}
+	}
 	if m != nil {
 		opts.Progress = m.progress
-		defer m.done()
+		defer func() { m.done(err == nil) }()
 	}
 	r, err := (*access.Resource)(nil), error(nil)
 	if g.via != "" {
@@ -289,13 +327,26 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 	if m != nil && r.Size >= 0 {
 		m.size(r.Size)
 	}
-	if g.include && r.Status != "" {
+	if fp, ok := plan.(*scheme.FTPPlan); ok && r.Directory && !g.silent {
+		// access listed a name the server took for a directory (RETR
+		// refused with 550, CWD accepted), as lynx does.
+		what := "listed"
+		if g.head {
+			what = "nothing more is asked"
+		}
+		m.clear()
+		fmt.Fprintf(e.stderr, "urlkit get: %s: note: %s is a directory (the server refused to retrieve it and accepted CWD to it): %s; its URL is %s\n",
+			redact(g.viaURL.String()), quote(fp.Name), what, redact(g.viaURL.WithoutFragment().String()+"/"))
+	}
+	if (g.include || g.head) && (r.Status != "" || len(r.Header) > 0) {
 		bw := bufio.NewWriter(w)
 		show := func(s string) string { return s }
 		if isTerminal(w) {
 			show = access.EscapeText // server text on a terminal
 		}
-		fmt.Fprintf(bw, "%s\r\n", show(r.Status))
+		if r.Status != "" {
+			fmt.Fprintf(bw, "%s\r\n", show(r.Status))
+		}
 		keys := make([]string, 0, len(r.Header))
 		for k := range r.Header {
 			keys = append(keys, k)
@@ -311,16 +362,41 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w io.Write
 			return err
 		}
 	}
+	if r.Kind == "head" {
+		// -I: the answer is the status and header. A status that is not
+		// 2xx or 3xx is the command's failure, after it was shown.
+		if code := httpCode(r.Status); code >= 400 {
+			_, why, _ := strings.Cut(r.Status, " ")
+			return fmt.Errorf("http: HEAD: %s", access.EscapeText(why))
+		}
+		return nil
+	}
 	if r.Kind == "menu" && !g.raw {
 		_, err = access.WriteMenuListing(w, r, opts.MaxReplyLine)
 		return err
 	}
-	if r.Kind != "file" && r.Kind != "article" && isTerminal(w) {
+	terminal := isTerminal(w)
+	if r.Kind != "file" && r.Kind != "article" && terminal {
 		// A listing shown on a terminal: names from the server, escaped.
 		return copyEscaped(w, r)
 	}
-	_, err = io.Copy(outWriter{w}, r)
+	var dst io.Writer = outWriter{w}
+	if terminal && !w.asked {
+		dst = &terminalGuard{w: dst} // getio.go: no binary data on a terminal
+	}
+	_, err = io.Copy(dst, r)
 	return err
+}
+
+// httpCode returns the code of an HTTP status line ("HTTP/1.0 404 Not
+// Found"), 0 when there is none.
+func httpCode(status string) int {
+	f := strings.Fields(status)
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[1])
+	return n
 }
 
 // copyEscaped copies r to w line by line, escaping each line (EscapeText).
@@ -416,6 +492,7 @@ func isTerminal(w io.Writer) bool {
 // the temporary file removed (kept as TARGET.part with --keep-partial).
 type output struct {
 	w      io.Writer
+	asked  bool     // standard output asked for with -o -
 	f      *os.File // the temporary file, nil for standard output
 	dev    *os.File // a device or FIFO written directly
 	target string
@@ -425,11 +502,18 @@ type output struct {
 func (o *output) Write(p []byte) (int, error) { return o.w.Write(p) }
 
 // openOutput prepares the output for name: "" or "-" is standard output.
+// A file is written to a new temporary file beside it, created as any new
+// file is (mode 0666 less the umask, as curl and cp create theirs: 0600
+// under umask 077) and given the mode of the file it replaces when there
+// is one. With keep (--keep-partial), an existing NAME.part is refused
+// here, before anything is fetched: a failed transfer would otherwise have
+// to overwrite it.
 func openOutput(e *env, name string, keep bool) (*output, error) {
 	if name == "" || name == "-" {
-		return &output{w: e.stdout}, nil
+		return &output{w: e.stdout, asked: name == "-"}, nil
 	}
-	if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
+	st, statErr := os.Stat(name)
+	if statErr == nil && !st.Mode().IsRegular() {
 		if st.IsDir() {
 			return nil, fmt.Errorf("output %s is a directory", name)
 		}
@@ -440,20 +524,38 @@ func openOutput(e *env, name string, keep bool) (*output, error) {
 		}
 		return &output{w: f, dev: f}, nil
 	}
+	if keep {
+		if _, err := os.Lstat(name + ".part"); err == nil {
+			return nil, fmt.Errorf("--keep-partial: %s exists, and a failed transfer would overwrite it; move or remove it first (nothing was fetched)", name+".part")
+		}
+	}
 	dir, base := filepath.Split(name)
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".urlkit-*.part")
+	f, err := createTemp(dir, "."+base+".urlkit-", ".part")
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(name); err == nil {
-		mode = st.Mode().Perm()
+	if statErr == nil {
+		f.Chmod(st.Mode().Perm()) // the file it replaces keeps its mode
 	}
-	f.Chmod(mode)
 	return &output{w: f, f: f, target: name, keep: keep}, nil
+}
+
+// createTemp creates a new file dir/prefix<random>suffix for writing with
+// mode 0666, which the kernel reduces by the umask (os.CreateTemp's 0600
+// would ignore it).
+func createTemp(dir, prefix, suffix string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 36)+suffix)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("no free temporary name in %s", dir)
 }
 
 // commit renames the complete temporary file onto the target.
@@ -475,8 +577,10 @@ func (o *output) commit() error {
 	return nil
 }
 
-// abort removes the temporary file, or with --keep-partial renames it to
-// TARGET.part; the target itself is not touched.
+// abort removes the temporary file, or with --keep-partial makes it
+// TARGET.part; the target itself is not touched, and neither is a
+// TARGET.part that appeared during the transfer (the link that names the
+// kept file fails rather than replace it).
 func (o *output) abort() error {
 	if o.dev != nil {
 		return o.dev.Close()
@@ -485,13 +589,29 @@ func (o *output) abort() error {
 		return nil
 	}
 	o.f.Close()
-	if o.keep {
-		if err := os.Rename(o.f.Name(), o.target+".part"); err != nil {
-			return err
-		}
-		return fmt.Errorf("the partial transfer is kept in %s; %s is unchanged", o.target+".part", o.target)
+	if !o.keep {
+		return os.Remove(o.f.Name())
 	}
-	return os.Remove(o.f.Name())
+	part := o.target + ".part"
+	err := os.Link(o.f.Name(), part)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		// A file system without hard links: rename, when no
+		// TARGET.part is there.
+		if _, lerr := os.Lstat(part); lerr == nil {
+			err = fs.ErrExist
+		} else {
+			err = os.Rename(o.f.Name(), part)
+		}
+	} else if err == nil {
+		os.Remove(o.f.Name())
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s appeared during the transfer and is left as it was; the partial transfer is kept in %s; %s is unchanged", part, o.f.Name(), o.target)
+	}
+	if err != nil {
+		return fmt.Errorf("keeping the partial transfer as %s: %w (it is in %s)", part, err, o.f.Name())
+	}
+	return fmt.Errorf("the partial transfer is kept in %s; %s is unchanged", part, o.target)
 }
 
 // ---- redaction ---------------------------------------------------------

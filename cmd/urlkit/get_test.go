@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlkit/urlkit/internal/hostile"
 	"github.com/urlkit/urlkit/internal/testservers"
 )
 
@@ -64,8 +65,10 @@ func TestGetHTTP(t *testing.T) {
 			t.Errorf("-v output lacks %q:\n%s", w, errOut)
 		}
 	}
-	if !strings.Contains(errOut, "warning: port") {
-		t.Errorf("no warning about the non-default port: %q", errOut)
+	// An ordinary high port (httptest's) draws no warning (issue 25 item
+	// 5): only another protocol's port does.
+	if strings.Contains(errOut, "warning: port") {
+		t.Errorf("a warning about an ordinary high port: %q", errOut)
 	}
 	out, _, code = runCLI(t, "", "get", "-i", base+"/h")
 	if code != exitOK || !strings.Contains(out, "200") || !strings.Contains(out, "X-Test: yes") {
@@ -110,7 +113,8 @@ func TestGetWAISDatabase(t *testing.T) {
 
 // The telnet session is advice only, and the password is never printed.
 func TestGetTelnet(t *testing.T) {
-	out, errOut, code := runCLI(t, "", "get", "telnet://guest:s3cret@localhost:2323/")
+	// Port 25 (SMTP's) draws a warning, which quotes the URL.
+	out, errOut, code := runCLI(t, "", "get", "telnet://guest:s3cret@localhost:25/")
 	if code != exitOK || !strings.Contains(out, `"guest"`) || strings.Contains(out+errOut, "s3cret") {
 		t.Errorf("telnet: %d %q %q", code, out, errOut)
 	}
@@ -225,5 +229,69 @@ func TestGetIPv6Real(t *testing.T) {
 		if code != exitInvalid || !strings.Contains(errOut, `"[" and "]" are not allowed in a host`) || !strings.Contains(errOut, "--lenient reads it as") {
 			t.Errorf("get %s: status %d, stderr %q", in, code, errOut)
 		}
+	}
+}
+
+// get -I (issue 25 item 2): the status line and header of an http HEAD,
+// even for a status that is an error (then exit 1); an ftp file's SIZE and
+// MDTM as Content-Length and Last-Modified (vsftpd); a Gopher+ item's
+// attribute block; what get sends is what plan -I prints.
+func TestGetHead(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != "HEAD" {
+			t.Errorf("method %s", r.Method)
+		}
+		if r.URL.Path == "/missing" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Length", "1234")
+		w.Header().Set("X-Test", "yes")
+	}))
+	defer srv.Close()
+	out, errOut, code := runCLI(t, "", "get", "-I", srv.URL+"/f")
+	if code != exitOK || !strings.HasPrefix(out, "HTTP/1.0 200 OK\r\n") || !strings.Contains(out, "\r\nContent-Length: 1234\r\n") || !strings.Contains(out, "\r\nX-Test: yes\r\n") || !strings.HasSuffix(out, "\r\n\r\n") {
+		t.Errorf("-I: %d %q %q", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "", "get", "--head", srv.URL+"/missing")
+	if code != exitInvalid || !strings.HasPrefix(out, "HTTP/1.0 404 Not Found\r\n") || !strings.Contains(errOut, "http: HEAD: 404 Not Found") {
+		t.Errorf("-I 404: %d %q %q", code, out, errOut)
+	}
+	// Through a gateway, -I would be a GET: refused before anything is sent.
+	_, errOut, code = runCLI(t, "", "get", "-I", "--proxy", srv.URL+"/", "gopher://h.example/0/x")
+	if code != exitInvalid || !strings.Contains(errOut, "-I (--head) is not carried through a gateway") {
+		t.Errorf("-I --proxy: %d %q", code, errOut)
+	}
+	block := "+INFO: 0Hello\t/hello\t127.0.0.1\t70\t+\r\n+ADMIN:\r\n Admin: Joe\r\n"
+	g := serveHostile(t, hostile.GopherReply("+-2\r\n"+block))
+	out, errOut, code = runCLI(t, "", "get", "-I", "gopher://"+g.Addr+"/0/hello")
+	if code != exitOK || out != block || g.Received() != "/hello\t!\r\n" {
+		t.Errorf("gopher -I: %d %q %q, server received %q", code, out, errOut, g.Received())
+	}
+}
+
+// Against vsftpd (.ci/servers.sh): get -I of a file shows its size and
+// time; "ftp://host/pub" (no final /) names the directory pub: get lists
+// it as lynx does, with a note giving its URL; -I of it says it is a
+// directory; a missing name keeps RETR's 550.
+func TestGetFTPRealHeadAndDirectory(t *testing.T) {
+	srv := testservers.Require(t, "URLKIT_FTP_ADDR")
+	base := "ftp://" + srv["URLKIT_FTP_ADDR"]
+	out, errOut, code := runCLI(t, "", "get", "-I", base+"/pub/hello.txt")
+	if code != exitOK || !strings.HasPrefix(out, "Content-Length: 60\r\nLast-Modified: ") || !strings.HasSuffix(out, " GMT\r\n\r\n") {
+		t.Errorf("-I: %d %q %q", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "", "get", base+"/pub")
+	if code != exitOK || !strings.Contains(out, "hello.txt\r\n") ||
+		!strings.Contains(errOut, `urlkit get: `+base+`/pub: note: "pub" is a directory (the server refused to retrieve it and accepted CWD to it): listed; its URL is `+base+"/pub/\n") {
+		t.Errorf("pub: %d %q %q", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "", "get", "-I", base+"/pub")
+	if code != exitOK || out != "" || !strings.Contains(errOut, "nothing more is asked") {
+		t.Errorf("-I pub: %d %q %q", code, out, errOut)
+	}
+	_, errOut, code = runCLI(t, "", "get", base+"/pub/no-such-file")
+	if code != exitInvalid || !strings.Contains(errOut, "RETR no-such-file: 550") {
+		t.Errorf("missing: %d %q", code, errOut)
 	}
 }

@@ -117,31 +117,55 @@ func TestGetOutputNames(t *testing.T) {
 
 // plan and get take the same plan-changing flags: what plan prints for
 // --email is what get sends.
+// A name with no ;type= that the server refuses to retrieve (550) and
+// accepts as a directory takes the plan's "when RETR is refused" branch:
+// the lines sent are then the plan's with that branch in place of the
+// transfer's end; with -I, SIZE and MDTM are what plan -I prints.
 func TestPlanAndGetAgree(t *testing.T) {
 	f := &hostile.FTP{Files: map[string][]byte{"f.txt": []byte("text")}}
-	s := serveHostile(t, f.Serve)
-	u := "ftp://" + s.Addr + "/pub/f.txt"
-	vars := map[string]string{"EMAIL": "env@example.org"}
-	plan, _, code := runCLIEnv(t, "", vars, "plan", "--email", "flag@example.org", u)
-	if code != exitOK || !strings.Contains(plan, "PASS flag@example.org") {
-		t.Fatalf("plan: %d %q", code, plan)
-	}
-	out, errOut, code := runCLIEnv(t, "", vars, "get", "-v", "--email", "flag@example.org", u)
-	if code != exitOK || out != "text" {
-		t.Fatalf("get: %d %q %q", code, out, errOut)
-	}
-	var steps []string
-	for _, l := range strings.Split(plan, "\n")[2:] {
-		if l = strings.TrimSpace(l); l != "" {
+	for _, tc := range []struct {
+		path, flag, out string
+		branch          bool // the server refuses RETR: the directory branch is taken
+	}{
+		{"/pub/f.txt", "", "text", false},
+		{"/pub/sub", "", "f.txt\r\n", true}, // hostile.FTP accepts any CWD
+	} {
+		s := serveHostile(t, f.Serve)
+		u := "ftp://" + s.Addr + tc.path
+		vars := map[string]string{"EMAIL": "env@example.org"}
+		plan, _, code := runCLIEnv(t, "", vars, "plan", "--email", "flag@example.org", u)
+		if code != exitOK || !strings.Contains(plan, "PASS flag@example.org") {
+			t.Fatalf("plan: %d %q", code, plan)
+		}
+		out, errOut, code := runCLIEnv(t, "", vars, "get", "-v", "--email", "flag@example.org", u)
+		if code != exitOK || out != tc.out {
+			t.Fatalf("get: %d %q %q", code, out, errOut)
+		}
+		var steps []string
+		inBranch := false
+		for _, l := range strings.Split(plan, "\n")[2:] {
+			if l = strings.TrimSpace(l); l == "" {
+				continue
+			}
+			if strings.HasPrefix(l, "when RETR is refused") {
+				inBranch = true
+				continue
+			}
+			if inBranch && !tc.branch && l != "QUIT" {
+				continue // not sent: RETR succeeded
+			}
 			steps = append(steps, strings.SplitN(l, " (", 2)[0])
 		}
-	}
-	if got := strings.TrimSuffix(s.Received(), "\r\n"); got != strings.Join(steps, "\r\n") {
-		t.Errorf("server received %q, plan printed %q", got, steps)
-	}
-	for _, st := range steps {
-		if !strings.Contains(errOut, "> "+st+"\n") {
-			t.Errorf("-v lacks %q:\n%s", st, errOut)
+		if got := strings.TrimSuffix(s.Received(), "\r\n"); got != strings.Join(steps, "\r\n") {
+			t.Errorf("%s: server received %q, plan printed %q", tc.path, got, steps)
+		}
+		for _, st := range steps {
+			if !strings.Contains(errOut, "> "+st+"\n") {
+				t.Errorf("-v lacks %q:\n%s", st, errOut)
+			}
+		}
+		if tc.branch != strings.Contains(errOut, "note: \"sub\" is a directory") {
+			t.Errorf("%s: stderr %q", tc.path, errOut)
 		}
 	}
 }
@@ -184,10 +208,31 @@ func urlkitProcess(t *testing.T, stdin io.Reader, args ...string) (*exec.Cmd, *b
 	return cmd, &errb
 }
 
+// signalAndWait sends sig to the running command and waits for it to end,
+// failing the test (and killing it) when it runs on past limit.
+func signalAndWait(t *testing.T, cmd *exec.Cmd, errb *bytes.Buffer, sig os.Signal, limit time.Duration) {
+	t.Helper()
+	cmd.Process.Signal(sig)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running %v after %v; stderr %q", limit, sig, errb.String())
+	}
+}
+
 // Ctrl-C ends get at each blocking point with status 130: waiting for a
 // server that never answers, opening a FIFO nobody writes, reading a
-// mailto body from a pipe that never closes, and in mid-transfer. The
-// time from SIGINT to exit is logged.
+// mailto body from a pipe that never closes, and in mid-transfer. SIGINT
+// is sent once the command is seen at the point (the server has its
+// connection; the command's thread sleeps in open(2) of the FIFO or in
+// read(2) of standard input; the temporary file has bytes), not after a
+// fixed pause, which a loaded machine can outlast: SIGINT before the
+// command watches for it ends the process by the signal, without status
+// 130. The time from SIGINT to exit is logged.
 func TestGetInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
@@ -203,30 +248,54 @@ func TestGetInterrupt(t *testing.T) {
 	}
 	defer pr.Close()
 	defer pw.Close()
+	// blockedIn reports whether the command sleeps in system call nr
+	// with arguments match accepts.
+	blockedIn := func(nr uintptr, match func(args []uint64, read func(uint64) string) bool) func(*testing.T, *exec.Cmd) bool {
+		return func(t *testing.T, cmd *exec.Cmd) bool {
+			in, err := inSyscall(cmd.Process.Pid, nr, match)
+			if err != nil {
+				t.Skipf("cannot see where the command blocks: %v", err)
+			}
+			return in
+		}
+	}
 	for _, tc := range []struct {
 		name  string
 		stdin io.Reader
 		args  []string
+		there func(*testing.T, *exec.Cmd) bool // the command is at its blocking point
 	}{
-		{"silent server", nil, []string{"get", "ftp://" + silent.Addr + "/f"}},
-		{"fifo open", nil, []string{"get", "file://" + fifo}},
-		{"mailto body", pr, []string{"get", "mailto:a@example.org"}},
-		{"transfer", nil, []string{"get", "-o", filepath.Join(dir, "out"), "gopher://" + drip.Addr + "/9/x"}},
+		{"silent server", nil, []string{"get", "ftp://" + silent.Addr + "/f"},
+			func(*testing.T, *exec.Cmd) bool { return silent.Accepted() > 0 }},
+		{"fifo open", nil, []string{"get", "file://" + fifo},
+			// openat(dirfd, path, ...) of the FIFO
+			blockedIn(syscall.SYS_OPENAT, func(a []uint64, read func(uint64) string) bool { return read(a[1]) == fifo })},
+		{"mailto body", pr, []string{"get", "mailto:a@example.org"},
+			// read(0, ...): standard input
+			blockedIn(syscall.SYS_READ, func(a []uint64, _ func(uint64) string) bool { return a[0] == 0 })},
+		{"transfer", nil, []string{"get", "-o", filepath.Join(dir, "out"), "gopher://" + drip.Addr + "/9/x"},
+			func(*testing.T, *exec.Cmd) bool {
+				for _, n := range entries(t, dir) {
+					if ok, _ := filepath.Match(".out.urlkit-*.part", n); ok {
+						st, err := os.Stat(filepath.Join(dir, n))
+						return err == nil && st.Size() > 0
+					}
+				}
+				return false
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd, errb := urlkitProcess(t, tc.stdin, tc.args...)
-			time.Sleep(300 * time.Millisecond)
-			start := time.Now()
-			cmd.Process.Signal(os.Interrupt)
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case <-done:
-			case <-time.After(5 * time.Second):
-				cmd.Process.Kill()
-				<-done
-				t.Fatalf("still running 5 s after SIGINT; stderr %q", errb.String())
+			defer cmd.Process.Kill()
+			// The command gets there eventually; the bound only stops a
+			// test whose command never does.
+			for deadline := time.Now().Add(30 * time.Second); !tc.there(t, cmd); time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the command did not reach its blocking point in 30 s; stderr %q", errb.String())
+				}
 			}
+			start := time.Now()
+			signalAndWait(t, cmd, errb, os.Interrupt, 5*time.Second)
 			d := time.Since(start)
 			if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
 				t.Errorf("exit %d, want 130; stderr %q", code, errb.String())
@@ -381,5 +450,141 @@ func TestRedactErrEchoedPassword(t *testing.T) {
 	// Nothing to mask: the message is the error's own.
 	if got := redactErr("ftp://h.dom/f", errors.New("530 login incorrect")); got != "530 login incorrect" {
 		t.Errorf("redactErr without a password = %q", got)
+	}
+}
+
+// waitForFile waits until dir holds a file whose name matches pattern
+// (filepath.Match) and returns its name.
+func waitForFile(t *testing.T, dir, pattern string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, n := range entries(t, dir) {
+			if ok, _ := filepath.Match(pattern, n); ok {
+				return n
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %s in %s after 10 s: %q", pattern, dir, entries(t, dir))
+	return ""
+}
+
+// SIGINT, SIGTERM and SIGHUP, sent to the running command while it writes
+// a file, each stop it with 128 plus the signal's number and remove the
+// temporary file; the target keeps what it held; with --keep-partial what
+// arrived is kept as TARGET.part (issue 21 item 9).
+func TestGetSignalsRemoveTemporaryFile(t *testing.T) {
+	drip := serveHostile(t, hostile.Drip("", 20*time.Millisecond))
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+		keep bool
+	}{
+		{syscall.SIGINT, 130, false}, {syscall.SIGTERM, 143, false}, {syscall.SIGHUP, 129, false},
+		{syscall.SIGTERM, 143, true},
+	} {
+		name := tc.sig.String()
+		if tc.keep {
+			name += " --keep-partial"
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			target := filepath.Join(dir, "out")
+			os.WriteFile(target, []byte("before"), 0o644)
+			args := []string{"get", "-o", target, "gopher://" + drip.Addr + "/9/x"}
+			if tc.keep {
+				args = append(args, "--keep-partial")
+			}
+			cmd, errb := urlkitProcess(t, nil, args...)
+			tmp := waitForFile(t, dir, ".out.urlkit-*.part")
+			// Let some bytes arrive, then signal.
+			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				if st, err := os.Stat(filepath.Join(dir, tmp)); err == nil && st.Size() > 0 {
+					break
+				}
+			}
+			signalAndWait(t, cmd, errb, tc.sig, 10*time.Second)
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, errb.String())
+			}
+			want := []string{"out"}
+			if tc.keep {
+				want = []string{"out", "out.part"}
+			}
+			if got := entries(t, dir); strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("directory holds %q, want %q; stderr %q", got, want, errb.String())
+			}
+			if b, _ := os.ReadFile(target); string(b) != "before" {
+				t.Errorf("the target now holds %q", b)
+			}
+			if tc.keep {
+				if b, _ := os.ReadFile(target + ".part"); len(b) == 0 {
+					t.Error("out.part is empty")
+				}
+			}
+		})
+	}
+}
+
+// New output files get 0666 less the umask, as curl's do (0600 under umask
+// 077); a file replaced keeps its own mode (TestGetOutputSafety).
+func TestGetOutputUmask(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	os.WriteFile(src, []byte("data"), 0o600)
+	for _, tc := range []struct {
+		umask string
+		want  os.FileMode
+	}{{"077", 0o600}, {"022", 0o644}, {"002", 0o664}, {"027", 0o640}} {
+		dir := t.TempDir()
+		target := filepath.Join(dir, "new")
+		// The umask of the command's own process, set by the shell that
+		// starts it.
+		cmd := exec.Command("sh", "-c", `umask "$0" && exec "$@"`, tc.umask, os.Args[0], "get", "-o", target, "file://"+src)
+		cmd.Env = append(os.Environ(), "URLKIT_TEST_MAIN=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("umask %s: %v %q", tc.umask, err, out)
+		}
+		st, err := os.Stat(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != tc.want {
+			t.Errorf("umask %s: mode %v, want %v", tc.umask, st.Mode().Perm(), tc.want)
+		}
+	}
+}
+
+// --keep-partial never overwrites an existing TARGET.part: get refuses
+// before connecting, and the file is left as it was (issue 21 item 9).
+func TestGetKeepPartialRefusesExistingPart(t *testing.T) {
+	f := &hostile.FTP{Files: map[string][]byte{"big": bytes.Repeat([]byte("x"), 5000)}}
+	s := serveHostile(t, f.Serve)
+	dir := t.TempDir()
+	target := filepath.Join(dir, "keep.txt")
+	os.WriteFile(target+".part", []byte("earlier partial"), 0o600)
+	_, errOut, code := runCLI(t, "", "get", "-o", target, "--keep-partial", "--max-size", "100", "ftp://"+s.Addr+"/big;type=i")
+	if code != exitInvalid || !strings.Contains(errOut, "keep.txt.part exists") || !strings.Contains(errOut, "nothing was fetched") {
+		t.Errorf("%d %q", code, errOut)
+	}
+	if b, _ := os.ReadFile(target + ".part"); string(b) != "earlier partial" {
+		t.Errorf(".part now holds %q", b)
+	}
+	if s.Received() != "" {
+		t.Errorf("the server received %q: get connected", s.Received())
+	}
+	if e := entries(t, dir); len(e) != 1 {
+		t.Errorf("directory holds %q", e)
+	}
+	// A .part that appears while the transfer runs is not replaced either.
+	o, err := openOutput(&env{}, target+"2", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Write([]byte("new bytes"))
+	os.WriteFile(target+"2.part", []byte("appeared"), 0o600)
+	err = o.abort()
+	if b, _ := os.ReadFile(target + "2.part"); string(b) != "appeared" || err == nil || !strings.Contains(err.Error(), "appeared during the transfer") {
+		t.Errorf("abort: %v; .part holds %q", err, b)
 	}
 }

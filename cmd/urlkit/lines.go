@@ -9,7 +9,8 @@ package main
 //   - surrounding white space (ASCII and Unicode, U+00A0 included) is
 //     trimmed, and a line left empty is skipped: linkset.Line, the rule the
 //     link-set pipeline applies too, on each line as its worker takes it
-//     (arguments are trimmed by the same rule);
+//     (arguments are taken exactly as given: "urlkit parse ' http://a/'"
+//     is an error at offset 0, as the library says);
 //   - a line longer than maxLine bytes is reported with its line number
 //     and skipped, and the stream goes on;
 //   - every message names the line number (and the file when there is one).
@@ -87,6 +88,9 @@ type results struct {
 	buf    []byte // standard output
 	errs   []errRec
 	status int
+	// jw is the JSON writer of writeJSON, kept here so that a result
+	// line costs no allocation of its own.
+	jw jw
 }
 
 type errRec struct {
@@ -133,7 +137,8 @@ type batch struct {
 	data  []byte // the lines' bytes, back to back
 	items []item
 	out   results
-	flush bool // flush standard output after this batch: the input may block
+	in    input // the input handed to the handler, reused for each item
+	flush bool  // flush standard output after this batch: the input may block
 	done  chan struct{}
 	err   error // a read error that ended the stream after these items
 }
@@ -197,11 +202,9 @@ func (g *engine) run(args []string, h handler) int {
 	if len(args) > 0 {
 		o := &results{cmd: g.cmd}
 		for _, a := range args {
-			in := input{text: a}
-			if !g.opts.raw {
-				in.text, _ = linkset.Line(a)
-			}
-			h(o, &in)
+			// An argument is taken exactly as given: a space around it
+			// is part of it (and an error with its offset for a URL).
+			h(o, &input{text: a})
 		}
 		w.write(o)
 		status = o.status
@@ -375,10 +378,14 @@ func (g *engine) process(b *batch, h handler) {
 	all := unsafe.String(unsafe.SliceData(b.data), len(b.data))
 	for i := range b.items {
 		it := &b.items[i]
-		in := input{text: all[it.start:it.end], line: it.line, src: it.src, tooLong: it.tooLong}
+		// One input per batch, reused: a handler keeps nothing of it
+		// past its call (see handler), and a new one per line would be
+		// an allocation per line (the handler is a func value).
+		in := &b.in
+		*in = input{text: all[it.start:it.end], line: it.line, src: it.src, tooLong: it.tooLong}
 		if it.tooLong {
 			b.out.setStatus(exitInvalid)
-			b.out.message(&in, g.tooLong())
+			b.out.message(in, g.tooLong())
 			continue
 		}
 		if !g.opts.raw {
@@ -387,7 +394,7 @@ func (g *engine) process(b *batch, h handler) {
 				continue
 			}
 		}
-		h(&b.out, &in)
+		h(&b.out, in)
 	}
 	g.readError(b)
 }
@@ -531,9 +538,7 @@ func (w *writer) flush() {
 func (g *engine) each(args []string, f func(in *input) int) int {
 	status := exitOK
 	for _, a := range args {
-		in := input{}
-		in.text, _ = linkset.Line(a)
-		status = max(status, f(&in))
+		status = max(status, f(&input{text: a})) // exactly as given
 	}
 	return max(status, g.sources(len(args) > 0, func() {}, func(r io.Reader, src string) int {
 		status := exitOK

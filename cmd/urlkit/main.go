@@ -27,6 +27,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // A command is one subcommand of urlkit. Each lives in its own file and
@@ -97,8 +98,7 @@ func run(e *env, args []string) int {
 		if len(args) > 1 {
 			c, ok := commands[args[1]]
 			if !ok {
-				io.WriteString(e.stderr, "urlkit help: unknown command "+strconv.Quote(args[1])+"\n")
-				usage(e.stderr)
+				unknownCommand(e, "urlkit help: ", args[1])
 				return exitUsage
 			}
 			io.WriteString(e.stdout, helpText(c))
@@ -112,8 +112,7 @@ func run(e *env, args []string) int {
 	}
 	c, ok := commands[name]
 	if !ok {
-		io.WriteString(e.stderr, "urlkit: unknown command "+strconv.Quote(name)+"\n")
-		usage(e.stderr)
+		unknownCommand(e, "urlkit: ", name)
 		return exitUsage
 	}
 	fs := newFlagSet(c)
@@ -129,46 +128,117 @@ func run(e *env, args []string) int {
 	return c.run(e, fs, pos)
 }
 
-// parseFlags parses flags wherever they appear among the arguments and
-// returns the others in order. "--" ends the flags: everything after it is
-// an argument, even when it starts with "-". A lone "-" is an argument.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			// flag stopped at "--" (it cannot be a flag's value: those
-			// are joined to the flag or consumed as the next argument,
-			// which parseFlags never sees as "--" at this position
-			// unless it was the terminator).
-			if n < 2 || !takesValue(fs, args[n-2]) {
-				return append(pos, rest...), nil
-			}
-		}
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+// unknownCommand reports a name that is no command: with the commands
+// nearest to it when there are any, else with the list of commands.
+func unknownCommand(e *env, prefix, name string) {
+	if len(name) > 1 && name[0] == '-' {
+		io.WriteString(e.stderr, prefix+strconv.Quote(name)+" is a flag, not a command: the command comes first (urlkit COMMAND [flags] [URL...])\nRun 'urlkit help' for the commands.\n")
+		return
 	}
+	names := make([]string, 0, len(commands)+1)
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if hint := didYouMean(suggest(name, append(names, "help")), func(s string) string { return s }); hint != "" {
+		io.WriteString(e.stderr, prefix+"unknown command "+strconv.Quote(name)+hint+"\nRun 'urlkit help' for the commands.\n")
+		return
+	}
+	io.WriteString(e.stderr, prefix+"unknown command "+strconv.Quote(name)+"\n")
+	usage(e.stderr)
 }
 
-// takesValue reports whether arg is a flag that takes its value from the
-// next argument ("--mode" but not "--mode=x" or "--json").
-func takesValue(fs *flag.FlagSet, arg string) bool {
-	name := strings.TrimLeft(arg, "-")
-	if name == arg || strings.Contains(name, "=") {
-		return false
+// A flagError is a command line's flag that cannot be read, in the
+// command line's own words (never the flag package's).
+type flagError struct{ msg string }
+
+func (e *flagError) Error() string { return e.msg }
+
+// parseFlags parses flags wherever they appear among the arguments and
+// returns the others in order. A flag is written -name or --name, its
+// value joined by "=" or, for a flag that is not a switch, as the next
+// argument; "--" ends the flags (everything after it is an argument, even
+// when it starts with "-"), and a lone "-" is an argument. -h, -help and
+// --help ask for help (flag.ErrHelp). Every error names the flag as
+// written and what was wrong, with the flags nearest to an unknown name.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(pos, args[i+1:]...), nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			pos = append(pos, a)
+			continue
+		}
+		name := a[1:]
+		if name[0] == '-' {
+			name = name[1:]
+		}
+		name, value, hasValue := strings.Cut(name, "=")
+		if name == "" || name[0] == '-' {
+			return nil, &flagError{"bad flag syntax " + strconv.Quote(a) + " (flags are written -x, --name or --name=VALUE; \"--\" ends them)"}
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			if name == "h" || name == "help" {
+				return nil, flag.ErrHelp
+			}
+			return nil, &flagError{"unknown flag " + flagSpelling(name) + didYouMean(suggest(name, flagNames(fs)), flagSpelling)}
+		}
+		if isSwitch(f) {
+			if !hasValue {
+				value = "true"
+			} else if _, err := strconv.ParseBool(value); err != nil {
+				return nil, &flagError{flagSpelling(name) + " is a switch: it takes no value (or =true, =false), not " + strconv.Quote(value)}
+			}
+		} else if !hasValue {
+			if i+1 >= len(args) {
+				arg, _ := flag.UnquoteUsage(f)
+				return nil, &flagError{flagSpelling(name) + " needs a value (" + strings.ToUpper(arg) + ")"}
+			}
+			i++
+			value = args[i]
+		}
+		if err := fs.Set(name, value); err != nil {
+			return nil, &flagError{flagSpelling(name) + ": " + valueProblem(f, value, err)}
+		}
 	}
-	f := fs.Lookup(name)
-	if f == nil {
-		return false
-	}
+	return pos, nil
+}
+
+// isSwitch reports whether f is a boolean flag, given without a value.
+func isSwitch(f *flag.Flag) bool {
 	b, ok := f.Value.(interface{ IsBoolFlag() bool })
-	return !ok || !b.IsBoolFlag()
+	return ok && b.IsBoolFlag()
+}
+
+// flagNames returns the names of fs's flags, sorted.
+func flagNames(fs *flag.FlagSet) []string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return names
+}
+
+// valueProblem says what is wrong with value for flag f, whose Set
+// refused it with err: for the flag package's own kinds (numbers,
+// durations), what a value looks like; for urlkit's flags, their own
+// message.
+func valueProblem(f *flag.Flag, value string, err error) string {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return err.Error()
+	}
+	switch g.Get().(type) {
+	case int, int64, uint, uint64:
+		return strconv.Quote(value) + " is not a whole number"
+	case float64:
+		return strconv.Quote(value) + " is not a number"
+	case time.Duration:
+		return strconv.Quote(value) + " is not a duration (a number with a unit: 500ms, 30s, 2m, 1h30m)"
+	}
+	return err.Error()
 }
 
 // stringList is a flag that may be given several times.
@@ -284,18 +354,51 @@ func flagSpelling(name string) string {
 	return "--" + name
 }
 
+// commandGroups sorts the commands by task for "urlkit help". A command
+// registered without a place here is listed under "Other commands"
+// (TestHelpListsEveryCommand keeps the table whole).
+var commandGroups = []struct {
+	title string
+	names []string
+}{
+	{"Read and check URLs", []string{"parse", "check", "canon", "equal"}},
+	{"Change and compose URLs", []string{"edit", "resolve", "relative", "escape", "unescape"}},
+	{"Fetch what a URL names", []string{"plan", "get", "serve"}},
+	{"Find URLs in text", []string{"extract"}},
+}
+
 func usage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString("usage: urlkit <command> [flags] [URL...]\n")
 	b.WriteString("\nURLs come from the arguments, --url-file files, or one per line on standard input.\n")
-	b.WriteString("\ncommands:\n")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	listed := map[string]bool{}
+	group := func(title string, names []string) {
+		b.WriteString("\n" + title + ":\n")
+		for _, n := range names {
+			listed[n] = true
+			b.WriteString("  " + n + strings.Repeat(" ", max(10-len(n), 0)+1) + commands[n].summary + "\n")
+		}
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		b.WriteString("  " + n + strings.Repeat(" ", max(10-len(n), 0)+1) + commands[n].summary + "\n")
+	for _, g := range commandGroups {
+		var names []string
+		for _, n := range g.names {
+			if commands[n] != nil {
+				names = append(names, n)
+			}
+		}
+		if len(names) > 0 {
+			group(g.title, names)
+		}
+	}
+	var other []string
+	for n := range commands {
+		if !listed[n] {
+			other = append(other, n)
+		}
+	}
+	if len(other) > 0 {
+		sort.Strings(other)
+		group("Other commands", other)
 	}
 	b.WriteString("\nRun 'urlkit help COMMAND' (or 'urlkit COMMAND --help') for a command's flags,\n'urlkit --version' for the version.\n")
 	io.WriteString(w, b.String())

@@ -52,11 +52,12 @@ func appendQuoted(dst []byte, s string, off int) []byte {
 // text: the input quoted around the error's offset, then what was wrong and
 // where.
 func describeInputError(dst []byte, text string, err error) []byte {
-	if se, ok := err.(*urlkit.SyntaxError); ok && se.Input == text {
-		// The common case, without errors.As.
+	if se, suffix := syntaxError(text, err); se != nil {
+		// The common cases, without errors.As.
 		dst = appendQuoted(dst, text, se.Offset)
 		dst = append(dst, ": "...)
-		return append(dst, se.Error()...)
+		dst = append(dst, se.Error()...)
+		return append(dst, suffix...)
 	}
 	var re *urlkit.ResolveError
 	if errors.As(err, &re) {
@@ -109,6 +110,9 @@ func plainError(err error) string { return access.PlainError(err) }
 // the input text, for JSON: the offset is -1 and the component "" when
 // the error is not about one place in the input.
 func errorParts(text string, err error) (off int, comp, msg string) {
+	if se, suffix := syntaxError(text, err); se != nil {
+		return se.Offset, se.Component.String(), se.Reason() + suffix // the common cases
+	}
 	var re *urlkit.ResolveError
 	if errors.As(err, &re) {
 		var se *urlkit.SyntaxError
@@ -128,6 +132,12 @@ func errorParts(text string, err error) (off int, comp, msg string) {
 // of linkset.Kind, which the link-set pipeline counts by: "bad-escape",
 // "unsafe-char"...), or "" for an error that is not about the syntax.
 func errorKind(err error) string {
+	if h, ok := err.(*hintError); ok {
+		err = h.err
+	}
+	if se, ok := err.(*urlkit.SyntaxError); ok {
+		return linkset.Kind(se)
+	}
 	var se *urlkit.SyntaxError
 	if !errors.As(err, &se) {
 		return ""

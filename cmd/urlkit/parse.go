@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/jsonw"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -86,24 +87,28 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 		if asJSON {
 			o.writeJSON(in, err == nil, errText, err, func(w *jw) {
 				if parsed {
-					w.KStr("url", u.String())
+					// The components are substrings of the URL: when it
+					// needs no escaping (a URL valid by RFC 1738 never
+					// does), neither do they.
+					s := u.String()
+					plain := jsonw.Plain(s)
+					if plain {
+						w.KPlain("url", s)
+					} else {
+						w.KStr("url", s)
+					}
 					v, ok := components(&u)
 					for i, n := range componentNames {
-						w.KOpt(n, v[i], ok[i])
+						switch {
+						case !ok[i]:
+						case plain:
+							w.KPlain(n, v[i])
+						default:
+							w.KStr(n, v[i])
+						}
 					}
 				}
-				if len(warns) > 0 {
-					w.Key("warnings")
-					w.OpenArray()
-					for _, x := range warns {
-						w.Open()
-						w.KNum("offset", x.Offset)
-						w.KStr("component", x.Component.String())
-						w.KStr("message", x.Reason)
-						w.Close()
-					}
-					w.CloseArray()
-				}
+				w.warningsJSON(warns)
 				if err == nil && view != nil {
 					w.Key(u.Scheme())
 					w.Value(func(b []byte) []byte {

@@ -10,8 +10,9 @@ func init() {
 	register(&command{
 		name:    "plan",
 		summary: "print how a client accesses each URL: the commands it sends (RFC 1738 section 3)",
-		usage:   "[--json] [--lenient] [plan flags] [URL...]",
+		usage:   "[--json] [--lenient] [-I] [plan flags] [URL...]",
 		lines:   true,
+		aliases: map[string]string{"I": "head"},
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, `print one JSON object per input, the plan under a key named after the scheme (e.g. "ftp")`)
 			addLenientFlag(fs)
@@ -28,6 +29,8 @@ func planFlags(fs *flag.FlagSet) {
 	fs.String("email", "", "your e-mail address, the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
 	fs.String("nntp-server", "", "news server host[:port] for news: URLs; default $NNTPSERVER")
 	fs.Bool("compressed", false, "http: ask for a compressed body (Accept-Encoding: gzip) and decode it")
+	head := fs.Bool("head", false, "ask what is known about the resource instead of retrieving it: http HEAD; ftp SIZE and MDTM (shown as Content-Length and Last-Modified); gopher the Gopher+ attributes (selector TAB !)")
+	fs.BoolVar(head, "I", false, "")
 	fs.Bool("ftp-details", false, "ftp directories: FEAT, then MLSD (LIST where FEAT offers no MLST, NLST where LIST is refused), for sizes and dates; default NLST, names only (RFC 1738 3.2.2)")
 }
 
@@ -43,6 +46,7 @@ func planConfig(e *env, fs *flag.FlagSet) scheme.Config {
 	}
 	cfg.Compressed = fs.Lookup("compressed").Value.(flag.Getter).Get().(bool)
 	cfg.FTPListDetails = fs.Lookup("ftp-details").Value.(flag.Getter).Get().(bool)
+	cfg.Head = fs.Lookup("head").Value.(flag.Getter).Get().(bool)
 	return cfg
 }
 

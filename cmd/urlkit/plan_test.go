@@ -18,7 +18,11 @@ func runCLIEnv(t *testing.T, stdin string, vars map[string]string, args ...strin
 func TestPlanText(t *testing.T) {
 	// RFC 1738 3.2.2, first example.
 	out, _, code := runCLIEnv(t, "", map[string]string{"EMAIL": "me@my.dom"}, "plan", "ftp://myname@host.dom/%2Fetc/motd")
-	want := "ftp://myname@host.dom/%2Fetc/motd\n  connect to host.dom:21 (FTP control connection)\n  USER myname\n  PASS <ask the user>\n  CWD /etc\n  TYPE I (guessed from the name: the URL has no ;type=, RFC 1738 3.2.3)\n  EPSV (PASV if refused; the data connection goes to the control connection's address)\n  RETR motd\n  QUIT\n"
+	want := "ftp://myname@host.dom/%2Fetc/motd\n  connect to host.dom:21 (FTP control connection)\n  USER myname\n  PASS <ask the user>\n  CWD /etc\n  TYPE I (guessed from the name: the URL has no ;type=, RFC 1738 3.2.3)\n  EPSV (PASV if refused; the data connection goes to the control connection's address)\n  RETR motd\n" +
+		// The name has no ;type= and no final /: it may be a directory
+		// (issue 25 item 6), listed when RETR is refused with 550.
+		"  when RETR is refused with 550, \"motd\" may be a directory (the URL has no ;type= and no final /): if the server accepts CWD to it, it is listed, as lynx does\n" +
+		"  CWD motd\n  EPSV (PASV if refused; the data connection goes to the control connection's address)\n  NLST\n  QUIT\n"
 	if code != exitOK || out != want {
 		t.Errorf("code %d, output\n%s\nwant\n%s", code, out, want)
 	}

@@ -103,35 +103,47 @@ func (r reading) hint(text string, partial bool, err error) error {
 	if lerr != nil || len(warns) == 0 || (u.IsAbsolute() && scheme.Validate(u) != nil) {
 		return err
 	}
-	return &hintError{err: err, repaired: u.String(), repairs: len(warns)}
+	n := strconv.Itoa(len(warns)) + " warnings"
+	if len(warns) == 1 {
+		n = "1 warning"
+	}
+	return &hintError{err: err, suffix: "; --lenient reads it as " + quote(urlkit.RedactString(u.String())) + " (" + n + ")"}
 }
 
 // hintError is a strict error whose input the lenient reading repairs.
 type hintError struct {
-	err      error
-	repaired string
-	repairs  int
+	err error
+	// suffix is what the hint adds to the error's message: "; --lenient
+	// reads it as "REPAIRED" (N warnings)", written once.
+	suffix string
 }
 
-func (h *hintError) Error() string { return h.err.Error() + h.suffix() }
+func (h *hintError) Error() string { return h.err.Error() + h.suffix }
 func (h *hintError) Unwrap() error { return h.err }
-
-// suffix is what the hint adds to the error's message.
-func (h *hintError) suffix() string {
-	n := strconv.Itoa(h.repairs) + " warnings"
-	if h.repairs == 1 {
-		n = "1 warning"
-	}
-	return "; --lenient reads it as " + quote(urlkit.RedactString(h.repaired)) + " (" + n + ")"
-}
 
 // hintSuffix returns the hint that err carries, or "".
 func hintSuffix(err error) string {
+	if h, ok := err.(*hintError); ok {
+		return h.suffix
+	}
 	var h *hintError
 	if errors.As(err, &h) {
-		return h.suffix()
+		return h.suffix
 	}
 	return ""
+}
+
+// syntaxError returns the syntax error about text that err is, or that a
+// hint wraps (the common shapes, found without errors.As), with the
+// hint's suffix; nil when err is neither.
+func syntaxError(text string, err error) (se *urlkit.SyntaxError, suffix string) {
+	if h, ok := err.(*hintError); ok {
+		err, suffix = h.err, h.suffix
+	}
+	if se, ok := err.(*urlkit.SyntaxError); ok && se.Input == text {
+		return se, suffix
+	}
+	return nil, ""
 }
 
 // warn writes each repair of text on standard error, as

@@ -5,7 +5,6 @@ import (
 	"flag"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/linkset"
 )
 
 func init() {
@@ -86,7 +85,7 @@ func runPair(e *env, fs *flag.FlagSet, args []string, name string, op func(base,
 	asJSON := flagBool(fs, "json")
 	strict := flagBool(fs, "strict")
 	rd := readingOf(fs)
-	base, _ := linkset.Line(args[0])
+	base := args[0] // an argument is taken exactly as given
 	if parse, repairs := rd.parser(); rd.lenient {
 		if _, err := parse(base); err == nil {
 			for _, w := range repairs()[base] {

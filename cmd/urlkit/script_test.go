@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -29,5 +30,20 @@ func TestMain(m *testing.M) {
 // interface.txtar, json.txtar). URLKIT_UPDATE_SCRIPTS=1 rewrites the
 // files that a script's cmp compares with, for review in the diff.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", UpdateScripts: os.Getenv("URLKIT_UPDATE_SCRIPTS") == "1"})
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: os.Getenv("URLKIT_UPDATE_SCRIPTS") == "1",
+		// [pty]: the machine can open a pseudo-terminal (ttyin needs one).
+		Condition: func(cond string) (bool, error) {
+			if cond != "pty" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			f, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+			if err != nil {
+				return false, nil
+			}
+			f.Close()
+			return true, nil
+		},
+	})
 }

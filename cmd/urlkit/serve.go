@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/gateway"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -31,6 +32,14 @@ func init() {
 			fs.Duration("connect-timeout", 0, "time allowed to connect upstream (0: access's default)")
 			fs.Int64("max-size", gateway.DefaultMaxSize, "largest resource relayed, in bytes")
 			fs.Int("max-upstream", gateway.DefaultMaxUpstream, "requests served upstream at once")
+			fs.Int("max-upstream-per-client", 0, "requests of one client address served upstream at once (0: a quarter of --max-upstream)")
+			fs.Int("max-upstream-per-target", 0, "requests for one upstream server served at once (0: an eighth of --max-upstream)")
+			fs.Int("max-conns", gateway.DefaultMaxConns, "client connections open at once; beyond it the oldest idle one is closed, or the new one answered 503")
+			fs.Int("max-conns-per-client", gateway.DefaultMaxConnsPerClient, "client connections from one address")
+			fs.Duration("header-timeout", gateway.DefaultHeaderTimeout, "time allowed to send a request's header")
+			fs.Duration("idle-timeout", gateway.DefaultIdleTimeout, "time an idle keep-alive connection is kept")
+			fs.Int("ftp-idle", access.DefaultFTPIdleTotal, "logged-in ftp sessions kept between requests")
+			fs.Duration("ftp-idle-timeout", access.DefaultFTPIdleTimeout, "time an idle ftp session is kept (then QUIT and closed)")
 			fs.Int("max-page-items", gateway.DefaultMaxPageItems, "entries on one listing page (menu, directory, group list); a longer listing is cut with a visible line")
 			fs.Int64("max-page-bytes", gateway.DefaultMaxPageBytes, "bytes of entries on one listing page; a longer listing is cut with a visible line")
 			fs.String("email", "", "the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
@@ -59,12 +68,20 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 			AllowPrivate:  get("allow-private").(bool),
 			Hosts:         get("host").([]string),
 		},
-		Timeout:        get("timeout").(time.Duration),
-		ConnectTimeout: get("connect-timeout").(time.Duration),
-		MaxSize:        get("max-size").(int64),
-		MaxUpstream:    get("max-upstream").(int),
-		MaxPageItems:   get("max-page-items").(int),
-		MaxPageBytes:   get("max-page-bytes").(int64),
+		Timeout:              get("timeout").(time.Duration),
+		ConnectTimeout:       get("connect-timeout").(time.Duration),
+		MaxSize:              get("max-size").(int64),
+		MaxUpstream:          get("max-upstream").(int),
+		MaxUpstreamPerClient: get("max-upstream-per-client").(int),
+		MaxUpstreamPerTarget: get("max-upstream-per-target").(int),
+		MaxConns:             get("max-conns").(int),
+		MaxConnsPerClient:    get("max-conns-per-client").(int),
+		HeaderTimeout:        get("header-timeout").(time.Duration),
+		IdleTimeout:          get("idle-timeout").(time.Duration),
+		FTPIdle:              get("ftp-idle").(int),
+		FTPIdleTimeout:       get("ftp-idle-timeout").(time.Duration),
+		MaxPageItems:         get("max-page-items").(int),
+		MaxPageBytes:         get("max-page-bytes").(int64),
 	}
 	if s := get("email").(string); s != "" {
 		cfg.Scheme.Email = s
@@ -78,6 +95,11 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 	if err := cfg.Policy.Check(); err != nil {
 		fmt.Fprintf(e.stderr, "urlkit serve: --allow: %v\n", err)
 		return exitUsage
+	}
+	if limit := descriptorLimit(); limit > 0 {
+		if note := cfg.FitDescriptors(limit); note != "" {
+			fmt.Fprintf(e.stderr, "urlkit serve: %s\n", note)
+		}
 	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
@@ -99,7 +121,7 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 		srv.Shutdown(sctx)
 	}()
 	fmt.Fprintf(e.stderr, "urlkit serve: gateway on http://%s/ (%s)\n", ln.Addr(), describeTargets(cfg))
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := srv.Serve(gw.Listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(e.stderr, "urlkit serve: %v\n", err)
 		return exitInvalid
 	}

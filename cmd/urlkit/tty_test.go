@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,13 +92,13 @@ func TestTerminalHint(t *testing.T) {
 func TestMeterTerminalRule(t *testing.T) {
 	_, slave := openPTY(t)
 	e := &env{stderr: slave}
-	if m := newMeter(e, getFlags{progress: true}, slave); m != nil {
+	if m := newMeter(e, getFlags{progress: true}, slave, "x"); m != nil {
 		t.Error("meter drawn on the terminal that receives the resource")
 	}
-	if m := newMeter(e, getFlags{progress: true}, &bytes.Buffer{}); m == nil {
+	if m := newMeter(e, getFlags{progress: true}, &bytes.Buffer{}, "x"); m == nil {
 		t.Error("no meter on a terminal while the resource goes to a file")
 	}
-	if m := newMeter(e, getFlags{progress: true, silent: true}, &bytes.Buffer{}); m != nil {
+	if m := newMeter(e, getFlags{progress: true, silent: true}, &bytes.Buffer{}, "x"); m != nil {
 		t.Error("meter drawn with --silent")
 	}
 }
@@ -122,11 +123,85 @@ func TestGetMeterShowsTotal(t *testing.T) {
 		t.Fatalf("file has %d bytes", len(got))
 	}
 	screen := readScreen(master)
-	if !strings.Contains(screen, " of 4.9 KiB  ") || !strings.Contains(screen, "%") {
-		t.Errorf("meter %q lacks the total and percentage", screen)
+	if !regexp.MustCompile(`\rout +[0-9]+% \[=*>? *\] [0-9.]+ KiB of 4\.9 KiB`).MatchString(screen) {
+		t.Errorf("meter %q lacks the name, the bar, the total and percentage", screen)
 	}
-	if !strings.HasSuffix(strings.TrimRight(screen, " "), "\r") {
-		t.Errorf("meter not cleared: %q", screen)
+	// The summary line stays: size, time, rate.
+	if !regexp.MustCompile(`\rout: 4\.9 KiB in [0-9.]+ s(, [0-9.]+ [KMG]iB/s)? *\r?\n$`).MatchString(screen) {
+		t.Errorf("no summary line left: %q", screen)
+	}
+	// --no-progress: no meter, no summary.
+	dst2 := filepath.Join(t.TempDir(), "out2")
+	if code := run(e, []string{"get", "--no-progress", srv.URL + "/f", "-o", dst2}); code != exitOK {
+		t.Fatalf("status %d", code)
+	}
+	if screen := readScreen(master); screen != "" {
+		t.Errorf("--no-progress drew %q", screen)
+	}
+}
+
+// A failed transfer leaves no meter and no summary on the terminal: the
+// line is cleared and the error follows.
+func TestGetMeterClearedOnFailure(t *testing.T) {
+	master, slave := openPTY(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "100000")
+		w.Write([]byte(strings.Repeat("x", 5000)))
+	}))
+	defer srv.Close()
+	dst := filepath.Join(t.TempDir(), "out")
+	e := &env{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: slave, getenv: func(string) string { return "" }}
+	if code := run(e, []string{"get", srv.URL + "/f", "-o", dst}); code != exitInvalid {
+		t.Fatalf("status %d", code)
+	}
+	screen := readScreen(master)
+	if strings.Contains(screen, "out: ") || !strings.Contains(screen, "urlkit get: ") {
+		t.Errorf("screen %q", screen)
+	}
+	if !regexp.MustCompile(`\r +\rurlkit get: `).MatchString(screen) {
+		t.Errorf("the meter's line was not cleared before the error: %q", screen)
+	}
+}
+
+// Binary data is not written to a terminal unless asked for with -o -
+// (curl's rule: a NUL byte while fewer than 2000 bytes have gone out);
+// text is; listings stay escaped (issue 25 item 3).
+func TestGetBinaryToTerminal(t *testing.T) {
+	master, slave := openPTY(t)
+	dir := t.TempDir()
+	gif := filepath.Join(dir, "a.gif")
+	os.WriteFile(gif, append([]byte("GIF89a\x01\x00\x01\x00\x80\x00\x00"), 0, 0, 0, 0xff, 0xff, 0xff), 0o644)
+	txt := filepath.Join(dir, "a.txt")
+	os.WriteFile(txt, []byte("plain text\n"), 0o644)
+	var errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: slave, stderr: &errOut, getenv: func(string) string { return "" }}
+	if code := run(e, []string{"get", "file://" + gif}); code != exitInvalid {
+		t.Errorf("binary to a terminal: status %d", code)
+	}
+	if !strings.Contains(errOut.String(), "the resource is binary data (a NUL byte within its first 2000 bytes), which can disturb a terminal; nothing of it was written. Use -o - to write it to the terminal anyway") {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	if screen := readScreen(master); screen != "" {
+		t.Errorf("the terminal received %q", screen)
+	}
+	errOut.Reset()
+	if code := run(e, []string{"get", "-o", "-", "file://" + gif}); code != exitOK || errOut.Len() != 0 {
+		t.Errorf("-o -: status %d, %q", code, errOut.String())
+	}
+	if screen := readScreen(master); !strings.HasPrefix(screen, "GIF89a") {
+		t.Errorf("-o -: the terminal received %q", screen)
+	}
+	if code := run(e, []string{"get", "file://" + txt}); code != exitOK {
+		t.Errorf("text: status %d %q", code, errOut.String())
+	}
+	if screen := readScreen(master); !strings.Contains(screen, "plain text") {
+		t.Errorf("text: the terminal received %q", screen)
+	}
+	// Binary data to a pipe or a file is not refused.
+	var out bytes.Buffer
+	e.stdout = &out
+	if code := run(e, []string{"get", "file://" + gif}); code != exitOK || out.Len() != 19 {
+		t.Errorf("to a buffer: status %d, %d bytes", code, out.Len())
 	}
 }
 
@@ -140,7 +215,7 @@ func TestGetMeterFTPReal(t *testing.T) {
 	if code := run(e, []string{"get", "-s=false", "-o", dst, "ftp://" + srv["URLKIT_FTP_ADDR"] + "/pub/all256.bin;type=i"}); code != exitOK {
 		t.Fatalf("status %d", code)
 	}
-	if screen := readScreen(master); !strings.Contains(screen, "256 B of 256 B  100%") {
+	if screen := readScreen(master); !strings.Contains(screen, "100% [========================================] 256 B of 256 B") {
 		t.Errorf("meter %q lacks the total from the 150 reply", screen)
 	}
 }

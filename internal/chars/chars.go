@@ -7,7 +7,10 @@
 // A character test is one array load and one AND: Table[c]&cl != 0.
 package chars
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Class is a set of byte classes. Classes are bit flags and may be combined
 // with |; [Is] reports whether a byte belongs to any of them.
@@ -248,20 +251,27 @@ func Escape(s string, set *Set) string {
 	if n == 0 {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s) + 2*n)
+	b := AppendEscape(make([]byte, 0, len(s)+2*n), s, set)
+	// b is never written again: the string shares it, as strings.Builder's
+	// String does (one allocation).
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// AppendEscape appends s to b encoded as Escape encodes it.
+func AppendEscape(b []byte, s string, set *Set) []byte {
+	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case set.keep[c]:
-			b.WriteByte(c)
-		case c == ' ' && set.plusSpace:
-			b.WriteByte('+')
-		default:
-			b.WriteByte('%')
-			b.WriteByte(UpperHex[c>>4])
-			b.WriteByte(UpperHex[c&15])
+		if set.keep[c] {
+			continue
 		}
+		b = append(b, s[start:i]...)
+		if c == ' ' && set.plusSpace {
+			b = append(b, '+')
+		} else {
+			b = append(b, '%', UpperHex[c>>4], UpperHex[c&15])
+		}
+		start = i + 1
 	}
-	return b.String()
+	return append(b, s[start:]...)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -37,17 +38,43 @@ type FTP struct {
 	// HugeListing, when positive, makes NLST and LIST send generated
 	// entries (names, or "ls -l" lines for LIST), about 100 bytes each,
 	// until that many bytes: a listing far larger than any page.
+	// HugeNameLen, when positive, makes each name that long, of markup
+	// characters (each escaped in a page).
 	HugeListing int64
+	HugeNameLen int
 	// AnnounceSize, when positive, is the size RETR's 150 reply announces
 	// ("(N bytes)") whatever the file's length.
 	AnnounceSize int64
+	// Quits counts the QUIT commands received (Server.Received mixes the
+	// bytes of concurrent connections; this does not).
+	Quits atomic.Int64
 }
 
-// hugeListing writes generated listing lines to w until limit bytes.
-func hugeListing(w io.Writer, long bool, limit int64) {
+// transfer accepts the data connection on dl (within 10 s), closes dl,
+// has send write the data and closes the connection; false when no
+// client connected.
+func transfer(dl net.Listener, send func(net.Conn)) bool {
+	dl.(*net.TCPListener).SetDeadline(time.Now().Add(10 * time.Second))
+	d, err := dl.Accept()
+	dl.Close()
+	if err != nil {
+		return false
+	}
+	send(d)
+	d.Close()
+	return true
+}
+
+// hugeListing writes generated listing lines to w until limit bytes,
+// names of about nameLen bytes (0: about 60).
+func hugeListing(w io.Writer, long bool, limit int64, nameLen int) {
 	var b bytes.Buffer
+	filler := strings.Repeat("n", 40)
+	if nameLen > 0 {
+		filler = strings.Repeat("<&'>", nameLen/4)
+	}
 	for i := 0; b.Len() < 64<<10; i++ {
-		name := fmt.Sprintf("file-%08d-%s.txt", i, strings.Repeat("n", 40))
+		name := fmt.Sprintf("file-%08d-%s.txt", i, filler)
 		if long {
 			fmt.Fprintf(&b, "-rw-r--r--   1 ftp      ftp          %6d Nov 24 09:57 %s\r\n", i, name)
 		} else {
@@ -137,18 +164,16 @@ func (f *FTP) Serve(c net.Conn) {
 				continue
 			}
 			say("150 listing")
-			d, err := dl.Accept()
-			dl.Close()
-			dl = nil
-			if err != nil {
+			if !transfer(dl, func(d net.Conn) {
+				if listing == "huge" && f.HugeListing > 0 {
+					hugeListing(d, true, f.HugeListing, f.HugeNameLen)
+				} else {
+					d.Write([]byte(listing))
+				}
+			}) {
 				return
 			}
-			if listing == "huge" && f.HugeListing > 0 {
-				hugeListing(d, true, f.HugeListing)
-			} else {
-				d.Write([]byte(listing))
-			}
-			d.Close()
+			dl = nil
 			say("226 done")
 		case "RETR", "NLST":
 			if dl == nil {
@@ -180,21 +205,19 @@ func (f *FTP) Serve(c net.Conn) {
 			} else {
 				say(fmt.Sprintf("150 here it comes (%d bytes)", announce))
 			}
-			dl.(*net.TCPListener).SetDeadline(time.Now().Add(10 * time.Second))
-			d, err := dl.Accept()
-			dl.Close()
-			dl = nil
-			if err != nil {
+			if !transfer(dl, func(d net.Conn) {
+				if cmd == "NLST" && f.HugeListing > 0 {
+					hugeListing(d, false, f.HugeListing, f.HugeNameLen)
+				} else {
+					d.Write(data)
+				}
+			}) {
 				return
 			}
-			if cmd == "NLST" && f.HugeListing > 0 {
-				hugeListing(d, false, f.HugeListing)
-			} else {
-				d.Write(data)
-			}
-			d.Close()
+			dl = nil
 			say("226 done")
 		case "QUIT":
+			f.Quits.Add(1)
 			say("221 bye")
 			return
 		default:

@@ -23,13 +23,14 @@ import (
 // and records what clients send.
 type Server struct {
 	Addr string
-	// accepted counts the connections accepted.
-	accepted atomic.Int64
-	ln       net.Listener
-	mu       sync.Mutex
-	recv     bytes.Buffer
-	wg       sync.WaitGroup
-	done     chan struct{}
+	// accepted counts the connections accepted, open those not yet
+	// closed.
+	accepted, open atomic.Int64
+	ln             net.Listener
+	mu             sync.Mutex
+	recv           bytes.Buffer
+	wg             sync.WaitGroup
+	done           chan struct{}
 }
 
 // Start listens on 127.0.0.1 (port 0: any free port) and serves each
@@ -49,9 +50,11 @@ func Start(port int, handle func(c net.Conn)) (*Server, error) {
 				return
 			}
 			s.accepted.Add(1)
+			s.open.Add(1)
 			s.wg.Add(1)
 			go func() {
 				defer s.wg.Done()
+				defer s.open.Add(-1)
 				defer c.Close()
 				stop := make(chan struct{})
 				go func() {
@@ -72,6 +75,11 @@ func Start(port int, handle func(c net.Conn)) (*Server, error) {
 // Accepted returns the number of connections accepted so far: a test that
 // a client was refused before connecting expects it to stay 0.
 func (s *Server) Accepted() int64 { return s.accepted.Load() }
+
+// Open returns the number of connections accepted and not yet closed (a
+// connection counts as closed once its handler has returned; handlers
+// that read until the client closes return when it does).
+func (s *Server) Open() int64 { return s.open.Load() }
 
 // Received returns every byte clients have sent so far.
 func (s *Server) Received() string {
@@ -258,6 +266,24 @@ func GopherEndlessMenu(limit int64) func(net.Conn) {
 	}
 }
 
+// GopherLongMenu reads the request line and sends menu items whose
+// display strings are 16,000 bytes of markup characters (as long as a
+// menu line may be, and each byte escaped in a page: the most page per
+// byte), until limit bytes; then the terminator.
+func GopherLongMenu(limit int64) func(net.Conn) {
+	return func(c net.Conn) {
+		if _, err := readLine(c); err != nil {
+			return
+		}
+		var b bytes.Buffer
+		for i := 0; b.Len() < 64<<10; i++ {
+			fmt.Fprintf(&b, "0%s %06d\t/long/%06d\t127.0.0.1\t70\r\n", strings.Repeat("<&\"'>", 3200), i, i)
+		}
+		endless(c, "", b.Bytes(), limit)
+		io.WriteString(c, ".\r\n")
+	}
+}
+
 // GopherLongLines reads the request line and sends text whose lines are
 // longer than a read buffer (4 KiB and 32 KiB pieces), with ".." placed
 // at the start of pieces, each long line followed by a dot-stuffed line
@@ -319,14 +345,19 @@ func Closed(c net.Conn) {}
 
 // NNTPHugeListing answers MODE READER, GROUP and then LIST (RFC 977 3.6.1)
 // and OVER or XOVER (RFC 3977 8.3) with generated lines, about 100 bytes
-// each, until limit bytes, then the terminating ".".
-func NNTPHugeListing(limit int64) func(net.Conn) {
+// each (or with subjects of about subjectLen bytes of markup characters,
+// when positive), until limit bytes, then the terminating ".".
+func NNTPHugeListing(limit int64, subjectLen int) func(net.Conn) {
 	var list, over bytes.Buffer
 	for i := 0; list.Len() < 64<<10; i++ {
 		fmt.Fprintf(&list, "alt.hostile.group%06d.%s 0000000010 0000000001 y\r\n", i, strings.Repeat("g", 40))
 	}
+	subject := strings.Repeat("s", 20)
+	if subjectLen > 0 {
+		subject = strings.Repeat("<&'>", subjectLen/4)
+	}
 	for i := 1; over.Len() < 64<<10; i++ {
-		fmt.Fprintf(&over, "%d\tSubject %06d %s\tposter@example.org\t24 Nov 2026 09:57:00 GMT\t<%d@example.org>\t\t1000\t20\r\n", i, i, strings.Repeat("s", 20), i)
+		fmt.Fprintf(&over, "%d\tSubject %06d %s\tposter@example.org\t24 Nov 2026 09:57:00 GMT\t<%d@example.org>\t\t1000\t20\r\n", i, i, subject, i)
 	}
 	return func(c net.Conn) {
 		fmt.Fprint(c, "200 hostile news\r\n")

@@ -253,14 +253,21 @@ func (p *ProsperoDirectory) sendWindow(s *UDPServer, to net.Addr, r *ardpReply, 
 
 // ProsperoEndless answers a request with a reply without end, as a
 // well-behaved server sends a long one: windows of 16 packets of valid
-// LINK lines, the last asking for an acknowledgement and the next window
-// sent when it comes, the total never given, until packet 65535.
-func ProsperoEndless(s *UDPServer, from net.Addr, d []byte) {
+// LINK lines (22 to a packet), the last asking for an acknowledgement and
+// the next window sent when it comes, the total never given, until packet
+// 65535.
+func ProsperoEndless(s *UDPServer, from net.Addr, d []byte) { endlessWindows(s, from, d, endlessChunk) }
+
+// ProsperoEndlessSmall is ProsperoEndless with one LINK line a packet.
+func ProsperoEndlessSmall(s *UDPServer, from net.Addr, d []byte) {
+	endlessWindows(s, from, d, endlessChunk[:len(endlessChunk)/22])
+}
+
+func endlessWindows(s *UDPServer, from net.Addr, d []byte, chunk []byte) {
 	h, _, ok := ParseARDP(d)
 	if !ok {
 		return
 	}
-	chunk := endlessChunk
 	first := 1 // a request: the first window
 	if h.Seq == 0 {
 		first = int(h.RcvdThru) + 1 // an acknowledgement: the next window

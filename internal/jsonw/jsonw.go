@@ -60,10 +60,13 @@ func (w *Writer) CloseArray() {
 
 // Key writes an object key; k must need no escaping.
 func (w *Writer) Key(k string) {
-	w.sep()
-	w.B = append(w.B, '"')
-	w.B = append(w.B, k...)
-	w.B = append(w.B, '"', ':')
+	b := w.B // in a register: every append to w.B would reload it
+	if w.comma {
+		b = append(b, ',')
+	}
+	b = append(b, '"')
+	b = append(b, k...)
+	w.B = append(b, '"', ':')
 	w.comma = false
 }
 
@@ -105,6 +108,33 @@ func (w *Writer) Value(app func(b []byte) []byte) {
 
 // KStr writes k: v.
 func (w *Writer) KStr(k, v string) { w.Key(k); w.Str(v) }
+
+// KPlain writes k: v for a v that needs no escaping (Plain(v) is true),
+// copied as it is.
+func (w *Writer) KPlain(k, v string) {
+	w.Key(k)
+	b := append(w.B, '"')
+	b = append(b, v...)
+	w.B = append(b, '"')
+	w.comma = true
+}
+
+// Plain reports whether s goes into a JSON string as it is: printable
+// ASCII with no '"' or '\\' (as every URL valid by RFC 1738 is).
+func Plain(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if !safe8(load8(s, i)) {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if !jsonSafe[s[i]] {
+			return false
+		}
+	}
+	return true
+}
 
 // KNum writes k: v.
 func (w *Writer) KNum(k string, v int) { w.Key(k); w.Num(v) }
@@ -184,6 +214,12 @@ func AppendString(b []byte, s string) []byte {
 		// Eight bytes at a time while none needs a second look.
 		for i+8 <= len(s) && safe8(load8(s, i)) {
 			i += 8
+		}
+		// Fewer than eight bytes left: the last eight of s, which
+		// overlap those already seen, decide them at once when all are
+		// safe.
+		if i+8 > len(s) && len(s) >= 8 && safe8(load8(s, len(s)-8)) {
+			i = len(s)
 		}
 		if i >= len(s) {
 			break

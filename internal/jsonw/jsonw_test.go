@@ -1,6 +1,10 @@
 package jsonw
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestAppendJSONString(t *testing.T) {
 	for in, want := range map[string]string{
@@ -34,6 +38,85 @@ func TestSafe8(t *testing.T) {
 			w[(pos+3)%8] = '"'
 			if safe8(load8(string(w), 0)) {
 				t.Errorf("%q: safe8 true", w)
+			}
+		}
+	}
+}
+
+// appendStringByByte is AppendString written the plain way, a byte at a
+// time: the reference the word-at-a-time scan is held to.
+func appendStringByByte(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case jsonSafe[c]:
+			b = append(b, c)
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, '\\', 'u', 'd', 'c', hexDigits[c>>4], hexDigits[c&0xF])
+				break
+			}
+			b = append(b, s[i:i+size]...)
+			i += size
+			continue
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		i++
+	}
+	return append(b, '"')
+}
+
+// AppendString agrees with the byte-at-a-time reference for strings of 0
+// to 40 bytes with a byte that needs a second look (a quote, a control, a
+// UTF-8 sequence whole or cut) at every position, the tail of fewer than
+// eight bytes included.
+func TestAppendStringTails(t *testing.T) {
+	specials := []string{"\"", "\\", "\n", "\x01", "\x7f", "\xc3\xa9", "\xc3", "\xe2\x80\xa8", "\xff"}
+	for n := 0; n <= 40; n++ {
+		base := strings.Repeat("a", n)
+		check := func(s string) {
+			if got, want := string(AppendString(nil, s)), string(appendStringByByte(nil, s)); got != want {
+				t.Errorf("%q: got %s, want %s", s, got, want)
+			}
+		}
+		check(base)
+		for pos := 0; pos <= n; pos++ {
+			for _, sp := range specials {
+				check(base[:pos] + sp + base[pos:])
+			}
+		}
+	}
+}
+
+// Plain is true exactly for the ASCII strings to which AppendString adds
+// nothing but the quotes (UTF-8 text, which needs no escaping either, is
+// not Plain: the check stays one word at a time).
+func TestPlain(t *testing.T) {
+	for _, s := range []string{"", "a", "http://a.example/x?y=1#z", strings.Repeat("x", 17), "a\"b", "x\\", "caf\xc3\xa9", "\x7f", "tab\there", strings.Repeat("y", 15) + "\n", strings.Repeat("z", 9) + "\xff"} {
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			ascii = ascii && s[i] < utf8.RuneSelf
+		}
+		want := ascii && string(AppendString(nil, s)) == `"`+s+`"`
+		if Plain(s) != want {
+			t.Errorf("Plain(%q) = %v, want %v", s, Plain(s), want)
+		}
+		if want {
+			w := Writer{}
+			w.KPlain("k", s)
+			if string(w.B) != `"k":"`+s+`"` {
+				t.Errorf("KPlain wrote %s", w.B)
 			}
 		}
 	}

@@ -163,19 +163,8 @@ func (g *Grammar) PartialGeneric(s string) Verdict {
 }
 
 func (g *Grammar) partial(s string) Verdict {
-	v := Verdict{Against: "partial"}
 	main, frag, hasFrag := strings.Cut(s, "#")
-	v.Result = g.Match("partial", main)
-	if v.OK && hasFrag {
-		v.Result = g.Match("fragment", frag)
-		if !v.OK {
-			v.Dead += len(main) + 1
-			if v.Result.Rule == "" {
-				v.Result.Rule = "fragment"
-			}
-		}
-	}
-	return v
+	return g.matchFragment(main, 0, frag, hasFrag, Verdict{Against: "partial"})
 }
 
 func (g *Grammar) isIP(name string) bool {
@@ -190,10 +179,14 @@ func (g *Grammar) isIP(name string) bool {
 // withFragment matches s[from:] (up to a "#") against rule, the scheme
 // lower-cased, and what follows the "#" against fragment.
 func (g *Grammar) withFragment(s, name string, colon int, rule string, from int) Verdict {
-	v := Verdict{Scheme: name, Against: rule}
 	main, frag, hasFrag := strings.Cut(s, "#")
-	in := name + main[colon:]
-	v.Result = g.Match(rule, in[from:])
+	return g.matchFragment(name+main[colon:], from, frag, hasFrag, Verdict{Scheme: name, Against: rule})
+}
+
+// matchFragment matches main[from:] against v.Against and, when the input
+// had a "#", frag against fragment; offsets are in the input as given.
+func (g *Grammar) matchFragment(main string, from int, frag string, hasFrag bool, v Verdict) Verdict {
+	v.Result = g.Match(v.Against, main[from:])
 	if !v.OK {
 		v.Dead += from
 		return v

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"testing"
+)
+
+// The benchmarks below hold the figures README's "Gateway performance"
+// gives for issue 22 (gopher through the gateway against fetching
+// directly; a 1,000-item menu's page against fetching the menu): the same
+// sides as `go run ./bench/gateway -only gopher` and `-only menu`, set up
+// by the same code, measured the same way (this process's CPU time per
+// request, every side in turn, the order alternating), b.N requests per
+// side in four rounds. They report each side's CPU time per request and
+// the ratios; the rates depend on the machine's load (README says how
+// to read them), the CPU ratios much less. Run them with
+//
+//	go test ./bench/gateway -run X -bench . -benchtime 4000x -count 3
+
+func BenchmarkGopher8(b *testing.B)  { benchGroup(b, "gopher", 8) }
+func BenchmarkGopher32(b *testing.B) { benchGroup(b, "gopher", 32) }
+func BenchmarkMenu1(b *testing.B)    { benchGroup(b, "menu", 1) }
+
+// benchGroup measures the in-process group of part at conc clients.
+func benchGroup(b *testing.B, part string, conc int) {
+	e, err := setup(context.Background(), "", part)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.close()
+	group := e.groups[0]
+	b.ResetTimer()
+	res, err := e.measureGroup(context.Background(), group, conc, 4, 0, max(b.N/4, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	for _, name := range group {
+		if r := res[name]; r.errs > 0 {
+			b.Fatalf("%s: %d errors, the last: %v", name, r.errs, r.lastErr)
+		}
+	}
+	gw, direct, floor := res[group[0]], res[group[1]], res[group[2]]
+	b.ReportMetric(gw.cpuPerReq(), "gateway-cpu-µs/req")
+	b.ReportMetric(direct.cpuPerReq(), "direct-cpu-µs/req")
+	b.ReportMetric(floor.cpuPerReq(), "floor-cpu-µs/req")
+	b.ReportMetric(gw.cpuPerReq()/direct.cpuPerReq(), "cpu-ratio")
+	b.ReportMetric(gw.rate()/direct.rate(), "rate-ratio")
+	b.ReportMetric(float64(gw.pct(50))/float64(direct.pct(50)), "p50-ratio")
+}
