@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -690,8 +691,13 @@ func TestProsperoCancel(t *testing.T) {
 // the same requests go to the new host and name, as a new plan (get -v
 // shows it); a loop of forwards stops after 4.
 func TestProsperoForwarded(t *testing.T) {
-	var addr string
+	// The handler runs on the server's goroutine, which learns the address
+	// through the network: the race detector sees no order there, so the
+	// address goes through an atomic value.
+	var served atomic.Value
+	served.Store("")
 	d := &hostile.ProsperoDirectory{Size: 1250, Window: 16, Answer: func(req string) string {
+		addr := served.Load().(string)
 		switch {
 		case strings.Contains(req, "'/old'"):
 			host, port, _ := net.SplitHostPort(addr)
@@ -705,7 +711,8 @@ func TestProsperoForwarded(t *testing.T) {
 		return "NONE-FOUND\n"
 	}}
 	s := hostile.ServeUDP(t, d.Handle)
-	addr = s.Addr
+	addr := s.Addr
+	served.Store(addr)
 	var plans []string
 	opts := &Options{OnPlan: func(p scheme.Plan) { plans = append(plans, p.(*scheme.ProsperoPlan).HSOName) }}
 	b := mustGet(t, "prospero://"+addr+"//old", scheme.Config{}, opts)

@@ -62,6 +62,19 @@ func (o remoteName) Set(s string) error {
 	return nil
 }
 
+// getNotes is the part of get's help (and plan's) the flags cannot say.
+const getNotes = `-I (--head) sends: http and https HEAD (the status line and header are
+shown; a 4xx or 5xx exits 1); ftp TYPE I, SIZE and MDTM, shown as
+Content-Length and Last-Modified, with no data connection (a directory URL,
+ending in /: its CWDs alone); gopher the Gopher+ attribute request,
+selector TAB ! (a server that answers without a Gopher+ header line is
+said not to speak Gopher+). Other schemes have none.
+ftp: a last segment without ;type= and without a final / may name a
+directory: when the server refuses RETR with 550 and accepts CWD to it,
+it is listed as a directory, as lynx does (with -I: SIZE refused, nothing
+more asked), and a note on standard error gives its URL with the /.
+`
+
 func init() {
 	register(&command{
 		name:    "get",
@@ -70,6 +83,7 @@ func init() {
 		lines:   true,
 		single:  true,
 		aliases: map[string]string{"s": "silent", "I": "head"},
+		notes:   getNotes,
 		flags: func(fs *flag.FlagSet) {
 			outs := new([]string)
 			fs.Var(outputList{outs}, "o", "write the next URL's resource to `FILE` (- for standard output); repeat for several URLs")
@@ -330,13 +344,13 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 	if fp, ok := plan.(*scheme.FTPPlan); ok && r.Directory && !g.silent {
 		// access listed a name the server took for a directory (RETR
 		// refused with 550, CWD accepted), as lynx does.
-		what := "listed"
+		what, refused := "listed", "RETR"
 		if g.head {
-			what = "nothing more is asked"
+			what, refused = "nothing more is asked", "SIZE"
 		}
 		m.clear()
-		fmt.Fprintf(e.stderr, "urlkit get: %s: note: %s is a directory (the server refused to retrieve it and accepted CWD to it): %s; its URL is %s\n",
-			redact(g.viaURL.String()), quote(fp.Name), what, redact(g.viaURL.WithoutFragment().String()+"/"))
+		fmt.Fprintf(e.stderr, "urlkit get: %s: note: %s is a directory (the server refused %s with 550 and accepted CWD to it): %s; its URL is %s\n",
+			redact(g.viaURL.String()), quote(fp.Name), refused, what, redact(g.viaURL.WithoutFragment().String()+"/"))
 	}
 	if (g.include || g.head) && (r.Status != "" || len(r.Header) > 0) {
 		bw := bufio.NewWriter(w)

@@ -283,7 +283,7 @@ func TestGetFTPRealHeadAndDirectory(t *testing.T) {
 	}
 	out, errOut, code = runCLI(t, "", "get", base+"/pub")
 	if code != exitOK || !strings.Contains(out, "hello.txt\r\n") ||
-		!strings.Contains(errOut, `urlkit get: `+base+`/pub: note: "pub" is a directory (the server refused to retrieve it and accepted CWD to it): listed; its URL is `+base+"/pub/\n") {
+		!strings.Contains(errOut, `urlkit get: `+base+`/pub: note: "pub" is a directory (the server refused RETR with 550 and accepted CWD to it): listed; its URL is `+base+"/pub/\n") {
 		t.Errorf("pub: %d %q %q", code, out, errOut)
 	}
 	out, errOut, code = runCLI(t, "", "get", "-I", base+"/pub")

@@ -49,6 +49,9 @@ type command struct {
 	single bool
 	// aliases maps a short flag name to the long one it stands for.
 	aliases map[string]string
+	// notes is printed by help after the flags: rules a flag's line cannot
+	// hold (one paragraph, lines under 80 columns, ending in a newline).
+	notes string
 }
 
 var commands = map[string]*command{}
@@ -338,10 +341,14 @@ func helpText(c *command) string {
 		}
 	}
 	b.WriteString("  " + "--help" + strings.Repeat(" ", max(width-len("--help"), 0)+2) + "print this help on standard output\n")
+	if c.notes != "" {
+		b.WriteString("\n" + c.notes)
+	}
 	if c.lines {
 		b.WriteString("\nInputs come from the arguments, the --url-file files, or standard input\n" +
-			"when there are neither; blank lines are skipped and surrounding white\n" +
-			"space is trimmed" + map[bool]string{true: " (not for this command: lines are taken as they are)", false: ""}[c.raw] + ".\n" +
+			"when there are neither. An argument is taken exactly as given (a space\n" +
+			"around it is part of it); a line of a stream is taken" +
+			map[bool]string{true: " as it is.\n", false: " without its\nsurrounding white space, and a blank line is skipped.\n"}[c.raw] +
 			"Flags may come before or after the arguments; \"--\" ends them.\n")
 	}
 	return b.String()

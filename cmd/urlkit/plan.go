@@ -13,6 +13,7 @@ func init() {
 		usage:   "[--json] [--lenient] [-I] [plan flags] [URL...]",
 		lines:   true,
 		aliases: map[string]string{"I": "head"},
+		notes:   getNotes,
 		flags: func(fs *flag.FlagSet) {
 			fs.Bool("json", false, `print one JSON object per input, the plan under a key named after the scheme (e.g. "ftp")`)
 			addLenientFlag(fs)

@@ -156,6 +156,17 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 			pasv.Close()
 		}
 	}()
+	// refuse answers a transfer command with 550 and forgets the passive
+	// listener, as a real server does: a client that connected to it
+	// after EPSV gets a new one with its next EPSV, and its next transfer
+	// is not written to the stale connection left in the backlog.
+	refuse := func(text string) {
+		if pasv != nil {
+			pasv.Close()
+			pasv = nil
+		}
+		reply("550 %s", text)
+	}
 	transfer := func(data []byte) {
 		if pasv == nil {
 			reply("425 use PASV or EPSV first")
@@ -240,7 +251,7 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 		case "RETR":
 			f, ok := files[target]
 			if !ok {
-				reply("550 no such file")
+				refuse("no such file")
 				continue
 			}
 			transfer(f)
@@ -251,7 +262,7 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 			}
 			names, ok := dirs[d]
 			if !ok {
-				reply("550 no such directory")
+				refuse("no such directory")
 				continue
 			}
 			var b strings.Builder
