@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/apache/beam/sdks/v2 v2.77.0
+	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/urlkit/urlkit v0.0.0
 )
 
@@ -22,7 +23,6 @@ require (
 	github.com/GoogleCloudPlatform/opentelemetry-operations-go/internal/resourcemapping v0.57.0 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/avast/retry-go/v4 v4.7.0 // indirect
-	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/cncf/xds/go v0.0.0-20260202195803-dba9d589def2 // indirect
 	github.com/containerd/errdefs v1.0.0 // indirect
 	github.com/containerd/errdefs/pkg v0.3.0 // indirect
@@ -75,3 +75,8 @@ require (
 )
 
 replace github.com/urlkit/urlkit => ../
+
+tool (
+	github.com/apache/beam/sdks/v2/go/cmd/prism
+	github.com/apache/beam/sdks/v2/go/container
+)

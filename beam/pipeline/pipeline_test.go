@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,10 +13,14 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+
+	"github.com/urlkit/urlkit/linkset"
 )
 
 // run builds the pipeline over the given files and runs it on Prism; it
-// returns the lines of each output file, sorted (Beam does not keep order).
+// returns the lines of each output (kind "canonical.txt", "rejected.tsv",
+// "counts.tsv", "summary.txt"), the sharded ones read as the union of
+// their shards, sorted except the summary (Beam does not keep order).
 func run(t *testing.T, cfg Config, files map[string]string) map[string][]string {
 	t.Helper()
 	dir := t.TempDir()
@@ -29,13 +34,38 @@ func run(t *testing.T, cfg Config, files map[string]string) map[string][]string 
 	}
 	cfg.Output = filepath.Join(dir, "out")
 	p, s := beam.NewPipelineWithRoot()
-	Build(s, cfg)
+	if err := Build(s, cfg); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := prism.Execute(context.Background(), p); err != nil {
 		t.Fatalf("prism: %v", err)
 	}
+	return readOutputs(t, cfg.Output, cfg.shards())
+}
+
+// readOutputs reads the outputs under prefix as run returns them: every
+// shard of the sharded outputs must be there, each .tsv file must start
+// with its header, and no other file may start with the prefix (a
+// temporary file left behind, a shard of another count).
+func readOutputs(t *testing.T, prefix string, shards int) map[string][]string {
+	t.Helper()
+	want := map[string]bool{prefix + "-counts.tsv": true, prefix + "-summary.txt": true}
+	for i := range shards {
+		want[ShardName(prefix, "canonical", "txt", i, shards)] = true
+		want[ShardName(prefix, "rejected", "tsv", i, shards)] = true
+	}
+	got, err := filepath.Glob(prefix + "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range got {
+		if !want[f] {
+			t.Errorf("unexpected output file %s", f)
+		}
+	}
 	out := map[string][]string{}
-	for _, kind := range []string{"canonical.txt", "rejected.tsv", "counts.tsv", "summary.txt"} {
-		b, err := os.ReadFile(cfg.Output + "-" + kind)
+	for name := range want {
+		b, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,16 +73,26 @@ func run(t *testing.T, cfg Config, files map[string]string) map[string][]string 
 		if len(lines) == 1 && lines[0] == "" {
 			lines = nil
 		}
+		kind := strings.TrimPrefix(name, prefix+"-")
+		if i := strings.Index(kind, "-"); i >= 0 {
+			kind = kind[:i] + filepath.Ext(kind)
+		}
 		if strings.HasSuffix(kind, ".tsv") {
-			if len(lines) == 0 || (lines[0] != RejectedHeader && lines[0] != CountsHeader) {
-				t.Fatalf("%s: no header: %q", kind, lines)
+			header := CountsHeader
+			if kind == "rejected.tsv" {
+				header = RejectedHeader
+			}
+			if len(lines) == 0 || lines[0] != header {
+				t.Fatalf("%s: no header: %q", name, lines)
 			}
 			lines = lines[1:]
 		}
+		out[kind] = append(out[kind], lines...)
+	}
+	for kind, lines := range out {
 		if kind != "summary.txt" {
 			sort.Strings(lines)
 		}
-		out[kind] = lines
 	}
 	return out
 }
@@ -130,5 +170,84 @@ func TestExtract(t *testing.T) {
 func TestMain(m *testing.M) {
 	flag.Parse()
 	beam.Init()
-	os.Exit(m.Run())
+	// Beam's launcher leaves a file in the temporary directory on every
+	// Prism run (as urlkit-beam does, the tests give it their own).
+	tmp, err := os.MkdirTemp("", "urlkit-beam-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("TMPDIR", tmp)
+	code := m.Run()
+	os.RemoveAll(tmp)
+	os.Exit(code)
+}
+
+// TestShards runs the pipeline over many small files that repeat each
+// other's URLs (so that several bundles meet the same URL) with 1, 3 and
+// the default number of shards: every shard file is there, empty ones
+// too (readOutputs checks), the union of the shards is the same each time
+// and is what linkset.Classify gives line by line, and the rejected lines
+// are all there, each time they occur.
+func TestShards(t *testing.T) {
+	files := map[string]string{}
+	distinct := map[string]bool{}
+	for i := range 40 {
+		var b strings.Builder
+		for j := range 50 {
+			// Each URL in four files, written two ways (RFC 1630: %41 is
+			// A; RFC 1738 3.1: the scheme and host are case-insensitive).
+			n := i/4*50 + j
+			line := fmt.Sprintf("%s://Host%d.example/%%41/%d", []string{"http", "HTTP", "ftp", "FTP"}[i%4], n%7, n)
+			b.WriteString(line + "\n")
+			distinct[linkset.Classify(line, linkset.Options{}).Canonical] = true
+		}
+		b.WriteString("http://a.example/x y\n") // RFC 1738 2.2: rejected, in every file
+		files[fmt.Sprintf("f%02d.txt", i)] = b.String()
+	}
+	if len(distinct) != 1000 {
+		t.Fatalf("the input has %d distinct canonical URLs, want 1000", len(distinct))
+	}
+	var want map[string][]string
+	for _, shards := range []int{1, 3, 0} {
+		out := run(t, Config{Shards: shards}, files)
+		if want == nil {
+			want = out
+			for _, u := range out["canonical.txt"] {
+				if !distinct[u] {
+					t.Errorf("%d shards: %q is not the canonical form of an input line", shards, u)
+				}
+			}
+			if n := len(out["canonical.txt"]); n != len(distinct) {
+				t.Errorf("%d shards: %d canonical URLs, want %d", shards, n, len(distinct))
+			}
+			if n := len(out["rejected.tsv"]); n != 40 {
+				t.Errorf("%d shards: %d rejected lines, want 40", shards, n)
+			}
+			continue
+		}
+		for _, kind := range []string{"canonical.txt", "rejected.tsv", "counts.tsv", "summary.txt"} {
+			if strings.Join(out[kind], "\n") != strings.Join(want[kind], "\n") {
+				t.Errorf("%d shards: %s differs from one shard's", shards, kind)
+			}
+		}
+	}
+}
+
+// TestBuildErrors: a pipeline without input or output, or with a number
+// of shards out of range, is refused with a message saying so.
+func TestBuildErrors(t *testing.T) {
+	for _, cfg := range []Config{
+		{Output: "/tmp/x"},
+		{Input: "/tmp/*.txt"},
+		{Input: "/tmp/*.txt", Output: "/tmp/x", Shards: -1},
+		{Input: "/tmp/*.txt", Output: "/tmp/x", Shards: MaxShards + 1},
+	} {
+		_, s := beam.NewPipelineWithRoot()
+		if err := Build(s, cfg); err == nil {
+			t.Errorf("Build(%+v): no error", cfg)
+		} else if !strings.HasPrefix(err.Error(), "urlkit-beam: ") {
+			t.Errorf("Build(%+v): %v", cfg, err)
+		}
+	}
 }

@@ -1,19 +1,27 @@
 // Command urlkit-beam runs urlkit's link-set job as an Apache Beam
 // pipeline: it reads text files by glob, one URL per line (or free text
-// with --extract), and writes the distinct canonical URLs, the rejected
-// lines with offset and reason, the counts per status, scheme, host and
-// rejection kind, and a summary table.
+// with --extract), and writes the distinct canonical URLs and the rejected
+// lines with offset and reason (each in --shards files), the counts per
+// status, scheme, host and rejection kind, and a summary table.
 //
 // Locally, on the Prism runner (in-process, nothing to start):
 //
 //	urlkit-beam --runner=prism --input='corpus/*.txt' --output=/tmp/links
 //
-// On Flink, Spark or Dataflow, by Beam's own flags, for example:
+// Through a job service over Beam's portable API, as on Flink or Spark:
+// here Prism started as its own process (`go tool prism` in beam/), the
+// binary staged as the workers' artifact, the workers in this process
+// (LOOPBACK), in processes the runner starts (PROCESS) or in a worker
+// pool (EXTERNAL):
 //
+//	urlkit-beam --runner=universal --endpoint=localhost:8073 --environment_type=LOOPBACK --input=... --output=...
 //	urlkit-beam --runner=flink --endpoint=localhost:8099 --environment_type=LOOPBACK --input=... --output=...
 //	urlkit-beam --runner=spark --endpoint=localhost:8099 --input=... --output=...
 //	urlkit-beam --runner=dataflow --project=P --region=R --staging_location=gs://B/staging \
 //	    --input='gs://B/links/*.txt' --output=gs://B/out/links
+//
+// On linux/amd64, --worker_binary defaults to this executable, which is
+// what the workers of those runners run.
 package main
 
 import (
@@ -21,6 +29,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
+	"runtime/pprof"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
@@ -29,35 +39,93 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/urlkit/urlkit/beam/pipeline"
 )
 
 var (
-	input    = flag.String("input", "", "file glob to read (required)")
-	output   = flag.String("output", "", "prefix of the output files (required): PREFIX-canonical.txt, PREFIX-rejected.tsv, PREFIX-counts.tsv, PREFIX-summary.txt")
+	input    = flag.String("input", "", "file glob to read (required); a file named *.gz is read through gzip")
+	output   = flag.String("output", "", "prefix of the output files (required): PREFIX-canonical-SSSSS-of-NNNNN.txt, PREFIX-rejected-SSSSS-of-NNNNN.tsv, PREFIX-counts.tsv, PREFIX-summary.txt")
+	shards   = flag.Int("shards", pipeline.DefaultShards, "how many files the distinct canonical URLs and the rejected lines are each written to (1 to 99999); the worker writing a shard holds that shard's distinct URLs in memory, about 100 bytes each")
 	extract  = flag.Bool("extract", false, "read free text and take the URLs in it (RFC 1738 appendix: <URL:...> wrappers) instead of one URL per line")
 	lenient  = flag.Bool("lenient", false, "repair what urlkit's lenient parser can repair instead of rejecting it")
 	topHosts = flag.Int("top_hosts", 20, "how many hosts the summary lists")
+	cpuProf  = flag.String("cpuprofile", "", "write a CPU profile of this process to `file` (go tool pprof reads it); on Prism in-process it covers the runner and the SDK worker")
 )
 
 func main() {
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: urlkit-beam --runner=prism --input=GLOB --output=PREFIX [--extract] [--lenient]\n\nFlags (urlkit's and Beam's):\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: urlkit-beam --runner=prism --input=GLOB --output=PREFIX [--shards=N] [--extract] [--lenient]\n\nFlags (urlkit's and Beam's):\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	// On a worker (the runner starts this binary with --worker), Init runs
+	// the worker and does not return.
 	beam.Init()
 	if *input == "" || *output == "" {
 		fmt.Fprintln(os.Stderr, "urlkit-beam: --input and --output are required")
 		flag.Usage()
 		os.Exit(2)
 	}
-	p, s := beam.NewPipelineWithRoot()
-	pipeline.Build(s, pipeline.Config{Input: *input, Output: *output, Extract: *extract, Lenient: *lenient, TopHosts: *topHosts})
-	if err := beamx.Run(context.Background(), p); err != nil {
+	if *shards < 1 || *shards > pipeline.MaxShards {
+		fmt.Fprintf(os.Stderr, "urlkit-beam: --shards=%d: the number of shards is from 1 to %d\n", *shards, pipeline.MaxShards)
+		os.Exit(2)
+	}
+	if err := run(); err != nil {
 		fmt.Fprintf(os.Stderr, "urlkit-beam: %v\n", err)
 		os.Exit(1)
 	}
+}
+
+func run() error {
+	// Beam's launcher leaves files in the temporary directory (an empty
+	// beamloopbackworker-* file on every run with loopback workers, which
+	// is every Prism run): give it a directory of its own, removed at the
+	// end.
+	if tmp, err := os.MkdirTemp("", "urlkit-beam-"); err == nil {
+		defer os.RemoveAll(tmp)
+		os.Setenv("TMPDIR", tmp)
+	}
+	// A portable runner's workers run the binary staged as an artifact;
+	// without --worker_binary, Beam would try to compile this program from
+	// source. This executable is that binary for linux/amd64 workers.
+	if f := flag.Lookup("worker_binary"); f != nil && f.Value.String() == "" && runtime.GOOS == "linux" && runtime.GOARCH == "amd64" {
+		if exe, err := os.Executable(); err == nil {
+			f.Value.Set(exe)
+		}
+	}
+	if *cpuProf != "" {
+		stop, err := startCPUProfile(*cpuProf)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	p, s := beam.NewPipelineWithRoot()
+	cfg := pipeline.Config{Input: *input, Output: *output, Shards: *shards, Extract: *extract, Lenient: *lenient, TopHosts: *topHosts}
+	if err := pipeline.Build(s, cfg); err != nil {
+		return err
+	}
+	return beamx.Run(context.Background(), p)
+}
+
+// startCPUProfile starts a CPU profile written to name; stop ends it and
+// closes the file.
+func startCPUProfile(name string) (stop func(), err error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, fmt.Errorf("creating the CPU profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("starting the CPU profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "urlkit-beam: writing the CPU profile: %v\n", err)
+		}
+	}, nil
 }

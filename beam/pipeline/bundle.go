@@ -1,0 +1,458 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/urlkit/urlkit/linkset"
+)
+
+// A bundle is what one reading DoFn gathers over a bundle before anything
+// leaves the worker: the canonical URLs not yet seen in the bundle and the
+// rejected lines, each in one text batch per output shard, and the counts
+// per status, scheme, host and rejection kind. A batch is written to a
+// file of the job's temporary directory and only its name is emitted, with
+// its shard; the counts are emitted as one element per shard. So the
+// runner encodes, stores and shuffles a handful of small elements per
+// bundle instead of one per line, and the lines go from the reading worker
+// to the shard's writer through the file system, as the outputs do.
+//
+// Memory stays bounded whatever the bundle: the canonical batches are
+// written when they hold maxBatchBytes or maxBundleKeys URLs (the URLs seen
+// are then forgotten: a URL seen again is sent again, and the shard writer
+// keeps it once), the rejected batches when they hold maxBatchBytes, and
+// the host counts are emitted when they hold maxBundleKeys hosts.
+type bundle struct {
+	opt    linkset.Options
+	shards int
+
+	// seen holds the canonical URLs in the batches, each with the number
+	// of valid or repaired lines that gave it; their schemes and hosts are
+	// counted from these numbers when the batches are emitted, so that a
+	// line whose URL is in seen costs one look-up.
+	seen fingerprints
+	urls []batchURL // by fingerprint index
+
+	// The valid and repaired lines whose URLs are yet to be looked up in
+	// seen, a group at a time (see drain); their strings are views of
+	// arena, where the reader copies its lines.
+	group                [groupSize]linkset.Record
+	ng                   int
+	arena                []byte
+	touch                int32    // keeps drain's first loads
+	canon                [][]byte // per shard: canonical URLs, one a line
+	rejected             [][]byte // per shard: linkset.RejectedLine, one a line
+	canonBytes, rejBytes int      // bytes in canon and in rejected
+
+	status                [3]int // by linkset.Status
+	schemes, hosts, kinds counter
+	counted               bool // any count since the last flush
+
+	ctx     context.Context
+	tmp     string // the job's temporary directory
+	name    string // this bundle's, for its files' names
+	flushes int
+	err     error // the first error writing a batch
+
+	canonEmit, rejEmit fileFn
+	countsEmit         emitFn
+}
+
+// A batchURL is where a canonical URL of seen is in its shard's batch,
+// and where its scheme and host are in it: offsets from its start, or -1
+// when the record's scheme or host is not in the URL's text as it is (then
+// each line counts it as it comes).
+type batchURL struct {
+	shard, start       int32
+	schemeLen          int16
+	hostStart, hostLen int32
+}
+
+// emitFn emits one batch: a shard number and its lines; fileFn emits a
+// shard number and the name of a file holding a batch.
+type (
+	emitFn = func(int, []byte)
+	fileFn = func(int, string)
+)
+
+const (
+	// maxBatchBytes bounds the bytes a bundle holds in its batches.
+	maxBatchBytes = 8 << 20
+	// maxBundleKeys bounds the URLs a bundle remembers and the hosts it
+	// counts before emitting them.
+	maxBundleKeys = 1 << 17
+)
+
+// start resets b for a new bundle writing its batches under tmp and
+// emitting to the given emitters.
+func (b *bundle) start(ctx context.Context, opt linkset.Options, shards int, tmp string, canon, rejected fileFn, counts emitFn) {
+	b.ctx, b.opt, b.shards, b.tmp = ctx, opt, shards, tmp
+	b.canonEmit, b.rejEmit, b.countsEmit = canon, rejected, counts
+	b.name = strconv.FormatUint(rand.Uint64(), 36)
+	b.flushes, b.err = 0, nil
+	if b.seen.slots == nil {
+		b.seen.init(maxBundleKeys)
+	}
+	if len(b.canon) != shards {
+		b.canon = make([][]byte, shards)
+		b.rejected = make([][]byte, shards)
+	}
+	b.seen.reset()
+	b.urls = b.urls[:0]
+}
+
+// groupSize is how many URLs drain looks up together.
+const groupSize = 16
+
+// keep copies a line into the arena and returns it as a string valid
+// until the next drain: the reader's buffer can then be reused.
+func (b *bundle) keep(line []byte) string {
+	start := len(b.arena)
+	b.arena = append(b.arena, line...)
+	return unsafe.String(&b.arena[start], len(line))
+}
+
+// line reads one input line by the command line's rule and records it.
+// The line must stay as it is until the next drain (a string, or a view
+// of the arena from keep).
+func (b *bundle) line(s string) {
+	s, ok := linkset.Line(s)
+	if !ok {
+		return
+	}
+	b.record(linkset.Classify(s, b.opt))
+}
+
+// record adds one classified line: a rejected line at once, a valid or
+// repaired one to the group drain looks up. The record's strings may share
+// the input line's memory: what is kept is copied.
+func (b *bundle) record(r linkset.Record) {
+	b.status[r.Status]++
+	b.counted = true
+	if r.Status != linkset.Rejected {
+		b.group[b.ng] = r
+		if b.ng++; b.ng == groupSize {
+			b.drain()
+		}
+		return
+	}
+	b.kinds.add(r.Kind, 1)
+	sh := shardOf(r.Input, b.shards)
+	n := len(b.rejected[sh])
+	b.rejected[sh] = append(append(b.rejected[sh], linkset.RejectedLine(r)...), '\n')
+	b.rejBytes += len(b.rejected[sh]) - n
+	if b.rejBytes >= maxBatchBytes {
+		// The rejected lines only: the URLs seen stay.
+		b.writeBatches("rejected", b.rejected, b.rejEmit)
+		b.rejBytes = 0
+	}
+}
+
+// drain looks up the group's URLs in seen: their fingerprints first, then
+// one load of each URL's slot in a loop of nothing else, so that the loads
+// are in flight together (the table is larger than the caches, and a
+// look-up one at a time would wait for each), then the look-ups.
+func (b *bundle) drain() {
+	g := b.group[:b.ng]
+	var fp [groupSize][2]uint64
+	for i := range g {
+		fp[i] = b.seen.of(g[i].Canonical)
+	}
+	t := int32(0)
+	mask := uint64(len(b.seen.slots) - 1)
+	for i := range g {
+		t += b.seen.slots[fp[i][1]&mask].i
+	}
+	b.touch += t
+	for i := range g {
+		r := &g[i]
+		slot, added := b.seen.add(fp[i][0], fp[i][1])
+		if added {
+			b.addURL(r, shardOf(r.Canonical, b.shards))
+			if u := b.urls[slot.i-1]; u.schemeLen < 0 || u.hostStart < 0 {
+				slot.n = -1 // counted per line
+			}
+		}
+		if slot.n < 0 {
+			b.schemes.add(r.Scheme, 1)
+			if r.Host != "" {
+				b.hosts.add(r.Host, 1)
+			}
+		}
+		*r = linkset.Record{}
+		if b.canonBytes >= maxBatchBytes || b.seen.len() >= maxBundleKeys {
+			b.flushBatches()
+		}
+		if b.hosts.len() >= maxBundleKeys {
+			b.flushCounts()
+		}
+	}
+	b.ng = 0
+	b.arena = b.arena[:0]
+}
+
+// addURL appends a canonical URL to its shard's batch and notes where its
+// scheme and host are.
+func (b *bundle) addURL(r *linkset.Record, sh int) {
+	u := batchURL{shard: int32(sh), start: int32(len(b.canon[sh])), schemeLen: -1, hostStart: -1}
+	if len(r.Scheme) < 1<<15 && strings.HasPrefix(r.Canonical, r.Scheme) {
+		u.schemeLen = int16(len(r.Scheme))
+	}
+	if r.Host == "" {
+		u.hostStart, u.hostLen = 0, 0
+	} else if i := strings.Index(r.Canonical, r.Host); i >= 0 {
+		u.hostStart, u.hostLen = int32(i), int32(len(r.Host))
+	}
+	b.urls = append(b.urls, u)
+	b.canon[sh] = append(append(b.canon[sh], r.Canonical...), '\n')
+	b.canonBytes += len(r.Canonical) + 1
+}
+
+// countURLs adds the lines of each URL of seen to its scheme's and host's
+// counts.
+func (b *bundle) countURLs() {
+	for _, s := range b.seen.slots {
+		if s.i == 0 || s.n <= 0 {
+			continue
+		}
+		u, n := b.urls[s.i-1], int(s.n)
+		text := b.canon[u.shard][u.start:]
+		b.schemes.addBytes(text[:u.schemeLen], n)
+		if u.hostLen > 0 {
+			b.hosts.addBytes(text[u.hostStart:u.hostStart+u.hostLen], n)
+		}
+	}
+}
+
+// A counter counts by key: a map from the key to its place in the
+// slices, so that adding to a key already there (found without copying a
+// []byte key) allocates nothing.
+type counter struct {
+	index map[string]int
+	keys  []string
+	n     []int
+}
+
+// add adds n to k's count, copying k when it is new (the caller's string
+// may share memory that is reused).
+func (c *counter) add(k string, n int) {
+	if i, ok := c.index[k]; ok {
+		c.n[i] += n
+		return
+	}
+	c.insert(strings.Clone(k), n)
+}
+
+// addBytes adds n to the count of string(k).
+func (c *counter) addBytes(k []byte, n int) {
+	if i, ok := c.index[string(k)]; ok {
+		c.n[i] += n
+		return
+	}
+	c.insert(string(k), n)
+}
+
+func (c *counter) insert(k string, n int) {
+	if c.index == nil {
+		c.index = make(map[string]int)
+	}
+	c.index[k] = len(c.keys)
+	c.keys = append(c.keys, k)
+	c.n = append(c.n, n)
+}
+
+func (c *counter) len() int { return len(c.keys) }
+
+func (c *counter) reset() {
+	clear(c.index)
+	clear(c.keys)
+	c.keys, c.n = c.keys[:0], c.n[:0]
+}
+
+// shardOf returns the output shard of a line: a hash of its text, the same
+// on every worker, so that one canonical URL always reaches one shard.
+func shardOf(s string, shards int) int {
+	return int(xxhash.Sum64String(s) % uint64(shards))
+}
+
+// fingerprints is a set of 128-bit fingerprints of strings, each with an
+// index (the order it was added in) and a count, in an open addressing
+// table (linear probing, at most half full), so that looking a URL up
+// touches one slot where a map of strings would read the URL again. A
+// fingerprint is two hashes of the string with two random seeds
+// (hash/maphash, the hash of Go's maps); two different URLs have the same
+// with a probability of about 2^-128, so a URL is taken for one seen before
+// with a probability below 10^-28 even after 10^10 URLs. (The seeds are
+// the process's own: fingerprints are never compared across workers.)
+type fingerprints struct {
+	slots  []fingerprint
+	n      int
+	s1, s2 maphash.Seed
+}
+
+// of is the fingerprint of s.
+func (f *fingerprints) of(s string) [2]uint64 {
+	return [2]uint64{maphash.String(f.s1, s), maphash.String(f.s2, s)}
+}
+
+type fingerprint struct {
+	a, b uint64
+	i    int32 // index + 1; 0 marks an empty slot
+	n    int32 // how many times add met it (the bundle step sets -1 for a URL it counts per line)
+}
+
+// init makes room for max fingerprints.
+func (f *fingerprints) init(max int) {
+	n := 1
+	for n < 2*max {
+		n <<= 1
+	}
+	f.slots = make([]fingerprint, n)
+	f.s1, f.s2 = maphash.MakeSeed(), maphash.MakeSeed()
+}
+
+// len is the number of fingerprints in the set.
+func (f *fingerprints) len() int { return f.n }
+
+// grow doubles the table when it is half full (the bundle step empties it
+// before; the shard writer's set grows).
+func (f *fingerprints) grow() {
+	if 2*f.n < len(f.slots) {
+		return
+	}
+	old := f.slots
+	f.slots = make([]fingerprint, 2*len(old))
+	mask := uint64(len(f.slots) - 1)
+	for _, s := range old {
+		if s.i == 0 {
+			continue
+		}
+		i := s.b & mask
+		for f.slots[i].i != 0 {
+			i = (i + 1) & mask
+		}
+		f.slots[i] = s
+	}
+}
+
+// add counts the fingerprint (a, b), adding it if it is new, and returns
+// its slot and whether it was new.
+func (f *fingerprints) add(a, b uint64) (slot *fingerprint, added bool) {
+	f.grow()
+	mask := uint64(len(f.slots) - 1)
+	for i := b & mask; ; i = (i + 1) & mask {
+		s := &f.slots[i]
+		if s.i == 0 {
+			f.n++
+			s.a, s.b, s.i, s.n = a, b, int32(f.n), 1
+			return s, true
+		}
+		if s.a == a && s.b == b {
+			if s.n >= 0 {
+				s.n++
+			}
+			return s, false
+		}
+	}
+}
+
+func (f *fingerprints) reset() {
+	if f.n > 0 {
+		clear(f.slots)
+		f.n = 0
+	}
+}
+
+// finish emits everything b holds, and returns the first error writing a
+// batch.
+func (b *bundle) finish() error {
+	b.drain()
+	b.flushBatches()
+	b.flushCounts()
+	b.canonEmit, b.rejEmit, b.countsEmit, b.ctx = nil, nil, nil, nil
+	return b.err
+}
+
+// flushBatches counts the schemes and hosts of the URLs in the batches,
+// writes the non-empty batches to files and emits their names. After an
+// error (in b.err) it writes no more.
+func (b *bundle) flushBatches() {
+	b.countURLs()
+	b.writeBatches("canonical", b.canon, b.canonEmit)
+	b.writeBatches("rejected", b.rejected, b.rejEmit)
+	b.canonBytes, b.rejBytes = 0, 0
+	b.seen.reset()
+	b.urls = b.urls[:0]
+}
+
+// writeBatches writes each non-empty batch to a file of its own and emits
+// its name; the batches are then empty, for reuse.
+func (b *bundle) writeBatches(kind string, batches [][]byte, emit fileFn) {
+	for sh, batch := range batches {
+		if len(batch) == 0 {
+			continue
+		}
+		if b.err == nil {
+			b.flushes++
+			name := fmt.Sprintf("%s/%s-%d-%s-%05d", b.tmp, b.name, b.flushes, kind, sh)
+			if b.err = writeTemp(b.ctx, name, batch); b.err == nil {
+				emit(sh, name)
+			}
+		}
+		batches[sh] = batch[:0]
+	}
+}
+
+// flushCounts emits the counts as count lines ("section<TAB>key<TAB>n"),
+// one batch per shard: the hosts by a hash of the host, the small sections
+// in shard 0, so that two shards never hold the same count key.
+func (b *bundle) flushCounts() {
+	if !b.counted {
+		return
+	}
+	out := make([][]byte, b.shards)
+	for st, n := range b.status {
+		if n > 0 {
+			out[0] = appendCount(out[0], SectionStatus, linkset.Status(st).String(), n)
+		}
+	}
+	for i, k := range b.schemes.keys {
+		out[0] = appendCount(out[0], SectionScheme, k, b.schemes.n[i])
+	}
+	for i, k := range b.kinds.keys {
+		out[0] = appendCount(out[0], SectionKind, k, b.kinds.n[i])
+	}
+	for i, k := range b.hosts.keys {
+		sh := shardOf(k, b.shards)
+		out[sh] = appendCount(out[sh], SectionHost, k, b.hosts.n[i])
+	}
+	for sh, batch := range out {
+		if len(batch) > 0 {
+			b.countsEmit(sh, batch)
+		}
+	}
+	b.status = [3]int{}
+	b.schemes.reset()
+	b.hosts.reset()
+	b.kinds.reset()
+	b.counted = false
+}
+
+// appendCount appends one count line; the key is quoted by linkset.Field
+// if it holds a tab or a control byte, so a count line is always three
+// fields.
+func appendCount(dst []byte, section, key string, n int) []byte {
+	dst = append(dst, section...)
+	dst = append(dst, '\t')
+	dst = append(dst, linkset.Field(key)...)
+	dst = append(dst, '\t')
+	dst = strconv.AppendInt(dst, int64(n), 10)
+	return append(dst, '\n')
+}
