@@ -52,8 +52,24 @@ func Repair(text string, partial bool) (u urlkit.URL, warns []urlkit.Warning, ok
 		read = ReadRef
 	}
 	u, warns, err := read(text, Options{Lenient: true})
-	if err != nil || len(warns) == 0 || (u.IsAbsolute() && scheme.Validate(u) != nil) {
+	if err != nil || len(warns) == 0 || !suggestible(u) {
 		return urlkit.URL{}, nil, false
 	}
 	return u, warns, true
 }
+
+// Repairs is [Repair] for a caller that needs only how many repairs the
+// lenient reading makes, not their texts (lenient.Repairs): `urlkit parse`
+// suggests a repair on most lines it rejects, and writing the repairs'
+// texts, which no one reads there, was the most of its cost.
+func Repairs(text string, partial bool) (u urlkit.URL, n int, ok bool) {
+	u, n, err := lenient.Repairs(text, partial)
+	if err != nil || n == 0 || !suggestible(u) {
+		return urlkit.URL{}, 0, false
+	}
+	return u, n, true
+}
+
+// suggestible reports whether a repaired URL is worth suggesting: a
+// partial form, or a URL that meets its scheme's rules.
+func suggestible(u urlkit.URL) bool { return !u.IsAbsolute() || scheme.Validate(u) == nil }

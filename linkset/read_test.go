@@ -73,5 +73,9 @@ func TestRepair(t *testing.T) {
 		if ok != (tt.want != "") || u.String() != tt.want || len(warns) != tt.warns {
 			t.Errorf("Repair(%q, %v) = %q, %d warnings, %v; want %q, %d", tt.in, tt.partial, u, len(warns), ok, tt.want, tt.warns)
 		}
+		u, n, ok := Repairs(tt.in, tt.partial)
+		if ok != (tt.want != "") || u.String() != tt.want || n != tt.warns {
+			t.Errorf("Repairs(%q, %v) = %q, %d, %v; want %q, %d", tt.in, tt.partial, u, n, ok, tt.want, tt.warns)
+		}
 	}
 }

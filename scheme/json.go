@@ -24,6 +24,25 @@ func AppendViewJSON(b []byte, v View) ([]byte, bool) {
 	return w.B, true
 }
 
+// AppendViewJSONPlain is [AppendViewJSON] for the view of a URL that
+// needs no JSON escaping (printable ASCII without '"' or '\\', as every
+// URL valid by RFC 1738 is) and holds no "%": the strings of a file or
+// http view are then parts of the URL as written (nothing to decode), so
+// they are copied without a second scan. Other views are written as
+// AppendViewJSON writes them. The caller checks the condition; the output
+// is AppendViewJSON's (TestAppendViewJSONPlain).
+func AppendViewJSONPlain(b []byte, v View) ([]byte, bool) {
+	w := jsonw.Writer{B: b}
+	switch v.(type) {
+	case *File, *HTTP:
+		w.Trusted = true
+	}
+	if !writeView(&w, v) {
+		return b, false
+	}
+	return w.B, true
+}
+
 // AppendPlanJSON appends the JSON object of p to b: the keys of its
 // scheme's plan, then "steps". A plan type this package does not define
 // gives {"steps": [...]}, each step by its Op and Text.

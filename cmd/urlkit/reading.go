@@ -72,17 +72,19 @@ func (r reading) parser() (parse func(string) (urlkit.URL, error), repairs func(
 
 // hint returns err, about text read strictly, ending with what --lenient
 // would read instead when the lenient reading repairs text
-// (linkset.Repair); otherwise err as it is.
+// (linkset.Repairs); otherwise err as it is.
 func (r reading) hint(text string, partial bool, err error) error {
 	if r.lenient || err == nil {
 		return err
 	}
-	u, warns, ok := linkset.Repair(text, partial)
+	// The repairs are counted, not written: most rejected lines of a
+	// stream get a hint (BenchmarkHint).
+	u, warns, ok := linkset.Repairs(text, partial)
 	if !ok {
 		return err
 	}
-	n := strconv.Itoa(len(warns)) + " warnings"
-	if len(warns) == 1 {
+	n := strconv.Itoa(warns) + " warnings"
+	if warns == 1 {
 		n = "1 warning"
 	}
 	return &hintError{err: err, suffix: "; --lenient reads it as " + quote(urlkit.RedactString(u.String())) + " (" + n + ")"}
