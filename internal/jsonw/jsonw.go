@@ -36,28 +36,25 @@ func (w *Writer) sep() {
 }
 
 // Open starts an object.
-func (w *Writer) Open() {
-	w.sep()
-	w.B = append(w.B, '{')
-	w.comma = false
-}
+func (w *Writer) Open() { w.open('{') }
 
 // Close ends an object.
-func (w *Writer) Close() {
-	w.B = append(w.B, '}')
-	w.comma = true
-}
+func (w *Writer) Close() { w.close('}') }
 
 // OpenArray starts an array.
-func (w *Writer) OpenArray() {
+func (w *Writer) OpenArray() { w.open('[') }
+
+// CloseArray ends an array.
+func (w *Writer) CloseArray() { w.close(']') }
+
+func (w *Writer) open(c byte) {
 	w.sep()
-	w.B = append(w.B, '[')
+	w.B = append(w.B, c)
 	w.comma = false
 }
 
-// CloseArray ends an array.
-func (w *Writer) CloseArray() {
-	w.B = append(w.B, ']')
+func (w *Writer) close(c byte) {
+	w.B = append(w.B, c)
 	w.comma = true
 }
 
