@@ -26,17 +26,10 @@
 //
 // [Resolve] expands a partial (relative) URL in the context of a base URL,
 // and [Relative] does the reverse, in one of four modes: RFC 1630's rule
-// as written (the default), libwww's practice, RFC 3986 and RFC 1808. RFC
-// 1630's own table of examples conflicts with its rule on one row: in the
-// context magic://a/b/c//d/e/f it prints /g as magic://a/g, while the rule
-// (keep the context up to the first run of exactly as many slashes as the
-// reference starts with that has no longer run to its right) gives
-// magic://a/b/c//d/g. The author of RFC 1630 later wrote that the examples
-// contain an error and that the rule gives runs like "///" their own
-// level. [ModeRFC1630] follows the rule; [ModeLibwww] follows CERN
-// libwww's HTParse, which gives the printed table, and lists its
-// deliberate differences from HTParse. See [Mode] for what each mode does
-// with "?y", "#s" and the empty reference.
+// as written (the default), libwww's practice, RFC 3986 and RFC 1808.
+// [Mode] says what each does, and where RFC 1630's own table of examples
+// disagrees with its rule: [ModeRFC1630] follows the rule, [ModeLibwww]
+// the table, as CERN libwww's HTParse did.
 //
 // Resolution needs only the generic syntax ([ParseGeneric]): a base, a
 // reference or a result that breaks just its scheme's rules (http:///s//a
@@ -60,8 +53,9 @@
 //     packages;
 //   - internal/schemes: the syntax and default port of each scheme the
 //     parser must know, a table the scheme package's registry fills;
-//   - internal/resolve: the four resolution modes, dot-segment removal and
-//     the candidates Relative tries, on texts already split. The modes
+//   - internal/resolve: the four resolution modes, dot-segment removal,
+//     the candidates Relative tries and each mode's test of a reference
+//     with a colon, on texts already split. The modes
 //     share their steps there (the merge with the context's directory,
 //     the query and fragment a result takes from one input or the other),
 //     while this package keeps their documentation ([Mode]), their errors

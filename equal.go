@@ -135,7 +135,7 @@ func mayDecode(u URL) bool {
 }
 
 func ipScheme(u URL) bool {
-	s := schemeSyntax(u.RawScheme())
+	s := schemes.SyntaxOf(u.RawScheme())
 	return u.flags&hasScheme != 0 && (s == schemes.IP || s == schemes.IPOptionalHost)
 }
 
@@ -150,7 +150,7 @@ func canonPort(u URL) (string, bool) {
 	if p == "" {
 		p = "0"
 	}
-	if d := defaultPort(u.RawScheme()); d != 0 && p == strconv.Itoa(d) {
+	if d := schemes.DefaultPort(u.RawScheme()); d != 0 && p == strconv.Itoa(d) {
 		return "", false
 	}
 	return p, true

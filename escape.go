@@ -1,9 +1,6 @@
 package urlkit
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/urlkit/urlkit/internal/chars"
 )
 
@@ -75,12 +72,7 @@ func unescape(s string, plus bool) (string, error) {
 		switch s[i] {
 		case '%':
 			if !chars.IsEscape(s, i) {
-				end := i + 3
-				if end > len(s) {
-					end = len(s)
-				}
-				return "", &SyntaxError{Input: s, Offset: i, Component: ComponentNone, Err: ErrBadEscape,
-					Detail: fmt.Sprintf("%q is not a valid escape (RFC 1630: %% must be followed by two hex digits)", s[i:end])}
+				return "", charError(s, i, ComponentNone) // explained as Parse explains a bad escape
 			}
 			n++
 			escapes++
@@ -94,27 +86,25 @@ func unescape(s string, plus bool) (string, error) {
 	if n == 0 {
 		return s, nil
 	}
-	if plus {
-		var b strings.Builder
-		b.Grow(len(s) - 2*escapes)
-		for i := 0; i < len(s); i++ {
-			switch c := s[i]; c {
-			case '%':
-				b.WriteByte(chars.Unhex(s[i+1])<<4 | chars.Unhex(s[i+2]))
-				i += 2
-			case '+':
-				b.WriteByte(' ')
-			default:
-				b.WriteByte(c)
-			}
-		}
-		return b.String(), nil
-	}
 	var text [128]byte // on the stack; a longer result is built on the heap
 	buf := text[:0]
 	if n := len(s) - 2*escapes; n > len(text) {
 		buf = make([]byte, 0, n)
 	}
-	buf, _ = chars.AppendUnescape(buf, s) // every escape is checked above
+	if !plus {
+		buf, _ = chars.AppendUnescape(buf, s) // every escape is checked above
+		return string(buf), nil
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '%':
+			buf = append(buf, chars.Unhex(s[i+1])<<4|chars.Unhex(s[i+2]))
+			i += 2
+		case '+':
+			buf = append(buf, ' ')
+		default:
+			buf = append(buf, c)
+		}
+	}
 	return string(buf), nil
 }

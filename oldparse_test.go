@@ -71,7 +71,7 @@ func oldParse(input string, partialOK bool) (URL, error) {
 		u.flags |= hasScheme
 		u.scheme = span{0, int32(i)}
 		p = i + 1
-		syntax = schemeSyntax(s[:i])
+		syntax = schemes.SyntaxOf(s[:i])
 	} else if !partialOK {
 		switch {
 		case i < n && s[i] == ':':

@@ -50,15 +50,6 @@ var ptab = func() (t [256]uint8) {
 	return t
 }()
 
-// okX marks the bytes of RFC 1738's xchar (unreserved | reserved), for
-// lenient parser.
-var okX = func() (t [256]bool) {
-	for b := range t {
-		t[b] = ptab[b]&cX != 0
-	}
-	return t
-}()
-
 // loginStop marks the bytes the general login scanner must look at.
 var loginStop = func() (t [256]bool) {
 	for _, c := range "/#?@:" {
@@ -168,7 +159,7 @@ func parseFastFirst(s string, partialOK bool, ext uint16) (u URL, err error) {
 	case r >= 0:
 		return URL{}, charError(s, r>>4, Component(r&15))
 	}
-	return parse(s, partialOK, true, ext)
+	return parse(s, partialOK, ext)
 }
 
 // ParseRef parses s as a URL or as a partial URL (RFC 1630, "Partial
@@ -244,15 +235,16 @@ func Check(s string) (offset int, c Component, kind error) {
 		return r >> 4, Component(r & 15), charKind(s[r>>4])
 	}
 	u = URL{}
-	f := u.parse(s, false, true, 0)
+	f := u.parse(s, false, 0)
 	if f.code == fOK {
 		return -1, ComponentNone, nil
 	}
 	return int(f.off), f.comp, f.kind(s)
 }
 
-func parse(input string, partialOK, fastTried bool, ext uint16) (u URL, err error) {
-	if f := u.parse(input, partialOK, fastTried, ext); f.code != fOK {
+// parse parses input with the general parser (see URL.parse).
+func parse(input string, partialOK bool, ext uint16) (u URL, err error) {
+	if f := u.parse(input, partialOK, ext); f.code != fOK {
 		return URL{}, f.err(input)
 	}
 	return u, nil
@@ -324,7 +316,7 @@ func (f failure) err(input string) *SyntaxError {
 	case fPartial:
 		e.Detail = "a URL must start with a scheme name and \":\" (RFC 1738 2.1); this looks like a partial URL, which needs a base"
 	case fMissingSlashes:
-		name := lowerScheme(input[off-1-int(f.n) : off-1])
+		name := schemes.Lower(input[off-1-int(f.n) : off-1])
 		e.Detail = fmt.Sprintf(`%s URLs use the common Internet scheme syntax %s://<host>/<url-path> (RFC 1738 3.1)`, name, name)
 		e.n = 0
 	}
@@ -336,11 +328,11 @@ func charFail(i int, c Component) failure {
 	return failure{off: int32(i), comp: c, code: fChar}
 }
 
-// parse parses input into u. Offsets in the failure are offsets in
-// input. fastTried says that parseFast has already deferred input as it is
-// to the general parser. ext is extSyntax for the extended syntax (see
-// ParseExtended), else 0.
-func (u *URL) parse(input string, partialOK, fastTried bool, ext uint16) failure {
+// parse parses input into u with the general parser, once parseFast has
+// deferred input as it is; after a "URL:" prefix, the fast path is tried
+// on the rest. Offsets in the failure are offsets in input. ext is
+// extSyntax for the extended syntax (see ParseExtended), else 0.
+func (u *URL) parse(input string, partialOK bool, ext uint16) failure {
 	*u = URL{flags: ext}
 	s := input
 	if len(s) >= 6 && s[0]|0x20 == 'u' && hasURLPrefix(s) {
@@ -351,7 +343,7 @@ func (u *URL) parse(input string, partialOK, fastTried bool, ext uint16) failure
 	if len(s) == 0 && (!partialOK || u.prefix != 0) {
 		return failure{off: u.prefix, comp: ComponentNone, code: fEmpty}
 	}
-	if !(fastTried && u.prefix == 0) {
+	if u.prefix != 0 {
 		switch r := u.parseFast(); {
 		case r == fastOK:
 			return failure{}
@@ -420,7 +412,7 @@ func (u *URL) parseFast() int {
 		}
 		if i == 4 && s[:4] == "file" {
 			syntax = schemes.IPOptionalHost
-		} else if syntax = schemeSyntax(s[:i]); syntax == schemes.Opaque {
+		} else if syntax = schemes.SyntaxOf(s[:i]); syntax == schemes.Opaque {
 			return fastDefer
 		}
 	}
@@ -541,7 +533,7 @@ func fastLogin(s string, a int) (userEnd, at int) {
 	return userEnd, -1
 }
 
-// fastHostPort reads a host name (or no host, where syntax allows that)
+// fastHostPort reads a host name or number (or no host, where syntax allows that)
 // and an optional non-empty decimal port from h. It returns the end of the
 // host, the end of the authority and whether there is a port, or an end of
 // -1 when the input needs the general parser.
@@ -569,17 +561,29 @@ func fastHostPort(s string, h int, syntax schemes.Syntax) (hostEnd, end int, por
 	if i == h || bad&16 != 0 || ptab[s[h]]&(cLetter|cDigit) == 0 || prev != 0 {
 		return hostEnd, -1, false // an empty host or label, or one that starts or ends with "-" or "."
 	}
-	// A host name's top label starts with a letter. A host number is left
-	// to the general parser.
+	// A host name's top label starts with a letter; else it is a host number.
 	top := hostEnd - 1
 	for top > h && s[top-1] != '.' {
 		top--
 	}
-	if ptab[s[top]]&cLetter == 0 {
+	if ptab[s[top]]&cLetter == 0 && !hostNumber(s[h:hostEnd]) {
 		return hostEnd, -1, false
 	}
 	end, port = fastPort(s, hostEnd)
 	return hostEnd, end, port
+}
+
+// hostNumber reports whether host, a run of labels the caller has checked
+// (no empty label, none that starts or ends with "-"), is a host number:
+// four decimal parts (RFC 1738 3.1: hostnumber = digits "." digits "."
+// digits "." digits).
+func hostNumber(host string) bool {
+	for i := 0; i < len(host); i++ {
+		if host[i] != '.' && ptab[host[i]]&cDigit == 0 {
+			return false
+		}
+	}
+	return strings.Count(host, ".") == 3
 }
 
 // emptyHost reports whether the authority at h has no host (the end, "/"
@@ -637,7 +641,7 @@ func (u *URL) parseScheme(partialOK, generic bool) failure {
 		case i == 4 && s[:4] == "file":
 			syntax = schemes.IPOptionalHost
 		default:
-			syntax = schemeSyntax(s[:i])
+			syntax = schemes.SyntaxOf(s[:i])
 		}
 	} else if !partialOK {
 		switch {
@@ -746,72 +750,23 @@ func (u *URL) parseLogin(a int, syntax schemes.Syntax, partial bool) failure {
 }
 
 // fastAuthority parses the authority of an absolute URL from a in the
-// common case: no user or password, a valid host name or host number (or
-// none, where the scheme allows that), an optional non-empty decimal port,
-// then "/", "#" or the end. The host is checked during the scan. It returns
-// the end of the authority, or -1 when the input needs the general
-// parseAuthority, which also explains any error.
+// common case, as parseFast reads it (fastHostPort): no user or password,
+// a valid host name or host number (or none, where the scheme allows
+// that), an optional non-empty decimal port, then "/", "#" or the end. It
+// returns the end of the authority, or -1 when the input needs the
+// general parseAuthority, which also explains any error.
 func (u *URL) fastAuthority(a int, syntax schemes.Syntax) int {
 	s := u.s
-	i := a
-	if i >= len(s) || s[i] == '/' || s[i] == '#' {
-		if syntax != schemes.IPOptionalHost {
-			return -1
-		}
-		u.user, u.pass, u.host, u.port = span{int32(a), int32(a)}, span{int32(a), int32(a)}, span{int32(a), int32(a)}, span{int32(a), int32(a)}
-		return a
-	}
-	var seen uint8 // the classes of all label bytes
-	labels := 0
-	last := a // the start of the last label
-	for {
-		ls := i
-		for i < len(s) {
-			k := ptab[s[i]]
-			if k&cLabel == 0 {
-				break
-			}
-			seen |= k
-			i++
-		}
-		if i == ls || s[ls] == '-' || s[i-1] == '-' {
-			return -1
-		}
-		labels++
-		last = ls
-		if i < len(s) && s[i] == '.' {
-			i++
-			continue
-		}
-		break
-	}
-	if seen&(cLetter|cHyphen) == 0 {
-		if labels != 4 {
-			return -1 // not a host number
-		}
-	} else if ptab[s[last]]&cLetter == 0 {
-		return -1 // a top label must start with a letter
-	}
-	hostEnd := i
-	u.port = span{int32(i), int32(i)}
-	if i < len(s) && s[i] == ':' {
-		i++
-		for i < len(s) && ptab[s[i]]&cDigit != 0 {
-			i++
-		}
-		if i == hostEnd+1 {
-			return -1
-		}
-		u.flags |= hasPort
-		u.port = span{int32(hostEnd + 1), int32(i)}
-	}
-	if i < len(s) && s[i] != '/' && s[i] != '#' {
+	hostEnd, end, port := fastHostPort(s, a, syntax)
+	if end < 0 || end < len(s) && s[end] != '/' && s[end] != '#' {
 		return -1
 	}
-	u.user = span{int32(a), int32(a)}
-	u.pass = u.user
-	u.host = span{int32(a), int32(hostEnd)}
-	return i
+	u.user, u.pass, u.host, u.port = span{int32(a), int32(a)}, span{int32(a), int32(a)}, span{int32(a), int32(hostEnd)}, span{int32(end), int32(end)}
+	if port {
+		u.flags |= hasPort
+		u.port.start = int32(hostEnd + 1)
+	}
+	return end
 }
 
 // parseAuthority parses the login from a in general: user, password, host

@@ -88,8 +88,7 @@ func checkComponent(c Component, text string, ext bool) error {
 	case ComponentScheme:
 		for i := 0; i < len(text); i++ {
 			if chars.Table[text[i]]&chars.SchemeChar == 0 {
-				return &SyntaxError{Input: text, Offset: i, Component: c, Err: ErrBadScheme,
-					Detail: fmt.Sprintf(`%q is not allowed in a scheme name (RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`, text[i:i+1])}
+				return failure{off: int32(i), comp: c, code: fSchemeChar}.err(text)
 			}
 		}
 	case ComponentUser, ComponentPassword:
@@ -97,7 +96,7 @@ func checkComponent(c Component, text string, ext bool) error {
 	case ComponentHost:
 		if text != "" && text[0] == '[' {
 			if !ext {
-				return &SyntaxError{Input: text, Offset: 0, Component: c, Err: ErrBadHost, why: whyHostChar}
+				return failure{comp: c, code: fHost, why: whyHostChar}.err(text)
 			}
 			end, f := ipLiteral(text, 0, len(text))
 			if f.code == fOK && end < len(text) {
@@ -110,13 +109,13 @@ func checkComponent(c Component, text string, ext bool) error {
 		}
 		if text != "" {
 			if off, w, k := checkHost(text, 0, len(text)); off >= 0 {
-				return &SyntaxError{Input: text, Offset: off, Component: c, Err: ErrBadHost, why: w, n: int32(k)}
+				return failure{off: int32(off), n: int32(k), comp: c, code: fHost, why: w}.err(text)
 			}
 		}
 	case ComponentPort:
 		for i := 0; i < len(text); i++ {
 			if chars.Table[text[i]]&chars.Digit == 0 {
-				return &SyntaxError{Input: text, Offset: i, Component: c, Err: ErrBadPort, why: whyBadPort}
+				return failure{off: int32(i), comp: c, code: fBadPort, why: whyBadPort}.err(text)
 			}
 		}
 	case ComponentPath:

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/urlkit/urlkit/internal/chars"
 	"github.com/urlkit/urlkit/internal/resolve"
 	"github.com/urlkit/urlkit/internal/schemes"
 )
@@ -21,7 +20,8 @@ import (
 // magic://a/g, while the rule (keep everything up to the first run of
 // exactly one slash that has no longer run to its right) gives
 // magic://a/b/c//d/g. [ModeRFC1630] follows the rule, [ModeLibwww] follows
-// the examples.
+// the examples; the RFC's author later wrote that the examples contain an
+// error and that the rule gives runs like "///" their own level.
 type Mode uint8
 
 const (
@@ -55,8 +55,7 @@ const (
 	//
 	// In this mode, of RFC 1630's ten printed examples, /g gives
 	// magic://a/b/c//d/g instead of the printed magic://a/g, for both
-	// contexts; the RFC's author later wrote that the examples contain an
-	// error and that the rule gives runs like "///" their own level.
+	// contexts.
 	ModeRFC1630 Mode = iota
 	// ModeLibwww is the practice of the reference implementation of
 	// 1993-94, CERN libwww's HTParse (the libwww 2.14 line that lynx is
@@ -348,51 +347,6 @@ func ResolveStringWith(base, ref string, mode Mode, parse func(string) (URL, err
 	return u, w
 }
 
-// checkAbsoluteForm applies RFC 1630's test to a reference the strict
-// parser took as partial: in [ModeRFC1630] and [ModeLibwww] a colon before
-// any "/" makes the text an absolute form, so the text before it must be
-// a scheme name. It returns the error for a text whose "scheme" is not
-// one, or nil. The stops are "/" (RFC 1630), "?" and "#", which start the
-// search part and the fragment of RFC 1630's BNF (uri = scheme ":" path
-// ["?" search], fragmentaddress = uri ["#" fragmentid]), and in
-// [ModeLibwww] also ";", as HTParse's scan stops there.
-//
-// In [ModeRFC3986] such a reference is neither an absolute URI (its
-// scheme name is invalid) nor a relative reference: RFC 3986 4.2 says a
-// colon may not appear in the first segment of a relative-path
-// reference. The error is at the colon.
-func checkAbsoluteForm(s string, mode Mode) *SyntaxError {
-	if mode == ModeRFC3986 {
-		if i := strings.IndexAny(s, ":/?#"); i >= 0 && s[i] == ':' {
-			return &SyntaxError{Input: s, Offset: i, Component: ComponentPath, Err: ErrBadChar,
-				Detail: fmt.Sprintf(`":" in the first segment of a relative-path reference (RFC 3986 4.2), and %q is no scheme name: write "./%s"`, s[:i], s)}
-		}
-		return nil
-	}
-	if mode != ModeRFC1630 && mode != ModeLibwww {
-		return nil
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '/' || c == '?' || c == '#' || (c == ';' && mode == ModeLibwww):
-			return nil
-		case c == ':':
-			if i == 0 {
-				return &SyntaxError{Input: s, Offset: 0, Component: ComponentScheme, Err: ErrBadScheme,
-					Detail: `empty scheme name before ":": a colon before any "/" makes an absolute form (RFC 1630, "Partial (relative) form"; RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`}
-			}
-			for j := 0; j < i; j++ {
-				if chars.Table[s[j]]&chars.SchemeChar == 0 {
-					return &SyntaxError{Input: s, Offset: j, Component: ComponentScheme, Err: ErrBadScheme,
-						Detail: fmt.Sprintf(`%q is not allowed in a scheme name, and a colon before any "/" makes %q an absolute form with scheme %q (RFC 1630, "Partial (relative) form"; RFC 1738 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ])`, s[j:j+1], s, s[:i])}
-				}
-			}
-			return nil
-		}
-	}
-	return nil
-}
-
 // Resolve expands the partial (relative) URL ref in the context of base,
 // by the rules of mode (see [Mode]), and returns the full URL. An absolute
 // ref is returned as it is, except that [ModeRFC3986] removes its dot
@@ -420,7 +374,11 @@ func Resolve(base, ref URL, mode Mode) (URL, error) {
 	var u URL
 	ext := (base.flags | ref.flags) & extSyntax
 	if !ref.IsAbsolute() {
-		if e := checkAbsoluteForm(ref.s, mode); e != nil {
+		if off, inScheme, detail := resolve.AbsoluteForm(ref.s, resolve.Mode(mode)); detail != "" {
+			e := &SyntaxError{Input: ref.s, Offset: off, Component: ComponentPath, Err: ErrBadChar, Detail: detail}
+			if inScheme {
+				e.Component, e.Err = ComponentScheme, ErrBadScheme
+			}
 			return URL{}, &ResolveError{Op: "resolve", Mode: mode, Base: base.s, Ref: ref.s, Part: "reference", Err: e}
 		}
 	}
@@ -466,7 +424,7 @@ func Resolve(base, ref URL, mode Mode) (URL, error) {
 // FuzzResolve check that the URL equals what ParseRef gives for its text.
 func withBaseAuthority(u *URL, b []byte, base *URL) bool {
 	const need = hasScheme | hasAuthority
-	if base.flags&need != need || schemeSyntax(base.RawScheme()) == schemes.Opaque {
+	if base.flags&need != need || schemes.SyntaxOf(base.RawScheme()) == schemes.Opaque {
 		return false
 	}
 	ae := base.host.end
@@ -521,12 +479,6 @@ func resolveInto(b []byte, base, ref *URL, mode Mode) (out []byte, direct resolv
 	splitRefInto(base, &B)
 	splitRefInto(ref, &R)
 	return resolve.Into(b, &B, &R, resolve.Mode(mode))
-}
-
-func splitRef(u *URL) resolve.Parts {
-	var p resolve.Parts
-	splitRefInto(u, &p)
-	return p
 }
 
 // splitRefInto fills the zero Parts p with the parts of u, split the

@@ -1015,3 +1015,10 @@ func TestLinearTime(t *testing.T) {
 		t.Errorf("1 MB inputs took %v of CPU time, 64 KB took %v: not linear", large, small)
 	}
 }
+
+// splitRef returns the Parts of u, as Resolve splits it.
+func splitRef(u *URL) resolve.Parts {
+	var p resolve.Parts
+	splitRefInto(u, &p)
+	return p
+}

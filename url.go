@@ -1,6 +1,10 @@
 package urlkit
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/urlkit/urlkit/internal/schemes"
+)
 
 // Component names a part of a URL. It is used in errors and warnings to say
 // where a problem is.
@@ -114,7 +118,7 @@ func (u URL) RawScheme() string { return u.scheme.of(u.s) }
 // scheme is in lower case and interpreters should ignore case. For a scheme
 // already written in lower case, or one urlkit knows, no memory is
 // allocated.
-func (u URL) Scheme() string { return lowerScheme(u.RawScheme()) }
+func (u URL) Scheme() string { return schemes.Lower(u.RawScheme()) }
 
 // HasAuthority reports whether the URL uses the common Internet scheme
 // syntax of RFC 1738 section 3.1: "//" followed by a login.
@@ -123,16 +127,18 @@ func (u URL) HasAuthority() bool { return u.flags&hasAuthority != 0 }
 // Opaque returns the scheme-specific part: everything after the scheme's
 // ":" and before any "#fragment". For a partial URL it is everything before
 // the fragment.
-func (u URL) Opaque() string {
-	start := int32(0)
+func (u URL) Opaque() string { return u.opaque().of(u.s) }
+
+// opaque returns the span of the scheme-specific part.
+func (u URL) opaque() (p span) {
+	p.end = int32(len(u.s))
 	if u.flags&hasScheme != 0 {
-		start = u.scheme.end + 1
+		p.start = u.scheme.end + 1
 	}
-	end := int32(len(u.s))
 	if u.flags&hasFragment != 0 {
-		end = u.frag.start - 1
+		p.end = u.frag.start - 1
 	}
-	return u.s[start:end]
+	return p
 }
 
 // Authority returns the login part of a URL with "//": everything between
@@ -192,7 +198,7 @@ func (u URL) Port() (int, bool) {
 		if u.flags&hasScheme == 0 {
 			return 0, false
 		}
-		return defaultPort(u.RawScheme()), false
+		return schemes.DefaultPort(u.RawScheme()), false
 	}
 	n := 0
 	for _, c := range []byte(u.port.of(u.s)) {
@@ -308,14 +314,7 @@ func (u URL) Span(c Component) (start, end int, ok bool) {
 	case ComponentScheme:
 		p, ok = u.scheme, u.flags&hasScheme != 0
 	case ComponentOpaque:
-		p.start, p.end = 0, int32(len(u.s))
-		if u.flags&hasScheme != 0 {
-			p.start = u.scheme.end + 1
-		}
-		if u.flags&hasFragment != 0 {
-			p.end = u.frag.start - 1
-		}
-		ok = true
+		p, ok = u.opaque(), true
 	case ComponentUser, ComponentPassword, ComponentHost, ComponentPort:
 		if u.flags&hasAuthority == 0 {
 			return -1, -1, false

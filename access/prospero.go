@@ -494,15 +494,12 @@ func (l *prosperoLexer) line(max int) ([]string, error) {
 	}
 }
 
-// firstAnswer reads lines until the first one that answers the request,
-// skipping the server's VERSION and AUTHENTICATED lines and tracing
-// WARNINGs; nil at the end of an empty reply.
-func (l *prosperoLexer) firstAnswer(x *execution, step string) ([]string, error) {
+// answer reads the next reply line that is not the server's VERSION,
+// AUTHENTICATED or WARNING (those are traced and skipped), tracing it;
+// io.EOF at the end of the reply.
+func (l *prosperoLexer) answer(x *execution) ([]string, error) {
 	for {
 		toks, err := l.line(x.opts.maxLine())
-		if err == io.EOF {
-			return nil, nil
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -512,11 +509,24 @@ func (l *prosperoLexer) firstAnswer(x *execution, step string) ([]string, error)
 		switch toks[0] {
 		case "VERSION", "AUTHENTICATED", "WARNING":
 			continue
-		case "VERSION-NOT-SUPPORTED":
-			return nil, prosperoReplyError(step, toks)
 		}
 		return toks, nil
 	}
+}
+
+// firstAnswer reads the first line that answers the request (see
+// answer); nil at the end of an empty reply.
+func (l *prosperoLexer) firstAnswer(x *execution, step string) ([]string, error) {
+	toks, err := l.answer(x)
+	switch {
+	case err == io.EOF:
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case toks[0] == "VERSION-NOT-SUPPORTED":
+		return nil, prosperoReplyError(step, toks)
+	}
+	return toks, nil
 }
 
 // prosperoAttr is one ATTRIBUTE line: "ATTRIBUTE applies-to namespace name
@@ -546,7 +556,7 @@ func parseAttr(toks []string) (prosperoAttr, bool) {
 func (l *prosperoLexer) attributes(x *execution, step string) ([]prosperoAttr, error) {
 	var out []prosperoAttr
 	for {
-		toks, err := l.line(x.opts.maxLine())
+		toks, err := l.answer(x)
 		if err == io.EOF {
 			if len(out) == 0 {
 				return nil, &ReplyError{Protocol: "prospero", Step: step, Text: "an empty reply (no attributes)"}
@@ -556,13 +566,7 @@ func (l *prosperoLexer) attributes(x *execution, step string) ([]prosperoAttr, e
 		if err != nil {
 			return nil, err
 		}
-		if x.opts.Trace != nil {
-			x.opts.traceRecv(joinTokens(toks))
-		}
-		switch toks[0] {
-		case "VERSION", "AUTHENTICATED", "WARNING":
-			continue
-		case "FORWARDED":
+		if toks[0] == "FORWARDED" {
 			return nil, &prosperoForwarded{toks: toks}
 		}
 		a, ok := parseAttr(toks)

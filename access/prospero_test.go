@@ -215,7 +215,7 @@ func FuzzProsperoReply(f *testing.F) {
 			t.Fatalf("%d bytes out of %d in", a.got, len(in))
 		}
 		x := &execution{ctx: context.Background(), opts: &Options{MaxReplyLine: 4096}}
-		lx := &prosperoLexer{r: bufio.NewReader(bytes.NewReader(a.ready)), x: x, step: "fuzz"}
+		lx := &prosperoLexer{r: bufio.NewReader(bytes.NewReader(a.unread)), x: x, step: "fuzz"}
 		l := &prosperoListing{x: x, lx: lx, p: &scheme.ProsperoPlan{}, step: "fuzz", maxLine: 4096}
 		out, _ := io.ReadAll(l)
 		if len(out) > 8*len(in)+64 {

@@ -32,7 +32,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strings"
 	"syscall"
@@ -53,27 +52,25 @@ const (
 
 // ardpConn is one request and its reply over a connected UDP socket.
 type ardpConn struct {
-	x      *execution
-	conn   net.Conn
-	addr   string
-	step   string
-	cid    uint16
-	req    [][]byte // the request's packets
-	limit  int64    // most bytes of reply accepted (0: no limit)
-	buf    []byte
-	ready  []byte            // reply bytes in order, not yet read
-	ahead  map[uint16][]byte // packets beyond next
-	aheadN int
-	next   uint16 // the next packet expected
-	total  uint16 // packets in the reply, 0 while unknown
-	got    int64  // reply bytes received in order
-	done   bool
-	heard  bool // a packet of the reply has arrived
-	wait   time.Time
-	last   time.Time // the last packet of the reply (or the request)
-	retry  time.Duration
-	retx   time.Time // when to send again
-	err    error
+	x           *execution
+	conn        net.Conn
+	addr        string
+	step        string
+	cid         uint16
+	req         [][]byte // the request's packets
+	limit       int64    // most bytes of reply accepted (0: no limit)
+	buf         []byte
+	unreadBytes                   // reply bytes in order, not yet read
+	ahead       map[uint16][]byte // packets beyond next
+	aheadN      int
+	next        uint16 // the next packet expected
+	total       uint16 // packets in the reply, 0 while unknown
+	got         int64  // reply bytes received in order
+	heard       bool   // a packet of the reply has arrived
+	wait        time.Time
+	last        time.Time // the last packet of the reply (or the request)
+	retry       time.Duration
+	retx        time.Time // when to send again
 }
 
 // ardp sends msg as a request to addr (a connected UDP socket).
@@ -140,23 +137,7 @@ func (a *ardpConn) ioErr(err error) error {
 
 // Read returns the reply's bytes in order; io.EOF once every packet of
 // the message has arrived.
-func (a *ardpConn) Read(p []byte) (int, error) {
-	for len(a.ready) == 0 {
-		if a.err != nil {
-			return 0, a.err
-		}
-		if a.done {
-			return 0, io.EOF
-		}
-		if err := a.receive(); err != nil {
-			a.err = err
-			return 0, err
-		}
-	}
-	n := copy(p, a.ready)
-	a.ready = a.ready[n:]
-	return n, nil
-}
+func (a *ardpConn) Read(p []byte) (int, error) { return a.read(p, a.receive) }
 
 // complete reports whether the whole reply has arrived (all of it may not
 // have been read yet).
@@ -362,7 +343,7 @@ func (a *ardpConn) deliver(data []byte) error {
 	if a.limit > 0 && a.got > a.limit {
 		return &LimitError{Protocol: "prospero", Step: a.step, Limit: "reply size", Value: fmt.Sprintf("%d bytes", a.limit)}
 	}
-	a.ready = append(a.ready, data...)
+	a.unread = append(a.unread, data...)
 	a.next++
 	return nil
 }

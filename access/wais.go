@@ -278,13 +278,11 @@ func (c *waisConn) retrieve(p *scheme.WAISPlan, m scheme.WAISRetrieval, closer f
 
 // waisDocReader reads a document chunk by chunk.
 type waisDocReader struct {
-	c     *waisConn
-	m     scheme.WAISRetrieval
-	chunk int64
-	off   int64  // bytes received so far
-	buf   []byte // the current chunk's unread bytes
-	done  bool
-	err   error
+	c           *waisConn
+	m           scheme.WAISRetrieval
+	chunk       int64
+	off         int64 // bytes received so far
+	unreadBytes       // the current chunk's unread bytes
 }
 
 func (r *waisDocReader) step() string {
@@ -326,7 +324,7 @@ func (r *waisDocReader) fetch() error {
 	case int64(got) > r.chunk:
 		return &StepError{Protocol: "wais", Step: step, Err: fmt.Errorf("the server sent %d bytes for a chunk of %d", got, r.chunk)}
 	}
-	r.buf = resp.Texts[0]
+	r.unread = resp.Texts[0]
 	r.off += int64(got)
 	if int64(got) < r.chunk {
 		r.done = true
@@ -345,23 +343,7 @@ func outOfRange(d []waisDiag) bool {
 	return false
 }
 
-func (r *waisDocReader) Read(p []byte) (int, error) {
-	for len(r.buf) == 0 {
-		if r.err != nil {
-			return 0, r.err
-		}
-		if r.done {
-			return 0, io.EOF
-		}
-		if err := r.fetch(); err != nil {
-			r.err = err
-			return 0, err
-		}
-	}
-	n := copy(p, r.buf)
-	r.buf = r.buf[n:]
-	return n, nil
-}
+func (r *waisDocReader) Read(p []byte) (int, error) { return r.read(p, r.fetch) }
 
 // waisContentType is the media type of a WAIS document type.
 func waisContentType(t string) string {

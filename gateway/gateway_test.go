@@ -346,26 +346,52 @@ func TestSizeCap(t *testing.T) {
 	}
 }
 
-// The concurrency bound: with one slot taken by a request that hangs, the
-// next waits and gets 503 at its deadline.
+// The concurrency bound: with every slot taken by requests that hang, the
+// next waits and gets 503 at its deadline; one waiting when a slot is
+// given back gets it and is served. The two parts use two gateways: the
+// first a short deadline (its 503 cannot come early, since nothing gives
+// a slot back), the second a long one, so a loaded machine that stretches
+// a served request past a short deadline cannot turn its 200 into a 504.
 func TestConcurrencyLimit(t *testing.T) {
 	addr := gopherServer(t, map[string][]byte{"/a": []byte("a")})
-	cfg := allow(addr)
-	cfg.MaxUpstream, cfg.Timeout = 2, 300*time.Millisecond
-	cfg.MaxUpstreamPerClient, cfg.MaxUpstreamPerTarget = 2, 2
-	g := New(cfg)
-	base := serve(t, g)
-	// Two requests being served upstream, from other clients.
-	g.slots.acquire(context.Background(), clientKey("192.0.2.1:1"), "x:70")
-	g.slots.acquire(context.Background(), clientKey("192.0.2.2:1"), "y:70")
+	hold := func(timeout time.Duration) (*Gateway, string) {
+		cfg := allow(addr)
+		cfg.MaxUpstream, cfg.Timeout = 2, timeout
+		cfg.MaxUpstreamPerClient, cfg.MaxUpstreamPerTarget = 2, 2
+		g := New(cfg)
+		// Two requests being served upstream, from other clients.
+		g.slots.acquire(context.Background(), clientKey("192.0.2.1:1"), "x:70")
+		g.slots.acquire(context.Background(), clientKey("192.0.2.2:1"), "y:70")
+		return g, serve(t, g)
+	}
+	_, base := hold(300 * time.Millisecond)
 	resp, body := raw(t, base, "GET", "/gopher://"+addr+"/0b")
 	if resp.StatusCode != 503 {
 		t.Errorf("with every slot taken: %d %q, want 503", resp.StatusCode, body)
 	}
+	g, base := hold(time.Minute)
+	type answer struct {
+		status int
+		body   string
+	}
+	got := make(chan answer, 1)
+	go func() {
+		a := answer{status: -1} // raw failed the test
+		defer func() { got <- a }()
+		resp, body := raw(t, base, "GET", "/gopher://"+addr+"/9/a")
+		a = answer{resp.StatusCode, body}
+	}()
+	if !testio.Eventually(func() bool { g.slots.mu.Lock(); defer g.slots.mu.Unlock(); return len(g.slots.waiting) == 1 }) {
+		t.Fatal("the request did not wait for a slot")
+	}
+	select {
+	case a := <-got:
+		t.Fatalf("answered while every slot was taken: %d %q", a.status, a.body)
+	default:
+	}
 	g.slots.release(clientKey("192.0.2.1:1"), "x:70")
-	resp, body = raw(t, base, "GET", "/gopher://"+addr+"/9/a")
-	if resp.StatusCode != 200 || body != "a" {
-		t.Errorf("with a slot free: %d %q", resp.StatusCode, body)
+	if a := <-got; a.status != 200 || a.body != "a" {
+		t.Errorf("with a slot given back: %d %q", a.status, a.body)
 	}
 	// The slot is given back when the handler returns, which may be just
 	// after the client has the whole response.

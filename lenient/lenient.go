@@ -70,6 +70,16 @@ func Parse(s string) (urlkit.URL, []urlkit.Warning, error) { return read(s, fals
 // form, as [urlkit.ParseRef] takes it): a base or a reference to resolve.
 func ParseRef(s string) (urlkit.URL, []urlkit.Warning, error) { return read(s, true) }
 
+// Repairs reads s as [Parse] does (as [ParseRef], with partialOK) and
+// returns the URL with the number of warnings Parse would return, without
+// writing their texts: for a strict reader that says what the lenient
+// reading makes of an input it rejects, cheaply enough to say it for every
+// rejected line of a stream.
+func Repairs(s string, partialOK bool) (urlkit.URL, int, error) {
+	u, warns, n, err := readQuiet(s, partialOK, true)
+	return u, len(warns) + n, err
+}
+
 // profile is IDNA as the WHATWG URL Standard's "domain to ASCII" runs it:
 // UTS #46 with CheckHyphens, UseSTD3ASCIIRules, Transitional_Processing
 // and VerifyDnsLength off, CheckBidi and CheckJoiners on. The host that
@@ -99,9 +109,16 @@ type reader struct {
 	// idnaErr is IDNA's refusal of the host, reported when the parser
 	// refuses the host too.
 	idnaErr *urlkit.SyntaxError
+	// quiet: count the warnings in n instead of writing them (Repairs).
+	quiet bool
+	n     int
 }
 
 func (r *reader) warn(off int, c urlkit.Component, format string, args ...any) {
+	if r.quiet {
+		r.n++
+		return
+	}
 	r.warns = append(r.warns, urlkit.Warning{Offset: off, Component: c, Reason: fmt.Sprintf(format, args...)})
 }
 
@@ -122,14 +139,21 @@ func (r *reader) copyIn(i, j int) {
 }
 
 func read(s string, partialOK bool) (urlkit.URL, []urlkit.Warning, error) {
+	u, warns, _, err := readQuiet(s, partialOK, false)
+	return u, warns, err
+}
+
+// readQuiet is read; with quiet, the warnings of the repairs are only
+// counted (the count is returned, the warnings are those of relaxed).
+func readQuiet(s string, partialOK, quiet bool) (urlkit.URL, []urlkit.Warning, int, error) {
 	parse := urlkit.ParseExtended
 	if partialOK {
 		parse = urlkit.ParseRefExtended
 	}
 	if u, err := parse(s); err == nil {
-		return u, relaxed(u, nil), nil
+		return u, relaxed(u, nil), 0, nil
 	}
-	r := &reader{in: s, out: make([]byte, 0, len(s)+16), orig: make([]int, 0, len(s)+16)}
+	r := &reader{in: s, out: make([]byte, 0, len(s)+16), orig: make([]int, 0, len(s)+16), quiet: quiet}
 
 	// What surrounds the URL.
 	start, end := 0, len(s)
@@ -163,7 +187,7 @@ func read(s string, partialOK bool) (urlkit.URL, []urlkit.Warning, error) {
 		case sc.Info().Syntax == scheme.SyntaxOpaque:
 			// mailto:, news: and the like: no login to read.
 			r.rest(i, end)
-			return r.finish(parse)
+			return r.finishQuiet(parse)
 		case sc.Info().Syntax == scheme.SyntaxIP || sc.Info().Syntax == scheme.SyntaxIPOptionalHost:
 			ipSyntax = true
 		}
@@ -171,14 +195,20 @@ func read(s string, partialOK bool) (urlkit.URL, []urlkit.Warning, error) {
 		// No scheme: nothing to repair without guessing; the parser's
 		// error says what is missing.
 		r.rest(i, end)
-		return r.finish(parse)
+		return r.finishQuiet(parse)
 	}
 	if end-i >= 2 && s[i] == '/' && s[i+1] == '/' {
 		r.copyIn(i, i+2)
 		i = r.login(i+2, end, ipSyntax)
 	}
 	r.rest(i, end)
-	return r.finish(parse)
+	return r.finishQuiet(parse)
+}
+
+// finishQuiet is finish, with the count of the warnings only counted.
+func (r *reader) finishQuiet(parse func(string) (urlkit.URL, error)) (urlkit.URL, []urlkit.Warning, int, error) {
+	u, warns, err := r.finish(parse)
+	return u, warns, r.n, err
 }
 
 // schemeEnd returns the offset of the ":" ending a scheme name that starts
@@ -454,6 +484,11 @@ func (r *reader) rest(i, end int) {
 // encode writes the byte at i as an escape, with its warning.
 func (r *reader) encode(i int, comp urlkit.Component) {
 	c := r.in[i]
+	r.put(i, "%"+string(chars.UpperHex[c>>4])+string(chars.UpperHex[c&15]))
+	if r.quiet {
+		r.n++
+		return
+	}
 	what := "unsafe character"
 	switch {
 	case chars.Table[c]&chars.Space != 0:
@@ -468,7 +503,6 @@ func (r *reader) encode(i int, comp urlkit.Component) {
 		what = fmt.Sprintf("%q in the login", string(rune(c)))
 	}
 	r.warn(i, comp, "%s 0x%02X encoded as %%%02X", what, c, c)
-	r.put(i, "%"+string(chars.UpperHex[c>>4])+string(chars.UpperHex[c&15]))
 }
 
 // finish parses the repaired text and puts the warnings in the

@@ -2,11 +2,13 @@ package lenient
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/corpus"
 	"github.com/urlkit/urlkit/internal/cputime"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -235,4 +237,30 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Repairs is Parse without the warnings' texts: the same URL, the same
+// error and as many repairs, on every class of input above and on every
+// line of the ada-url datasets (5% of them rejected strictly).
+func TestRepairsAgrees(t *testing.T) {
+	in := []string{
+		"http://h/a b", "  http://h/~u/\n", "http://h/100%", "http://h/%zz", "http://h/é",
+		"http://h/#a#b", "URL:http://h/{x}", "x-y:a b", "http://h:/x", "http://h?q=1",
+		"ftp://a@b:c:d@h/f", "http://bücher.de/katalog", "http://[::1]:8080/a b",
+		"https://user:pw@example.com/", "http://0x7f.1/", "http://a_b/", "no scheme here",
+		"../a b", "//bücher.de/", "mailto:a b@c.d", "http://h/ok", "",
+	}
+	for _, f := range []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"} {
+		in = append(in, corpus.Lines(t, "ada-url-datasets/"+f)...)
+	}
+	for _, s := range in {
+		for _, partial := range []bool{false, true} {
+			u, warns, err := read(s, partial)
+			ru, n, rerr := Repairs(s, partial)
+			if u.String() != ru.String() || n != len(warns) || fmt.Sprint(err) != fmt.Sprint(rerr) {
+				t.Fatalf("%q (partial %v): Parse gives %q, %d warnings, %v; Repairs gives %q, %d, %v",
+					s, partial, u, len(warns), err, ru, n, rerr)
+			}
+		}
+	}
 }

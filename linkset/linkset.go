@@ -19,7 +19,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -131,7 +130,7 @@ func Parse(line string, opt Options) (u urlkit.URL, warns []urlkit.Warning, err 
 		// rules (a login in an https URL): the lenient reading, whose
 		// result must meet its scheme's rules as it reads them.
 		var lerr error
-		u, warns, lerr = lenient.Parse(line)
+		u, warns, lerr = Read(line, opt)
 		if lerr == nil {
 			lerr = scheme.Validate(u)
 		}

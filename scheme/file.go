@@ -45,7 +45,15 @@ func FileOf(u urlkit.URL) (*File, error) {
 	if err := checkFile(u); err != nil {
 		return nil, err
 	}
-	v := &File{u: u, Host: u.Host()}
+	v := &File{}
+	v.fill(u)
+	return v, nil
+}
+
+// fill builds v from u, which checkFile has accepted, in v's own storage
+// (FileOf, ViewInto).
+func (v *File) fill(u urlkit.URL) {
+	*v = File{u: u, Host: u.Host()}
 	v.Local = v.Host == "" || strings.EqualFold(v.Host, "localhost")
 	raw := u.PathAndSearch()
 	v.Segments = v.segBuf[:0]
@@ -62,7 +70,6 @@ func FileOf(u urlkit.URL) (*File, error) {
 		raw = raw[k+1:]
 	}
 	v.Segments = append(v.Segments, part{raw: raw}.decodeIf(escapes))
-	return v, nil
 }
 
 // fpathChars are the bytes of an fpath besides escapes: those of an

@@ -63,11 +63,18 @@ func HTTPOf(u urlkit.URL) (*HTTP, error) {
 	if err := checkHTTP(u); err != nil {
 		return nil, err
 	}
+	v := &HTTP{}
+	v.fill(u)
+	return v, nil
+}
+
+// fill builds v from u, which checkHTTP has accepted (HTTPOf, ViewInto).
+func (v *HTTP) fill(u urlkit.URL) {
 	def := 80
 	if u.Scheme() == "https" {
 		def = 443
 	}
-	v := &HTTP{u: u, Host: u.Host()}
+	*v = HTTP{u: u, Host: u.Host()}
 	if user, ok := u.User(); ok {
 		v.User, _ = urlkit.Unescape(user)
 		v.HasUser = true
@@ -79,7 +86,6 @@ func HTTPOf(u urlkit.URL) (*HTTP, error) {
 	v.Port, _ = portOf(u, def)
 	v.Path, _ = u.Path()
 	v.Search, v.HasSearch = u.Search()
-	return v, nil
 }
 
 // searchChars are the bytes of an http search besides escapes: uchar |

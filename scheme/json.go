@@ -24,6 +24,25 @@ func AppendViewJSON(b []byte, v View) ([]byte, bool) {
 	return w.B, true
 }
 
+// AppendViewJSONPlain is [AppendViewJSON] for the view of a URL that
+// needs no JSON escaping (printable ASCII without '"' or '\\', as every
+// URL valid by RFC 1738 is) and holds no "%": the strings of a file or
+// http view are then parts of the URL as written (nothing to decode), so
+// they are copied without a second scan. Other views are written as
+// AppendViewJSON writes them. The caller checks the condition; the output
+// is AppendViewJSON's (TestAppendViewJSONPlain).
+func AppendViewJSONPlain(b []byte, v View) ([]byte, bool) {
+	w := jsonw.Writer{B: b}
+	switch v.(type) {
+	case *File, *HTTP:
+		w.Trusted = true
+	}
+	if !writeView(&w, v) {
+		return b, false
+	}
+	return w.B, true
+}
+
 // AppendPlanJSON appends the JSON object of p to b: the keys of its
 // scheme's plan, then "steps". A plan type this package does not define
 // gives {"steps": [...]}, each step by its Op and Text.
@@ -50,23 +69,44 @@ func typeString(t byte) string {
 	return string(rune(t))
 }
 
+// writeLogin writes the keys of a login: "host", "port", "user" and
+// "password" (these two when present).
+func writeLogin(w *jsonw.Writer, host string, port int, user string, hasUser bool, password string, hasPassword bool) {
+	w.KStr("host", host)
+	w.KNum("port", port)
+	w.KOpt("user", user, hasUser)
+	w.KOpt("password", password, hasPassword)
+}
+
+// writePairs writes key as an array of n objects, each with two string
+// members k1 and k2 whose values at gives; nothing when n is 0.
+func writePairs(w *jsonw.Writer, key, k1, k2 string, n int, at func(i int) (string, string)) {
+	if n == 0 {
+		return
+	}
+	w.Key(key)
+	w.OpenArray()
+	for i := 0; i < n; i++ {
+		a, b := at(i)
+		w.Open()
+		w.KStr(k1, a)
+		w.KStr(k2, b)
+		w.Close()
+	}
+	w.CloseArray()
+}
+
 func writeView(w *jsonw.Writer, v View) bool {
 	switch v := v.(type) {
 	case *FTP:
 		w.Open()
-		w.KStr("host", v.Host)
-		w.KNum("port", v.Port)
-		w.KOpt("user", v.User, v.HasUser)
-		w.KOpt("password", v.Password, v.HasPassword)
+		writeLogin(w, v.Host, v.Port, v.User, v.HasUser, v.Password, v.HasPassword)
 		w.KStrs("cwd", v.CWD)
 		w.KStr("name", v.Name)
 		w.KStr("type", typeString(v.Type))
 	case *HTTP:
 		w.Open()
-		w.KStr("host", v.Host)
-		w.KNum("port", v.Port)
-		w.KOpt("user", v.User, v.HasUser)
-		w.KOpt("password", v.Password, v.HasPassword)
+		writeLogin(w, v.Host, v.Port, v.User, v.HasUser, v.Password, v.HasPassword)
 		w.KStr("path", v.Path)
 		w.KOpt("search", v.Search, v.HasSearch)
 	case *Gopher:
@@ -114,17 +154,7 @@ func writeView(w *jsonw.Writer, v View) bool {
 		w.KStr("host", v.Host)
 		w.KNum("port", v.Port)
 		w.KStr("hsoname", v.HSOName)
-		if len(v.Fields) > 0 {
-			w.Key("fields")
-			w.OpenArray()
-			for _, f := range v.Fields {
-				w.Open()
-				w.KStr("name", f.Name)
-				w.KStr("value", f.Value)
-				w.Close()
-			}
-			w.CloseArray()
-		}
+		writePairs(w, "fields", "name", "value", len(v.Fields), func(i int) (string, string) { return v.Fields[i].Name, v.Fields[i].Value })
 		w.KOpt("version", v.Version, v.HasVersion)
 		if len(v.Attributes) > 0 {
 			w.KStrs("attributes", v.Attributes)
@@ -132,10 +162,7 @@ func writeView(w *jsonw.Writer, v View) bool {
 	case *Telnet:
 		w.Open()
 		w.KStr("program", v.Program)
-		w.KStr("host", v.Host)
-		w.KNum("port", v.Port)
-		w.KOpt("user", v.User, v.HasUser)
-		w.KOpt("password", v.Password, v.HasPassword)
+		writeLogin(w, v.Host, v.Port, v.User, v.HasUser, v.Password, v.HasPassword)
 	case *WAIS:
 		w.Open()
 		w.KStr("host", v.Host)
@@ -145,17 +172,9 @@ func writeView(w *jsonw.Writer, v View) bool {
 		w.KNonEmpty("search", v.Search)
 		w.KNonEmpty("wtype", v.WType)
 		w.KNonEmpty("wpath", v.WPath)
-		if len(v.DocIDFields) > 0 {
-			w.Key("docid_fields")
-			w.OpenArray()
-			for _, f := range v.DocIDFields {
-				w.Open()
-				w.KStr("number", f.Number)
-				w.KStr("value", f.Value)
-				w.Close()
-			}
-			w.CloseArray()
-		}
+		writePairs(w, "docid_fields", "number", "value", len(v.DocIDFields), func(i int) (string, string) {
+			return v.DocIDFields[i].Number, v.DocIDFields[i].Value
+		})
 	case *File:
 		w.Open()
 		w.KStr("host", v.Host)

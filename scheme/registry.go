@@ -446,6 +446,40 @@ func ViewOf(u urlkit.URL) (View, error) {
 	return For(u).View(u)
 }
 
+// A ViewBuf is storage for [ViewInto]: the zero value is ready to use.
+type ViewBuf struct {
+	file File
+	http HTTP
+}
+
+// ViewInto is [ViewOf] for a program that looks at one view at a time,
+// many times over (urlkit parse --json, one view per line): the view of a
+// file, http or https URL read by the built-in scheme is built in buf,
+// without an allocation, and is valid until the next call with the same
+// buf; any other URL's view is ViewOf's. The view and the error are those
+// of ViewOf (TestViewIntoAgrees).
+func ViewInto(buf *ViewBuf, u urlkit.URL) (View, error) {
+	if u.IsAbsolute() {
+		if b, ok := For(u).(builtin); ok {
+			switch b.name {
+			case "file":
+				if err := checkFile(u); err != nil {
+					return nil, err
+				}
+				buf.file.fill(u)
+				return &buf.file, nil
+			case "http", "https":
+				if err := checkHTTP(u); err != nil {
+					return nil, err
+				}
+				buf.http.fill(u)
+				return &buf.http, nil
+			}
+		}
+	}
+	return ViewOf(u)
+}
+
 // A Validator is a [Scheme] that can check a URL against its grammar
 // without building the view: Validate(u) returns exactly the error that
 // View(u) returns, and nil when View succeeds. A registered scheme may

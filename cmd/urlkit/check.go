@@ -25,7 +25,7 @@ func runCheck(e *env, fs *flag.FlagSet, args []string) int {
 	asJSON := flagBool(fs, "json")
 	rd := readingOf(fs)
 	return engineFor(e, "check", fs).run(args, func(o *results, in *input) {
-		u, warns, err := rd.url(in.text, false, false)
+		u, warns, err := rd.url(in.text)
 		o.warn(in, in.text, warns)
 		var findings []scheme.Finding
 		if err != nil {

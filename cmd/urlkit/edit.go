@@ -232,7 +232,7 @@ func runEdit(e *env, fs *flag.FlagSet, args []string) int {
 // against its scheme's grammar, as parse does.
 func editOne(o *results, line *input, ops []editOp, mode urlkit.Mode, rd reading, canonical bool) (urlkit.URL, error) {
 	in := line.text
-	u, warns, err := rd.url(in, false, false)
+	u, warns, err := rd.url(in)
 	o.warn(line, in, warns)
 	if err != nil {
 		return u, err

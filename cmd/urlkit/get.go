@@ -208,7 +208,7 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		}
 		return exitInvalid
 	}
-	u, warns, err := g.rd.url(in, false, false)
+	u, warns, err := g.rd.url(in)
 	if !g.silent {
 		for _, w := range warns {
 			e.stderr.Write(getMessage(line, redact(in), "warning: "+w.String()))

@@ -53,7 +53,15 @@ func (o *results) writeJSON(in *input, valid bool, errText string, err error, bo
 	w := &o.jw // reused: a writer per line would escape to the heap (body is a func value)
 	w.Writer = jsonw.Writer{B: o.buf}
 	w.Open()
-	w.inputJSON(in)
+	if o.plainInput {
+		o.plainInput = false
+		w.KPlain("input", in.text)
+		if in.line > 0 {
+			w.KNum("line", in.line)
+		}
+	} else {
+		w.inputJSON(in)
+	}
 	w.KBool("valid", valid)
 	if body != nil {
 		body(w)

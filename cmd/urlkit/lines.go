@@ -34,6 +34,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/urlkit/urlkit/linkset"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // defaultMaxLine is the longest line the engine accepts: far beyond any
@@ -91,6 +92,13 @@ type results struct {
 	// jw is the JSON writer of writeJSON, kept here so that a result
 	// line costs no allocation of its own.
 	jw jw
+	// plainInput: the command has found that the next result's input
+	// needs no JSON escaping (jsonw.Plain), so writeJSON copies it as it
+	// is instead of scanning it again; writeJSON clears it.
+	plainInput bool
+	// view is storage for the scheme view a command builds for one input
+	// (parse --json: scheme.ViewInto), reused with the batch.
+	view scheme.ViewBuf
 }
 
 type errRec struct {

@@ -57,7 +57,7 @@ func runPlan(e *env, fs *flag.FlagSet, args []string) int {
 	rd := readingOf(fs)
 	return engineFor(e, "plan", fs).run(args, func(o *results, in *input) {
 		var p scheme.Plan
-		u, warns, err := rd.url(in.text, false, false)
+		u, warns, err := rd.url(in.text)
 		o.warn(in, in.text, warns)
 		if err == nil {
 			p, err = scheme.PlanOf(u, cfg)

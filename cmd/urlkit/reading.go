@@ -1,11 +1,13 @@
 package main
 
-// How every command reads the URLs it is given: strictly by RFC 1738
-// (urlkit.Parse, urlkit.ParseRef) or, with --lenient, by the one lenient
-// reading (package lenient). Each command that takes URLs defines the flag
-// with addLenientFlag and reads through a reading, so that the flag means
-// the same everywhere, every repair is reported the same way, and a strict
-// error that the lenient reading would repair says so.
+// How every command reads the URLs it is given: strictly by RFC 1738 or,
+// with --lenient, by the one lenient reading, both as package linkset reads
+// them (linkset.Read, linkset.ReadRef, and linkset.Parse for canon and
+// equal). Each command that takes URLs defines the flag with addLenientFlag
+// and reads through a reading, so that the flag means the same everywhere,
+// every repair is reported the same way, and a strict error that the
+// lenient reading would repair (linkset.Repair) says so. What is here is
+// the flag and the wording; the readings are linkset's.
 
 import (
 	"errors"
@@ -13,8 +15,7 @@ import (
 	"strconv"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/lenient"
-	"github.com/urlkit/urlkit/scheme"
+	"github.com/urlkit/urlkit/linkset"
 )
 
 // lenientUsage is the help of --lenient, the same on every command.
@@ -34,42 +35,26 @@ func readingOf(fs *flag.FlagSet) reading {
 	return reading{lenient: f != nil && f.Value.String() == "true"}
 }
 
-// url reads text as an absolute URL or, with partial, as a URL or a
-// partial URL. With checked, an absolute URL must also meet its scheme's
-// grammar (scheme.Validate), as parse, canon and equal require.
-func (r reading) url(text string, partial, checked bool) (urlkit.URL, []urlkit.Warning, error) {
-	var u urlkit.URL
-	var warns []urlkit.Warning
-	var err error
-	switch {
-	case r.lenient && partial:
-		u, warns, err = lenient.ParseRef(text)
-	case r.lenient:
-		u, warns, err = lenient.Parse(text)
-	case partial:
-		u, err = urlkit.ParseRef(text)
-	default:
-		u, err = urlkit.Parse(text)
-	}
-	if err == nil && checked && u.IsAbsolute() {
-		err = scheme.Validate(u)
-	}
+// opts returns the linkset options of the reading.
+func (r reading) opts() linkset.Options { return linkset.Options{Lenient: r.lenient} }
+
+// url reads text as an absolute URL by the generic syntax (linkset.Read),
+// with the lenient hint on a strict error.
+func (r reading) url(text string) (urlkit.URL, []urlkit.Warning, error) {
+	u, warns, err := linkset.Read(text, r.opts())
 	if err != nil {
-		return urlkit.URL{}, warns, r.hint(text, partial, err)
+		return urlkit.URL{}, warns, r.hint(text, false, err)
 	}
 	return u, warns, nil
 }
 
 // parser returns the function resolve and relative read their operands
-// with, and a function that hands over (and forgets) the repairs it made
-// to each text.
+// with (linkset.ReadRef), and a function that hands over (and forgets) the
+// repairs it made to each text.
 func (r reading) parser() (parse func(string) (urlkit.URL, error), repairs func() map[string][]urlkit.Warning) {
-	if !r.lenient {
-		return urlkit.ParseRef, func() map[string][]urlkit.Warning { return nil }
-	}
 	var got map[string][]urlkit.Warning
 	parse = func(s string) (urlkit.URL, error) {
-		u, warns, err := lenient.ParseRef(s)
+		u, warns, err := linkset.ReadRef(s, r.opts())
 		if err == nil && len(warns) > 0 {
 			if got == nil {
 				got = map[string][]urlkit.Warning{}
@@ -86,25 +71,20 @@ func (r reading) parser() (parse func(string) (urlkit.URL, error), repairs func(
 }
 
 // hint returns err, about text read strictly, ending with what --lenient
-// would read instead when the lenient reading repairs text (and the
-// result meets its scheme's grammar); otherwise err as it is.
+// would read instead when the lenient reading repairs text
+// (linkset.Repairs); otherwise err as it is.
 func (r reading) hint(text string, partial bool, err error) error {
 	if r.lenient || err == nil {
 		return err
 	}
-	var u urlkit.URL
-	var warns []urlkit.Warning
-	var lerr error
-	if partial {
-		u, warns, lerr = lenient.ParseRef(text)
-	} else {
-		u, warns, lerr = lenient.Parse(text)
-	}
-	if lerr != nil || len(warns) == 0 || (u.IsAbsolute() && scheme.Validate(u) != nil) {
+	// The repairs are counted, not written: most rejected lines of a
+	// stream get a hint (BenchmarkHint).
+	u, warns, ok := linkset.Repairs(text, partial)
+	if !ok {
 		return err
 	}
-	n := strconv.Itoa(len(warns)) + " warnings"
-	if len(warns) == 1 {
+	n := strconv.Itoa(warns) + " warnings"
+	if warns == 1 {
 		n = "1 warning"
 	}
 	return &hintError{err: err, suffix: "; --lenient reads it as " + quote(urlkit.RedactString(u.String())) + " (" + n + ")"}

@@ -15,13 +15,17 @@ import (
 
 // Dir returns the corpora folder: $URLKIT_CORPORA if set, else
 // ../shared/corpora from the module root.
-func Dir() string {
-	if d := os.Getenv("URLKIT_CORPORA"); d != "" {
+func Dir() string { return Shared("URLKIT_CORPORA", "corpora") }
+
+// Shared returns the folder sub of ../shared beside the repository (the
+// corpora, the real servers' sources and transcripts), or $env when set.
+func Shared(env, sub string) string {
+	if d := os.Getenv(env); d != "" {
 		return d
 	}
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
-	return filepath.Join(root, "..", "shared", "corpora")
+	return filepath.Join(root, "..", "shared", sub)
 }
 
 // Require returns the corpora folder. When it is absent the test is
@@ -29,15 +33,23 @@ func Dir() string {
 // when URLKIT_REQUIRE_CORPORA=1 (as CI sets it).
 func Require(tb testing.TB) string {
 	tb.Helper()
-	dir := Dir()
-	if _, err := os.Stat(dir); err != nil {
-		msg := fmt.Sprintf("corpora not found: expected in %s (../shared/corpora beside the repository, or set URLKIT_CORPORA)", dir)
+	return Need(tb, Dir(), "corpora", "../shared/corpora beside the repository, or set URLKIT_CORPORA")
+}
+
+// Need returns path, a file or folder under ../shared that a test needs
+// (what names it). When it is absent the test is skipped with one line
+// saying where it is expected (hint), or fails when
+// URLKIT_REQUIRE_CORPORA=1 (as CI sets it: ../shared is there).
+func Need(tb testing.TB, path, what, hint string) string {
+	tb.Helper()
+	if _, err := os.Stat(path); err != nil {
+		msg := fmt.Sprintf("%s not found: expected in %s (%s)", what, path, hint)
 		if os.Getenv("URLKIT_REQUIRE_CORPORA") == "1" {
-			tb.Fatal(msg + "; URLKIT_REQUIRE_CORPORA=1 requires them")
+			tb.Fatal(msg + "; URLKIT_REQUIRE_CORPORA=1 requires it")
 		}
 		tb.Skip(msg)
 	}
-	return dir
+	return path
 }
 
 // Path returns the path of a corpus file, skipping the test (see Require)

@@ -22,15 +22,49 @@ import (
 // Server is a loopback listener that runs a behaviour on each connection
 // and records what clients send.
 type Server struct {
-	Addr string
+	loop
 	// accepted counts the connections accepted, open those not yet
 	// closed.
 	accepted, open atomic.Int64
-	ln             net.Listener
 	mu             sync.Mutex
 	recv           bytes.Buffer
-	wg             sync.WaitGroup
-	done           chan struct{}
+}
+
+// loop is what the TCP and the UDP servers share: the address, the
+// goroutines Close waits for, and done, closed when the server stops.
+type loop struct {
+	Addr string
+	sock io.Closer // the listener or the packet socket
+	wg   sync.WaitGroup
+	done chan struct{}
+}
+
+// run starts serve, the server's loop over sock, in a goroutine.
+func (l *loop) run(addr string, sock io.Closer, serve func()) {
+	l.Addr, l.sock, l.done = addr, sock, make(chan struct{})
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		serve()
+	}()
+}
+
+// Close stops the server and waits for its goroutines.
+func (l *loop) Close() {
+	close(l.done)
+	l.sock.Close()
+	l.wg.Wait()
+}
+
+// forTest returns s, stopped at the end of the test, or fails the test
+// with err.
+func forTest[S interface{ Close() }](t testing.TB, s S, err error) S {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
 }
 
 // Start listens on 127.0.0.1 (port 0: any free port) and serves each
@@ -40,10 +74,8 @@ func Start(port int, handle func(c net.Conn)) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Addr: ln.Addr().String(), ln: ln, done: make(chan struct{})}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
+	s := &Server{}
+	s.run(ln.Addr().String(), ln, func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
@@ -68,7 +100,7 @@ func Start(port int, handle func(c net.Conn)) (*Server, error) {
 				close(stop)
 			}()
 		}
-	}()
+	})
 	return s, nil
 }
 
@@ -86,13 +118,6 @@ func (s *Server) Received() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.recv.String()
-}
-
-// Close stops the server and its connections.
-func (s *Server) Close() {
-	close(s.done)
-	s.ln.Close()
-	s.wg.Wait()
 }
 
 type recorder struct {
@@ -232,11 +257,7 @@ func NNTPArticle(body string) func(net.Conn) {
 func Serve(t testing.TB, handle func(net.Conn)) *Server {
 	t.Helper()
 	s, err := Start(0, handle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
+	return forTest(t, s, err)
 }
 
 // GopherReply reads the request line and sends reply, then closes.
@@ -253,17 +274,9 @@ func GopherReply(reply string) func(net.Conn) {
 // valid item of about 100 bytes, until limit bytes (when positive) or the
 // client goes away; then the terminator.
 func GopherEndlessMenu(limit int64) func(net.Conn) {
-	return func(c net.Conn) {
-		if _, err := readLine(c); err != nil {
-			return
-		}
-		var b bytes.Buffer
-		for i := 0; b.Len() < 64<<10; i++ {
-			fmt.Fprintf(&b, "0Item %06d %s\t/item/%06d\t127.0.0.1\t70\r\n", i, strings.Repeat("m", 50), i)
-		}
-		endless(c, "", b.Bytes(), limit)
-		io.WriteString(c, ".\r\n")
-	}
+	return gopherMenu(limit, func(b *bytes.Buffer, i int) {
+		fmt.Fprintf(b, "0Item %06d %s\t/item/%06d\t127.0.0.1\t70\r\n", i, strings.Repeat("m", 50), i)
+	})
 }
 
 // GopherLongMenu reads the request line and sends menu items whose
@@ -271,13 +284,22 @@ func GopherEndlessMenu(limit int64) func(net.Conn) {
 // menu line may be, and each byte escaped in a page: the most page per
 // byte), until limit bytes; then the terminator.
 func GopherLongMenu(limit int64) func(net.Conn) {
+	return gopherMenu(limit, func(b *bytes.Buffer, i int) {
+		fmt.Fprintf(b, "0%s %06d\t/long/%06d\t127.0.0.1\t70\r\n", strings.Repeat("<&\"'>", 3200), i, i)
+	})
+}
+
+// gopherMenu reads the request line and sends 64 KiB of the items item
+// writes (item i in b) again and again, until limit bytes (when positive)
+// or the client goes away; then the terminator.
+func gopherMenu(limit int64, item func(b *bytes.Buffer, i int)) func(net.Conn) {
+	var b bytes.Buffer
+	for i := 0; b.Len() < 64<<10; i++ {
+		item(&b, i)
+	}
 	return func(c net.Conn) {
 		if _, err := readLine(c); err != nil {
 			return
-		}
-		var b bytes.Buffer
-		for i := 0; b.Len() < 64<<10; i++ {
-			fmt.Fprintf(&b, "0%s %06d\t/long/%06d\t127.0.0.1\t70\r\n", strings.Repeat("<&\"'>", 3200), i, i)
 		}
 		endless(c, "", b.Bytes(), limit)
 		io.WriteString(c, ".\r\n")

@@ -20,10 +20,8 @@ import (
 // UDPServer is a loopback UDP server: each datagram is handed to handle
 // with the address it came from.
 type UDPServer struct {
-	Addr     string
+	loop
 	pc       net.PacketConn
-	wg       sync.WaitGroup
-	done     chan struct{}
 	Requests atomic.Int64 // datagrams received
 	mu       sync.Mutex
 	recv     []string
@@ -36,10 +34,8 @@ func StartUDP(port int, handle func(s *UDPServer, from net.Addr, d []byte)) (*UD
 	if err != nil {
 		return nil, err
 	}
-	s := &UDPServer{Addr: pc.LocalAddr().String(), pc: pc, done: make(chan struct{})}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
+	s := &UDPServer{pc: pc}
+	s.run(pc.LocalAddr().String(), pc, func() {
 		buf := make([]byte, 65536)
 		for {
 			n, from, err := pc.ReadFrom(buf)
@@ -53,7 +49,7 @@ func StartUDP(port int, handle func(s *UDPServer, from net.Addr, d []byte)) (*UD
 			s.mu.Unlock()
 			handle(s, from, d)
 		}
-	}()
+	})
 	return s, nil
 }
 
@@ -61,11 +57,7 @@ func StartUDP(port int, handle func(s *UDPServer, from net.Addr, d []byte)) (*UD
 func ServeUDP(t testing.TB, handle func(s *UDPServer, from net.Addr, d []byte)) *UDPServer {
 	t.Helper()
 	s, err := StartUDP(0, handle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
+	return forTest(t, s, err)
 }
 
 // Received returns every datagram received so far.
@@ -89,13 +81,6 @@ func (s *UDPServer) Stopped() bool {
 	default:
 		return false
 	}
-}
-
-// Close stops the server.
-func (s *UDPServer) Close() {
-	close(s.done)
-	s.pc.Close()
-	s.wg.Wait()
 }
 
 // ARDPHeader is the fields of an ARDP version 0 header.

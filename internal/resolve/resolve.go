@@ -3,7 +3,8 @@
 // 1630's rule as written, CERN libwww's practice, RFC 3986 and RFC 1808.
 //
 // It works on texts already split the generic way ([Parts]); it parses
-// nothing and checks nothing. The urlkit package keeps the API (the Mode
+// nothing, and checks only what a mode adds to the syntax: whether a
+// reference with a colon is an absolute form ([AbsoluteForm]). The urlkit package keeps the API (the Mode
 // type and its documentation, the errors and warnings), splits its URLs
 // into Parts with the offsets its parser found, calls [Into] or
 // [Candidates], and parses the result. Keeping the modes here leaves the

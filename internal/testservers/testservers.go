@@ -48,31 +48,32 @@ func Env() map[string]string {
 // are ever used.
 func Require(t testing.TB, addrVar string) map[string]string {
 	t.Helper()
-	e := Env()
-	addr := e[addrVar]
-	why := ""
-	if addr == "" {
-		why = addrVar + " is not set in the servers env file"
-	} else if h, _, err := net.SplitHostPort(addr); err != nil || !net.ParseIP(h).IsLoopback() {
-		t.Fatalf("%s=%q: the tests only talk to loopback addresses", addrVar, addr)
-	} else if c, err := net.DialTimeout("tcp", addr, 2*time.Second); err != nil {
-		why = "cannot connect to " + addr + ": " + err.Error()
-	} else {
-		c.Close()
-	}
-	if why != "" {
-		if os.Getenv("URLKIT_REAL_SERVERS") == "1" {
-			t.Fatalf("real server missing (%s); URLKIT_REAL_SERVERS=1 requires it: run `bash .ci/servers.sh` first", why)
+	return require(t, addrVar, func(addr string) string {
+		c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+		if err != nil {
+			return "cannot connect to " + addr + ": " + err.Error()
 		}
-		t.Skipf("real server not running (%s); run `sudo bash .ci/servers.sh` to start the test servers (vsftpd, gophernicus, innd, waisserver, dirsrv)", why)
-	}
-	return e
+		c.Close()
+		return ""
+	})
 }
 
 // RequireUDP is Require for a UDP server (the Prospero server dirsrv): the
 // address must be set and a Prospero STATUS request (one ARDP packet) to
 // it must be answered within 2 s.
 func RequireUDP(t testing.TB, addrVar string) map[string]string {
+	t.Helper()
+	return require(t, addrVar, func(addr string) string {
+		if err := statusUDP(addr); err != nil {
+			return "no answer from " + addr + ": " + err.Error()
+		}
+		return ""
+	})
+}
+
+// require is Require with the check of the address given: probe returns
+// why the server at addr does not answer, or "".
+func require(t testing.TB, addrVar string, probe func(addr string) string) map[string]string {
 	t.Helper()
 	e := Env()
 	addr := e[addrVar]
@@ -81,14 +82,14 @@ func RequireUDP(t testing.TB, addrVar string) map[string]string {
 		why = addrVar + " is not set in the servers env file"
 	} else if h, _, err := net.SplitHostPort(addr); err != nil || !net.ParseIP(h).IsLoopback() {
 		t.Fatalf("%s=%q: the tests only talk to loopback addresses", addrVar, addr)
-	} else if err := statusUDP(addr); err != nil {
-		why = "no answer from " + addr + ": " + err.Error()
+	} else {
+		why = probe(addr)
 	}
 	if why != "" {
 		if os.Getenv("URLKIT_REAL_SERVERS") == "1" {
 			t.Fatalf("real server missing (%s); URLKIT_REAL_SERVERS=1 requires it: run `bash .ci/servers.sh` first", why)
 		}
-		t.Skipf("real server not running (%s); run `sudo bash .ci/servers.sh` to start the test servers", why)
+		t.Skipf("real server not running (%s); run `sudo bash .ci/servers.sh` to start the test servers (vsftpd, gophernicus, innd, waisserver, dirsrv)", why)
 	}
 	return e
 }

@@ -3,37 +3,23 @@ package testservers
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/urlkit/urlkit/internal/corpus"
 )
 
 // ServersDir is ../shared/servers beside the repository (the real servers'
 // sources, scripts and wire transcripts), or $URLKIT_SHARED_SERVERS.
-func ServersDir() string {
-	if d := os.Getenv("URLKIT_SHARED_SERVERS"); d != "" {
-		return d
-	}
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "servers")
-}
+func ServersDir() string { return corpus.Shared("URLKIT_SHARED_SERVERS", "servers") }
 
 // Transcript returns the path of a file under ServersDir. When it is
 // absent the test is skipped with one line, or fails when
 // URLKIT_REQUIRE_CORPORA=1 (as CI sets it: ../shared is there).
 func Transcript(tb testing.TB, rel string) string {
 	tb.Helper()
-	p := filepath.Join(ServersDir(), rel)
-	if _, err := os.Stat(p); err != nil {
-		msg := fmt.Sprintf("transcript not found: %s (../shared/servers beside the repository, or set URLKIT_SHARED_SERVERS)", p)
-		if os.Getenv("URLKIT_REQUIRE_CORPORA") == "1" {
-			tb.Fatal(msg + "; URLKIT_REQUIRE_CORPORA=1 requires it")
-		}
-		tb.Skip(msg)
-	}
-	return p
+	return corpus.Need(tb, filepath.Join(ServersDir(), rel), "transcript", "../shared/servers beside the repository, or set URLKIT_SHARED_SERVERS")
 }
 
 // Payload is the data of one TCP segment or UDP datagram of a capture.

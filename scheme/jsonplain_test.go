@@ -1,0 +1,96 @@
+package scheme
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/jsonw"
+)
+
+// AppendViewJSONPlain writes what AppendViewJSON writes for every view of
+// a URL that meets its condition (no JSON escaping needed, no "%"): the
+// ada-url datasets' lines (file, http and https URLs mostly) and one URL
+// of each other scheme. Where the condition does not hold it may not be
+// used: a decoded '"' would go out unescaped, as the last case shows.
+func TestAppendViewJSONPlain(t *testing.T) {
+	in := []string{
+		"http://u:p@h.example:8080/a/b?c=d", "https://h.example/", "file:///etc/motd",
+		"file://localhost/a/b/", "ftp://u:p@h.example/a/b;type=d", "gopher://h.example/0/x",
+		"mailto:a@b.example", "news:comp.infosystems.www", "nntp://h.example/g/1",
+		"telnet://u@h.example/", "wais://h.example/db?words", "prospero://h.example/a/b",
+		"x-thing:opaque",
+	}
+	for _, f := range []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"} {
+		in = append(in, corpus.Lines(t, "ada-url-datasets/"+f)...)
+	}
+	checked := 0
+	for _, s := range in {
+		u, err := urlkit.Parse(s)
+		if err != nil || !jsonw.Plain(s) || strings.Contains(s, "%") {
+			continue
+		}
+		v, err := ViewOf(u)
+		if err != nil {
+			continue
+		}
+		want, ok1 := AppendViewJSON(nil, v)
+		got, ok2 := AppendViewJSONPlain(nil, v)
+		if ok1 != ok2 || !bytes.Equal(got, want) {
+			t.Fatalf("%q: AppendViewJSONPlain gives %s (%v), AppendViewJSON %s (%v)", s, got, ok2, want, ok1)
+		}
+		checked++
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d URLs met the condition", checked)
+	}
+	u := urlkit.MustParse(`file:///a%22b`)
+	v, _ := ViewOf(u)
+	want, _ := AppendViewJSON(nil, v)
+	got, _ := AppendViewJSONPlain(nil, v)
+	if bytes.Equal(got, want) {
+		t.Errorf("file:///a%%22b: both write %s; the condition is not what keeps the output right", got)
+	}
+}
+
+// ViewInto gives ViewOf's view and error for every URL, with one buffer
+// reused from URL to URL (so a field left from the previous view would
+// show): the ada-url datasets' lines, each scheme's URL above, and
+// invalid file and http URLs.
+func TestViewIntoAgrees(t *testing.T) {
+	in := []string{
+		"http://u:p@h.example:8080/a/b?c=d", "https://h.example/", "file:///etc/motd",
+		"file://localhost/a/b/", "file:///a%20b/c%2Fd/e/f/g/h/i/j/k/l", "file://h:21/x",
+		"http://u@h.example/", "HTTP://H.example/a?b", "ftp://u:p@h.example/a/b;type=d",
+		"gopher://h.example/0/x", "mailto:a@b.example", "news:comp.infosystems.www",
+		"x-thing:opaque", "file:/x", "http:x",
+	}
+	for _, f := range []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"} {
+		in = append(in, corpus.Lines(t, "ada-url-datasets/"+f)...)
+	}
+	var buf ViewBuf
+	for _, s := range in {
+		u, err := urlkit.Parse(s)
+		if err != nil {
+			continue
+		}
+		want, werr := ViewOf(u)
+		got, gerr := ViewInto(&buf, u)
+		var wj, gj []byte
+		if werr == nil {
+			wj, _ = AppendViewJSON(nil, want)
+		}
+		if gerr == nil {
+			gj, _ = AppendViewJSON(nil, got)
+		}
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) || !bytes.Equal(wj, gj) {
+			t.Fatalf("%q: ViewInto gives %s, %v; ViewOf %s, %v", s, gj, gerr, wj, werr)
+		}
+		if gerr == nil && got.URL().String() != s {
+			t.Fatalf("%q: ViewInto's view is of %q", s, got.URL())
+		}
+	}
+}
