@@ -853,6 +853,19 @@ done:
 	}
 	if portColon >= 0 {
 		hostEnd = portColon
+	}
+	// The host before the port: the error names the first offending byte.
+	u.host = span{int32(hostStart), int32(hostEnd)}
+	if hostStart == hostEnd {
+		if syntax != schemes.IPOptionalHost && !partial {
+			return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fMissingHost, why: whyMissingHost}
+		}
+	} else if literal {
+		// checked by ipLiteral
+	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
+		return 0, failure{off: int32(off), n: int32(k), comp: ComponentHost, code: fHost, why: w}
+	}
+	if portColon >= 0 {
 		u.flags |= hasPort
 		u.port = span{int32(hostEnd + 1), int32(authEnd)}
 		if hostEnd+1 == authEnd {
@@ -868,16 +881,6 @@ done:
 		}
 	} else {
 		u.port = span{int32(authEnd), int32(authEnd)}
-	}
-	u.host = span{int32(hostStart), int32(hostEnd)}
-	if hostStart == hostEnd {
-		if syntax != schemes.IPOptionalHost && !partial {
-			return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fMissingHost, why: whyMissingHost}
-		}
-	} else if literal {
-		// checked by ipLiteral
-	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
-		return 0, failure{off: int32(off), n: int32(k), comp: ComponentHost, code: fHost, why: w}
 	}
 	return authEnd, failure{}
 }
