@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"html/template"
-	"net"
 	"strings"
 	"unicode/utf8"
 
@@ -24,6 +23,17 @@ type trail struct {
 	Up     template.URL
 }
 
+// hostPort returns u's host and port as the URL writes them ("h:70",
+// "[::1]:7070", "h" without a port): an IPv6 literal keeps its one pair
+// of brackets (Host returns it bracketed, so net.JoinHostPort would add
+// a second).
+func hostPort(u urlkit.URL) string {
+	if port, ok := u.RawPort(); ok && port != "" {
+		return u.Host() + ":" + port
+	}
+	return u.Host()
+}
+
 // gopherTrail is the trail of a gopher menu: the host's root menu, then
 // each "/"-separated prefix of the selector as a menu (gopher servers lay
 // selectors out as paths; the gateway only offers the prefixes, each a
@@ -31,10 +41,7 @@ type trail struct {
 // the page's href for it. The selector is taken as the URL writes it, so
 // an encoded "/" (%2F) does not split it.
 func gopherTrail(u urlkit.URL, link func(string) template.URL) trail {
-	hostport := u.Host()
-	if port, ok := u.RawPort(); ok && port != "" {
-		hostport = net.JoinHostPort(hostport, port)
-	}
+	hostport := hostPort(u)
 	root := "gopher://" + hostport + "/1/"
 	p, _ := u.Path()
 	sel := ""
@@ -69,10 +76,7 @@ func gopherTrail(u urlkit.URL, link func(string) template.URL) trail {
 // "../../"), so that a login in the address bar stays there and out of the
 // page.
 func ftpTrail(u urlkit.URL) trail {
-	hostport := u.Host()
-	if port, ok := u.RawPort(); ok && port != "" {
-		hostport = net.JoinHostPort(hostport, port)
-	}
+	hostport := hostPort(u)
 	p, _ := u.Path()
 	if p != "" && !strings.HasSuffix(p, "/") {
 		return trail{} // ";type=d" and the like: relative links would not fit

@@ -3,8 +3,6 @@ package gateway
 import (
 	"html/template"
 	"testing"
-
-	"github.com/urlkit/urlkit"
 )
 
 func TestTrails(t *testing.T) {
@@ -20,8 +18,12 @@ func TestTrails(t *testing.T) {
 			{"h.example", "/gopher://h.example/1/"}, {"find", ""}}}},
 		{"gopher://h.example/1a%2Fb", trail{Up: "/gopher://h.example/1/", Crumbs: []crumb{
 			{"h.example", "/gopher://h.example/1/"}, {"a/b", ""}}}},
+		// An IPv6 literal keeps its one pair of brackets.
+		{"gopher://[2001:db8::7]:7070/1/a/b", trail{Up: "/gopher://[2001:db8::7]:7070/1/a", Crumbs: []crumb{
+			{"[2001:db8::7]:7070", "/gopher://[2001:db8::7]:7070/1/"}, {"a", "/gopher://[2001:db8::7]:7070/1/a"}, {"b", ""}}}},
+		{"gopher://[::1]/1/", trail{Crumbs: []crumb{{Name: "[::1]"}}}},
 	} {
-		u, err := urlkit.Parse(tc.url)
+		u, err := readTarget(tc.url)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,8 +40,10 @@ func TestTrails(t *testing.T) {
 		{"ftp://u:p@h.example:2121/pub/dir/", trail{Up: "../", Crumbs: []crumb{
 			{"h.example:2121", "./../../"}, {"pub/", "./../"}, {"dir/", ""}}}},
 		{"ftp://h.example/pub;type=d", trail{}},
+		{"ftp://[2001:db8::7]:2121/pub/", trail{Up: "../", Crumbs: []crumb{
+			{"[2001:db8::7]:2121", "./../"}, {"pub/", ""}}}},
 	} {
-		u, err := urlkit.Parse(tc.url)
+		u, err := readTarget(tc.url)
 		if err != nil {
 			t.Fatal(err)
 		}

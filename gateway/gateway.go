@@ -37,6 +37,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -286,7 +287,7 @@ func hasScheme(s string) bool {
 // fetch serves the URL raw: policy, plan, execution, presentation.
 func (g *Gateway) fetch(q *request, raw string) {
 	q.user, q.pass = userinfoOf(raw)
-	u, err := urlkit.Parse(raw)
+	u, err := readTarget(raw)
 	if err != nil {
 		g.fail(q, err)
 		return
@@ -324,6 +325,26 @@ func (g *Gateway) fetch(q *request, raw string) {
 	default:
 		g.fail(q, &unsupportedError{scheme: plan.Scheme()})
 	}
+}
+
+// readTarget reads a request's target: the strict reading (RFC 1738), or,
+// where the strict reading refuses it, the lenient reading when that
+// takes the text as it stands, repairing nothing: a form RFC 1738 has
+// none for, chiefly an IPv6 literal host ("gopher://[::1]:7070/1/",
+// RFC 3986 3.2.2). That is the form /go redirects to after the lenient
+// reading, so a URL typed there always has a page. What the lenient
+// reading would change (a space, a lone "%") stays an error here; /go
+// repairs it and says so. The address policy applies as to any target,
+// on the address dialled.
+func readTarget(raw string) (urlkit.URL, error) {
+	u, err := urlkit.Parse(raw)
+	if err == nil {
+		return u, nil
+	}
+	if lu, _, lerr := lenient.Parse(raw); lerr == nil && lu.String() == raw {
+		return lu, nil
+	}
+	return u, err
 }
 
 // targetOf is the upstream address a plan's slot is counted against.

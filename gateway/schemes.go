@@ -132,10 +132,7 @@ func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 	nntp := q.u.Scheme() == "nntp"
 	hostport := ""
 	if nntp {
-		hostport = q.u.Host()
-		if port, ok := q.u.RawPort(); ok && port != "" {
-			hostport = net.JoinHostPort(hostport, port)
-		}
+		hostport = hostPort(q.u)
 	}
 	title := "newsgroups"
 	if rc.Kind == "overview" {

@@ -55,7 +55,11 @@ func (s *Server) CloseConns() {
 }
 
 func start(handle func(s *Server, c net.Conn)) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return startOn("127.0.0.1:0", handle)
+}
+
+func startOn(addr string, handle func(s *Server, c net.Conn)) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +97,12 @@ func start(handle func(s *Server, c net.Conn)) (*Server, error) {
 // "." terminator if the test wants one). An unknown selector gets a
 // type-3 error line.
 func Gopher(docs map[string][]byte) (*Server, error) {
-	return start(func(s *Server, c net.Conn) {
+	return GopherOn("127.0.0.1:0", docs)
+}
+
+// GopherOn is Gopher listening on addr ("[::1]:0" for IPv6 loopback).
+func GopherOn(addr string, docs map[string][]byte) (*Server, error) {
+	return startOn(addr, func(s *Server, c net.Conn) {
 		br := bufio.NewReader(c)
 		line, err := br.ReadString('\n')
 		if err != nil {
