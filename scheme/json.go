@@ -16,13 +16,7 @@ import (
 // documentation lists under "JSON keys") and reports true; for a view type
 // this package does not define (a scheme a program registered) it returns
 // b and false.
-func AppendViewJSON(b []byte, v View) ([]byte, bool) {
-	w := jsonw.Writer{B: b}
-	if !writeView(&w, v) {
-		return b, false
-	}
-	return w.B, true
-}
+func AppendViewJSON(b []byte, v View) ([]byte, bool) { return appendView(b, v, false) }
 
 // AppendViewJSONPlain is [AppendViewJSON] for the view of a URL that
 // needs no JSON escaping (printable ASCII without '"' or '\\', as every
@@ -32,11 +26,17 @@ func AppendViewJSON(b []byte, v View) ([]byte, bool) {
 // AppendViewJSON writes them. The caller checks the condition; the output
 // is AppendViewJSON's (TestAppendViewJSONPlain).
 func AppendViewJSONPlain(b []byte, v View) ([]byte, bool) {
-	w := jsonw.Writer{B: b}
 	switch v.(type) {
 	case *File, *HTTP:
-		w.Trusted = true
+		return appendView(b, v, true)
 	}
+	return appendView(b, v, false)
+}
+
+// appendView appends v's object to b; trusted: its strings need no
+// escaping (jsonw.Writer.Trusted).
+func appendView(b []byte, v View, trusted bool) ([]byte, bool) {
+	w := jsonw.Writer{B: b, Trusted: trusted}
 	if !writeView(&w, v) {
 		return b, false
 	}

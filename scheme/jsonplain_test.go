@@ -24,9 +24,7 @@ func TestAppendViewJSONPlain(t *testing.T) {
 		"telnet://u@h.example/", "wais://h.example/db?words", "prospero://h.example/a/b",
 		"x-thing:opaque",
 	}
-	for _, f := range []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"} {
-		in = append(in, corpus.Lines(t, "ada-url-datasets/"+f)...)
-	}
+	in = append(in, adaLines(t)...)
 	checked := 0
 	for _, s := range in {
 		u, err := urlkit.Parse(s)
@@ -68,9 +66,7 @@ func TestViewIntoAgrees(t *testing.T) {
 		"gopher://h.example/0/x", "mailto:a@b.example", "news:comp.infosystems.www",
 		"x-thing:opaque", "file:/x", "http:x",
 	}
-	for _, f := range []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"} {
-		in = append(in, corpus.Lines(t, "ada-url-datasets/"+f)...)
-	}
+	in = append(in, adaLines(t)...)
 	var buf ViewBuf
 	for _, s := range in {
 		u, err := urlkit.Parse(s)
@@ -93,4 +89,13 @@ func TestViewIntoAgrees(t *testing.T) {
 			t.Fatalf("%q: ViewInto's view is of %q", s, got.URL())
 		}
 	}
+}
+
+// adaLines returns the lines of the four ada-url datasets (../shared/corpora).
+func adaLines(t *testing.T) []string {
+	var in []string
+	for _, f := range []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"} {
+		in = append(in, corpus.Lines(t, "ada-url-datasets/"+f)...)
+	}
+	return in
 }

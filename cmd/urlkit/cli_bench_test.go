@@ -22,10 +22,9 @@ func cpuTime() int64 {
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
-// BenchmarkCLI runs whole commands in-process over the ada-url datasets
-// (../shared/corpora), output discarded: the per-URL cost of the line
-// engine, the work and the formatting, with one worker.
-func BenchmarkCLI(b *testing.B) {
+// adaDatasets returns the four ada-url datasets (../shared/corpora, or
+// $URLKIT_CORPORA), one after the other, or skips the benchmark.
+func adaDatasets(b *testing.B) []byte {
 	dir := os.Getenv("URLKIT_CORPORA")
 	if dir == "" {
 		dir = "../../../shared/corpora"
@@ -38,6 +37,14 @@ func BenchmarkCLI(b *testing.B) {
 		}
 		in = append(in, d...)
 	}
+	return in
+}
+
+// BenchmarkCLI runs whole commands in-process over the ada-url datasets
+// (../shared/corpora), output discarded: the per-URL cost of the line
+// engine, the work and the formatting, with one worker.
+func BenchmarkCLI(b *testing.B) {
+	in := adaDatasets(b)
 	lines := bytes.Count(in, []byte{'\n'})
 	urls := strings.Split(strings.TrimSuffix(string(in), "\n"), "\n")
 	// The floor: the library alone doing canon's work (linkset.Parse and

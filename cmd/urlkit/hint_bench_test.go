@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,20 +11,10 @@ import (
 // the invalid lines of the ada-url datasets (5% of the lines, most of them
 // repairable): the cost parse pays for each line it rejects.
 func BenchmarkHint(b *testing.B) {
-	dir := os.Getenv("URLKIT_CORPORA")
-	if dir == "" {
-		dir = "../../../shared/corpora"
-	}
 	var bad []string
-	for _, f := range []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"} {
-		d, err := os.ReadFile(filepath.Join(dir, "ada-url-datasets", f))
-		if err != nil {
-			b.Skip(err)
-		}
-		for _, s := range strings.Split(string(d), "\n") {
-			if _, err := urlkit.Parse(s); err != nil && s != "" {
-				bad = append(bad, s)
-			}
+	for _, s := range strings.Split(string(adaDatasets(b)), "\n") {
+		if _, err := urlkit.Parse(s); err != nil && s != "" {
+			bad = append(bad, s)
 		}
 	}
 	var rd reading

@@ -122,7 +122,7 @@ func scriptServe(ts *testscript.TestScript, neg bool, args []string) {
 	case "http", "gopher":
 		b, err := os.ReadFile(arg)
 		ts.Check(err)
-		reply := strings.ReplaceAll(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n", "\r\n")
+		reply := toCRLF(string(b))
 		h := hostile.GopherReply(reply)
 		if kind == "http" {
 			h = hostile.HTTPResponse(reply)
@@ -180,7 +180,12 @@ func scriptCRLF(ts *testscript.TestScript, neg bool, args []string) {
 	for _, a := range args {
 		b, err := os.ReadFile(ts.MkAbs(a))
 		ts.Check(err)
-		b = []byte(strings.ReplaceAll(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n", "\r\n"))
+		b = []byte(toCRLF(string(b)))
 		ts.Check(os.WriteFile(ts.MkAbs(a), b, 0o666))
 	}
+}
+
+// toCRLF ends every line of s with CR LF.
+func toCRLF(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
 }
