@@ -319,7 +319,7 @@ func appendMenuLine(dst []byte, t byte, e entry, search string) []byte {
 		}
 	}
 	if t == '7' && search != "" && e.Shown != "" {
-		dst = appendSearchField(dst, search, e.Shown, e.Text)
+		return appendSearchField(dst, search, e.Shown, e.Text) // ends the line
 	}
 	return append(dst, '\n')
 }
@@ -332,7 +332,7 @@ func appendItemLine(dst []byte, t byte, display, prefix string, url []byte, sear
 	dst = appendLabel(dst, t)
 	dst = appendLink(dst, prefix, url, display)
 	if t == '7' && search != "" {
-		dst = appendSearchField(dst, search, url, display)
+		return appendSearchField(dst, search, url, display) // ends the line
 	}
 	return append(dst, '\n')
 }
@@ -352,7 +352,12 @@ func appendLink[T ~string | ~[]byte](dst []byte, prefix string, href T, text str
 
 // appendSearchField appends the inline search field of a type-7 item whose
 // URL is shown: a GET form to search (the gateway's /go) with the URL and
-// the words typed. Attribute values that are fixed words go unquoted.
+// the words typed. Attribute values that are fixed words go unquoted. The
+// field ends its menu line: the line's newline is the form's last
+// character, inside it, since a text browser breaks the line where a form
+// ends (lynx does), and a newline after it would leave a blank line; in
+// the menu's <pre>, whose forms are inline (pageStyle), a browser shows
+// the newline as the line's end.
 func appendSearchField[T ~string | ~[]byte](dst []byte, search string, shown T, text string) []byte {
 	dst = append(dst, ` <form action="`...)
 	dst = appendHTML(dst, search)
@@ -360,5 +365,5 @@ func appendSearchField[T ~string | ~[]byte](dst []byte, search string, shown T, 
 	dst = appendHTML(dst, shown)
 	dst = append(dst, `"><input type=search name=q size=24 aria-label="search: `...)
 	dst = appendHTML(dst, text)
-	return append(dst, `"><button>search</button></form>`...)
+	return append(dst, "\"><button>search</button>\n</form>"...)
 }

@@ -64,7 +64,7 @@ func TestAppendMenuLine(t *testing.T) {
 		{'i', entry{Text: "  +--<art>--+"}, "", "      " + "  +--&lt;art&gt;--+\n"},
 		{'7', entry{Text: "Find", Href: "/gopher://h/7/f", Shown: "gopher://h/7/f"}, "/go",
 			`<span class=k37>(?)  </span> <a href="/gopher://h/7/f">Find</a>` +
-				` <form action="/go"><input type=hidden name=url value="gopher://h/7/f"><input type=search name=q size=24 aria-label="search: Find"><button>search</button></form>` + "\n"},
+				` <form action="/go"><input type=hidden name=url value="gopher://h/7/f"><input type=search name=q size=24 aria-label="search: Find"><button>search</button>` + "\n</form>"},
 		{'3', entry{Text: "no <such> thing", Kind: "error"}, "", `<span class=k33>(ERR)</span> <span class="error">no &lt;such&gt; thing</span>` + "\n"},
 		{'Q', entry{Text: "odd", Href: "/gopher://h/Qx", Shown: "gopher://h/Qx"}, "", `<span class=k title="Q: an item type the gateway does not know">(???)</span> <a href="/gopher://h/Qx">odd</a>` + "\n"},
 	} {

@@ -168,7 +168,7 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 {{end}}{{if .Repairs}}<ul>{{range .Repairs}}<li>repaired: {{.}}</li>{{end}}</ul>
 {{end}}{{if .Retry}}<p><a href="{{.Retry}}">Retry {{.Target}}</a>{{if not .Proxy}}, or change the URL in the box above.{{end}}</p>
 {{end}}{{template "foot" .}}{{end}}
-{{define "search"}}{{template "head" .}}<h1>search: {{.Title}}</h1>
+{{define "search"}}{{template "head" .}}<h1>{{.Title}}</h1>
 <form method="get" action="{{.Action}}">
 <input type="hidden" name="url" value="{{.Target}}">
 <input type="text" name="q" autofocus> <input type="submit" value="search">
@@ -211,7 +211,10 @@ func (g *Gateway) listPage(q *request, heading string) *page {
 
 // searchPage renders the form of a gopher search item (type 7) requested
 // without a search string. The form goes to the gateway's /go, which
-// redirects to the URL with the search added.
+// redirects to the URL with the search added. The page is titled with the
+// selector's last part, decoded (the breadcrumbs' last name: "find it"
+// for /7/cgi/find%20it; the server for an empty selector), since a URL
+// names no display string; the URL itself is in the box above.
 func (g *Gateway) searchPage(q *request) {
 	action, origin := "/go", ""
 	if q.proxy {
@@ -221,12 +224,13 @@ func (g *Gateway) searchPage(q *request) {
 			action = origin + "/go"
 		}
 	}
+	tr := gopherTrail(q.u, func(s string) template.URL { return g.link(q, s) })
 	g.render(q.w, "search", struct {
 		Title, Target string
 		Action        template.URL
 		Proxy         bool
 		bar
-	}{stripUserinfo(q.u.String()), q.u.String(), template.URL(action), q.proxy, bar{URL: q.shown(), trail: gopherTrail(q.u, func(s string) template.URL { return g.link(q, s) })}}, origin)
+	}{"search: " + tr.Crumbs[len(tr.Crumbs)-1].Name, q.u.String(), template.URL(action), q.proxy, bar{URL: q.shown(), trail: tr}}, origin)
 }
 
 // rootPage is the gateway's front page.
