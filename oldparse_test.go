@@ -262,6 +262,18 @@ done:
 	}
 	if portColon >= 0 {
 		hostEnd = portColon
+	}
+	// The host's error before the port's (RFC 1738 5: hostport = host
+	// [ ":" port ], so the host's bytes come first).
+	u.host = span{int32(hostStart), int32(hostEnd)}
+	if hostStart == hostEnd {
+		if syntax != schemes.IPOptionalHost && !partial {
+			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyMissingHost}
+		}
+	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
+		return &SyntaxError{Input: input, Offset: base + off, Component: ComponentHost, Err: ErrBadHost, why: w, n: int32(k)}
+	}
+	if portColon >= 0 {
 		u.flags |= hasPort
 		u.port = span{int32(hostEnd + 1), int32(authEnd)}
 		if hostEnd+1 == authEnd {
@@ -277,14 +289,6 @@ done:
 		}
 	} else {
 		u.port = span{int32(authEnd), int32(authEnd)}
-	}
-	u.host = span{int32(hostStart), int32(hostEnd)}
-	if hostStart == hostEnd {
-		if syntax != schemes.IPOptionalHost && !partial {
-			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyMissingHost}
-		}
-	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
-		return &SyntaxError{Input: input, Offset: base + off, Component: ComponentHost, Err: ErrBadHost, why: w, n: int32(k)}
 	}
 	if authEnd < n && s[authEnd] == '/' {
 		return u.oldParseTail(input, base, authEnd, ComponentPath)

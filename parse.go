@@ -533,7 +533,7 @@ func fastLogin(s string, a int) (userEnd, at int) {
 	return userEnd, -1
 }
 
-// fastHostPort reads a host name or number (or no host, where syntax allows that)
+// fastHostPort reads a host name (or no host, where syntax allows that)
 // and an optional non-empty decimal port from h. It returns the end of the
 // host, the end of the authority and whether there is a port, or an end of
 // -1 when the input needs the general parser.
@@ -561,29 +561,17 @@ func fastHostPort(s string, h int, syntax schemes.Syntax) (hostEnd, end int, por
 	if i == h || bad&16 != 0 || ptab[s[h]]&(cLetter|cDigit) == 0 || prev != 0 {
 		return hostEnd, -1, false // an empty host or label, or one that starts or ends with "-" or "."
 	}
-	// A host name's top label starts with a letter; else it is a host number.
+	// A host name's top label starts with a letter. A host number is left
+	// to the general parser.
 	top := hostEnd - 1
 	for top > h && s[top-1] != '.' {
 		top--
 	}
-	if ptab[s[top]]&cLetter == 0 && !hostNumber(s[h:hostEnd]) {
+	if ptab[s[top]]&cLetter == 0 {
 		return hostEnd, -1, false
 	}
 	end, port = fastPort(s, hostEnd)
 	return hostEnd, end, port
-}
-
-// hostNumber reports whether host, a run of labels the caller has checked
-// (no empty label, none that starts or ends with "-"), is a host number:
-// four decimal parts (RFC 1738 3.1: hostnumber = digits "." digits "."
-// digits "." digits).
-func hostNumber(host string) bool {
-	for i := 0; i < len(host); i++ {
-		if host[i] != '.' && ptab[host[i]]&cDigit == 0 {
-			return false
-		}
-	}
-	return strings.Count(host, ".") == 3
 }
 
 // emptyHost reports whether the authority at h has no host (the end, "/"
@@ -750,23 +738,75 @@ func (u *URL) parseLogin(a int, syntax schemes.Syntax, partial bool) failure {
 }
 
 // fastAuthority parses the authority of an absolute URL from a in the
-// common case, as parseFast reads it (fastHostPort): no user or password,
-// a valid host name or host number (or none, where the scheme allows
-// that), an optional non-empty decimal port, then "/", "#" or the end. It
+// common case: no user or password, a valid host name or host number (or
+// none, where the scheme allows that), an optional non-empty decimal port,
+// then "/", "#" or the end. The host is checked during the scan; unlike
+// fastHostPort's single pass, this per-label loop also takes host
+// numbers, and it is the faster one on the short hosts of file URLs read
+// by ParseGeneric (measured: fastHostPort here cost 10% there). It
 // returns the end of the authority, or -1 when the input needs the
 // general parseAuthority, which also explains any error.
 func (u *URL) fastAuthority(a int, syntax schemes.Syntax) int {
 	s := u.s
-	hostEnd, end, port := fastHostPort(s, a, syntax)
-	if end < 0 || end < len(s) && s[end] != '/' && s[end] != '#' {
+	i := a
+	if i >= len(s) || s[i] == '/' || s[i] == '#' {
+		if syntax != schemes.IPOptionalHost {
+			return -1
+		}
+		u.user, u.pass, u.host, u.port = span{int32(a), int32(a)}, span{int32(a), int32(a)}, span{int32(a), int32(a)}, span{int32(a), int32(a)}
+		return a
+	}
+	var seen uint8 // the classes of all label bytes
+	labels := 0
+	last := a // the start of the last label
+	for {
+		ls := i
+		for i < len(s) {
+			k := ptab[s[i]]
+			if k&cLabel == 0 {
+				break
+			}
+			seen |= k
+			i++
+		}
+		if i == ls || s[ls] == '-' || s[i-1] == '-' {
+			return -1
+		}
+		labels++
+		last = ls
+		if i < len(s) && s[i] == '.' {
+			i++
+			continue
+		}
+		break
+	}
+	if seen&(cLetter|cHyphen) == 0 {
+		if labels != 4 {
+			return -1 // not a host number
+		}
+	} else if ptab[s[last]]&cLetter == 0 {
+		return -1 // a top label must start with a letter
+	}
+	hostEnd := i
+	u.port = span{int32(i), int32(i)}
+	if i < len(s) && s[i] == ':' {
+		i++
+		for i < len(s) && ptab[s[i]]&cDigit != 0 {
+			i++
+		}
+		if i == hostEnd+1 {
+			return -1
+		}
+		u.flags |= hasPort
+		u.port = span{int32(hostEnd + 1), int32(i)}
+	}
+	if i < len(s) && s[i] != '/' && s[i] != '#' {
 		return -1
 	}
-	u.user, u.pass, u.host, u.port = span{int32(a), int32(a)}, span{int32(a), int32(a)}, span{int32(a), int32(hostEnd)}, span{int32(end), int32(end)}
-	if port {
-		u.flags |= hasPort
-		u.port.start = int32(hostEnd + 1)
-	}
-	return end
+	u.user = span{int32(a), int32(a)}
+	u.pass = u.user
+	u.host = span{int32(a), int32(hostEnd)}
+	return i
 }
 
 // parseAuthority parses the login from a in general: user, password, host
@@ -853,6 +893,19 @@ done:
 	}
 	if portColon >= 0 {
 		hostEnd = portColon
+	}
+	// The host before the port: the error names the first offending byte.
+	u.host = span{int32(hostStart), int32(hostEnd)}
+	if hostStart == hostEnd {
+		if syntax != schemes.IPOptionalHost && !partial {
+			return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fMissingHost, why: whyMissingHost}
+		}
+	} else if literal {
+		// checked by ipLiteral
+	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
+		return 0, failure{off: int32(off), n: int32(k), comp: ComponentHost, code: fHost, why: w}
+	}
+	if portColon >= 0 {
 		u.flags |= hasPort
 		u.port = span{int32(hostEnd + 1), int32(authEnd)}
 		if hostEnd+1 == authEnd {
@@ -868,16 +921,6 @@ done:
 		}
 	} else {
 		u.port = span{int32(authEnd), int32(authEnd)}
-	}
-	u.host = span{int32(hostStart), int32(hostEnd)}
-	if hostStart == hostEnd {
-		if syntax != schemes.IPOptionalHost && !partial {
-			return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fMissingHost, why: whyMissingHost}
-		}
-	} else if literal {
-		// checked by ipLiteral
-	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
-		return 0, failure{off: int32(off), n: int32(k), comp: ComponentHost, code: fHost, why: w}
 	}
 	return authEnd, failure{}
 }

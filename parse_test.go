@@ -152,6 +152,11 @@ var parseErrorTests = []struct {
 	{"http://h:/p", 8, ComponentPort, ErrEmptyPort, "RFC 1738 3.1: if the port is omitted, the colon is as well"},
 	{"http://h:8a/", 10, ComponentPort, ErrBadPort, "RFC 1738 5: port = digits"},
 	{"http://h:1:2/", 10, ComponentPort, ErrReservedChar, "RFC 1738 5: port = digits"},
+	// RFC 1738 5: hostport = host [ ":" port ]; the host's bad byte comes
+	// first, so it is the one named (FuzzGrammarMutate found the port's
+	// "@" named instead).
+	{"ftp://@&&:@A#", 7, ComponentHost, ErrBadHost, "RFC 1738 5: host before port"},
+	{"http://h&:x/", 8, ComponentHost, ErrBadHost, "RFC 1738 5: host before port"},
 	{"http://1.2.3/", 11, ComponentHost, ErrBadHost, "RFC 1738 3.1: host number has four parts"},
 	{"http://1.2.3.4.5/", 15, ComponentHost, ErrBadHost, "RFC 1738 3.1: host number has four parts"},
 	{"http://a.1b/", 9, ComponentHost, ErrBadHost, "RFC 1738 3.1: toplabel starts with alpha"},

@@ -125,7 +125,7 @@ func fastHost64(s string, h int, syntax schemes.Syntax) (hostEnd, end int, port 
 	if dots != 0 {
 		top = h + 64 - bits.LeadingZeros64(dots)
 	}
-	if ptab[s[top]]&cLetter == 0 && !hostNumber(s[h:h+e]) {
+	if ptab[s[top]]&cLetter == 0 {
 		return h, -1, false, -1
 	}
 	hostEnd = h + e

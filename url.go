@@ -127,18 +127,16 @@ func (u URL) HasAuthority() bool { return u.flags&hasAuthority != 0 }
 // Opaque returns the scheme-specific part: everything after the scheme's
 // ":" and before any "#fragment". For a partial URL it is everything before
 // the fragment.
-func (u URL) Opaque() string { return u.opaque().of(u.s) }
-
-// opaque returns the span of the scheme-specific part.
-func (u URL) opaque() (p span) {
-	p.end = int32(len(u.s))
+func (u URL) Opaque() string {
+	start := int32(0)
 	if u.flags&hasScheme != 0 {
-		p.start = u.scheme.end + 1
+		start = u.scheme.end + 1
 	}
+	end := int32(len(u.s))
 	if u.flags&hasFragment != 0 {
-		p.end = u.frag.start - 1
+		end = u.frag.start - 1
 	}
-	return p
+	return u.s[start:end]
 }
 
 // Authority returns the login part of a URL with "//": everything between
@@ -314,7 +312,14 @@ func (u URL) Span(c Component) (start, end int, ok bool) {
 	case ComponentScheme:
 		p, ok = u.scheme, u.flags&hasScheme != 0
 	case ComponentOpaque:
-		p, ok = u.opaque(), true
+		p.start, p.end = 0, int32(len(u.s))
+		if u.flags&hasScheme != 0 {
+			p.start = u.scheme.end + 1
+		}
+		if u.flags&hasFragment != 0 {
+			p.end = u.frag.start - 1
+		}
+		ok = true
 	case ComponentUser, ComponentPassword, ComponentHost, ComponentPort:
 		if u.flags&hasAuthority == 0 {
 			return -1, -1, false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/urlkit/urlkit/internal/fakeservers"
@@ -83,9 +84,14 @@ func TestIPv6LiteralTargets(t *testing.T) {
 	// A public IPv6 address is reached (the connection is the loopback
 	// server's, reporting the public peer the policy decides on).
 	g := New(Config{})
-	var dialled []string
+	var (
+		mu      sync.Mutex // the handler dials; the test reads after
+		dialled []string
+	)
 	g.testDial = func(ctx context.Context, network, a string) (net.Conn, error) {
+		mu.Lock()
 		dialled = append(dialled, a)
+		mu.Unlock()
 		c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 		if err != nil {
 			return nil, err
@@ -97,6 +103,8 @@ func TestIPv6LiteralTargets(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, `<a href="/gopher://[2606:4700:4700::1111]/1/">[2606:4700:4700::1111]</a> / <a href="/gopher://[2606:4700:4700::1111]/1/a">a</a>`) {
 		t.Errorf("public IPv6: %d\n%s", resp.StatusCode, body)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if len(dialled) != 1 || dialled[0] != "[2606:4700:4700::1111]:70" {
 		t.Errorf("dialled %q, want [2606:4700:4700::1111]:70", dialled)
 	}

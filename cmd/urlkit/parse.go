@@ -84,6 +84,12 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 		}
 		if err != nil {
 			o.setStatus(exitInvalid)
+			if se, _ := syntaxError(errText, err); se != nil && asJSON && se.Detail == "" {
+				// Its reason is written twice, on standard error and in
+				// the JSON: worked out once (the same text: Reason
+				// returns Detail when it is set).
+				se.Detail = se.Reason()
+			}
 			o.message(in, describeInputError(nil, errText, err))
 		}
 		if asJSON {
