@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -31,17 +33,39 @@ func corpora(t *testing.T) string {
 	return dir
 }
 
-// buildCLI builds the urlkit command from the repository this module
-// sits in.
+// buildCLI returns the urlkit command: URLKIT_CLI when set (CI builds it
+// once for the run), else built once per test process from the
+// repository this module sits in.
 func buildCLI(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "urlkit")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/urlkit")
-	cmd.Dir = filepath.Join("..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building urlkit: %v\n%s", err, out)
+	if bin := os.Getenv("URLKIT_CLI"); bin != "" {
+		return bin
 	}
-	return bin
+	cli.once.Do(func() {
+		dir, err := os.MkdirTemp("", "urlkit-cli-")
+		if err != nil {
+			cli.err = err
+			return
+		}
+		cli.bin = filepath.Join(dir, "urlkit")
+		cmd := exec.Command("go", "build", "-o", cli.bin, "./cmd/urlkit")
+		cmd.Dir = filepath.Join("..", "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			cli.err = fmt.Errorf("%w\n%s", err, out)
+		}
+	})
+	if cli.err != nil {
+		t.Fatalf("building urlkit: %v", cli.err)
+	}
+	return cli.bin
+}
+
+// cli is the command buildCLI built, in a directory under TestMain's
+// temporary directory (removed with it).
+var cli struct {
+	once sync.Once
+	bin  string
+	err  error
 }
 
 // cliCanon runs `urlkit canon --json` (with flags, such as --lenient)
