@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -236,11 +237,23 @@ var vlsField = regexp.MustCompile(`(?m)^ *(Name|Target|Host|Hsoname): (.*)$`)
 func vls(t *testing.T, env map[string]string, path string) []vlsEntry {
 	t.Helper()
 	_, port, _ := net.SplitHostPort(env["URLKIT_PROSPERO_ADDR"])
-	cmd := exec.Command("bash", filepath.Join(testservers.ServersDir(), "prospero", "client.sh"), env["URLKIT_PROSPERO_PREFIX"], port, "vls", "-v", path)
-	cmd.Env = append(os.Environ(), "PROSPERO_ROOT="+env["URLKIT_PROSPERO_ROOT"])
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("vls -v %s: %v\n%s", path, err, out)
+	// vls's ARDP library gives up after its own few seconds of
+	// retransmissions ("Timed out (ardp)"), which a loaded machine can
+	// outlast (dirsrv answers late): the oracle is asked again, up to
+	// three times, before the test fails for want of it.
+	var out []byte
+	for try := 1; ; try++ {
+		cmd := exec.Command("bash", filepath.Join(testservers.ServersDir(), "prospero", "client.sh"), env["URLKIT_PROSPERO_PREFIX"], port, "vls", "-v", path)
+		cmd.Env = append(os.Environ(), "PROSPERO_ROOT="+env["URLKIT_PROSPERO_ROOT"])
+		var err error
+		out, err = cmd.CombinedOutput()
+		if err == nil {
+			break
+		}
+		if try == 3 || !bytes.Contains(out, []byte("Timed out (ardp)")) {
+			t.Fatalf("vls -v %s (try %d): %v\n%s", path, try, err, out)
+		}
+		t.Logf("vls -v %s timed out (try %d); asking again", path, try)
 	}
 	var es []vlsEntry
 	for _, m := range vlsField.FindAllStringSubmatch(string(out), -1) {
@@ -353,9 +366,23 @@ func TestProsperoRealManyPackets(t *testing.T) {
 	// depends on where the run's directory is (41 under /tmp/u23/srv.XXXXXX,
 	// 44 under CI's /tmp/urlkit-ci-servers.XXXXXXXX): the last one must be
 	// n/n, after the acknowledgements of the first two windows of 16.
-	n := strings.Count(trace.String(), "< ARDP packet")
+	// The packets are counted by their sequence numbers, each once: on a
+	// loaded machine a retransmission or a late acknowledgement brings
+	// some twice, and a count of the trace's lines would pass n. (The
+	// total is "?" until a packet has said it.)
+	n, seen := 0, map[int]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^< ARDP packet (\d+)/(\d+|\?) `).FindAllStringSubmatch(trace.String(), -1) {
+		seq, _ := strconv.Atoi(m[1])
+		total, _ := strconv.Atoi(m[2])
+		seen[seq], n = true, max(n, total)
+	}
 	if n <= 32 {
 		t.Fatalf("%d ARDP packets, want more than two windows of 16", n)
+	}
+	for seq := 1; seq <= n; seq++ {
+		if !seen[seq] {
+			t.Errorf("trace lacks ARDP packet %d/%d", seq, n)
+		}
 	}
 	for _, w := range []string{"> ARDP acknowledgement: received through packet 16", "> ARDP acknowledgement: received through packet 32", fmt.Sprintf("< ARDP packet %d/%d", n, n)} {
 		if !strings.Contains(trace.String(), w) {

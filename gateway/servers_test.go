@@ -157,3 +157,41 @@ func mtime(t *testing.T, name string) string {
 	}
 	return st.ModTime().UTC().Format("2006-01-02 15:04")
 }
+
+// IPv6 literal hosts through the gateway against the real daemons on
+// [::1] (.ci/servers.sh runs a second vsftpd and gophernicus there): the
+// path form is served (issue 21), with breadcrumbs and links that write
+// the host in its brackets; the default policy refuses the loopback
+// address.
+func TestRealIPv6(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_FTP6_ADDR")
+	testservers.Require(t, "URLKIT_GOPHER6_ADDR")
+	ftp6, gopher6 := env["URLKIT_FTP6_ADDR"], env["URLKIT_GOPHER6_ADDR"]
+	base := serve(t, New(allow(ftp6, gopher6)))
+	resp, body := raw(t, base, "GET", "/gopher://"+gopher6+"/1/docs")
+	if resp.StatusCode != 200 {
+		t.Fatalf("gopher menu: %d\n%s", resp.StatusCode, body)
+	}
+	for _, want := range []string{
+		`<a href="/gopher://` + gopher6 + `/1/" rel="up"`,
+		`<a href="/gopher://` + gopher6 + `/1/">` + gopher6 + `</a> / <strong>docs</strong>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("gopher menu lacks %s:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "[[") {
+		t.Errorf("gopher menu: a host in two pairs of brackets:\n%s", body)
+	}
+	resp, body = raw(t, base, "GET", "/ftp://"+ftp6+"/pub/dir/")
+	if resp.StatusCode != 200 || !strings.Contains(body, `<a href="./../../">`+ftp6+`</a> / <a href="./../">pub/</a> / <strong>dir/</strong>`) || strings.Contains(body, "[[") {
+		t.Errorf("ftp directory: %d\n%s", resp.StatusCode, body)
+	}
+	hello, _ := os.ReadFile(env["URLKIT_FTP_ROOT"] + "/pub/hello.txt")
+	if resp, body := raw(t, base, "GET", "/ftp://"+ftp6+"/pub/hello.txt"); resp.StatusCode != 200 || body != string(hello) {
+		t.Errorf("ftp file: %d %q", resp.StatusCode, body)
+	}
+	if resp, body := raw(t, serve(t, New(Config{})), "GET", "/gopher://"+gopher6+"/1/"); resp.StatusCode != 403 || !strings.Contains(body, "::1 is a loopback") {
+		t.Errorf("default policy: %d %q", resp.StatusCode, body)
+	}
+}
