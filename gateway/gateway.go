@@ -341,10 +341,34 @@ func readTarget(raw string) (urlkit.URL, error) {
 	if err == nil {
 		return u, nil
 	}
-	if lu, _, lerr := lenient.Parse(raw); lerr == nil && lu.String() == raw {
+	lu, _, lerr := lenient.Parse(raw)
+	if lerr == nil && lu.String() == raw {
 		return lu, nil
 	}
+	if lerr != nil && bracketedHost(raw) {
+		// An IPv6 literal the lenient reading refuses too (a zone, an
+		// IPv4 address in brackets, no "]"): its error says what is wrong
+		// with the literal, where the strict one only says RFC 1738 has
+		// none.
+		return u, lerr
+	}
 	return u, err
+}
+
+// bracketedHost reports whether raw's host starts with "[", an IPv6
+// literal as RFC 3986 3.2.2 writes it.
+func bracketedHost(raw string) bool {
+	_, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return false
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	return strings.HasPrefix(rest, "[")
 }
 
 // targetOf is the upstream address a plan's slot is counted against.

@@ -69,6 +69,18 @@ func TestIPv6LiteralTargets(t *testing.T) {
 	if resp, body := raw(t, allowed, "GET", "/gopher://"+addr+"/1/a%zz"); resp.StatusCode != 400 {
 		t.Errorf("a lone %%: %d %q", resp.StatusCode, body)
 	}
+	// An IPv6 literal the lenient reading refuses too gets its error,
+	// not the strict reading's "RFC 1738 has none".
+	for target, says := range map[string]string{
+		"/gopher://[fe80::1%25eth0]/1/": "zone identifier",
+		"/gopher://[1.2.3.4]/1/":        "is not an IPv6 address",
+		"/gopher://[::1%5D:70/1/":       `without a closing "]"`,
+		"/gopher://u:p@[::1%5D:70/1/":   "details withheld",
+	} {
+		if resp, body := raw(t, allowed, "GET", target); resp.StatusCode != 400 || !strings.Contains(body, says) {
+			t.Errorf("%s: %d %q, want 400 saying %q", target, resp.StatusCode, body, says)
+		}
+	}
 	// The default policy: loopback and documentation addresses refused.
 	def := serve(t, New(Config{}))
 	for target, says := range map[string]string{
