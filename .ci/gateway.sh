@@ -289,6 +289,11 @@ done
 # Latin-1 text, and the error in plain words with a way back.
 grep -q 'Docs directory' "$B/lynx-menu.txt" || fail "lynx: the menu page lacks its items"
 grep -q '| left | right|' "$B/lynx-menu.txt" || fail "lynx: the menu's info-line art is not kept"
+# The search item's field ends its line: the art follows at once, no blank line.
+grep -A1 'Search the test server' "$B/lynx-menu.txt" | tail -n 1 | grep -q -- '+------+' || fail "lynx: a blank line after the menu's search field"
+# A search item opened by itself: its page is titled with the selector's last part.
+timeout 60 lynx -dump "$GW/gopher://$G/7/cgi-bin/search" >"$B/lynx-searchform.txt" || true
+grep -q 'search: search' "$B/lynx-searchform.txt" || fail "lynx: the search item's page lacks its title"
 grep -q 'README' "$B/lynx-ftpdir.txt" && grep -q '1.5 MiB' "$B/lynx-ftpdir.txt" || fail "lynx: the ftp page lacks README or big.bin's size"
 grep -q 'dir/' "$B/lynx-ftpdir.txt" || fail "lynx: the ftp page lacks the directory with its /"
 grep -q 'Results for "café"' "$B/lynx-search.txt" || fail "lynx: the search results lack the term"
