@@ -2,7 +2,6 @@ package urlkit
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -68,7 +67,8 @@ const (
 //
 //	offset 17 in path: "%zz" is not a valid escape (RFC 1630: % must be followed by two hex digits)
 func (e *SyntaxError) Error() string {
-	return "offset " + strconv.Itoa(e.Offset) + " in " + e.Component.String() + ": " + e.Reason()
+	var buf [24]byte
+	return "offset " + string(strconv.AppendInt(buf[:0], int64(e.Offset), 10)) + " in " + e.Component.String() + ": " + e.Reason()
 }
 
 // Reason returns the explanation without the offset and component.
@@ -93,7 +93,10 @@ func (e *SyntaxError) Reason() string {
 	case whyHostTrailingDot:
 		return `a host name must not end with "." (RFC 1738 5: hostname ends with a toplabel)`
 	case whyHostNumber:
-		return fmt.Sprintf(`a host number has exactly four decimal parts separated by ".", not %d (RFC 1738 3.1)`, e.n)
+		var buf [96]byte
+		b := append(buf[:0], `a host number has exactly four decimal parts separated by ".", not `...)
+		b = strconv.AppendInt(b, int64(e.n), 10)
+		return string(append(b, ` (RFC 1738 3.1)`...))
 	case whyHostTopLabel:
 		return "the last label of a host name must start with a letter (RFC 1738 3.1: it tells domain names from IP addresses)"
 	case whyHostChar:
@@ -103,7 +106,7 @@ func (e *SyntaxError) Reason() string {
 	case whyEmptyPort:
 		return `":" with no port after it: when the port is omitted, the ":" is too (RFC 1738 3.1)`
 	case whyBadPort:
-		return fmt.Sprintf("%q in port: a port is decimal digits (RFC 1738 3.1)", string(rune(b)))
+		return quoteIn("", string(rune(b)), " in port: a port is decimal digits (RFC 1738 3.1)")
 	case whyLiteralUnclosed:
 		return `"[" without a closing "]": an IPv6 literal is written "[" address "]" (RFC 3986 3.2.2)`
 	case whyLiteralZone:
@@ -115,9 +118,9 @@ func (e *SyntaxError) Reason() string {
 		if i := strings.IndexByte(lit, ']'); i >= 0 {
 			lit = lit[:i]
 		}
-		return fmt.Sprintf(`%q is not an IPv6 address (RFC 4291 2.2; an IPv4 address is written without brackets, RFC 3986 3.2.2)`, lit)
+		return quoteIn("", lit, ` is not an IPv6 address (RFC 4291 2.2; an IPv4 address is written without brackets, RFC 3986 3.2.2)`)
 	case whyLiteralAfter:
-		return fmt.Sprintf(`%q after the "]" of an IPv6 literal: only ":" and a port may follow it (RFC 3986 3.2.2)`, string(rune(b)))
+		return quoteIn("", string(rune(b)), ` after the "]" of an IPv6 literal: only ":" and a port may follow it (RFC 3986 3.2.2)`)
 	}
 	return charReason(e.Input, e.Offset, e.Component)
 }
@@ -170,21 +173,58 @@ func charReason(input string, off int, c Component) string {
 		if end > len(input) {
 			end = len(input)
 		}
-		return fmt.Sprintf("%q is not a valid escape (RFC 1630: %% must be followed by two hex digits)", input[off:end])
+		return quoteIn("", input[off:end], " is not a valid escape (RFC 1630: % must be followed by two hex digits)")
 	case cls&chars.Space != 0:
 		return "space must be encoded as %20 (RFC 1738 2.2: unsafe)"
 	case cls&chars.Control != 0:
-		return fmt.Sprintf("control character 0x%02X must be encoded as %%%02X (RFC 1738 2.2)", b, b)
+		return byteIn("control character 0x", b, " must be encoded as %", b, " (RFC 1738 2.2)")
 	case cls&chars.NonASCII != 0:
-		return fmt.Sprintf("byte 0x%02X is not US-ASCII and must be encoded as %%%02X (RFC 1738 2.2)", b, b)
+		return byteIn("byte 0x", b, " is not US-ASCII and must be encoded as %", b, " (RFC 1738 2.2)")
 	case b == '#':
 		return `"#" must be encoded as %23: a URL has one fragment, introduced by the first "#" (RFC 1738 2.2)`
 	case cls&(chars.National|chars.Punctuation) != 0:
-		return fmt.Sprintf("%q is unsafe and must be encoded as %%%02X (RFC 1738 2.2)", string(rune(b)), b)
+		return quoteByteIn(b, " is unsafe and must be encoded as %", " (RFC 1738 2.2)")
 	case cls&chars.Reserved != 0:
-		return fmt.Sprintf("%q is reserved here and must be encoded as %%%02X (RFC 1738 %s)", string(rune(b)), b, reservedRule(c))
+		return quoteByteIn(b, " is reserved here and must be encoded as %", " (RFC 1738 "+reservedRule(c)+")")
 	}
-	return fmt.Sprintf("%q is not allowed here", string(rune(b)))
+	return quoteIn("", string(rune(b)), " is not allowed here")
+}
+
+// The explanations are built by hand rather than with fmt: a stream's
+// rejected lines each ask for one (the command line writes it twice). The
+// quoting is strconv's, which is what fmt's %q does; hex is two upper-case
+// digits, fmt's %02X of a byte.
+
+// quoteIn returns pre, q quoted as a Go string, then post, in one
+// allocation.
+func quoteIn(pre, q, post string) string {
+	var buf [192]byte
+	b := append(buf[:0], pre...)
+	b = strconv.AppendQuote(b, q)
+	return string(append(b, post...))
+}
+
+// quoteByteIn returns the character b quoted, mid, b in hex, then post.
+func quoteByteIn(b byte, mid, post string) string {
+	var buf [192]byte
+	s := strconv.AppendQuote(buf[:0], string(rune(b)))
+	s = append(s, mid...)
+	s = append(s, chars.UpperHex[b>>4], chars.UpperHex[b&15])
+	return string(append(s, post...))
+}
+
+// byteIn returns pre, b in hex, mid, then (when post is not empty) b2 in
+// hex and post.
+func byteIn(pre string, b byte, mid string, b2 byte, post string) string {
+	var buf [192]byte
+	s := append(buf[:0], pre...)
+	s = append(s, chars.UpperHex[b>>4], chars.UpperHex[b&15])
+	s = append(s, mid...)
+	if post != "" {
+		s = append(s, chars.UpperHex[b2>>4], chars.UpperHex[b2&15])
+		s = append(s, post...)
+	}
+	return string(s)
 }
 
 func reservedRule(c Component) string {
@@ -206,9 +246,9 @@ func hostCharReason(c byte) string {
 	case c == '_':
 		return `"_" is not allowed in a host name: labels are letters, digits and "-" (RFC 1738 3.1, RFC 1034 3.5)`
 	case chars.Table[c]&(chars.Space|chars.Control|chars.NonASCII) != 0:
-		return fmt.Sprintf("byte 0x%02X is not allowed in a host name: labels are letters, digits and \"-\" (RFC 1738 3.1)", c)
+		return byteIn("byte 0x", c, ` is not allowed in a host name: labels are letters, digits and "-" (RFC 1738 3.1)`, 0, "")
 	case c == '?' || c == ';':
-		return fmt.Sprintf("%q is not allowed in a host name: the url-path, and any search part, must start with \"/\" (RFC 1738 3.1)", string(rune(c)))
+		return quoteIn("", string(rune(c)), ` is not allowed in a host name: the url-path, and any search part, must start with "/" (RFC 1738 3.1)`)
 	}
-	return fmt.Sprintf("%q is not allowed in a host name: labels are letters, digits and \"-\" (RFC 1738 3.1)", string(rune(c)))
+	return quoteIn("", string(rune(c)), ` is not allowed in a host name: labels are letters, digits and "-" (RFC 1738 3.1)`)
 }

@@ -53,6 +53,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
@@ -114,6 +115,24 @@ type reader struct {
 	n     int
 }
 
+// readers holds idle readers with their buffers.
+var readers = sync.Pool{New: func() any { return new(reader) }}
+
+// maxPooled is the largest buffer a reader keeps when it goes back to the
+// pool: a rare long line does not pin its buffers.
+const maxPooled = 4 << 10
+
+// release empties r and returns it to the pool. The warnings went to the
+// caller and are not reused.
+func (r *reader) release() {
+	out, orig := r.out[:0], r.orig[:0]
+	if cap(out) > maxPooled {
+		out, orig = nil, nil
+	}
+	*r = reader{out: out, orig: orig}
+	readers.Put(r)
+}
+
 func (r *reader) warn(off int, c urlkit.Component, format string, args ...any) {
 	if r.quiet {
 		r.n++
@@ -153,7 +172,13 @@ func readQuiet(s string, partialOK, quiet bool) (urlkit.URL, []urlkit.Warning, i
 	if u, err := parse(s); err == nil {
 		return u, relaxed(u, nil), 0, nil
 	}
-	r := &reader{in: s, out: make([]byte, 0, len(s)+16), orig: make([]int, 0, len(s)+16), quiet: quiet}
+	// The reader and its buffers come from a pool: finish copies what it
+	// keeps (the repaired text) and hands the warnings over, so a reading
+	// costs no allocation of its own beyond those (Repairs runs on every
+	// line a strict reader rejects).
+	r := readers.Get().(*reader)
+	defer r.release()
+	r.in, r.quiet = s, quiet
 
 	// What surrounds the URL.
 	start, end := 0, len(s)
@@ -484,7 +509,8 @@ func (r *reader) rest(i, end int) {
 // encode writes the byte at i as an escape, with its warning.
 func (r *reader) encode(i int, comp urlkit.Component) {
 	c := r.in[i]
-	r.put(i, "%"+string(chars.UpperHex[c>>4])+string(chars.UpperHex[c&15]))
+	r.out = append(r.out, '%', chars.UpperHex[c>>4], chars.UpperHex[c&15])
+	r.orig = append(r.orig, i, i, i)
 	if r.quiet {
 		r.n++
 		return

@@ -188,12 +188,33 @@ type kindName struct {
 // kindIn returns the name of the first entry of table whose error err
 // wraps.
 func kindIn(table []kindName, err error) (string, bool) {
+	// The common shape, a syntax error wrapping one of the sentinels
+	// itself, found by comparing rather than by errors.Is down the chain
+	// for every entry: the same answer, since such a sentinel wraps
+	// nothing and matches no other.
+	if se, ok := err.(*urlkit.SyntaxError); ok && leaf(se.Err) {
+		for _, k := range table {
+			if se.Err == k.err {
+				return k.name, true
+			}
+		}
+	}
 	for _, k := range table {
 		if errors.Is(err, k.err) {
 			return k.name, true
 		}
 	}
 	return "", false
+}
+
+// leaf reports whether err is an error that errors.Is can only match by
+// equality: it wraps nothing and has no Is method of its own.
+func leaf(err error) bool {
+	switch err.(type) {
+	case interface{ Unwrap() error }, interface{ Unwrap() []error }, interface{ Is(error) bool }:
+		return false
+	}
+	return err != nil
 }
 
 // kinds names the class of each of the core's sentinel errors, in the

@@ -1,8 +1,12 @@
 package linkset
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/urlkit/urlkit"
 )
 
 func TestClassify(t *testing.T) {
@@ -129,6 +133,39 @@ func TestLine(t *testing.T) {
 		got, ok := Line(s)
 		if want := strings.TrimSpace(s); got != want || ok != (want != "") {
 			t.Errorf("Line(%q) = %q, %v; want %q, %v", s, got, ok, want, want != "")
+		}
+	}
+}
+
+// Kind's fast path (a syntax error wrapping a sentinel, compared rather
+// than matched with errors.Is) names every error as the errors.Is walk
+// over the table does.
+func TestKindFastPathAgrees(t *testing.T) {
+	slow := func(err error) string {
+		for _, k := range kinds {
+			if errors.Is(err, k.err) {
+				return k.name
+			}
+		}
+		return "other"
+	}
+	var errs []error
+	for _, k := range kinds {
+		errs = append(errs,
+			&urlkit.SyntaxError{Input: "x", Err: k.err},
+			&urlkit.SyntaxError{Input: "x", Err: fmt.Errorf("wrapped: %w", k.err)},
+			fmt.Errorf("outer: %w", &urlkit.SyntaxError{Input: "x", Err: k.err}),
+			&urlkit.SyntaxError{Input: "x", Err: errors.Join(errors.New("first"), k.err)})
+	}
+	errs = append(errs, &urlkit.SyntaxError{Input: "x"}, &urlkit.SyntaxError{Input: "x", Err: errors.New("none of them")})
+	for _, s := range []string{"http://a b/", "http://h:x/", "ftp://h/%zz", "x", "", "http://[::1]/", "news:a@", "gopher://h/1\x01"} {
+		if _, err := urlkit.Parse(s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, err := range errs {
+		if got, want := Kind(err), slow(err); got != want {
+			t.Errorf("Kind(%v) = %q, the errors.Is walk says %q", err, got, want)
 		}
 	}
 }

@@ -109,7 +109,7 @@ func runEqual(e *env, fs *flag.FlagSet, args []string) int {
 			}
 		}
 		o.setStatus(exitInvalid)
-		o.message(in, describeInputError(nil, text, err))
+		o.inputError(in, text, err)
 		if asJSON {
 			o.writeJSON(in, false, text, err, func(w *jw) {
 				w.KStr("a", a)

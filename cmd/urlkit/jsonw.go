@@ -7,6 +7,7 @@ package main
 import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/jsonw"
+	"github.com/urlkit/urlkit/linkset"
 )
 
 // jw writes one JSON result line.
@@ -17,6 +18,19 @@ type jw struct{ jsonw.Writer }
 // error is about the input as a whole), component names the part it is in
 // ("" when none).
 func (w *jw) errorJSON(text string, err error) {
+	if se, suffix := syntaxError(text, err); se != nil {
+		// The common case (errorParts' first), its message written from
+		// its two parts without joining them first.
+		w.Key("error")
+		w.Open()
+		w.KNum("offset", se.Offset)
+		w.KStr("component", se.Component.String())
+		w.KStr("kind", linkset.Kind(se))
+		w.Key("message")
+		w.Str2(se.Reason(), suffix)
+		w.Close()
+		return
+	}
 	off, comp, msg := errorParts(text, err)
 	w.Key("error")
 	w.Open()

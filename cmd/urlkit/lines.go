@@ -88,6 +88,9 @@ type results struct {
 	cmd    string // "urlkit parse", for messages
 	buf    []byte // standard output
 	errs   []errRec
+	// ebuf holds the messages' bytes, one after another (errRec.msg
+	// are its slices): a rejected line's message costs no allocation.
+	ebuf []byte
 	status int
 	// jw is the JSON writer of writeJSON, kept here so that a result
 	// line costs no allocation of its own.
@@ -115,28 +118,51 @@ func (o *results) setStatus(s int) {
 
 // message writes "urlkit CMD: <where>MSG\n" to standard error.
 func (o *results) message(in *input, msg []byte) {
-	m := make([]byte, 0, len(o.cmd)+len(msg)+24)
-	m = append(m, o.cmd...)
+	o.endMessage(append(o.startMessage(in), msg...))
+}
+
+// startMessage starts a message for standard error in o's message buffer,
+// "urlkit CMD: <where>", and returns the buffer for the caller to append
+// the message to and hand to endMessage.
+func (o *results) startMessage(in *input) []byte {
+	m := append(o.ebuf, o.cmd...)
 	m = append(m, ": "...)
 	if in != nil {
 		m = in.where(m)
 	}
-	m = append(m, msg...)
+	return m
+}
+
+// endMessage ends the message that startMessage began, m being the buffer
+// it returned with the message appended.
+func (o *results) endMessage(m []byte) {
 	m = append(m, '\n')
-	o.errs = append(o.errs, errRec{len(o.buf), m})
+	start := len(o.ebuf)
+	o.ebuf = m
+	// The slice keeps the bytes even when a later message moves the
+	// buffer (the old array stays as it was); its capacity ends at its
+	// length, so nothing appends over the next message.
+	o.errs = append(o.errs, errRec{len(o.buf), m[start:len(m):len(m)]})
+}
+
+// inputError reports err about text for in on standard error, quoting the
+// text around the error's offset (describeInputError).
+func (o *results) inputError(in *input, text string, err error) {
+	o.endMessage(describeInputError(o.startMessage(in), text, err))
 }
 
 // fail reports err for in on standard error, quoting the input around the
 // error's offset, and sets the exit status to 1.
 func (o *results) fail(in *input, err error) {
 	o.setStatus(exitInvalid)
-	o.message(in, describeInputError(nil, in.text, err))
+	o.inputError(in, in.text, err)
 }
 
 // reset empties o for reuse.
 func (o *results) reset() {
 	o.buf = o.buf[:0]
 	o.errs = o.errs[:0]
+	o.ebuf = o.ebuf[:0]
 	o.status = 0
 }
 

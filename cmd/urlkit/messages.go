@@ -56,7 +56,7 @@ func describeInputError(dst []byte, text string, err error) []byte {
 		// The common cases, without errors.As.
 		dst = appendQuoted(dst, text, se.Offset)
 		dst = append(dst, ": "...)
-		dst = append(dst, se.Error()...)
+		dst = appendSyntaxError(dst, se)
 		return append(dst, suffix...)
 	}
 	var re *urlkit.ResolveError
@@ -71,6 +71,17 @@ func describeInputError(dst []byte, text string, err error) []byte {
 	dst = appendQuoted(dst, text, off)
 	dst = append(dst, ": "...)
 	return append(dst, plainError(err)...)
+}
+
+// appendSyntaxError appends se.Error(), "offset N in COMPONENT: REASON",
+// without building the string.
+func appendSyntaxError(dst []byte, se *urlkit.SyntaxError) []byte {
+	dst = append(dst, "offset "...)
+	dst = strconv.AppendInt(dst, int64(se.Offset), 10)
+	dst = append(dst, " in "...)
+	dst = append(dst, se.Component.String()...)
+	dst = append(dst, ": "...)
+	return append(dst, se.Reason()...)
 }
 
 // describeResolveError names the operand at fault and quotes it.

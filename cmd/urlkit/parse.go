@@ -90,7 +90,7 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 				// returns Detail when it is set).
 				se.Detail = se.Reason()
 			}
-			o.message(in, describeInputError(nil, errText, err))
+			o.inputError(in, errText, err)
 		}
 		if asJSON {
 			// The components are substrings of the URL: when it needs no

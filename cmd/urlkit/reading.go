@@ -83,11 +83,19 @@ func (r reading) hint(text string, partial bool, err error) error {
 	if !ok {
 		return err
 	}
-	n := strconv.Itoa(warns) + " warnings"
+	// Written into one buffer, then one string: most rejected lines of a
+	// stream get a hint.
+	var buf [256]byte
+	b := append(buf[:0], "; --lenient reads it as "...)
+	b = appendQuoted(b, urlkit.RedactString(u.String()), -1)
+	b = append(b, " ("...)
+	b = strconv.AppendInt(b, int64(warns), 10)
 	if warns == 1 {
-		n = "1 warning"
+		b = append(b, " warning)"...)
+	} else {
+		b = append(b, " warnings)"...)
 	}
-	return &hintError{err: err, suffix: "; --lenient reads it as " + quote(urlkit.RedactString(u.String())) + " (" + n + ")"}
+	return &hintError{err: err, suffix: string(b)}
 }
 
 // hintError is a strict error whose input the lenient reading repairs.

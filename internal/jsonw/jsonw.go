@@ -215,6 +215,34 @@ func safe8(x uint64) bool {
 // for bytes that are not UTF-8).
 func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	b = appendBody(b, s)
+	return append(b, '"')
+}
+
+// Str2 writes one string, a followed by b, without joining them first.
+func (w *Writer) Str2(a, b string) {
+	if b == "" || b[0] >= utf8.RuneSelf {
+		// A byte of b might complete a character that a's last bytes
+		// begin: the two are escaped as one string.
+		w.Str(a + b)
+		return
+	}
+	w.sep()
+	if w.Trusted {
+		w.B = append(w.B, '"')
+		w.B = append(w.B, a...)
+		w.B = append(w.B, b...)
+	} else {
+		w.B = append(w.B, '"')
+		w.B = appendBody(w.B, a)
+		w.B = appendBody(w.B, b)
+	}
+	w.B = append(w.B, '"')
+	w.comma = true
+}
+
+// appendBody appends s as the inside of a JSON string, without quotes.
+func appendBody(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		// Eight bytes at a time while none needs a second look.
@@ -263,6 +291,5 @@ func AppendString(b []byte, s string) []byte {
 		i++
 		start = i
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }

@@ -121,3 +121,29 @@ func TestPlain(t *testing.T) {
 		}
 	}
 }
+
+// Str2 writes the same string as Str of the two parts joined, wherever
+// they are cut, invalid UTF-8 and split characters included.
+func TestStr2(t *testing.T) {
+	for _, s := range []string{"", "abc", `a"b\c`, "é\x01\n", "x\xc3\xa9y", "\xc3\xa9\xff\xe2\x82\xacz", "0123456789abcdef\"0123"} {
+		for i := 0; i <= len(s); i++ {
+			for _, trusted := range []bool{false, true} {
+				if trusted && !Plain(s) {
+					continue
+				}
+				a, b := s[:i], s[i:]
+				w1 := Writer{Trusted: trusted}
+				w1.OpenArray()
+				w1.Str(s)
+				w1.CloseArray()
+				w2 := Writer{Trusted: trusted}
+				w2.OpenArray()
+				w2.Str2(a, b)
+				w2.CloseArray()
+				if string(w1.B) != string(w2.B) {
+					t.Errorf("Str2(%q, %q) = %s, Str(%q) = %s", a, b, w2.B, s, w1.B)
+				}
+			}
+		}
+	}
+}
