@@ -50,6 +50,12 @@ func FuzzParse(f *testing.F) {
 			if u.String() != want {
 				t.Fatalf("%q: String() = %q", s, u.String())
 			}
+			// parse --json copies a strict URL into JSON unescaped.
+			for i := 0; i < len(want); i++ {
+				if c := want[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+					t.Fatalf("%q: byte 0x%02X in a URL of the strict syntax", s, c)
+				}
+			}
 			v, err := parse(u.String())
 			if err != nil {
 				t.Fatalf("%q: re-parse of %q failed: %v", s, u.String(), err)

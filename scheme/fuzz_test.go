@@ -29,6 +29,7 @@ func FuzzView(f *testing.F) {
 		}
 		v, err := ViewOf(u)
 		checkPositioned(t, s, err)
+		checkFPathScan(t, u)
 		for _, fd := range Check(u) {
 			if fd.Offset > len(s) {
 				t.Fatalf("%q: finding offset %d beyond input: %v", s, fd.Offset, fd)

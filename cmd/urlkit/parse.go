@@ -99,7 +99,10 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 			s, plain := "", false
 			if parsed {
 				s = u.String()
-				plain = jsonw.Plain(s)
+				// A URL of the strict syntax is printable ASCII without
+				// '"' or '\\' (RFC 1738 2.2: the rest must be encoded;
+				// FuzzParse holds it), so only an extended one is scanned.
+				plain = !u.Extended() || jsonw.Plain(s)
 				o.plainInput = plain && s == in.text
 			}
 			o.writeJSON(in, err == nil, errText, err, func(w *jw) {
