@@ -26,8 +26,15 @@ func TestAppendViewJSONPlain(t *testing.T) {
 	}
 	in = append(in, adaLines(t)...)
 	checked := 0
-	for _, s := range in {
-		u, err := urlkit.Parse(s)
+	// The extended syntax too: an http URL with a login (RFC 3986 3.2.1),
+	// an IPv6 host.
+	ext := []string{"http://u:p@h.example/a?b", "http://u@h.example:81/", "https://[::1]:8443/x?y", "file://h/a;b/"}
+	for i, s := range append(in, ext...) {
+		parse := urlkit.Parse
+		if i >= len(in) {
+			parse = urlkit.ParseExtended
+		}
+		u, err := parse(s)
 		if err != nil || !jsonw.Plain(s) || strings.Contains(s, "%") {
 			continue
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -44,6 +45,74 @@ func components(u *urlkit.URL) (v [len(componentNames)]string, ok [len(component
 	v[6], ok[6] = u.Search()
 	v[7], ok[7] = u.Fragment()
 	return
+}
+
+// plainResults enables appendPlainResult; tests turn it off to compare
+// with the general writer.
+var plainResults = true
+
+// appendPlainResult appends the JSON result line of a URL that is valid,
+// needs no JSON escaping, is its input as written and has a view and no
+// warnings: byte for byte what writeJSON and parse's body write for it
+// (TestPlainResultsAgree), in runs of constant text and copied parts.
+func appendPlainResult(b []byte, line int, u *urlkit.URL, view scheme.View) []byte {
+	s := u.String()
+	b = append(b, `{"input":"`...)
+	b = append(b, s...)
+	if line > 0 {
+		b = append(b, `","line":`...)
+		b = strconv.AppendInt(b, int64(line), 10)
+		b = append(b, `,"valid":true,"url":"`...)
+	} else {
+		b = append(b, `","valid":true,"url":"`...)
+	}
+	b = append(b, s...)
+	b = append(b, '"')
+	// components, in componentNames' order
+	if u.IsAbsolute() {
+		b = appendPlainKey(b, `,"scheme":"`, u.Scheme())
+	}
+	if v, ok := u.User(); ok {
+		b = appendPlainKey(b, `,"user":"`, v)
+	}
+	if v, ok := u.Password(); ok {
+		b = appendPlainKey(b, `,"password":"`, v)
+	}
+	if u.HasAuthority() {
+		b = appendPlainKey(b, `,"host":"`, u.Host())
+	}
+	if v, ok := u.RawPort(); ok {
+		b = appendPlainKey(b, `,"port":"`, v)
+	}
+	if v, ok := u.Path(); ok {
+		b = appendPlainKey(b, `,"path":"`, v)
+	}
+	if v, ok := u.Search(); ok {
+		b = appendPlainKey(b, `,"search":"`, v)
+	}
+	if v, ok := u.Fragment(); ok {
+		b = appendPlainKey(b, `,"fragment":"`, v)
+	}
+	b = append(b, ',', '"')
+	b = append(b, u.Scheme()...)
+	b = append(b, '"', ':')
+	var ok bool
+	if strings.IndexByte(s, '%') < 0 {
+		b, ok = scheme.AppendViewJSONPlain(b, view)
+	} else {
+		b, ok = scheme.AppendViewJSON(b, view)
+	}
+	if !ok { // a view a program registered: no keys of its own
+		b = append(b, "{}"...)
+	}
+	return append(b, '}', '\n')
+}
+
+// appendPlainKey appends key (`,"name":"`), v and the closing quote.
+func appendPlainKey(b []byte, key, v string) []byte {
+	b = append(b, key...)
+	b = append(b, v...)
+	return append(b, '"')
 }
 
 // textLabels are the component names padded for the text form.
@@ -104,6 +173,13 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 				// FuzzParse holds it), so only an extended one is scanned.
 				plain = !u.Extended() || jsonw.Plain(s)
 				o.plainInput = plain && s == in.text
+			}
+			if o.plainInput && err == nil && view != nil && len(warns) == 0 && plainResults {
+				// Most lines of a stream: written in one pass, without
+				// the writer's bookkeeping (TestPlainResultsAgree).
+				o.plainInput = false
+				o.buf = appendPlainResult(o.buf, in.line, &u, view)
+				return
 			}
 			o.writeJSON(in, err == nil, errText, err, func(w *jw) {
 				if parsed {

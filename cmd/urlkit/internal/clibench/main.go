@@ -6,7 +6,9 @@
 // rusage), their ratio (how many cores were busy), and each median as a
 // ratio to the yardstick's. With -before, a second urlkit binary (the
 // build before a change) runs the same variants in the same rounds, so
-// that a change is measured interleaved, under the same load.
+// that a change is measured interleaved, under the same load. With
+// -floor, each variant's output format gets a floor too: outfloor copying
+// that output, computed once, a line per input line (no work on the URLs).
 //
 //	go build -o /tmp/urlkit ./cmd/urlkit
 //	go build -o /tmp/neturlprint ./cmd/urlkit/internal/neturlprint
@@ -39,8 +41,21 @@ func main() {
 	out := flag.String("out", os.TempDir()+"/clibench.out", "where each run's standard output goes")
 	extra := flag.String("variants", "canon;parse;parse --json", "urlkit command lines to time, separated by ';'")
 	before := flag.String("before", "", "a second urlkit binary to time on the same variants (named \"before\")")
+	floor := flag.String("floor", "", "the outfloor binary: adds, for each variant, its output format's floor (outfloor copying the variant's output, computed once, line by line)")
 	flag.Parse()
 	vs := []*variant{{name: "net/url program", argv: []string{*ref}}}
+	if *floor != "" {
+		for i, c := range strings.Split(*extra, ";") {
+			// The variant's output, computed once, for outfloor to copy.
+			pre := fmt.Sprintf("%s.floor%d", *out, i)
+			if _, _, err := runOnce(append([]string{*urlkit}, strings.Fields(c)...), *in, pre); err != nil {
+				fmt.Fprintf(os.Stderr, "clibench: %s: %v\n", c, err)
+				os.Exit(1)
+			}
+			defer os.Remove(pre)
+			vs = append(vs, &variant{name: "floor of " + c, argv: []string{*floor, pre}})
+		}
+	}
 	for _, c := range strings.Split(*extra, ";") {
 		if *before != "" {
 			vs = append(vs, &variant{name: "before " + c, argv: append([]string{*before}, strings.Fields(c)...)})

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestPlainResultsAgree runs parse --json with and without
+// appendPlainResult, the one-pass writer of the common result line, on the
+// ada-url datasets, on those lines with bytes put in (which make other
+// lines take the general writer, and some extended or lenient readings),
+// with --lenient, and on arguments (which have no "line" key): standard
+// output and standard error must be the same bytes.
+func TestPlainResultsAgree(t *testing.T) {
+	var lines []string
+	if d := adaDatasetsOpt(); d != nil {
+		lines = strings.Split(strings.TrimSuffix(string(d), "\n"), "\n")
+	}
+	lines = append(lines, "http://h.example/a?b#c", "https://h.example:8443/%7Ex", "file:///a/b/", "file://localhost/x",
+		"file://host.example/a;b", "ftp://u:p@h.example/a;type=d", "gopher://h.example/1x", "mailto:a@b.example",
+		"news:comp.x", "x-y:z", "HTTP://H.EXAMPLE/", "http://[::1]:80/", "URL:http://h.example/", "http://u:p@h.example/")
+	r := rand.New(rand.NewPCG(1, 2))
+	bytes := []string{"%", "%4", "\"", "\\", "~", " ", "\x01", "é", "#", ";", "@", ":", "[", "]", "?", "/"}
+	n := len(lines)
+	for i := 0; i < 5000 && n > 0; i++ {
+		s := lines[r.IntN(n)]
+		p := r.IntN(len(s) + 1)
+		lines = append(lines, s[:p]+bytes[r.IntN(len(bytes))]+s[p:])
+	}
+	in := strings.Join(lines, "\n") + "\n"
+	run := func(args ...string) (string, string) {
+		out, errs, _ := runCLI(t, in, args...)
+		return out, errs
+	}
+	for _, args := range [][]string{{"parse", "--json"}, {"parse", "--json", "--lenient"}, append([]string{"parse", "--json"}, lines[len(lines)-40:]...)} {
+		plainResults = true
+		out1, err1 := run(args...)
+		plainResults = false
+		out2, err2 := run(args...)
+		plainResults = true
+		if out1 != out2 || err1 != err2 {
+			a, b := strings.Split(out1, "\n"), strings.Split(out2, "\n")
+			for i := range min(len(a), len(b)) {
+				if a[i] != b[i] {
+					t.Fatalf("%v: line %d differs:\none pass: %s\ngeneral:  %s", args[:2], i+1, a[i], b[i])
+				}
+			}
+			t.Fatalf("%v: outputs differ (%d and %d lines; stderr equal: %v)", args[:2], len(a), len(b), err1 == err2)
+		}
+		if !strings.Contains(out1, `"valid":true`) {
+			t.Fatalf("%v: no valid line", args)
+		}
+	}
+}
