@@ -85,12 +85,12 @@ type lineOpts struct {
 // standard output bytes, so the two streams interleave as they would
 // sequentially.
 type results struct {
-	cmd    string // "urlkit parse", for messages
-	buf    []byte // standard output
-	errs   []errRec
+	cmd  string // "urlkit parse", for messages
+	buf  []byte // standard output
+	errs []errRec
 	// ebuf holds the messages' bytes, one after another (errRec.msg
 	// are its slices): a rejected line's message costs no allocation.
-	ebuf []byte
+	ebuf   []byte
 	status int
 	// jw is the JSON writer of writeJSON, kept here so that a result
 	// line costs no allocation of its own.
