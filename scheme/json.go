@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
@@ -34,6 +35,84 @@ func AppendViewJSONPlain(b []byte, v View) ([]byte, bool) {
 		return appendHTTPPlain(b, v), true
 	}
 	return appendView(b, v, false)
+}
+
+// AppendValidViewJSON checks a file, http or https URL of the built-in
+// schemes against its grammar, as [Validate] does, and appends its view's
+// JSON object, as [AppendViewJSONPlain] writes it, straight from the URL:
+// no view is built. handled is false, and b returned as it
+// is, for any other URL (one with "%" or needing escapes included); err
+// is the grammar's error (nothing appended).
+// urlkit parse --json writes most of its lines' views with it
+// (TestAppendValidViewJSON holds it to ViewOf and AppendViewJSON).
+func AppendValidViewJSON(b []byte, u urlkit.URL) (_ []byte, handled bool, err error) {
+	if !u.IsAbsolute() || strings.IndexByte(u.String(), '%') >= 0 || u.Extended() && !jsonw.Plain(u.String()) {
+		return b, false, nil
+	}
+	bi, ok := For(u).(builtin)
+	if !ok {
+		return b, false, nil
+	}
+	switch bi.name {
+	case "file":
+		if err := checkFile(u); err != nil {
+			return b, true, err
+		}
+		host := u.Host()
+		b = append(b, `{"host":"`...)
+		b = append(b, host...)
+		if host == "" || strings.EqualFold(host, "localhost") {
+			b = append(b, `","local":true,"segments":["`...)
+		} else {
+			b = append(b, `","local":false,"segments":["`...)
+		}
+		// The segments are the parts between "/" (File.fill), as they
+		// are written: each "/" becomes `","`.
+		raw := u.PathAndSearch()
+		for {
+			k := strings.IndexByte(raw, '/')
+			if k < 0 {
+				break
+			}
+			b = append(b, raw[:k]...)
+			b = append(b, `","`...)
+			raw = raw[k+1:]
+		}
+		b = append(b, raw...)
+		return append(b, `"]}`...), true, nil
+	case "http", "https":
+		if err := checkHTTP(u); err != nil {
+			return b, true, err
+		}
+		def := 80
+		if bi.name == "https" {
+			def = 443
+		}
+		port, _ := portOf(u, def)
+		b = append(b, `{"host":"`...)
+		b = append(b, u.Host()...)
+		b = append(b, `","port":`...)
+		b = strconv.AppendInt(b, int64(port), 10)
+		if user, ok := u.User(); ok {
+			b = append(b, `,"user":"`...)
+			b = append(b, user...)
+			b = append(b, '"')
+			if pw, ok := u.Password(); ok {
+				b = append(b, `,"password":"`...)
+				b = append(b, pw...)
+				b = append(b, '"')
+			}
+		}
+		path, _ := u.Path()
+		b = append(b, `,"path":"`...)
+		b = append(b, path...)
+		if search, ok := u.Search(); ok {
+			b = append(b, `","search":"`...)
+			b = append(b, search...)
+		}
+		return append(b, '"', '}'), true, nil
+	}
+	return b, false, nil
 }
 
 // appendFilePlain is writeView's file object, its strings copied as they

@@ -106,3 +106,67 @@ func adaLines(t *testing.T) []string {
 	}
 	return in
 }
+
+// AppendValidViewJSON gives Validate's verdict and AppendViewJSON's object
+// of ViewOf's view for every file, http and https URL it takes (the
+// ada-url datasets' lines, the lines above, those lines with a byte put
+// in, and the extended syntax), and takes none with "%" or of another
+// scheme.
+func TestAppendValidViewJSON(t *testing.T) {
+	in := append(adaLines(t), "http://u:p@h.example:8080/a/b?c=d", "https://h.example/", "file:///etc/motd",
+		"file://localhost/a/b/", "FILE://LOCALHOST/", "file://h.example/a;b", "file://h/a?b/c", "file:", "file:/x", "file://h:1/",
+		"http://h.example", "http://h.example?x", "http://h.example:/", "https://h.example:0443/x?a/b", "http://h/a;b?c?d",
+		"ftp://h.example/x", "gopher://h.example/", "x-y:z", "http://h/%41", "file:///a%2Fb")
+	n := len(in)
+	bs := []string{";", "?", "/", "@", ":", "=", "&", "~", "%", "#", "[", "]", "\"", " "}
+	for i := 0; i < 20000 && n > 0; i++ {
+		s := in[i*7919%n]
+		p := i % (len(s) + 1)
+		in = append(in, s[:p]+bs[i%len(bs)]+s[p:])
+	}
+	handled := 0
+	for i, s := range append(in, "http://u:p@h.example/a?b", "https://[::1]:8443/x?y/z", "file://[::1]/a") {
+		parse := urlkit.Parse
+		if i >= len(in) {
+			parse = urlkit.ParseExtended
+		}
+		u, err := parse(s)
+		if err != nil {
+			continue
+		}
+		got, ok, gotErr := AppendValidViewJSON([]byte("x"), u)
+		name := u.Scheme()
+		eligible := (name == "file" || name == "http" || name == "https") && !strings.Contains(s, "%")
+		if ok != eligible {
+			t.Fatalf("%q: handled %v", s, ok)
+		}
+		if !ok {
+			if string(got) != "x" {
+				t.Fatalf("%q: not handled, yet wrote %q", s, got)
+			}
+			continue
+		}
+		handled++
+		wantErr := Validate(u)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("%q: error %v, Validate says %v", s, gotErr, wantErr)
+		}
+		if wantErr != nil {
+			if string(got) != "x" {
+				t.Fatalf("%q: invalid, yet wrote %q", s, got)
+			}
+			continue
+		}
+		v, err := ViewOf(u)
+		if err != nil {
+			t.Fatalf("%q: Validate accepts, ViewOf says %v", s, err)
+		}
+		want, _ := AppendViewJSON([]byte("x"), v)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%q:\n got %s\nwant %s", s, got, want)
+		}
+	}
+	if handled < 1000 {
+		t.Fatalf("only %d URLs handled", handled)
+	}
+}

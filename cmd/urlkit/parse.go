@@ -56,6 +56,22 @@ var plainResults = true
 // warnings: byte for byte what writeJSON and parse's body write for it
 // (TestPlainResultsAgree), in runs of constant text and copied parts.
 func appendPlainResult(b []byte, line int, u *urlkit.URL, view scheme.View) []byte {
+	b = appendPlainHead(b, line, u)
+	var ok bool
+	if strings.IndexByte(u.String(), '%') < 0 {
+		b, ok = scheme.AppendViewJSONPlain(b, view)
+	} else {
+		b, ok = scheme.AppendViewJSON(b, view)
+	}
+	if !ok { // a view a program registered: no keys of its own
+		b = append(b, "{}"...)
+	}
+	return append(b, '}', '\n')
+}
+
+// appendPlainHead appends appendPlainResult's line up to the view: the
+// input, line, validity, URL and components, and the view's key.
+func appendPlainHead(b []byte, line int, u *urlkit.URL) []byte {
 	s := u.String()
 	b = append(b, `{"input":"`...)
 	b = append(b, s...)
@@ -95,17 +111,7 @@ func appendPlainResult(b []byte, line int, u *urlkit.URL, view scheme.View) []by
 	}
 	b = append(b, ',', '"')
 	b = append(b, u.Scheme()...)
-	b = append(b, '"', ':')
-	var ok bool
-	if strings.IndexByte(s, '%') < 0 {
-		b, ok = scheme.AppendViewJSONPlain(b, view)
-	} else {
-		b, ok = scheme.AppendViewJSON(b, view)
-	}
-	if !ok { // a view a program registered: no keys of its own
-		b = append(b, "{}"...)
-	}
-	return append(b, '}', '\n')
+	return append(b, '"', ':')
 }
 
 // appendPlainKey appends key (`,"name":"`), v and the closing quote.
@@ -136,6 +142,17 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 		o.warn(in, in.text, warns)
 		parsed := err == nil
 		errText := in.text
+		if asJSON && parsed && plainResults && len(warns) == 0 && !u.Extended() && u.String() == in.text {
+			// Most lines of a stream, a valid file, http or https URL
+			// as written: the whole line in one pass, the view written
+			// straight from the URL (TestPlainResultsAgree). Anything
+			// else, an error included, takes the general path below.
+			b := appendPlainHead(o.buf, in.line, &u)
+			if b, handled, verr := scheme.AppendValidViewJSON(b, u); handled && verr == nil {
+				o.buf = append(b, '}', '\n')
+				return
+			}
+		}
 		var view scheme.View
 		if parsed && u.IsAbsolute() {
 			// The generic syntax holds; the scheme's grammar (RFC 1738
