@@ -55,8 +55,8 @@ var plainResults = true
 // needs no JSON escaping, is its input as written and has a view and no
 // warnings: byte for byte what writeJSON and parse's body write for it
 // (TestPlainResultsAgree), in runs of constant text and copied parts.
-func appendPlainResult(b []byte, line int, u *urlkit.URL, view scheme.View) []byte {
-	b = appendPlainHead(b, line, u)
+func appendPlainResult(b []byte, line int, d *decimal, u *urlkit.URL, view scheme.View) []byte {
+	b = appendPlainHead(b, line, d, u)
 	var ok bool
 	if strings.IndexByte(u.String(), '%') < 0 {
 		b, ok = scheme.AppendViewJSONPlain(b, view)
@@ -71,13 +71,13 @@ func appendPlainResult(b []byte, line int, u *urlkit.URL, view scheme.View) []by
 
 // appendPlainHead appends appendPlainResult's line up to the view: the
 // input, line, validity, URL and components, and the view's key.
-func appendPlainHead(b []byte, line int, u *urlkit.URL) []byte {
+func appendPlainHead(b []byte, line int, d *decimal, u *urlkit.URL) []byte {
 	s := u.String()
 	b = append(b, `{"input":"`...)
 	b = append(b, s...)
 	if line > 0 {
 		b = append(b, `","line":`...)
-		b = strconv.AppendInt(b, int64(line), 10)
+		b = d.append(b, line)
 		b = append(b, `,"valid":true,"url":"`...)
 	} else {
 		b = append(b, `","valid":true,"url":"`...)
@@ -85,8 +85,10 @@ func appendPlainHead(b []byte, line int, u *urlkit.URL) []byte {
 	b = append(b, s...)
 	b = append(b, '"')
 	// components, in componentNames' order
+	sc := ""
 	if u.IsAbsolute() {
-		b = appendPlainKey(b, `,"scheme":"`, u.Scheme())
+		sc = u.Scheme()
+		b = appendPlainKey(b, `,"scheme":"`, sc)
 	}
 	if v, ok := u.User(); ok {
 		b = appendPlainKey(b, `,"user":"`, v)
@@ -110,8 +112,44 @@ func appendPlainHead(b []byte, line int, u *urlkit.URL) []byte {
 		b = appendPlainKey(b, `,"fragment":"`, v)
 	}
 	b = append(b, ',', '"')
-	b = append(b, u.Scheme()...)
+	b = append(b, sc...)
 	return append(b, '"', ':')
+}
+
+// decimal writes line numbers: it keeps the last one's digits, so that
+// the next, one more on most lines of a stream, is written by adding one
+// to them rather than by dividing (TestDecimal).
+type decimal struct {
+	n   int
+	at  int // the digits are buf[at:]; 0 before the first number
+	buf [24]byte
+}
+
+// append appends n in decimal.
+func (d *decimal) append(b []byte, n int) []byte {
+	switch {
+	case d.at > 0 && n == d.n:
+	case d.at > 0 && n > 1 && n == d.n+1:
+		i := len(d.buf) - 1
+		for i >= d.at && d.buf[i] == '9' {
+			d.buf[i] = '0'
+			i--
+		}
+		if i >= d.at {
+			d.buf[i]++
+		} else {
+			d.at--
+			d.buf[d.at] = '1'
+		}
+		d.n = n
+	default:
+		var tmp [24]byte
+		s := strconv.AppendInt(tmp[:0], int64(n), 10)
+		d.at = len(d.buf) - len(s)
+		copy(d.buf[d.at:], s)
+		d.n = n
+	}
+	return append(b, d.buf[d.at:]...)
 }
 
 // appendPlainKey appends key (`,"name":"`), v and the closing quote.
@@ -147,7 +185,7 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 			// as written: the whole line in one pass, the view written
 			// straight from the URL (TestPlainResultsAgree). Anything
 			// else, an error included, takes the general path below.
-			b := appendPlainHead(o.buf, in.line, &u)
+			b := appendPlainHead(o.buf, in.line, &o.line, &u)
 			if b, handled, verr := scheme.AppendValidViewJSON(b, u); handled && verr == nil {
 				o.buf = append(b, '}', '\n')
 				return
@@ -195,7 +233,7 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 				// Most lines of a stream: written in one pass, without
 				// the writer's bookkeeping (TestPlainResultsAgree).
 				o.plainInput = false
-				o.buf = appendPlainResult(o.buf, in.line, &u, view)
+				o.buf = appendPlainResult(o.buf, in.line, &o.line, &u, view)
 				return
 			}
 			o.writeJSON(in, err == nil, errText, err, func(w *jw) {

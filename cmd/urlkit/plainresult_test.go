@@ -1,7 +1,9 @@
 package main
 
 import (
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -51,5 +53,22 @@ func TestPlainResultsAgree(t *testing.T) {
 		if !strings.Contains(out1, `"valid":true`) {
 			t.Fatalf("%v: no valid line", args)
 		}
+	}
+}
+
+// decimal writes every number as strconv does, counting up one by one
+// across every carry, after jumps, repeats and going back.
+func TestDecimal(t *testing.T) {
+	var d decimal
+	check := func(n int) {
+		if got, want := string(d.append([]byte("x"), n)), "x"+strconv.Itoa(n); got != want {
+			t.Fatalf("after %d: %d written as %q", d.n, n, got)
+		}
+	}
+	for n := 1; n <= 1_200_000; n++ {
+		check(n)
+	}
+	for _, n := range []int{0, 1, 1, 9, 10, 99, 100, 5, 6, 999_999_999, 1_000_000_000, 42, 42, 43, -1, 0, 1, 2, math.MaxInt64 - 1, math.MaxInt64, math.MinInt64, 1} {
+		check(n)
 	}
 }
