@@ -383,6 +383,16 @@ func (g *engine) read(lr *lineReader) *batch {
 	b.out.reset()
 	b.out.cmd = g.cmd
 	for len(b.items) < batchLines && len(b.data) < batchBytes {
+		// The complete lines already read, taken together; one at a
+		// time below when there are none (reading, blocking, the end
+		// of the stream, a line over the limit).
+		if added, more := lr.takeBuffered(b); added {
+			if !more {
+				b.flush = true
+				return b
+			}
+			continue
+		}
 		line, n, tooLong, err := lr.next()
 		if err != nil {
 			b.err = err
@@ -487,6 +497,38 @@ func (lr *lineReader) next() (line []byte, n int, tooLong bool, err error) {
 		}
 	}
 	return b, lr.line, false, nil
+}
+
+// takeBuffered adds to b the complete lines that lr has buffered, up to
+// b's limits, as read adds the lines next returns: copied in one piece,
+// each without its line ending, blank ones counted and skipped (kept when
+// raw). added reports whether it took any line; more whether another
+// complete line is buffered (when not, the next read might block).
+func (lr *lineReader) takeBuffered(b *batch) (added, more bool) {
+	p, _ := lr.r.Peek(lr.r.Buffered())
+	base := len(b.data)
+	off := 0
+	for len(b.items) < batchLines && base+off < batchBytes {
+		k := bytes.IndexByte(p[off:], '\n')
+		if k < 0 {
+			break
+		}
+		start, end := off, off+k
+		off = end + 1
+		if end > start && p[end-1] == '\r' {
+			end--
+		}
+		lr.line++
+		if end > start || lr.raw {
+			b.items = append(b.items, item{start: base + start, end: base + end, line: lr.line, src: lr.src})
+		}
+	}
+	if off == 0 {
+		return false, false
+	}
+	b.data = append(b.data, p[:off]...)
+	lr.r.Discard(off)
+	return true, bytes.IndexByte(p[off:], '\n') >= 0
 }
 
 // mayBlock reports whether the next call to next might wait for input: no

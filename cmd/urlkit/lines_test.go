@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"testing/synctest"
 	"time"
 
@@ -245,5 +246,45 @@ func TestRecycledShowsKeptLine(t *testing.T) {
 	}
 	if got := keep(true); !strings.Contains(got, "\xff") {
 		t.Errorf("a handler that keeps its lines printed no overwritten byte: %q...", got[:min(len(got), 80)])
+	}
+}
+
+// The engine takes the complete lines it has buffered together
+// (takeBuffered) and reads one line at a time otherwise: a stream read a
+// byte at a time (every line on the slow path), in halves, or whole gives
+// the same output, with CRLF and lone CR line endings, blank lines, a
+// line over the limit, a last line without its newline, and raw lines
+// (escape keeps spaces and blank lines).
+func TestTakeBufferedAgrees(t *testing.T) {
+	in := manyInputs(3000) + "http://crlf.example/a\r\n\r\nhttp://cr.example/\rb\n \r\n" +
+		"http://x.example/" + strings.Repeat("y", 300) + "\n\n\nhttp://last.example/no-newline"
+	for _, cmd := range [][]string{{"parse", "--json", "--max-line", "200"}, {"canon", "--workers", "3"}, {"escape"}} {
+		var want string
+		for i, wrap := range []func(io.Reader) io.Reader{
+			func(r io.Reader) io.Reader { return r },
+			iotest.OneByteReader,
+			iotest.HalfReader,
+			iotest.DataErrReader,
+		} {
+			var out bytes.Buffer
+			e := &env{stdin: wrap(strings.NewReader(in)), stdout: &out, stderr: &out, getenv: func(string) string { return "" }}
+			run(e, cmd)
+			if i == 0 {
+				want = out.String()
+				if !strings.Contains(want, "last.example") || !strings.Contains(want, "crlf.example") {
+					t.Fatalf("%v: the last lines are missing from %q", cmd, want[max(0, len(want)-300):])
+				}
+				continue
+			}
+			if got := out.String(); got != want {
+				a, b := strings.Split(want, "\n"), strings.Split(got, "\n")
+				for k := range min(len(a), len(b)) {
+					if a[k] != b[k] {
+						t.Fatalf("%v, reader %d: line %d is\n%q, read whole\n%q", cmd, i, k+1, b[k], a[k])
+					}
+				}
+				t.Fatalf("%v, reader %d: %d lines, read whole %d", cmd, i, len(b), len(a))
+			}
+		}
 	}
 }
