@@ -106,7 +106,7 @@ func (e *SyntaxError) Reason() string {
 	case whyEmptyPort:
 		return `":" with no port after it: when the port is omitted, the ":" is too (RFC 1738 3.1)`
 	case whyBadPort:
-		return quoteIn("", string(rune(b)), " in port: a port is decimal digits (RFC 1738 3.1)")
+		return quoteRuneIn("", b, " in port: a port is decimal digits (RFC 1738 3.1)")
 	case whyLiteralUnclosed:
 		return `"[" without a closing "]": an IPv6 literal is written "[" address "]" (RFC 3986 3.2.2)`
 	case whyLiteralZone:
@@ -120,7 +120,7 @@ func (e *SyntaxError) Reason() string {
 		}
 		return quoteIn("", lit, ` is not an IPv6 address (RFC 4291 2.2; an IPv4 address is written without brackets, RFC 3986 3.2.2)`)
 	case whyLiteralAfter:
-		return quoteIn("", string(rune(b)), ` after the "]" of an IPv6 literal: only ":" and a port may follow it (RFC 3986 3.2.2)`)
+		return quoteRuneIn("", b, ` after the "]" of an IPv6 literal: only ":" and a port may follow it (RFC 3986 3.2.2)`)
 	}
 	return charReason(e.Input, e.Offset, e.Component)
 }
@@ -187,7 +187,7 @@ func charReason(input string, off int, c Component) string {
 	case cls&chars.Reserved != 0:
 		return quoteByteIn(b, " is reserved here and must be encoded as %", " (RFC 1738 "+reservedRule(c)+")")
 	}
-	return quoteIn("", string(rune(b)), " is not allowed here")
+	return quoteRuneIn("", b, " is not allowed here")
 }
 
 // The explanations are built by hand rather than with fmt: a stream's
@@ -204,10 +204,29 @@ func quoteIn(pre, q, post string) string {
 	return string(append(b, post...))
 }
 
+// quoteRuneIn returns pre, the character b quoted, then post, in one
+// allocation.
+func quoteRuneIn(pre string, b byte, post string) string {
+	var buf [192]byte
+	s := append(buf[:0], pre...)
+	s = appendQuoteByte(s, b)
+	return string(append(s, post...))
+}
+
+// appendQuoteByte appends the character b (U+0000 to U+00FF) quoted as a
+// Go string, as strconv.AppendQuote(dst, string(rune(b))) does: printable
+// ASCII other than the quote and the backslash as it is.
+func appendQuoteByte(dst []byte, b byte) []byte {
+	if b >= 0x20 && b < 0x7f && b != '"' && b != '\\' {
+		return append(dst, '"', b, '"')
+	}
+	return strconv.AppendQuote(dst, string(rune(b)))
+}
+
 // quoteByteIn returns the character b quoted, mid, b in hex, then post.
 func quoteByteIn(b byte, mid, post string) string {
 	var buf [192]byte
-	s := strconv.AppendQuote(buf[:0], string(rune(b)))
+	s := appendQuoteByte(buf[:0], b)
 	s = append(s, mid...)
 	s = append(s, chars.UpperHex[b>>4], chars.UpperHex[b&15])
 	return string(append(s, post...))
@@ -248,7 +267,7 @@ func hostCharReason(c byte) string {
 	case chars.Table[c]&(chars.Space|chars.Control|chars.NonASCII) != 0:
 		return byteIn("byte 0x", c, ` is not allowed in a host name: labels are letters, digits and "-" (RFC 1738 3.1)`, 0, "")
 	case c == '?' || c == ';':
-		return quoteIn("", string(rune(c)), ` is not allowed in a host name: the url-path, and any search part, must start with "/" (RFC 1738 3.1)`)
+		return quoteRuneIn("", c, ` is not allowed in a host name: the url-path, and any search part, must start with "/" (RFC 1738 3.1)`)
 	}
-	return quoteIn("", string(rune(c)), ` is not allowed in a host name: labels are letters, digits and "-" (RFC 1738 3.1)`)
+	return quoteRuneIn("", c, ` is not allowed in a host name: labels are letters, digits and "-" (RFC 1738 3.1)`)
 }

@@ -51,6 +51,7 @@ package lenient
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,6 +79,17 @@ func ParseRef(s string) (urlkit.URL, []urlkit.Warning, error) { return read(s, t
 // rejected line of a stream.
 func Repairs(s string, partialOK bool) (urlkit.URL, int, error) {
 	u, warns, n, err := readQuiet(s, partialOK, true)
+	return u, len(warns) + n, err
+}
+
+// RepairsRejected is [Repairs] for a text that the strict parser has
+// rejected ([urlkit.Parse], or [urlkit.ParseRef] with partialOK), as a
+// strict reader's hint has it: the same answer, without first reading s
+// by the extended syntax when that would fail too (s holds no "[": the
+// extended syntax adds only the IPv6 literal host). TestRepairsRejected
+// holds it to Repairs.
+func RepairsRejected(s string, partialOK bool) (urlkit.URL, int, error) {
+	u, warns, n, err := readRejected(s, partialOK, true, true)
 	return u, len(warns) + n, err
 }
 
@@ -144,17 +156,26 @@ func (r *reader) warn(off int, c urlkit.Component, format string, args ...any) {
 // put appends text to out, every byte from input offset from.
 func (r *reader) put(from int, text string) {
 	r.out = append(r.out, text...)
-	for range len(text) {
-		r.orig = append(r.orig, from)
+	o := r.grow(len(text))
+	for k := range o {
+		o[k] = from
 	}
 }
 
 // copyIn appends r.in[i:j] to out, byte for byte.
 func (r *reader) copyIn(i, j int) {
 	r.out = append(r.out, r.in[i:j]...)
-	for k := i; k < j; k++ {
-		r.orig = append(r.orig, k)
+	o := r.grow(j - i)
+	for k := range o {
+		o[k] = i + k
 	}
+}
+
+// grow lengthens orig by n and returns the new entries to fill.
+func (r *reader) grow(n int) []int {
+	l := len(r.orig)
+	r.orig = slices.Grow(r.orig, n)[:l+n]
+	return r.orig[l:]
 }
 
 func read(s string, partialOK bool) (urlkit.URL, []urlkit.Warning, error) {
@@ -165,12 +186,23 @@ func read(s string, partialOK bool) (urlkit.URL, []urlkit.Warning, error) {
 // readQuiet is read; with quiet, the warnings of the repairs are only
 // counted (the count is returned, the warnings are those of relaxed).
 func readQuiet(s string, partialOK, quiet bool) (urlkit.URL, []urlkit.Warning, int, error) {
+	return readRejected(s, partialOK, quiet, false)
+}
+
+// readRejected is readQuiet; rejected says that the strict parser
+// (urlkit.Parse, or ParseRef with partialOK) has refused s, so that the
+// extended syntax is not tried on s as it is when it cannot accept it
+// either: it differs from the strict one only in the IPv6 literal host,
+// "[" address "]", and a text without "[" fails both alike.
+func readRejected(s string, partialOK, quiet, rejected bool) (urlkit.URL, []urlkit.Warning, int, error) {
 	parse := urlkit.ParseExtended
 	if partialOK {
 		parse = urlkit.ParseRefExtended
 	}
-	if u, err := parse(s); err == nil {
-		return u, relaxed(u, nil), 0, nil
+	if !rejected || strings.IndexByte(s, '[') >= 0 {
+		if u, err := parse(s); err == nil {
+			return u, relaxed(u, nil), 0, nil
+		}
 	}
 	// The reader and its buffers come from a pool: finish copies what it
 	// keeps (the repaired text) and hands the warnings over, so a reading
@@ -207,14 +239,15 @@ func readQuiet(s string, partialOK, quiet bool) (urlkit.URL, []urlkit.Warning, i
 		r.copyIn(i, k+1)
 		name := s[i:k]
 		i = k + 1
-		switch sc, _ := scheme.Lookup(name); {
-		case sc == nil:
-		case sc.Info().Syntax == scheme.SyntaxOpaque:
-			// mailto:, news: and the like: no login to read.
-			r.rest(i, end)
-			return r.finishQuiet(parse)
-		case sc.Info().Syntax == scheme.SyntaxIP || sc.Info().Syntax == scheme.SyntaxIPOptionalHost:
-			ipSyntax = true
+		if sc, _ := scheme.Lookup(name); sc != nil {
+			switch sc.Info().Syntax {
+			case scheme.SyntaxOpaque:
+				// mailto:, news: and the like: no login to read.
+				r.rest(i, end)
+				return r.finishQuiet(parse)
+			case scheme.SyntaxIP, scheme.SyntaxIPOptionalHost:
+				ipSyntax = true
+			}
 		}
 	} else if !partialOK {
 		// No scheme: nothing to repair without guessing; the parser's

@@ -264,3 +264,43 @@ func TestRepairsAgrees(t *testing.T) {
 		}
 	}
 }
+
+// RepairsRejected answers as Repairs for every text the strict parser
+// rejects (TestRepairsAgrees' texts and the ada-url datasets, each also
+// with a byte put in, IPv6 literals among them), and Repairs is checked
+// against the warnings of the full reading there.
+func TestRepairsRejected(t *testing.T) {
+	in := []string{"http://[::1]:8080/a b", "http://[::1/", "http://[v1.x]/", "http://[fe80::1%25eth0]/a", "http://[1.2.3.4]/",
+		"gopher://[::1]:70/1~x", "http://a_b/[x]", "x://[", "[::1]", "//[::1]/a b", "http://h/a b", "URL:http://[::1]/~"}
+	for _, f := range []string{"isaacs_files.txt", "kasztp.txt", "node_files.txt", "userbait.txt"} {
+		in = append(in, corpus.Lines(t, "ada-url-datasets/"+f)...)
+	}
+	bs := []string{"[", "]", " ", "~", "%", "é", "#", "@", ":"}
+	n := len(in)
+	for i := 0; i < 20000; i++ {
+		s := in[i*7919%n]
+		p := i % (len(s) + 1)
+		in = append(in, s[:p]+bs[i%len(bs)]+s[p:])
+	}
+	checked := 0
+	for _, s := range in {
+		for _, partial := range []bool{false, true} {
+			strict := urlkit.Parse
+			if partial {
+				strict = urlkit.ParseRef
+			}
+			if _, err := strict(s); err == nil {
+				continue
+			}
+			u, n, err := Repairs(s, partial)
+			ru, rn, rerr := RepairsRejected(s, partial)
+			if u.String() != ru.String() || u.Extended() != ru.Extended() || n != rn || fmt.Sprint(err) != fmt.Sprint(rerr) {
+				t.Fatalf("%q (partial %v): Repairs gives %q, %d, %v; RepairsRejected %q, %d, %v", s, partial, u, n, err, ru, rn, rerr)
+			}
+			checked++
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d rejected texts", checked)
+	}
+}

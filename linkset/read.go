@@ -63,7 +63,19 @@ func Repair(text string, partial bool) (u urlkit.URL, warns []urlkit.Warning, ok
 // suggests a repair on most lines it rejects, and writing the repairs'
 // texts, which no one reads there, was the most of its cost.
 func Repairs(text string, partial bool) (u urlkit.URL, n int, ok bool) {
-	u, n, err := lenient.Repairs(text, partial)
+	return repairs(text, partial, lenient.Repairs)
+}
+
+// RepairsRejected is [Repairs] for a text that the strict parser itself
+// (urlkit.Parse, or ParseRef with partial) rejected, not one it read and a
+// scheme's rules refused: lenient.RepairsRejected then skips a reading
+// that cannot succeed.
+func RepairsRejected(text string, partial bool) (u urlkit.URL, n int, ok bool) {
+	return repairs(text, partial, lenient.RepairsRejected)
+}
+
+func repairs(text string, partial bool, count func(string, bool) (urlkit.URL, int, error)) (u urlkit.URL, n int, ok bool) {
+	u, n, err := count(text, partial)
 	if err != nil || n == 0 || !suggestible(u) {
 		return urlkit.URL{}, 0, false
 	}

@@ -43,7 +43,7 @@ func (r reading) opts() linkset.Options { return linkset.Options{Lenient: r.leni
 func (r reading) url(text string) (urlkit.URL, []urlkit.Warning, error) {
 	u, warns, err := linkset.Read(text, r.opts())
 	if err != nil {
-		return urlkit.URL{}, warns, r.hint(text, false, err)
+		return urlkit.URL{}, warns, r.hintRejected(text, false, err)
 	}
 	return u, warns, nil
 }
@@ -74,12 +74,23 @@ func (r reading) parser() (parse func(string) (urlkit.URL, error), repairs func(
 // would read instead when the lenient reading repairs text
 // (linkset.Repairs); otherwise err as it is.
 func (r reading) hint(text string, partial bool, err error) error {
+	return r.hintWith(text, partial, err, linkset.Repairs)
+}
+
+// hintRejected is hint for an error of the strict parser itself about
+// text (linkset.RepairsRejected), not of a scheme's rules about a URL it
+// read.
+func (r reading) hintRejected(text string, partial bool, err error) error {
+	return r.hintWith(text, partial, err, linkset.RepairsRejected)
+}
+
+func (r reading) hintWith(text string, partial bool, err error, repairs func(string, bool) (urlkit.URL, int, bool)) error {
 	if r.lenient || err == nil {
 		return err
 	}
 	// The repairs are counted, not written: most rejected lines of a
 	// stream get a hint (BenchmarkHint).
-	u, warns, ok := linkset.Repairs(text, partial)
+	u, warns, ok := repairs(text, partial)
 	if !ok {
 		return err
 	}
