@@ -311,6 +311,18 @@ func (r *reader) login(i, end int, ipSyntax bool) int {
 		}
 		for k := i; k < at; k++ {
 			c := s[k]
+			if loginBytes[c] {
+				// A run of bytes that stay as they are (up to the ":").
+				j := k
+				for j < at && j != colon && loginBytes[s[j]] {
+					j++
+				}
+				if j > k {
+					r.copyIn(k, j)
+					k = j - 1
+					continue
+				}
+			}
 			comp := urlkit.ComponentUser
 			if colon >= 0 && k > colon {
 				comp = urlkit.ComponentPassword
@@ -518,6 +530,15 @@ func (r *reader) rest(i, end int) {
 	s := r.in
 	inFragment := false
 	for ; i < end; i++ {
+		// A run of bytes that stay as they are, copied at once.
+		if j := i; chars.Table[s[j]]&chars.Xchar != 0 {
+			for j < end && chars.Table[s[j]]&chars.Xchar != 0 {
+				j++
+			}
+			r.copyIn(i, j)
+			i = j - 1
+			continue
+		}
 		c := s[i]
 		switch {
 		case c == '#' && !inFragment:
@@ -531,8 +552,6 @@ func (r *reader) rest(i, end int) {
 			}
 			r.warn(i, urlkit.ComponentNone, `"%%" not followed by two hex digits: encoded as %%25`)
 			r.put(i, "%25")
-		case chars.Table[c]&chars.Xchar != 0:
-			r.copyIn(i, i+1)
 		default:
 			r.encode(i, urlkit.ComponentNone)
 		}
