@@ -92,6 +92,14 @@ func fpathScan(u urlkit.URL, p part) int {
 // The path is checked in one pass, "/" allowed between segments; the first
 // reserved byte is the one a segment-by-segment check finds first.
 func checkFile(u urlkit.URL) error {
+	// The common case, valid, decided without building the error's
+	// locator: no login, no port, a path, no byte an fpath refuses.
+	_, user := u.User()
+	_, port := u.RawPort()
+	_, path := u.Path()
+	if !user && !port && path && fpathScan(u, part{raw: u.PathAndSearch()}) < 0 {
+		return nil
+	}
 	l := locOf(u)
 	if err := noLogin(l, `RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath`); err != nil {
 		return err

@@ -12,7 +12,9 @@ import (
 // checkFPathScan fails when checkFile's one-search scan of a strict URL's
 // path and search part (fpathScan) finds another byte than the byte-by-byte
 // scan against fpath's table: the core parser must leave ";" as the only
-// byte of a url-path or search part outside an fpath.
+// byte of a url-path or search part outside an fpath; and likewise for
+// checkHTTP's scan of a search part (searchScan), where "/" and "?" are
+// the bytes outside an http search.
 func checkFPathScan(t *testing.T, u urlkit.URL) {
 	t.Helper()
 	if u.Extended() {
@@ -21,6 +23,12 @@ func checkFPathScan(t *testing.T, u urlkit.URL) {
 	p := part{raw: u.PathAndSearch()}
 	if got, want := fpathScan(u, p), p.firstNotIn(&fpathChars); got != want {
 		t.Fatalf("%q: fpathScan finds offset %d, the byte scan %d", u.String(), got, want)
+	}
+	if s, ok := u.Search(); ok {
+		p := part{raw: s}
+		if got, want := searchScan(u, p), p.firstNotIn(&searchChars); got != want {
+			t.Fatalf("%q: searchScan finds offset %d, the byte scan %d", u.String(), got, want)
+		}
 	}
 }
 
