@@ -71,7 +71,8 @@ func appendPlainResult(b []byte, line int, d *decimal, u *urlkit.URL, view schem
 
 // appendPlainHead appends appendPlainResult's line up to the view: the
 // input, line, validity, URL and components, and the view's key.
-func appendPlainHead(b []byte, line int, d *decimal, u *urlkit.URL) []byte {
+func appendPlainHead(b []byte, line int, d *decimal, up *urlkit.URL) []byte {
+	u := *up
 	s := u.String()
 	b = append(b, `{"input":"`...)
 	b = append(b, s...)
