@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/urlkit/urlkit/linkset"
 )
 
 // TestPlainResultsAgree runs parse --json with and without
@@ -70,5 +72,20 @@ func TestDecimal(t *testing.T) {
 	}
 	for _, n := range []int{0, 1, 1, 9, 10, 99, 100, 5, 6, 999_999_999, 1_000_000_000, 42, 42, 43, -1, 0, 1, 2, math.MaxInt64 - 1, math.MaxInt64, math.MinInt64, 1} {
 		check(n)
+	}
+}
+
+// The strict reading calls urlkit.Parse itself rather than through
+// linkset.Read: both read every line alike (the hint aside, which only
+// adds to the error).
+func TestStrictReadingIsLinksetRead(t *testing.T) {
+	lines := strings.Split(string(adaDatasetsOpt()), "\n")
+	lines = append(lines, "", " http://a/", "URL:http://a/", "http://[::1]/", "x", "http://a/~b", "news:a@b")
+	for _, s := range lines {
+		u, warns, err := reading{}.url(s)
+		lu, lwarns, lerr := linkset.Read(s, linkset.Options{})
+		if u != lu || len(warns) != len(lwarns) || (err == nil) != (lerr == nil) || err != nil && !strings.HasPrefix(err.Error(), lerr.Error()) {
+			t.Fatalf("%q: reading.url gives %q, %v, %v; linkset.Read %q, %v, %v", s, u, warns, err, lu, lwarns, lerr)
+		}
 	}
 }
