@@ -192,10 +192,13 @@ func kindIn(table []kindName, err error) (string, bool) {
 	// itself, found by comparing rather than by errors.Is down the chain
 	// for every entry: the same answer, since such a sentinel wraps
 	// nothing and matches no other.
-	if se, ok := err.(*urlkit.SyntaxError); ok && leaf(se.Err) {
+	if se, ok := err.(*urlkit.SyntaxError); ok && se.Err != nil {
 		for _, k := range table {
 			if se.Err == k.err {
-				return k.name, true
+				if leaf(k.err) {
+					return k.name, true
+				}
+				break
 			}
 		}
 	}

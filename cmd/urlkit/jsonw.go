@@ -24,8 +24,9 @@ func (w *jw) errorJSON(text string, err error) {
 		w.Key("error")
 		w.Open()
 		w.KNum("offset", se.Offset)
-		w.KStr("component", se.Component.String())
-		w.KStr("kind", linkset.Kind(se))
+		// Component and kind names are lower-case words and "-".
+		w.KPlain("component", se.Component.String())
+		w.KPlain("kind", linkset.Kind(se))
 		w.Key("message")
 		w.Str2(se.Reason(), suffix)
 		w.Close()

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/jsonw"
 	"github.com/urlkit/urlkit/linkset"
 )
 
@@ -86,6 +88,20 @@ func TestStrictReadingIsLinksetRead(t *testing.T) {
 		lu, lwarns, lerr := linkset.Read(s, linkset.Options{})
 		if u != lu || len(warns) != len(lwarns) || (err == nil) != (lerr == nil) || err != nil && !strings.HasPrefix(err.Error(), lerr.Error()) {
 			t.Fatalf("%q: reading.url gives %q, %v, %v; linkset.Read %q, %v, %v", s, u, warns, err, lu, lwarns, lerr)
+		}
+	}
+}
+
+// errorJSON copies component and kind names without escaping: every name
+// must need none.
+func TestErrorNamesArePlain(t *testing.T) {
+	names := linkset.Kinds()
+	for c := urlkit.Component(0); c < 64; c++ {
+		names = append(names, c.String())
+	}
+	for _, n := range names {
+		if !jsonw.Plain(n) {
+			t.Errorf("%q needs JSON escaping", n)
 		}
 	}
 }
