@@ -81,8 +81,8 @@ var fpathChars = ucharTable("?:@&=/")
 // of RFC 1738's xchar and escapes only, and of those ";" is the one byte
 // an fpath refuses: one vector search finds it (TestFPathScanAgrees,
 // FuzzView). A URL of the extended syntax is scanned byte by byte.
-func fpathScan(u urlkit.URL, p part) int {
-	if u.Extended() {
+func fpathScan(ext bool, p part) int {
+	if ext {
 		return p.firstNotIn(&fpathChars)
 	}
 	return strings.IndexByte(p.raw, ';')
@@ -97,7 +97,7 @@ func checkFile(u urlkit.URL) error {
 	_, user := u.User()
 	_, port := u.RawPort()
 	_, path := u.Path()
-	if !user && !port && path && fpathScan(u, part{raw: u.PathAndSearch()}) < 0 {
+	if !user && !port && path && fpathScan(u.Extended(), part{raw: u.PathAndSearch()}) < 0 {
 		return nil
 	}
 	l := locOf(u)
@@ -111,7 +111,7 @@ func checkFile(u urlkit.URL) error {
 		return l.err(l.end(), urlkit.ComponentPath, ErrMissing, `a file URL has a "/" and a path after the host (RFC 1738 5: fileurl = "file://" [ host | "localhost" ] "/" fpath)`)
 	}
 	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
-	if i := fpathScan(u, p); i >= 0 {
+	if i := fpathScan(u.Extended(), p); i >= 0 {
 		return reservedErr(l, p, i, "RFC 1738 5: fsegment = *[ uchar | \"?\" | \":\" | \"@\" | \"&\" | \"=\" ]")
 	}
 	return nil

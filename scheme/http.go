@@ -99,7 +99,7 @@ func checkHTTP(u urlkit.URL) error {
 	_, user := u.User()
 	if !user || u.Extended() {
 		search, ok := u.Search()
-		if !ok || searchScan(u, part{raw: search}) < 0 {
+		if !ok || searchScan(u.Extended(), part{raw: search}) < 0 {
 			return nil
 		}
 	}
@@ -113,7 +113,7 @@ func checkHTTP(u urlkit.URL) error {
 		p := part{s, l.search(), urlkit.ComponentSearch}
 		// RFC 3986 3.4 for the extended syntax: query = *( pchar / "/" /
 		// "?" ); see httpRelaxed.
-		if i := searchScan(u, p); i >= 0 {
+		if i := searchScan(u.Extended(), p); i >= 0 {
 			return reservedErr(l, p, i, `RFC 1738 5: search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]`)
 		}
 	}
@@ -125,8 +125,8 @@ func checkHTTP(u urlkit.URL) error {
 // part of RFC 1738's xchar and escapes only, and of those "/" and "?"
 // are the bytes an http search refuses (TestFPathScanAgrees, FuzzView).
 // A URL of the extended syntax is scanned byte by byte.
-func searchScan(u urlkit.URL, p part) int {
-	if u.Extended() {
+func searchScan(ext bool, p part) int {
+	if ext {
 		return p.firstNotIn(&searchCharsExtended)
 	}
 	return strings.IndexAny(p.raw, "/?")

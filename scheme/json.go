@@ -49,7 +49,8 @@ func AppendValidViewJSON(b []byte, u urlkit.URL) (_ []byte, handled bool, err er
 	if !u.IsAbsolute() || strings.IndexByte(u.String(), '%') >= 0 || u.Extended() && !jsonw.Plain(u.String()) {
 		return b, false, nil
 	}
-	bi, ok := For(u).(builtin)
+	sc, _ := Lookup(u.RawScheme()) // For, without copying u
+	bi, ok := sc.(builtin)
 	if !ok {
 		return b, false, nil
 	}
