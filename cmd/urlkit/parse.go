@@ -177,7 +177,8 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	return engineFor(e, "parse", fs).run(args, func(o *results, in *input) {
-		u, warns, err := rd.url(in.text)
+		var u urlkit.URL
+		warns, err := rd.urlInto(&u, in.text)
 		o.warn(in, in.text, warns)
 		parsed := err == nil
 		errText := in.text

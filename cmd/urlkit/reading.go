@@ -41,20 +41,32 @@ func (r reading) opts() linkset.Options { return linkset.Options{Lenient: r.leni
 // url reads text as an absolute URL by the generic syntax (linkset.Read),
 // with the lenient hint on a strict error.
 func (r reading) url(text string) (urlkit.URL, []urlkit.Warning, error) {
+	var u urlkit.URL
+	warns, err := r.urlInto(&u, text)
+	return u, warns, err
+}
+
+// urlInto is url for a command that reads every line of a stream: the URL
+// is written into *u (the zero URL on an error), not returned through
+// calls that each copy it.
+func (r reading) urlInto(u *urlkit.URL, text string) ([]urlkit.Warning, error) {
 	if !r.lenient {
-		// linkset.Read's strict reading, called directly: a URL comes
-		// back through one call fewer (each copies it), on every line.
-		u, err := urlkit.Parse(text)
-		if err != nil {
-			return urlkit.URL{}, nil, r.hintRejected(text, false, err)
+		// linkset.Read's strict reading, called directly: one call
+		// fewer, on every line.
+		var err error
+		if *u, err = urlkit.Parse(text); err != nil {
+			*u = urlkit.URL{}
+			return nil, r.hintRejected(text, false, err)
 		}
-		return u, nil, nil
+		return nil, nil
 	}
-	u, warns, err := linkset.Read(text, r.opts())
-	if err != nil {
-		return urlkit.URL{}, warns, r.hintRejected(text, false, err)
+	var warns []urlkit.Warning
+	var err error
+	if *u, warns, err = linkset.Read(text, r.opts()); err != nil {
+		*u = urlkit.URL{}
+		return warns, r.hintRejected(text, false, err)
 	}
-	return u, warns, nil
+	return warns, nil
 }
 
 // parser returns the function resolve and relative read their operands
