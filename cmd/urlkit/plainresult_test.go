@@ -1,8 +1,11 @@
 package main
 
 import (
+	"io"
 	"math"
 	"math/rand/v2"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -103,5 +106,52 @@ func TestErrorNamesArePlain(t *testing.T) {
 		if !jsonw.Plain(n) {
 			t.Errorf("%q needs JSON escaping", n)
 		}
+	}
+}
+
+// TestParseJSONCPU holds the part of README's parse --json figure that is
+// urlkit's own work: parse --json in this process (one worker, output
+// discarded) against the net/url yardstick's parse and print of the same
+// lines, interleaved, the least CPU time of seven rounds each (what other
+// work on the machine adds only inflates a round). The whole program's
+// figure (clibench: 1.00x) adds writing six times the bytes to a file. In
+// process it takes about 0.9x the yardstick; the general JSON writer in
+// place of the one-pass line (plainResults off) takes about 1.2x and
+// fails here.
+func TestParseJSONCPU(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("CPU ratio: not under -race or -short")
+	}
+	in := adaDatasetsOpt()
+	if in == nil {
+		t.Skip("the ada-url datasets are not there")
+	}
+	urls := strings.Split(strings.TrimSuffix(string(in), "\n"), "\n")
+	var out []byte
+	measure := func(f func()) int64 {
+		c := cpuTime()
+		f()
+		return cpuTime() - c
+	}
+	var js, nu []int64
+	for range 7 {
+		js = append(js, measure(func() {
+			e := &env{stdin: strings.NewReader(string(in)), stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+			run(e, []string{"parse", "--json", "--workers", "1"})
+		}))
+		nu = append(nu, measure(func() {
+			for _, s := range urls {
+				if u, err := url.Parse(s); err == nil {
+					out = append(out[:0], u.String()...)
+					out = append(out, '\n')
+				}
+			}
+		}))
+	}
+	j, n := slices.Min(js), slices.Min(nu)
+	ratio := float64(j) / float64(n)
+	t.Logf("parse --json %.1f ms, net/url parse and print %.1f ms: %.2fx", float64(j)/1e6, float64(n)/1e6, ratio)
+	if ratio > 1.1 {
+		t.Errorf("parse --json in process takes %.2fx the net/url yardstick's CPU; it took about 0.9x", ratio)
 	}
 }
