@@ -8,10 +8,12 @@ package main
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/internal/jsonw"
 	"github.com/urlkit/urlkit/linkset"
 )
 
@@ -159,10 +161,10 @@ func errorKind(err error) string {
 // appendGoQuote is strconv.AppendQuote with a fast path for the common
 // case, printable ASCII without '"' or '\': the output is the same.
 func appendGoQuote(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return strconv.AppendQuote(b, s)
-		}
+	// jsonw.Plain tests the same bytes eight at a time, but for DEL,
+	// which Go quotes and JSON does not (TestAppendGoQuote).
+	if !jsonw.Plain(s) || strings.IndexByte(s, 0x7f) >= 0 {
+		return strconv.AppendQuote(b, s)
 	}
 	b = append(b, '"')
 	b = append(b, s...)

@@ -155,3 +155,15 @@ func TestParseJSONCPU(t *testing.T) {
 		t.Errorf("parse --json in process takes %.2fx the net/url yardstick's CPU; it took about 0.9x", ratio)
 	}
 }
+
+// appendGoQuote quotes as strconv.Quote does, every byte alone and within
+// text, the eight-at-a-time test's edges included.
+func TestAppendGoQuote(t *testing.T) {
+	for c := range 256 {
+		for _, s := range []string{string(rune(c)), string([]byte{byte(c)}), "http://a/" + string([]byte{byte(c)}), "01234567" + string([]byte{byte(c)}) + "89abcdef"} {
+			if got, want := string(appendGoQuote([]byte("x"), s)), "x"+strconv.Quote(s); got != want {
+				t.Fatalf("appendGoQuote(%q) = %s, strconv.Quote gives %s", s, got, want)
+			}
+		}
+	}
+}
