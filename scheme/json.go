@@ -28,11 +28,9 @@ func AppendViewJSON(b []byte, v View) ([]byte, bool) { return appendView(b, v, f
 // AppendViewJSON writes them. The caller checks the condition; the output
 // is AppendViewJSON's (TestAppendViewJSONPlain).
 func AppendViewJSONPlain(b []byte, v View) ([]byte, bool) {
-	switch v := v.(type) {
-	case *File:
-		return appendFilePlain(b, v), true
-	case *HTTP:
-		return appendHTTPPlain(b, v), true
+	switch v.(type) {
+	case *File, *HTTP:
+		return appendView(b, v, true)
 	}
 	return appendView(b, v, false)
 }
@@ -114,54 +112,6 @@ func AppendValidViewJSON(b []byte, u urlkit.URL) (_ []byte, handled bool, err er
 		return append(b, '"', '}'), true, nil
 	}
 	return b, false, nil
-}
-
-// appendFilePlain is writeView's file object, its strings copied as they
-// are and its keys written in runs: the most common view of a stream
-// (parse --json), written without the writer's bookkeeping.
-func appendFilePlain(b []byte, v *File) []byte {
-	b = append(b, `{"host":"`...)
-	b = append(b, v.Host...)
-	if v.Local {
-		b = append(b, `","local":true,"segments":[`...)
-	} else {
-		b = append(b, `","local":false,"segments":[`...)
-	}
-	for i, s := range v.Segments {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, s...)
-		b = append(b, '"')
-	}
-	return append(b, ']', '}')
-}
-
-// appendHTTPPlain is writeView's http object (writeLogin, path, search) as
-// appendFilePlain writes the file object.
-func appendHTTPPlain(b []byte, v *HTTP) []byte {
-	b = append(b, `{"host":"`...)
-	b = append(b, v.Host...)
-	b = append(b, `","port":`...)
-	b = strconv.AppendInt(b, int64(v.Port), 10)
-	if v.HasUser {
-		b = append(b, `,"user":"`...)
-		b = append(b, v.User...)
-		b = append(b, '"')
-	}
-	if v.HasPassword {
-		b = append(b, `,"password":"`...)
-		b = append(b, v.Password...)
-		b = append(b, '"')
-	}
-	b = append(b, `,"path":"`...)
-	b = append(b, v.Path...)
-	if v.HasSearch {
-		b = append(b, `","search":"`...)
-		b = append(b, v.Search...)
-	}
-	return append(b, '"', '}')
 }
 
 // appendView appends v's object to b; trusted: its strings need no

@@ -99,7 +99,7 @@ type results struct {
 	// needs no JSON escaping (jsonw.Plain), so writeJSON copies it as it
 	// is instead of scanning it again; writeJSON clears it.
 	plainInput bool
-	// line writes the line numbers of appendPlainResult.
+	// line writes the line numbers of appendPlainHead.
 	line decimal
 	// view is storage for the scheme view a command builds for one input
 	// (parse --json: scheme.ViewInto), reused with the batch.

@@ -47,30 +47,16 @@ func components(u *urlkit.URL) (v [len(componentNames)]string, ok [len(component
 	return
 }
 
-// plainResults enables appendPlainResult; tests turn it off to compare
-// with the general writer.
+// plainResults enables the one-pass result line (appendPlainHead and
+// scheme.AppendValidViewJSON); tests turn it off to compare with the
+// general writer.
 var plainResults = true
 
-// appendPlainResult appends the JSON result line of a URL that is valid,
-// needs no JSON escaping, is its input as written and has a view and no
-// warnings: byte for byte what writeJSON and parse's body write for it
+// appendPlainHead appends the JSON result line of a URL that is valid,
+// needs no JSON escaping, is its input as written and has no warnings, up
+// to its view (the input, line, validity, URL and components, and the
+// view's key): byte for byte what writeJSON and parse's body write for it
 // (TestPlainResultsAgree), in runs of constant text and copied parts.
-func appendPlainResult(b []byte, line int, d *decimal, u *urlkit.URL, view scheme.View) []byte {
-	b = appendPlainHead(b, line, d, u)
-	var ok bool
-	if strings.IndexByte(u.String(), '%') < 0 {
-		b, ok = scheme.AppendViewJSONPlain(b, view)
-	} else {
-		b, ok = scheme.AppendViewJSON(b, view)
-	}
-	if !ok { // a view a program registered: no keys of its own
-		b = append(b, "{}"...)
-	}
-	return append(b, '}', '\n')
-}
-
-// appendPlainHead appends appendPlainResult's line up to the view: the
-// input, line, validity, URL and components, and the view's key.
 func appendPlainHead(b []byte, line int, d *decimal, up *urlkit.URL) []byte {
 	u := *up
 	s := u.String()
@@ -230,13 +216,6 @@ func runParse(e *env, fs *flag.FlagSet, args []string) int {
 				// FuzzParse holds it), so only an extended one is scanned.
 				plain = !u.Extended() || jsonw.Plain(s)
 				o.plainInput = plain && s == in.text
-			}
-			if o.plainInput && err == nil && view != nil && len(warns) == 0 && plainResults {
-				// Most lines of a stream: written in one pass, without
-				// the writer's bookkeeping (TestPlainResultsAgree).
-				o.plainInput = false
-				o.buf = appendPlainResult(o.buf, in.line, &o.line, &u, view)
-				return
 			}
 			o.writeJSON(in, err == nil, errText, err, func(w *jw) {
 				if parsed {

@@ -15,12 +15,13 @@ import (
 	"github.com/urlkit/urlkit/linkset"
 )
 
-// TestPlainResultsAgree runs parse --json with and without
-// appendPlainResult, the one-pass writer of the common result line, on the
-// ada-url datasets, on those lines with bytes put in (which make other
-// lines take the general writer, and some extended or lenient readings),
-// with --lenient, and on arguments (which have no "line" key): standard
-// output and standard error must be the same bytes.
+// TestPlainResultsAgree runs parse --json with and without the one-pass
+// writer of the common result line (appendPlainHead and
+// scheme.AppendValidViewJSON) on the ada-url datasets, on those lines with
+// bytes put in (which make other lines take the general writer, and some
+// extended or lenient readings), with --lenient, and on arguments (which
+// have no "line" key): standard output and standard error must be the
+// same bytes.
 func TestPlainResultsAgree(t *testing.T) {
 	var lines []string
 	if d := adaDatasetsOpt(); d != nil {
