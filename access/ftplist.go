@@ -73,7 +73,8 @@ type DirEntry struct {
 	// Precision saying how much of it is known. MLSD and EPLF times are
 	// UTC (RFC 3659 2.3; EPLF's m fact counts seconds since 1970 UTC);
 	// ls -l and MS-DOS times are the server's local time, taken as they
-	// are (in UTC, so that they print as written).
+	// are (in UTC, so that they print as written). A listed time equal
+	// to the zero time (midnight, January 1 of year 1) counts as none.
 	Time      time.Time
 	Precision TimePrecision
 	// Link is a symbolic link's target, when the listing gives it.
@@ -130,6 +131,12 @@ func ParseListLine(f ListFormat, line string, now time.Time) (e DirEntry, skip b
 	}
 	if e.Name == "." || e.Name == ".." {
 		return e, true
+	}
+	if e.Time.IsZero() {
+		// January 1 of year 1 at midnight UTC ("Jan  1  0001" in ls -l,
+		// 00010101000000 in MLSD) is Go's zero time, which says "no
+		// time": no file has it, so the listing is read as giving none.
+		e.Precision = TimeNone
 	}
 	e.Parsed = true
 	return e, false

@@ -43,6 +43,13 @@ func TestParseListLine(t *testing.T) {
 		// a second may follow; 7.2: the name after one space may hold spaces.
 		{"RFC 3659 7.5, 2.3", ListFacts, "type=dir;modify=20261124215700.123;UNIX.mode=0755; my docs",
 			want{name: "my docs", kind: KindDir, size: -1, time: date(2026, 11, 24, 21, 57, 0), prec: TimeSecond, parsed: true}},
+		// A time at Go's zero time (midnight, January 1 of year 1) counts as
+		// none, MLSD's and ls -l's alike (FuzzParseListLine found the ls
+		// -l one: precision without a time).
+		{"FuzzParseListLine", ListFacts, "type=file;size=3;modify=00010101000000; old",
+			want{name: "old", kind: KindFile, size: 3, prec: TimeNone, parsed: true}},
+		{"FuzzParseListLine", ListLong, "-rw-r--r-- 1 u g 0 Jan 1 0001 zero",
+			want{name: "zero", kind: KindFile, size: 0, prec: TimeNone, parsed: true}},
 		// ProFTPD's mod_facts writes a symbolic link as OS.unix=slink:target.
 		{"ProFTPD mod_facts", ListFacts, "modify=20200101000000;type=OS.unix=slink:/srv/x;size=6; latest",
 			want{name: "latest", kind: KindLink, size: 6, time: date(2020, 1, 1, 0, 0, 0), prec: TimeSecond, link: "/srv/x", parsed: true}},
