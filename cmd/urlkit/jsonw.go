@@ -7,7 +7,6 @@ package main
 import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/jsonw"
-	"github.com/urlkit/urlkit/linkset"
 )
 
 // jw writes one JSON result line.
@@ -18,27 +17,17 @@ type jw struct{ jsonw.Writer }
 // error is about the input as a whole), component names the part it is in
 // ("" when none).
 func (w *jw) errorJSON(text string, err error) {
-	if se, suffix := syntaxError(text, err); se != nil {
-		// The common case (errorParts' first), its message written from
-		// its two parts without joining them first.
-		w.Key("error")
-		w.Open()
-		w.KNum("offset", se.Offset)
-		// Component and kind names are lower-case words and "-".
-		w.KPlain("component", se.Component.String())
-		w.KPlain("kind", linkset.Kind(se))
-		w.Key("message")
-		w.Str2(se.Reason(), suffix)
-		w.Close()
-		return
-	}
-	off, comp, msg := errorParts(text, err)
+	off, comp, msg, suffix := errorParts(text, err)
 	w.Key("error")
 	w.Open()
 	w.KNum("offset", off)
-	w.KStr("component", comp)
-	w.KStr("kind", errorKind(err))
-	w.KStr("message", msg)
+	// Component and kind names are lower-case words and "-"
+	// (TestErrorNamesArePlain).
+	w.KPlain("component", comp)
+	w.KPlain("kind", errorKind(err))
+	// The message and a --lenient hint, written without joining them.
+	w.Key("message")
+	w.Str2(msg, suffix)
 	w.Close()
 }
 

@@ -120,25 +120,26 @@ func describeError(err error, step string) []byte {
 func plainError(err error) string { return access.PlainError(err) }
 
 // errorParts returns the offset, component and message of an error about
-// the input text, for JSON: the offset is -1 and the component "" when
-// the error is not about one place in the input.
-func errorParts(text string, err error) (off int, comp, msg string) {
+// the input text, for JSON, and the --lenient hint that follows the
+// message (suffix, "" when none): the offset is -1 and the component ""
+// when the error is not about one place in the input.
+func errorParts(text string, err error) (off int, comp, msg, suffix string) {
 	if se, suffix := syntaxError(text, err); se != nil {
-		return se.Offset, se.Component.String(), se.Reason() + suffix // the common cases
+		return se.Offset, se.Component.String(), se.Reason(), suffix // the common cases
 	}
 	var re *urlkit.ResolveError
 	if errors.As(err, &re) {
 		var se *urlkit.SyntaxError
 		if (re.Part == "reference" || re.Part == "target") && errors.As(re.Err, &se) && se.Input == text {
-			return se.Offset, se.Component.String(), se.Reason() + hintSuffix(re.Err)
+			return se.Offset, se.Component.String(), se.Reason(), hintSuffix(re.Err)
 		}
-		return -1, "", string(describeResolveError(nil, re))
+		return -1, "", string(describeResolveError(nil, re)), ""
 	}
 	var se *urlkit.SyntaxError
 	if errors.As(err, &se) && se.Input == text {
-		return se.Offset, se.Component.String(), se.Reason() + hintSuffix(err)
+		return se.Offset, se.Component.String(), se.Reason(), hintSuffix(err)
 	}
-	return -1, "", plainError(err)
+	return -1, "", plainError(err), ""
 }
 
 // errorKind names the class of a syntax error for JSON's "kind" (the names
