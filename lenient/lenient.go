@@ -312,9 +312,10 @@ func (r *reader) login(i, end int, ipSyntax bool) int {
 		for k := i; k < at; k++ {
 			c := s[k]
 			if loginBytes[c] {
-				// A run of bytes that stay as they are (up to the ":").
+				// A run of bytes that stay as they are (":" is not one
+				// of them, so the run stops at the colon).
 				j := k
-				for j < at && j != colon && loginBytes[s[j]] {
+				for j < at && loginBytes[s[j]] {
 					j++
 				}
 				if j > k {

@@ -54,7 +54,7 @@ func FileOf(u urlkit.URL) (*File, error) {
 // (FileOf, ViewInto).
 func (v *File) fill(u urlkit.URL) {
 	*v = File{u: u, Host: u.Host()}
-	v.Local = v.Host == "" || strings.EqualFold(v.Host, "localhost")
+	v.Local = localHost(v.Host)
 	raw := u.PathAndSearch()
 	v.Segments = v.segBuf[:0]
 	if n := strings.Count(raw, "/") + 1; n > len(v.segBuf) {
@@ -75,6 +75,10 @@ func (v *File) fill(u urlkit.URL) {
 // fpathChars are the bytes of an fpath besides escapes: those of an
 // fsegment and the "/" between segments (RFC 1738 5).
 var fpathChars = ucharTable("?:@&=/")
+
+// localHost reports whether a file URL's host names this machine: "" or
+// "localhost", in any case (RFC 1738 3.10).
+func localHost(h string) bool { return h == "" || strings.EqualFold(h, "localhost") }
 
 // fpathScan returns the offset in p of the first byte an fpath may not
 // hold, or -1. A URL of the strict syntax has a url-path and search part

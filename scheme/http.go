@@ -70,10 +70,7 @@ func HTTPOf(u urlkit.URL) (*HTTP, error) {
 
 // fill builds v from u, which checkHTTP has accepted (HTTPOf, ViewInto).
 func (v *HTTP) fill(u urlkit.URL) {
-	def := 80
-	if u.Scheme() == "https" {
-		def = 443
-	}
+	def := DefaultPort(u.Scheme()) // 80, or 443 for https (the core's scheme table)
 	*v = HTTP{u: u, Host: u.Host()}
 	if user, ok := u.User(); ok {
 		v.User, _ = urlkit.Unescape(user)

@@ -60,7 +60,7 @@ func AppendValidViewJSON(b []byte, u urlkit.URL) (_ []byte, handled bool, err er
 		host := u.Host()
 		b = append(b, `{"host":"`...)
 		b = append(b, host...)
-		if host == "" || strings.EqualFold(host, "localhost") {
+		if localHost(host) {
 			b = append(b, `","local":true,"segments":["`...)
 		} else {
 			b = append(b, `","local":false,"segments":["`...)
@@ -83,6 +83,9 @@ func AppendValidViewJSON(b []byte, u urlkit.URL) (_ []byte, handled bool, err er
 		if err := checkHTTP(u); err != nil {
 			return b, true, err
 		}
+		// DefaultPort's 80 and 443, without its lookup on every line
+		// (HTTP.fill asks DefaultPort; TestAppendValidViewJSON compares
+		// the two views).
 		def := 80
 		if bi.name == "https" {
 			def = 443
