@@ -22,7 +22,13 @@
 //     against fetching the menu directly, the same way;
 //   - for both, a floor: the gateway's response, recorded once, served
 //     from memory behind the same http.Server settings to the same client
-//     (the HTTP exchange alone).
+//     (the HTTP exchange alone);
+//   - for both, two legs: the direct fetch, then the floor's exchange, one
+//     after the other by the same client: what a gateway that did no work
+//     at all between its upstream leg and its HTTP leg would cost. Its
+//     rate against the direct fetch's is the best ratio any gateway can
+//     reach in this harness (the "bound" line), and the gateway's CPU
+//     time beyond it is all the gateway's own work.
 //
 // For 1, 8 and 32 concurrent clients it reports requests per second, the
 // median and the 99th percentile latency, and the ratios; for the
@@ -210,7 +216,13 @@ func setup(ctx context.Context, squidBin, only string) (_ *env, err error) {
 		}
 		floor.add("/doc", resp)
 		sides["http floor"] = func(c *client) error { return c.get(floorAddr, "/doc", doc) }
-		e.groups = append(e.groups, []string{"gateway gopher", "direct gopher", "http floor"})
+		sides["two legs"] = func(c *client) error {
+			if err := direct(c, doc); err != nil {
+				return err
+			}
+			return c.get(floorAddr, "/doc", doc)
+		}
+		e.groups = append(e.groups, []string{"gateway gopher", "direct gopher", "http floor", "two legs"})
 	}
 	if doMenu {
 		// The page must hold the last item; the fetch is the menu as sent,
@@ -233,7 +245,13 @@ func setup(ctx context.Context, squidBin, only string) (_ *env, err error) {
 		}
 		floor.add("/page", resp)
 		sides["page floor"] = func(c *client) error { return c.get(floorAddr, "/page", resp.body) }
-		e.groups = append(e.groups, []string{"gateway menu page", "direct menu fetch", "page floor"})
+		sides["two menu legs"] = func(c *client) error {
+			if err := directMenu(c, menu[:menuItems]); err != nil {
+				return err
+			}
+			return c.get(floorAddr, "/page", resp.body)
+		}
+		e.groups = append(e.groups, []string{"gateway menu page", "direct menu fetch", "page floor", "two menu legs"})
 	}
 	if doFTP {
 		sides["gateway ftp"] = func(c *client) error { return c.get(serveAddr, ftpURL, doc) }
@@ -290,11 +308,14 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 				fmt.Printf("%-15s %3d %9.2fx %9.2fx %9.2fx %8s %13s %10s\n", "  ratio", conc, a.rate()/b.rate(),
 					float64(a.pct(50))/float64(b.pct(50)), float64(a.pct(99))/float64(b.pct(99)), "", "", cpu)
 			}
-			if len(group) == 3 && inProcess {
+			if len(group) == 4 && inProcess {
 				// What of the gateway's CPU time beyond the direct fetch's
-				// is the HTTP exchange itself (server and client).
-				a, b, f := res[group[0]].cpuPerReq(), res[group[1]].cpuPerReq(), res[group[2]].cpuPerReq()
+				// is the HTTP exchange itself (server and client), and
+				// what the two legs together cost beyond the direct fetch.
+				a, b, f, two := res[group[0]].cpuPerReq(), res[group[1]].cpuPerReq(), res[group[2]].cpuPerReq(), res[group[3]].cpuPerReq()
 				fmt.Printf("%-15s %3d %s\n", "  floor", conc, fmt.Sprintf("gateway - direct = %.0f µs/req; the floor is %.0f of it, the gateway's own work %.0f", a-b, f, a-b-f))
+				fmt.Printf("%-15s %3d %s\n", "  bound", conc, fmt.Sprintf("two legs / direct: rate %.2fx, p50 %.2fx, cpu %.2fx (the best a gateway can reach here); gateway - two legs = %.0f µs/req",
+					res[group[3]].rate()/res[group[1]].rate(), float64(res[group[3]].pct(50))/float64(res[group[1]].pct(50)), two/b, a-two))
 			}
 		}
 	}

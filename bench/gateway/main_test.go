@@ -11,7 +11,8 @@ import (
 // sides as `go run ./bench/gateway -only gopher` and `-only menu`, set up
 // by the same code, measured the same way (this process's CPU time per
 // request, every side in turn, the order alternating), b.N requests per
-// side in four rounds. They report each side's CPU time per request and
+// side in four rounds. The two legs side (the direct fetch, then the
+// floor's exchange) bounds what any gateway can reach in this harness. They report each side's CPU time per request and
 // the ratios; the rates depend on the machine's load (README says how
 // to read them), the CPU ratios much less. Run them with
 //
@@ -40,11 +41,15 @@ func benchGroup(b *testing.B, part string, conc int) {
 			b.Fatalf("%s: %d errors, the last: %v", name, r.errs, r.lastErr)
 		}
 	}
-	gw, direct, floor := res[group[0]], res[group[1]], res[group[2]]
+	gw, direct, floor, two := res[group[0]], res[group[1]], res[group[2]], res[group[3]]
 	b.ReportMetric(gw.cpuPerReq(), "gateway-cpu-µs/req")
 	b.ReportMetric(direct.cpuPerReq(), "direct-cpu-µs/req")
 	b.ReportMetric(floor.cpuPerReq(), "floor-cpu-µs/req")
 	b.ReportMetric(gw.cpuPerReq()/direct.cpuPerReq(), "cpu-ratio")
 	b.ReportMetric(gw.rate()/direct.rate(), "rate-ratio")
 	b.ReportMetric(float64(gw.pct(50))/float64(direct.pct(50)), "p50-ratio")
+	// The two legs with nothing between them: the best any gateway can
+	// reach here, and the gateway's own work beyond them.
+	b.ReportMetric(two.rate()/direct.rate(), "bound-rate-ratio")
+	b.ReportMetric(gw.cpuPerReq()-two.cpuPerReq(), "gateway-beyond-legs-µs/req")
 }
