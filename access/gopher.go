@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/urlkit/urlkit/scheme"
@@ -69,7 +70,20 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		return nil, err
 	}
 	stop := x.watch(raw)
-	closer := func() error { stop(); return raw.Close() }
+	// The buffers come from gopherBufs and go back when the connection
+	// is closed (body.Close; a closed body reads nothing more).
+	var bufs [2]*bufio.Reader
+	closer := func() error {
+		stop()
+		err := raw.Close()
+		for i, b := range bufs {
+			if b != nil {
+				putGopherBuf(b)
+				bufs[i] = nil
+			}
+		}
+		return err
+	}
 	conn := &deadlineConn{Conn: raw, idle: x.opts.readTimeout()}
 	step := "selector " + strconv.Quote(p.Selector)
 	// Traced line by line: a filled-in form is several.
@@ -81,7 +95,8 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		return nil, x.fail("gopher", step, err)
 	}
 	m := x.newMeter(conn, "gopher", step)
-	br := bufio.NewReaderSize(m, 32<<10)
+	br := getGopherBuf(m)
+	bufs[0] = br
 	var r io.Reader = br
 	text := p.Reply == "text" || p.Reply == "menu" || p.Reply == "error" || p.Reply == scheme.GopherAttributes
 	size := int64(-1)
@@ -109,7 +124,8 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		// wraps it: it is buffered once, not twice.
 		tb, ok := r.(*bufio.Reader)
 		if !ok {
-			tb = bufio.NewReaderSize(r, 32<<10)
+			tb = getGopherBuf(r)
+			bufs[1] = tb
 		}
 		r = &dotReader{r: tb, start: true}
 	}
@@ -122,6 +138,28 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 	}
 	b := x.newBody(r, m, "gopher", step, nil, closer)
 	return &Resource{ReadCloser: b, Plan: p, Kind: kind, ContentType: gopherContentType(p.Type), Size: size}, nil
+}
+
+// gopherBufSize is the size of the buffer a gopher reply is read through.
+const gopherBufSize = 32 << 10
+
+// gopherBufs holds the buffered readers of gopher replies, reused from
+// fetch to fetch: a 32 KiB buffer a fetch was most of the bytes a gopher
+// request allocated.
+var gopherBufs = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, gopherBufSize) }}
+
+// getGopherBuf returns a pooled reader of gopherBufSize bytes reading r.
+func getGopherBuf(r io.Reader) *bufio.Reader {
+	b := gopherBufs.Get().(*bufio.Reader)
+	b.Reset(r)
+	return b
+}
+
+// putGopherBuf returns b to the pool, holding no reference to its last
+// reader. Its caller reads nothing through b afterwards.
+func putGopherBuf(b *bufio.Reader) {
+	b.Reset(nil)
+	gopherBufs.Put(b)
 }
 
 // checkGopherRequest refuses a request that is not one CRLF-ended line
