@@ -3,12 +3,16 @@ package access
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/urlkit/urlkit/scheme"
@@ -397,42 +401,158 @@ func NewMenuReader(r io.Reader, maxLine int) *MenuReader {
 // holding the whole line as Display, since servers send such lines; empty
 // lines are skipped.
 func (mr *MenuReader) Next() (MenuItem, error) {
+	var v MenuLine
+	b, err := mr.next(&v)
+	if err != nil {
+		return MenuItem{}, err
+	}
+	// One string for the line; the fields are cut from it where their
+	// views are in b (each is b[i:j], so i is cap(b) - its cap).
+	l := mr.str(b)
+	field := func(f []byte) string {
+		i := cap(b) - cap(f)
+		return l[i : i+len(f)]
+	}
+	return MenuItem{Type: v.Type, Display: field(v.Display), Selector: field(v.Selector), Host: field(v.Host), Port: field(v.Port), Plus: field(v.Plus)}, nil
+}
+
+// MenuLine is one item of a menu as [MenuReader.NextLine] gives it: the
+// fields of a [MenuItem], as the server sent them, but as views into the
+// reader's buffer rather than strings.
+type MenuLine struct {
+	Type                                byte
+	Display, Selector, Host, Port, Plus []byte
+}
+
+// NextLine is Next without copying: it sets l to the next item, whose
+// fields are views into the reader's buffer, valid only until the next
+// call to Next or NextLine (copy what is kept). A caller that renders
+// each item as it arrives (the gateway's menu pages) saves a copy of
+// every line.
+func (mr *MenuReader) NextLine(l *MenuLine) error {
+	_, err := mr.next(l)
+	return err
+}
+
+// Item returns the item l is, its fields copied into strings.
+func (l *MenuLine) Item() MenuItem {
+	return MenuItem{Type: l.Type, Display: string(l.Display), Selector: string(l.Selector), Host: string(l.Host), Port: string(l.Port), Plus: string(l.Plus)}
+}
+
+// next reads the next line that is an item into l and returns the line,
+// its end removed. Every field of l is a slice of the line.
+func (mr *MenuReader) next(l *MenuLine) ([]byte, error) {
 	for {
 		b, err := mr.readLine()
 		if err != nil {
-			return MenuItem{}, err
+			return nil, err
 		}
 		mr.n++
 		for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
 			b = b[:len(b)-1]
 		}
 		if len(b) == 1 && b[0] == '.' {
-			return MenuItem{}, io.EOF
+			return nil, io.EOF
 		}
 		if len(b) == 0 {
 			continue
 		}
-		l := mr.str(b)
-		// The TAB-separated fields, cut in place (no slice of them): the
-		// first five, and how many there are (five or more counts as five).
-		var f [5]string
-		rest, n := l[1:], 0
-		for n < len(f) {
-			i := strings.IndexByte(rest, '\t')
-			if i < 0 {
-				f[n] = rest
-				n++
-				break
-			}
-			f[n], rest = rest[:i], rest[i+1:]
-			n++
-		}
-		if n < 4 {
-			return MenuItem{Type: 'i', Display: l}, nil
-		}
-		return MenuItem{Type: l[0], Display: f[0], Selector: f[1], Host: f[2], Port: strings.TrimSpace(f[3]), Plus: f[4]}, nil
+		splitMenuLine(b, l)
+		return b, nil
 	}
 }
+
+// splitMenuLine sets l to the item of line b: its type byte, then the
+// TAB-separated fields after it, the first five (a sixth and more are
+// dropped), found in one pass that tests eight bytes at a time for a TAB;
+// the port is trimmed of white space as strings.TrimSpace trims. A line
+// of fewer than four fields is an info item holding the whole line.
+func splitMenuLine(b []byte, l *MenuLine) {
+	var at [5]int // where each field ends
+	const (
+		lo   = 0x0101010101010101
+		low7 = 0x7F7F7F7F7F7F7F7F
+	)
+	n, i := 0, 1
+scan:
+	for ; i+8 <= len(b); i += 8 {
+		// The high bit of each byte of m is set exactly where the byte
+		// is a TAB (a zero byte of x; no borrow crosses bytes).
+		x := binary.LittleEndian.Uint64(b[i:]) ^ ('\t' * lo)
+		for m := ^((x&low7 + low7) | x | low7); m != 0; m &= m - 1 {
+			at[n] = i + bits.TrailingZeros64(m)/8
+			if n++; n == len(at) {
+				break scan
+			}
+		}
+	}
+	if n < len(at) {
+		for ; i < len(b); i++ {
+			if b[i] == '\t' {
+				at[n] = i
+				if n++; n == len(at) {
+					break
+				}
+			}
+		}
+	}
+	if n < 3 {
+		*l = MenuLine{Type: 'i', Display: b, Selector: b[len(b):], Host: b[len(b):], Port: b[len(b):], Plus: b[len(b):]}
+		return
+	}
+	plus := b[len(b):]
+	if n == 3 { // no fifth field
+		at[3] = len(b)
+	} else if n == 4 { // the fifth field is the rest
+		plus = b[at[3]+1:]
+	} else {
+		plus = b[at[3]+1 : at[4]]
+	}
+	port := b[at[2]+1 : at[3]]
+	if len(port) > 0 && (port[0] >= utf8.RuneSelf || asciiSpace[port[0]] != 0 || port[len(port)-1] >= utf8.RuneSelf || asciiSpace[port[len(port)-1]] != 0) {
+		s, e := trimSpace(port)
+		port = port[s:e]
+	}
+	*l = MenuLine{Type: b[0], Display: b[1:at[0]], Selector: b[at[0]+1 : at[1]], Host: b[at[1]+1 : at[2]], Port: port, Plus: plus}
+}
+
+// trimSpace returns where b is without its leading and trailing white
+// space, as strings.TrimSpace trims (Unicode's).
+func trimSpace(b []byte) (s, e int) {
+	e = len(b)
+	for s < e {
+		if c := b[s]; c < utf8.RuneSelf {
+			if asciiSpace[c] == 0 {
+				break
+			}
+			s++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[s:e])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		s += size
+	}
+	for e > s {
+		if c := b[e-1]; c < utf8.RuneSelf {
+			if asciiSpace[c] == 0 {
+				break
+			}
+			e--
+			continue
+		}
+		r, size := utf8.DecodeLastRune(b[s:e])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		e -= size
+	}
+	return s, e
+}
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace reports.
+var asciiSpace = [utf8.RuneSelf]uint8{'\t': 1, '\n': 1, '\v': 1, '\f': 1, '\r': 1, ' ': 1}
 
 // readLine returns the next line, its end included; a line longer than
 // the reader's buffer is gathered in mr.line.
