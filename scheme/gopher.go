@@ -489,9 +489,6 @@ type GopherItemURLs struct {
 // Append appends the URL of the item (typ, selector, host, port) to dst,
 // or returns dst unchanged and the error GopherItemURL returns.
 func (c *GopherItemURLs) Append(dst []byte, typ byte, selector, host, port string) ([]byte, error) {
-	bad := func(format string, args ...any) ([]byte, error) {
-		return dst, fmt.Errorf("%w: "+format, append([]any{ErrBadMenuItem}, args...)...)
-	}
 	if host == "" || host != c.host || port != c.port {
 		bracket, err := checkGopherServer(host, port)
 		if err != nil {
@@ -499,6 +496,31 @@ func (c *GopherItemURLs) Append(dst []byte, typ byte, selector, host, port strin
 		}
 		c.host, c.port, c.bracket = host, port, bracket
 	}
+	return appendItem(c, dst, typ, selector)
+}
+
+// AppendBytes is Append for an item whose fields are bytes (the views of
+// access.MenuReader.NextLine): nothing of them is kept, and nothing is
+// allocated while the server stays the same.
+func (c *GopherItemURLs) AppendBytes(dst []byte, typ byte, selector, host, port []byte) ([]byte, error) {
+	if len(host) == 0 || string(host) != c.host || string(port) != c.port {
+		h, p := string(host), string(port)
+		bracket, err := checkGopherServer(h, p)
+		if err != nil {
+			return dst, err
+		}
+		c.host, c.port, c.bracket = h, p, bracket
+	}
+	return appendItem(c, dst, typ, selector)
+}
+
+// appendItem appends the URL of an item of the server c holds (the host
+// and port checked), as Append does.
+func appendItem[T ~string | ~[]byte](c *GopherItemURLs, dst []byte, typ byte, selector T) ([]byte, error) {
+	bad := func(format string, args ...any) ([]byte, error) {
+		return dst, fmt.Errorf("%w: "+format, append([]any{ErrBadMenuItem}, args...)...)
+	}
+	host, port := c.host, c.port
 	if isControl(typ) || typ >= 0x80 {
 		return bad("item type 0x%02X is not a printable character", typ)
 	}

@@ -2,6 +2,7 @@ package scheme
 
 import (
 	"errors"
+	"math/rand/v2"
 	"net/netip"
 	"testing"
 
@@ -160,13 +161,15 @@ func TestGopherItemURLsRemember(t *testing.T) {
 }
 
 // FuzzGopherItemURLs holds GopherItemURLs, with a server remembered from
-// the item before, to the whole reparse, on any two items.
+// the item before, to the whole reparse, on any two items, and AppendBytes
+// to Append.
 func FuzzGopherItemURLs(f *testing.F) {
 	f.Add(byte('0'), "/a", "h.example", "70", byte('1'), "/b", "h.example", "70")
 	f.Add(byte('0'), "/a", "::1", "70", byte('7'), "/q?x#y", "h/x", "70")
 	f.Add(byte('0'), "/a", "h.example", "70", byte('0'), "/a\x1b", "h.example", "70")
 	f.Fuzz(func(t *testing.T, t1 byte, s1, h1, p1 string, t2 byte, s2, h2, p2 string) {
-		var c GopherItemURLs
+		var c, cb GopherItemURLs
+		var scratch []byte
 		for _, it := range [][4]string{{string(t1), s1, h1, p1}, {string(t2), s2, h2, p2}, {string(t1), s1, h1, p1}} {
 			typ := it[0][0]
 			want, ok := wholeReparse(typ, it[1], it[2], it[3])
@@ -174,6 +177,38 @@ func FuzzGopherItemURLs(f *testing.F) {
 			if ok != (err == nil) || ok && string(got) != want {
 				t.Fatalf("%q %q %q %q: got %q, %v; whole reparse %q, %v", typ, it[1], it[2], it[3], got, err, want, ok)
 			}
+			// The bytes form, its fields in one buffer written over for
+			// each item (as a menu reader's views are).
+			scratch = append(append(append(scratch[:0], it[1]...), it[2]...), it[3]...)
+			sel, host, port := scratch[:len(it[1])], scratch[len(it[1]):len(it[1])+len(it[2])], scratch[len(it[1])+len(it[2]):]
+			gotb, errb := cb.AppendBytes(nil, typ, sel, host, port)
+			if string(gotb) != string(got) || (err == nil) != (errb == nil) || err != nil && err.Error() != errb.Error() {
+				t.Fatalf("%q %q %q %q: AppendBytes %q, %v; Append %q, %v", typ, it[1], it[2], it[3], gotb, errb, got, err)
+			}
 		}
 	})
+}
+
+// AppendBytes gives what Append gives, URL or error, on many items in a
+// row (servers alike and not, remembered or not), though its fields are
+// views into one buffer written over for each item: it keeps nothing of
+// them.
+func TestGopherItemURLsBytesAgree(t *testing.T) {
+	hosts := []string{"h.example", "h.example", "h.example", "H.Example", "h.exampl", "::1", "h/evil", "h@e", "", "10.0.0.1", "h%41", "h.example."}
+	ports := []string{"70", "70", "70", "71", "7", "", "070", "65536", "x", " 70"}
+	sels := []string{"", "/a", "/b c", "/(x)'&y", "/q?x#y", "/\x1b", "/\x00", "/é", "/a%20b", "URL:http://x/"}
+	r := rand.New(rand.NewPCG(3, 4))
+	var c, cb GopherItemURLs
+	var scratch []byte
+	for i := 0; i < 20000; i++ {
+		types := "01379hgI:+\x01\x7f\x80"
+		typ := types[r.IntN(len(types))]
+		sel, host, port := sels[r.IntN(len(sels))], hosts[r.IntN(len(hosts))], ports[r.IntN(len(ports))]
+		got, err := c.Append([]byte("p:"), typ, sel, host, port)
+		scratch = append(append(append(scratch[:0], sel...), host...), port...)
+		gotb, errb := cb.AppendBytes([]byte("p:"), typ, scratch[:len(sel)], scratch[len(sel):len(sel)+len(host)], scratch[len(sel)+len(host):])
+		if string(gotb) != string(got) || (err == nil) != (errb == nil) || err != nil && err.Error() != errb.Error() {
+			t.Fatalf("item %d %q %q %q %q: AppendBytes %q, %v; Append %q, %v", i, typ, sel, host, port, gotb, errb, got, err)
+		}
+	}
 }

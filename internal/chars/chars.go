@@ -258,7 +258,7 @@ func Escape(s string, set *Set) string {
 }
 
 // AppendEscape appends s to b encoded as Escape encodes it.
-func AppendEscape(b []byte, s string, set *Set) []byte {
+func AppendEscape[T ~string | ~[]byte](b []byte, s T, set *Set) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
