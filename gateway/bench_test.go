@@ -172,3 +172,45 @@ func BenchmarkDirectMenu1000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMenuLines1000 is the gateway's own work on a 1,000-item menu,
+// without the network or the page around it: reading the items
+// (MenuReader.NextLine, from memory), and reading them and writing their
+// lines (menuLines.appendLine), path form.
+func BenchmarkMenuLines1000(b *testing.B) {
+	menu := fakeservers.LongMenu(1000)
+	g := New(Config{})
+	b.Run("parse", func(b *testing.B) {
+		b.ReportAllocs()
+		var l access.MenuLine
+		for i := 0; i < b.N; i++ {
+			mr := access.NewMenuReader(bytes.NewReader(menu), 0)
+			for {
+				if err := mr.NextLine(&l); err != nil {
+					break
+				}
+			}
+		}
+	})
+	b.Run("lines", func(b *testing.B) {
+		b.ReportAllocs()
+		var (
+			line []byte
+			l    access.MenuLine
+		)
+		n := 0
+		for i := 0; i < b.N; i++ {
+			m := g.newMenuLines(&request{})
+			mr := access.NewMenuReader(bytes.NewReader(menu), 0)
+			for {
+				err := mr.NextLine(&l)
+				if err != nil {
+					break
+				}
+				line = m.appendLine(line[:0], &l)
+				n += len(line)
+			}
+		}
+		b.SetBytes(int64(n / b.N))
+	})
+}

@@ -1,10 +1,14 @@
 package gateway
 
 import (
+	"encoding/binary"
 	"fmt"
 	"html/template"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // A gopher menu is shown as one monospace block, as lynx and Floodgap's
@@ -18,7 +22,8 @@ import (
 //
 // The lines are written by hand with appends rather than by html/template,
 // which costs about ten microseconds an item in reflection, and an
-// ordinary item's line is written without allocating (appendItemLine). A
+// ordinary item's line is written in one pass over the views of its fields
+// (menuLines.appendOrdinary), without allocating or copying the line. A
 // label is a span whose class names its type ("k30" for type 0); the
 // page's style sheet (menuStyle) holds each type's meaning once and shows
 // it on hover, rather than every line repeating it in a title attribute:
@@ -324,24 +329,95 @@ func appendMenuLine(dst []byte, t byte, e entry, search string) []byte {
 	return append(dst, '\n')
 }
 
-// appendItemLine appends the line of an ordinary item (one whose own URL,
-// url, is its link: see menuEntry) as appendMenuLine would for the entry
-// {Text: it.Display, Href: prefix+url, Shown: url}, without making one.
-// prefix is "/" for the path form, "" for the proxy form.
-func appendItemLine(dst []byte, t byte, display, prefix string, url []byte, search string) []byte {
-	dst = appendLabel(dst, t)
-	dst = appendLink(dst, prefix, url, display)
-	if t == '7' && search != "" {
-		return appendSearchField(dst, search, url, display) // ends the line
+// menuLines writes the lines of one menu's page: an info line as text, an
+// ordinary item (one whose link is its own URL, ordinaryLine) in one pass
+// over its fields (appendOrdinary), any other through menuEntry and
+// appendMenuLine.
+type menuLines struct {
+	g      *Gateway
+	q      *request
+	prefix string // the links' prefix: "/" for the path form, "" for the proxy form
+	search string // the inline search fields' action ("" for none)
+	urls   scheme.GopherItemURLs
+	url    []byte // an item's URL, when its href is not the same bytes
+}
+
+// newMenuLines returns the writer of q's menu lines.
+func (g *Gateway) newMenuLines(q *request) *menuLines {
+	m := &menuLines{g: g, q: q, prefix: "/", search: "/go"}
+	if q.proxy {
+		// A page reached through the proxy form has no gateway origin to
+		// send a search to, and links to each search's own page instead.
+		m.prefix, m.search = "", ""
 	}
-	return append(dst, '\n')
+	return m
+}
+
+// appendLine appends the menu block's line of item l.
+func (m *menuLines) appendLine(dst []byte, l *access.MenuLine) []byte {
+	if l.Type == 'i' { // text, as appendMenuLine writes an info entry
+		dst = append(dst, infoIndent...)
+		dst = appendHTML(dst, l.Display)
+		return append(dst, '\n')
+	}
+	if ordinaryLine(l) {
+		if out, ok := m.appendOrdinary(dst, l); ok {
+			return out
+		}
+	}
+	return appendMenuLine(dst, l.Type, m.g.menuEntry(m.q, l.Item()), m.search)
+}
+
+// appendOrdinary appends the line of an ordinary item as appendMenuLine
+// writes the entry {Text: Display, Href: prefix+URL, Shown: URL}, without
+// making one or the URL's string: the URL is formed where the href goes,
+// and rewritten only if appendHref would change a byte of it. It reports
+// false, dst unchanged, for an item that has no valid URL.
+func (m *menuLines) appendOrdinary(dst []byte, l *access.MenuLine) ([]byte, bool) {
+	orig := len(dst)
+	dst = appendLabel(dst, l.Type)
+	dst = append(dst, `<a href="`...)
+	dst = append(dst, m.prefix...)
+	mark := len(dst)
+	dst, err := m.urls.AppendBytes(dst, l.Type, l.Selector, l.Host, l.Port)
+	if err != nil {
+		return dst[:orig], false
+	}
+	search := l.Type == '7' && m.search != ""
+	if search || !hrefPlain(dst[mark:]) {
+		m.url = append(m.url[:0], dst[mark:]...)
+		dst = appendHref(dst[:mark], m.url)
+	}
+	dst = append(dst, `">`...)
+	dst = appendHTML(dst, l.Display)
+	dst = append(dst, "</a>"...)
+	if search {
+		return appendSearchField(dst, m.search, m.url, l.Display), true // ends the line
+	}
+	return append(dst, '\n'), true
+}
+
+// hrefPlain reports whether appendHref copies every byte of b as it is.
+func hrefPlain(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if !hrefPlain8(binary.LittleEndian.Uint64(b[i:])) {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if !hrefKeep[b[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 // appendLink appends a link to prefix+href (a gateway path or a URL
 // menuEntry checked) reading text. The item's URL shows on hover in the
 // browser's status bar (the link is the gateway's path form of it), not
 // on the page.
-func appendLink[T ~string | ~[]byte](dst []byte, prefix string, href T, text string) []byte {
+func appendLink[T, U ~string | ~[]byte](dst []byte, prefix string, href T, text U) []byte {
 	dst = append(dst, `<a href="`...)
 	dst = append(dst, prefix...)
 	dst = appendHref(dst, href)
@@ -358,7 +434,7 @@ func appendLink[T ~string | ~[]byte](dst []byte, prefix string, href T, text str
 // ends (lynx does), and a newline after it would leave a blank line; in
 // the menu's <pre>, whose forms are inline (pageStyle), a browser shows
 // the newline as the line's end.
-func appendSearchField[T ~string | ~[]byte](dst []byte, search string, shown T, text string) []byte {
+func appendSearchField[T, U ~string | ~[]byte](dst []byte, search string, shown T, text U) []byte {
 	dst = append(dst, ` <form action="`...)
 	dst = appendHTML(dst, search)
 	dst = append(dst, `"><input type=hidden name=url value="`...)

@@ -3,12 +3,16 @@ package gateway
 import (
 	"fmt"
 	"html/template"
+	"io"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/internal/fakeservers"
 )
 
 // appendHTML escapes as html/template does for text and attribute values,
@@ -123,25 +127,89 @@ func TestMenuStyle(t *testing.T) {
 	}
 }
 
-// An ordinary item's line, written without an entry (appendItemLine), is
-// the line appendMenuLine writes for the entry menuEntry would make.
-func TestAppendItemLine(t *testing.T) {
-	for _, it := range []struct {
-		t              byte
-		display, url   string
-		prefix, search string
-	}{
-		{'0', "Hello", "gopher://h:70/0/hello.txt", "/", "/go"},
-		{'1', "Docs <&> 'x'", "gopher://h:70/1/a&b'(c)", "/", "/go"},
-		{'7', "Find \"it\"", "gopher://h:70/7/q%3Fx&y", "/", "/go"},
-		{'7', "Find", "gopher://h:70/7/q", "", ""},
-		{'9', "Caf\xe9", "gopher://[::1]:70/9/b%20in", "", ""},
-		{'Q', "odd", "gopher://h:70/Qx", "/", "/go"},
-	} {
-		e := entry{Text: it.display, Href: template.URL(it.prefix + it.url), Shown: it.url}
-		want := string(appendMenuLine(nil, it.t, e, it.search))
-		if got := string(appendItemLine(nil, it.t, it.display, it.prefix, []byte(it.url), it.search)); got != want {
-			t.Errorf("%c %q:\n got %s\nwant %s", it.t, it.url, got, want)
+// menuCorpus is many menu lines: LongMenu's, lines of every kind of item
+// (info, error, session, h items naming a URL, searches, IPv6 servers,
+// bad ports and hosts), and those with bytes put in or cut out at random,
+// rich in what HTML escapes, what an href encodes ("'()&%"), controls,
+// bytes that are not UTF-8 and TABs, at every offset of an eight-byte
+// word.
+func menuCorpus() []string {
+	lines := strings.SplitAfter(string(fakeservers.LongMenu(40)), "\n")
+	lines = append(lines, "0Hello\t/hello.txt\th\t70\r\n", "1Docs <&> 'x'\t/a&b'(c)\th\t70\r\n", "7Find \"it\"\t/q?x&y\th\t70\r\n",
+		"9Caf\xe9\t/b in\t::1\t70\r\n", "QOdd\tx\th\t70\r\n", "iinfo <b>\t\tfake\t0\r\n", "3error & more\t\terror.host\t1\r\n",
+		"8Telnet\tuser\th\t23\r\n", "TIBM\t\th\t23\r\n", "2CSO\t\th\t105\r\n", "hWeb\tURL:http://w.example/a?b&c\th\t70\r\n",
+		"hJS\tURL:javascript:alert(1)\th\t70\r\n", "hLogin\tURL:http://u:p@w.example/\th\t70\r\n", "hPage\t/page.html\th\t70\r\n",
+		"0Bad port\t/x\th\t99999\r\n", "0Bad host\t/x\th/evil\t70\r\n", "0Ctl\t/x\x01y\th\t70\r\n", "1Long "+strings.Repeat("word ", 30)+"\t/"+strings.Repeat("seg/", 20)+"\th.example\t7070\r\n")
+	r := rand.New(rand.NewPCG(5, 6))
+	pieces := []string{"\t", "&", "<", ">", "\"", "'", "(", ")", "%", "%4", " ", "\x00", "\x01", "\x7f", "\x80", "\xe9", "é", "\u2603", "\xc3", "#", "?", "\\", "^", "`", "{", "|", "URL:", ":", "[", "]"}
+	n := len(lines)
+	for i := 0; i < 20000; i++ {
+		s := lines[r.IntN(n)]
+		for k := r.IntN(4); k >= 0; k-- {
+			p := r.IntN(len(s) + 1)
+			switch r.IntN(3) {
+			case 0:
+				s = s[:p] + pieces[r.IntN(len(pieces))] + s[p:]
+			case 1:
+				s = s[:p] + s[min(len(s), p+r.IntN(9)):]
+			default:
+				s = s[:p] + strings.Repeat("y", r.IntN(17)) + s[p:]
+			}
+		}
+		lines = append(lines, s)
+	}
+	return lines
+}
+
+// The one-pass line of an ordinary item (appendOrdinary, which forms the
+// URL where the href goes) is the line appendMenuLine writes for the entry
+// menuEntry makes: on the menu corpus, read as one menu (one
+// GopherItemURLs remembering servers across lines), in the path form and
+// the proxy form.
+func TestMenuLinesAgree(t *testing.T) {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(strings.Join(menuCorpus(), ""), "\n") {
+		if strings.TrimRight(l, "\r\n") != "." { // the menu's end
+			b.WriteString(l)
+		}
+	}
+	in := b.String()
+	g := New(Config{})
+	for _, proxy := range []bool{false, true} {
+		q := &request{proxy: proxy}
+		m := g.newMenuLines(q)
+		mr := access.NewMenuReader(strings.NewReader(in), 1<<20)
+		var (
+			line []byte
+			l    access.MenuLine
+		)
+		fast, items := 0, 0
+		for {
+			err := mr.NextLine(&l)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			items++
+			it := l.Item()
+			want := string(appendMenuLine(nil, it.Type, g.menuEntry(q, it), m.search))
+			if ordinaryLine(&l) {
+				if out, ok := m.appendOrdinary(nil, &l); ok {
+					fast++
+					if string(out) != want {
+						t.Fatalf("proxy %v: %+v:\n got %s\nwant %s", proxy, it, out, want)
+					}
+				}
+			}
+			line = m.appendLine(line[:0], &l)
+			if string(line) != want {
+				t.Fatalf("proxy %v: %+v: appendLine\n got %s\nwant %s", proxy, it, line, want)
+			}
+		}
+		if items < 10000 || fast < items/3 {
+			t.Fatalf("proxy %v: %d items, %d in one pass", proxy, items, fast)
 		}
 	}
 }

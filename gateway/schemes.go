@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bufio"
+	"bytes"
 	"html/template"
 	"io"
 	"net"
@@ -185,24 +186,14 @@ func (g *Gateway) menuPage(q *request, rc io.Reader) {
 	link := func(s string) template.URL { return g.link(q, s) }
 	pg := g.newPage(q, "menu", &pageHead{Title: q.shown(), Heading: "gopher menu", Proxy: q.proxy, Style: menuStyle,
 		bar: bar{URL: q.shown(), trail: gopherTrail(q.u, link)}})
-	// The inline search fields go to /go; a page reached through the proxy
-	// form has no gateway origin to send them to, and links to each
-	// search's own page instead.
-	search := "/go"
-	if q.proxy {
-		search = ""
-	}
-	prefix := "/" // link's prefix: the path form
-	if q.proxy {
-		prefix = ""
-	}
+	m := g.newMenuLines(q)
 	mr := access.NewMenuReader(rc, 0)
 	var (
-		line, url []byte
-		urls      scheme.GopherItemURLs
+		line []byte
+		l    access.MenuLine
 	)
 	for {
-		it, err := mr.Next()
+		err := mr.NextLine(&l)
 		if err == io.EOF {
 			pg.End(nil)
 			return
@@ -211,22 +202,23 @@ func (g *Gateway) menuPage(q *request, rc io.Reader) {
 			pg.End(err)
 			return
 		}
-		line = line[:0]
-		if ordinaryItem(it) {
-			// The common case, written without allocating: the link is the
-			// item's own URL (menuEntry's default case).
-			if url, err = urls.Append(url[:0], it.Type, it.Selector, it.Host, it.Port); err == nil {
-				line = appendItemLine(line, it.Type, it.Display, prefix, url, search)
-			}
-		}
-		if len(line) == 0 {
-			line = appendMenuLine(line, it.Type, g.menuEntry(q, it), search)
-		}
+		line = m.appendLine(line[:0], &l)
 		if !pg.ItemHTML(line) {
 			pg.End(nil)
 			return
 		}
 	}
+}
+
+// ordinaryLine is ordinaryItem for a line read by NextLine.
+func ordinaryLine(l *access.MenuLine) bool {
+	switch l.Type {
+	case 'i', '3', '2', '8', 'T':
+		return false
+	case 'h':
+		return !bytes.HasPrefix(l.Selector, []byte("URL:"))
+	}
+	return true
 }
 
 // ordinaryItem reports whether a menu item links to its own gopher URL
