@@ -194,15 +194,44 @@ func appendHTML[T ~string | ~[]byte](dst []byte, s T) []byte {
 
 // htmlSpecial8 reports whether any of the eight bytes of w is one that
 // htmlSpecial marks (a byte of 0x80 or more, NUL, or one of "&<>\"'"),
-// by the classic test for a zero byte in a word, applied to w XOR each
-// special byte repeated.
+// by the classic test for a zero byte in a word ((x-lo) &^ x has a high
+// bit set if and only if some byte of x is zero), applied to w, and to w
+// XOR a special byte repeated: "&" (0x26) and "'" (0x27) in one test with
+// the low bit of each byte set, "<" (0x3C) and ">" (0x3E) in one with bit
+// 1 set. Small enough to be inlined.
 func htmlSpecial8(w uint64) bool {
 	const (
 		lo = 0x0101010101010101
 		hi = 0x8080808080808080
 	)
-	zero := func(x uint64) uint64 { return (x - lo) &^ x & hi }
-	return (w&hi | zero(w) | zero(w^('&'*lo)) | zero(w^('<'*lo)) | zero(w^('>'*lo)) | zero(w^('"'*lo)) | zero(w^('\''*lo))) != 0
+	a := (w | lo) ^ 0x27*lo
+	b := (w | 2*lo) ^ 0x3E*lo
+	c := w ^ '"'*lo
+	return (w|(w-lo)&^w|(a-lo)&^a|(b-lo)&^b|(c-lo)&^c)&hi != 0
+}
+
+// htmlPlain returns how many bytes at the start of b appendHTML copies as
+// they are, testing eight at a time.
+func htmlPlain(b []byte) int {
+	i := 0
+	for i+8 <= len(b) && !htmlSpecial8(binary.LittleEndian.Uint64(b[i:])) {
+		i += 8
+	}
+	for i < len(b) && !htmlSpecial[b[i]] {
+		i++
+	}
+	return i
+}
+
+// appendHTMLBytes is appendHTML for bytes, its plain start found eight
+// bytes at a time (htmlPlain) and copied at once.
+func appendHTMLBytes(dst, b []byte) []byte {
+	i := htmlPlain(b)
+	dst = append(dst, b[:i]...)
+	if i < len(b) {
+		dst = appendHTML(dst, b[i:])
+	}
+	return dst
 }
 
 // htmlSpecial marks the bytes appendHTML does not copy as they are: the
@@ -253,16 +282,20 @@ func appendHref[T ~string | ~[]byte](dst []byte, s T) []byte {
 // hrefPlain8 reports whether every byte of w is one appendHref keeps and
 // lies in "-" (0x2D) to "z" (0x7A): letters, digits, "-./:;=?@_" and
 // the brackets, the bulk of any URL. The range is checked by adding to
-// each byte (none is 0x80 or more, so no carry crosses a byte); the five
-// bytes in it that are not kept ("<>\^`") by the zero-byte test.
+// each byte (a carry across bytes only follows a byte of 0x80 or more,
+// which fails the test anyway); the five bytes in it that are not kept
+// ("<>\^`") by the zero-byte test (see htmlSpecial8), "<" (0x3C) with
+// ">" (0x3E) and "\" (0x5C) with "^" (0x5E) each in one test with bit 1
+// set. Small enough to be inlined.
 func hrefPlain8(w uint64) bool {
 	const (
 		lo = 0x0101010101010101
 		hi = 0x8080808080808080
 	)
-	zero := func(x uint64) uint64 { return (x - lo) &^ x & hi }
-	return w&hi == 0 && (w+(0x80-0x2D)*lo)&hi == hi && (w+(0x80-0x7B)*lo)&hi == 0 &&
-		(zero(w^('<'*lo))|zero(w^('>'*lo))|zero(w^('\\'*lo))|zero(w^('^'*lo))|zero(w^('`'*lo))) == 0
+	a := (w | 2*lo) ^ 0x3E*lo
+	b := (w | 2*lo) ^ 0x5E*lo
+	c := w ^ '`'*lo
+	return (w|^(w+(0x80-0x2D)*lo)|(w+(0x80-0x7B)*lo)|(a-lo)&^a|(b-lo)&^b|(c-lo)&^c)&hi == 0
 }
 
 // hrefKeep marks the bytes appendHref copies as they are.
@@ -357,7 +390,7 @@ func (g *Gateway) newMenuLines(q *request) *menuLines {
 func (m *menuLines) appendLine(dst []byte, l *access.MenuLine) []byte {
 	if l.Type == 'i' { // text, as appendMenuLine writes an info entry
 		dst = append(dst, infoIndent...)
-		dst = appendHTML(dst, l.Display)
+		dst = appendHTMLBytes(dst, l.Display)
 		return append(dst, '\n')
 	}
 	if ordinaryLine(l) {
@@ -389,7 +422,7 @@ func (m *menuLines) appendOrdinary(dst []byte, l *access.MenuLine) ([]byte, bool
 		dst = appendHref(dst[:mark], m.url)
 	}
 	dst = append(dst, `">`...)
-	dst = appendHTML(dst, l.Display)
+	dst = appendHTMLBytes(dst, l.Display)
 	dst = append(dst, "</a>"...)
 	if search {
 		return appendSearchField(dst, m.search, m.url, l.Display), true // ends the line

@@ -246,9 +246,10 @@ func TestHrefPlain8(t *testing.T) {
 	}
 }
 
-// The word-at-a-time skips of appendHTML and appendHref change nothing:
-// on random strings, rich in the bytes they must stop at, both write what
-// a byte-by-byte reference writes.
+// The word-at-a-time skips of appendHTML, appendHTMLBytes and appendHref
+// change nothing: on random strings, rich in the bytes they must stop at,
+// each writes what a byte-by-byte reference writes, and hrefPlain says
+// whether appendHref's reference changes a byte.
 func TestAppendWordSkips(t *testing.T) {
 	refHTML := func(s string) string {
 		var b strings.Builder
@@ -309,6 +310,12 @@ func TestAppendWordSkips(t *testing.T) {
 		}
 		if got, want := string(appendHref(nil, b)), refHref(s); got != want {
 			t.Fatalf("appendHref(%q) = %q, reference %q", s, got, want)
+		}
+		if got, want := string(appendHTMLBytes([]byte("x"), b)), "x"+refHTML(s); got != want {
+			t.Fatalf("appendHTMLBytes(%q) = %q, reference %q", s, got, want)
+		}
+		if got, want := hrefPlain(b), refHref(s) == s; got != want {
+			t.Fatalf("hrefPlain(%q) = %v, reference %v", s, got, want)
 		}
 	}
 }
