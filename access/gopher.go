@@ -402,26 +402,46 @@ func NewMenuReader(r io.Reader, maxLine int) *MenuReader {
 // lines are skipped.
 func (mr *MenuReader) Next() (MenuItem, error) {
 	var v MenuLine
-	b, err := mr.next(&v)
-	if err != nil {
+	if err := mr.NextLine(&v); err != nil {
 		return MenuItem{}, err
 	}
-	// One string for the line; the fields are cut from it where their
-	// views are in b (each is b[i:j], so i is cap(b) - its cap).
-	l := mr.str(b)
-	field := func(f []byte) string {
-		i := cap(b) - cap(f)
-		return l[i : i+len(f)]
-	}
-	return MenuItem{Type: v.Type, Display: field(v.Display), Selector: field(v.Selector), Host: field(v.Host), Port: field(v.Port), Plus: field(v.Plus)}, nil
+	// One string for the line; the fields are cut from it where they are
+	// in the line.
+	l := mr.str(v.line)
+	f := func(i int) string { return l[v.at[i][0]:v.at[i][1]] }
+	return MenuItem{Type: v.Type, Display: f(0), Selector: f(1), Host: f(2), Port: f(3), Plus: f(4)}, nil
 }
 
 // MenuLine is one item of a menu as [MenuReader.NextLine] gives it: the
 // fields of a [MenuItem], as the server sent them, but as views into the
-// reader's buffer rather than strings.
+// reader's buffer rather than strings. The zero value is an item of
+// type 0 with empty fields.
 type MenuLine struct {
-	Type                                byte
-	Display, Selector, Host, Port, Plus []byte
+	Type byte
+	line []byte
+	at   [5][2]int // where each field is in line: display, selector, host, port, Gopher+
+}
+
+// Display returns the item's display string.
+func (l *MenuLine) Display() []byte { return l.line[l.at[0][0]:l.at[0][1]] }
+
+// Selector returns the item's selector.
+func (l *MenuLine) Selector() []byte { return l.line[l.at[1][0]:l.at[1][1]] }
+
+// Host returns the item's host.
+func (l *MenuLine) Host() []byte { return l.line[l.at[2][0]:l.at[2][1]] }
+
+// Port returns the item's port, white space trimmed as strings.TrimSpace
+// trims.
+func (l *MenuLine) Port() []byte { return l.line[l.at[3][0]:l.at[3][1]] }
+
+// Plus returns the item's Gopher+ field, empty when it has none.
+func (l *MenuLine) Plus() []byte { return l.line[l.at[4][0]:l.at[4][1]] }
+
+// Item returns the item l is, its fields copied into strings.
+func (l *MenuLine) Item() MenuItem {
+	return MenuItem{Type: l.Type, Display: string(l.Display()), Selector: string(l.Selector()), Host: string(l.Host()),
+		Port: string(l.Port()), Plus: string(l.Plus())}
 }
 
 // NextLine is Next without copying: it sets l to the next item, whose
@@ -430,35 +450,23 @@ type MenuLine struct {
 // each item as it arrives (the gateway's menu pages) saves a copy of
 // every line.
 func (mr *MenuReader) NextLine(l *MenuLine) error {
-	_, err := mr.next(l)
-	return err
-}
-
-// Item returns the item l is, its fields copied into strings.
-func (l *MenuLine) Item() MenuItem {
-	return MenuItem{Type: l.Type, Display: string(l.Display), Selector: string(l.Selector), Host: string(l.Host), Port: string(l.Port), Plus: string(l.Plus)}
-}
-
-// next reads the next line that is an item into l and returns the line,
-// its end removed. Every field of l is a slice of the line.
-func (mr *MenuReader) next(l *MenuLine) ([]byte, error) {
 	for {
 		b, err := mr.readLine()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		mr.n++
 		for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
 			b = b[:len(b)-1]
 		}
 		if len(b) == 1 && b[0] == '.' {
-			return nil, io.EOF
+			return io.EOF
 		}
 		if len(b) == 0 {
 			continue
 		}
 		splitMenuLine(b, l)
-		return b, nil
+		return nil
 	}
 }
 
@@ -467,8 +475,9 @@ func (mr *MenuReader) next(l *MenuLine) ([]byte, error) {
 // dropped), found in one pass that tests eight bytes at a time for a TAB;
 // the port is trimmed of white space as strings.TrimSpace trims. A line
 // of fewer than four fields is an info item holding the whole line.
+// Only offsets are stored besides the line: no write barrier a field.
 func splitMenuLine(b []byte, l *MenuLine) {
-	var at [5]int // where each field ends
+	var tab [5]int // where each TAB is
 	const (
 		lo   = 0x0101010101010101
 		low7 = 0x7F7F7F7F7F7F7F7F
@@ -480,40 +489,44 @@ scan:
 		// is a TAB (a zero byte of x; no borrow crosses bytes).
 		x := binary.LittleEndian.Uint64(b[i:]) ^ ('\t' * lo)
 		for m := ^((x&low7 + low7) | x | low7); m != 0; m &= m - 1 {
-			at[n] = i + bits.TrailingZeros64(m)/8
-			if n++; n == len(at) {
+			tab[n] = i + bits.TrailingZeros64(m)/8
+			if n++; n == len(tab) {
 				break scan
 			}
 		}
 	}
-	if n < len(at) {
+	if n < len(tab) {
 		for ; i < len(b); i++ {
 			if b[i] == '\t' {
-				at[n] = i
-				if n++; n == len(at) {
+				tab[n] = i
+				if n++; n == len(tab) {
 					break
 				}
 			}
 		}
 	}
+	l.line = b
 	if n < 3 {
-		*l = MenuLine{Type: 'i', Display: b, Selector: b[len(b):], Host: b[len(b):], Port: b[len(b):], Plus: b[len(b):]}
+		l.Type = 'i'
+		l.at = [5][2]int{{0, len(b)}, {len(b), len(b)}, {len(b), len(b)}, {len(b), len(b)}, {len(b), len(b)}}
 		return
 	}
-	plus := b[len(b):]
-	if n == 3 { // no fifth field
-		at[3] = len(b)
-	} else if n == 4 { // the fifth field is the rest
-		plus = b[at[3]+1:]
-	} else {
-		plus = b[at[3]+1 : at[4]]
+	l.Type = b[0]
+	plus := [2]int{len(b), len(b)}
+	switch n {
+	case 3: // no fifth field
+		tab[3] = len(b)
+	case 4: // the fifth field is the rest
+		plus[0] = tab[3] + 1
+	default:
+		plus = [2]int{tab[3] + 1, tab[4]}
 	}
-	port := b[at[2]+1 : at[3]]
-	if len(port) > 0 && (port[0] >= utf8.RuneSelf || asciiSpace[port[0]] != 0 || port[len(port)-1] >= utf8.RuneSelf || asciiSpace[port[len(port)-1]] != 0) {
-		s, e := trimSpace(port)
-		port = port[s:e]
+	ps, pe := tab[2]+1, tab[3]
+	if ps < pe && (b[ps] >= utf8.RuneSelf || asciiSpace[b[ps]] != 0 || b[pe-1] >= utf8.RuneSelf || asciiSpace[b[pe-1]] != 0) {
+		s, e := trimSpace(b[ps:pe])
+		ps, pe = ps+s, ps+e
 	}
-	*l = MenuLine{Type: b[0], Display: b[1:at[0]], Selector: b[at[0]+1 : at[1]], Host: b[at[1]+1 : at[2]], Port: port, Plus: plus}
+	l.at = [5][2]int{{1, tab[0]}, {tab[0] + 1, tab[1]}, {tab[1] + 1, tab[2]}, {ps, pe}, plus}
 }
 
 // trimSpace returns where b is without its leading and trailing white

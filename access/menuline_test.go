@@ -97,7 +97,7 @@ func TestMenuLinesAgree(t *testing.T) {
 			if i >= len(want) || it != want[i] {
 				t.Fatalf("%q: item %d: %+v, want %+v", in, i, it, want[min(i, len(want)-1)])
 			}
-			got := MenuItem{Type: l.Type, Display: string(l.Display), Selector: string(l.Selector), Host: string(l.Host), Port: string(l.Port), Plus: string(l.Plus)}
+			got := MenuItem{Type: l.Type, Display: string(l.Display()), Selector: string(l.Selector()), Host: string(l.Host()), Port: string(l.Port()), Plus: string(l.Plus())}
 			if got != it {
 				t.Fatalf("%q: item %d: NextLine %+v, Next %+v", in, i, got, it)
 			}
@@ -135,7 +135,7 @@ func FuzzMenuReader(f *testing.F) {
 			if err != nil || lerr != nil || i >= len(want) {
 				t.Fatalf("item %d of %d: %v, %v", i, len(want), err, lerr)
 			}
-			got := MenuItem{Type: l.Type, Display: string(l.Display), Selector: string(l.Selector), Host: string(l.Host), Port: string(l.Port), Plus: string(l.Plus)}
+			got := MenuItem{Type: l.Type, Display: string(l.Display()), Selector: string(l.Selector()), Host: string(l.Host()), Port: string(l.Port()), Plus: string(l.Plus())}
 			if it != want[i] || got != want[i] {
 				t.Fatalf("item %d: Next %+v, NextLine %+v, want %+v", i, it, got, want[i])
 			}

@@ -390,7 +390,7 @@ func (g *Gateway) newMenuLines(q *request) *menuLines {
 func (m *menuLines) appendLine(dst []byte, l *access.MenuLine) []byte {
 	if l.Type == 'i' { // text, as appendMenuLine writes an info entry
 		dst = append(dst, infoIndent...)
-		dst = appendHTMLBytes(dst, l.Display)
+		dst = appendHTMLBytes(dst, l.Display())
 		return append(dst, '\n')
 	}
 	if ordinaryLine(l) {
@@ -412,7 +412,7 @@ func (m *menuLines) appendOrdinary(dst []byte, l *access.MenuLine) ([]byte, bool
 	dst = append(dst, `<a href="`...)
 	dst = append(dst, m.prefix...)
 	mark := len(dst)
-	dst, err := m.urls.AppendBytes(dst, l.Type, l.Selector, l.Host, l.Port)
+	dst, err := m.urls.AppendBytes(dst, l.Type, l.Selector(), l.Host(), l.Port())
 	if err != nil {
 		return dst[:orig], false
 	}
@@ -422,10 +422,10 @@ func (m *menuLines) appendOrdinary(dst []byte, l *access.MenuLine) ([]byte, bool
 		dst = appendHref(dst[:mark], m.url)
 	}
 	dst = append(dst, `">`...)
-	dst = appendHTMLBytes(dst, l.Display)
+	dst = appendHTMLBytes(dst, l.Display())
 	dst = append(dst, "</a>"...)
 	if search {
-		return appendSearchField(dst, m.search, m.url, l.Display), true // ends the line
+		return appendSearchField(dst, m.search, m.url, l.Display()), true // ends the line
 	}
 	return append(dst, '\n'), true
 }

@@ -216,7 +216,7 @@ func ordinaryLine(l *access.MenuLine) bool {
 	case 'i', '3', '2', '8', 'T':
 		return false
 	case 'h':
-		return !bytes.HasPrefix(l.Selector, []byte("URL:"))
+		return !bytes.HasPrefix(l.Selector(), []byte("URL:"))
 	}
 	return true
 }
