@@ -483,18 +483,16 @@ func GopherItemURL(typ byte, selector, host, port string) (string, error) {
 // an item. It is not safe for concurrent use.
 type GopherItemURLs struct {
 	host, port string // the last server found valid
-	bracket    bool   // its host is an IPv6 address, written in brackets
+	server     string // its part of a URL: "gopher://host:port/", an IPv6 host in brackets
 }
 
 // Append appends the URL of the item (typ, selector, host, port) to dst,
 // or returns dst unchanged and the error GopherItemURL returns.
 func (c *GopherItemURLs) Append(dst []byte, typ byte, selector, host, port string) ([]byte, error) {
 	if host == "" || host != c.host || port != c.port {
-		bracket, err := checkGopherServer(host, port)
-		if err != nil {
+		if err := c.remember(host, port); err != nil {
 			return dst, err
 		}
-		c.host, c.port, c.bracket = host, port, bracket
 	}
 	return appendItem(c, dst, typ, selector)
 }
@@ -504,14 +502,26 @@ func (c *GopherItemURLs) Append(dst []byte, typ byte, selector, host, port strin
 // allocated while the server stays the same.
 func (c *GopherItemURLs) AppendBytes(dst []byte, typ byte, selector, host, port []byte) ([]byte, error) {
 	if len(host) == 0 || string(host) != c.host || string(port) != c.port {
-		h, p := string(host), string(port)
-		bracket, err := checkGopherServer(h, p)
-		if err != nil {
+		if err := c.remember(string(host), string(port)); err != nil {
 			return dst, err
 		}
-		c.host, c.port, c.bracket = h, p, bracket
 	}
 	return appendItem(c, dst, typ, selector)
+}
+
+// remember checks the server (host, port) and, if it is valid, makes it
+// the one c holds.
+func (c *GopherItemURLs) remember(host, port string) error {
+	bracket, err := checkGopherServer(host, port)
+	if err != nil {
+		return err
+	}
+	shown := host
+	if bracket {
+		shown = "[" + host + "]"
+	}
+	c.host, c.port, c.server = host, port, "gopher://"+shown+":"+port+"/"
+	return nil
 }
 
 // appendItem appends the URL of an item of the server c holds (the host
@@ -520,22 +530,11 @@ func appendItem[T ~string | ~[]byte](c *GopherItemURLs, dst []byte, typ byte, se
 	bad := func(format string, args ...any) ([]byte, error) {
 		return dst, fmt.Errorf("%w: "+format, append([]any{ErrBadMenuItem}, args...)...)
 	}
-	host, port := c.host, c.port
 	if isControl(typ) || typ >= 0x80 {
 		return bad("item type 0x%02X is not a printable character", typ)
 	}
 	orig := len(dst)
-	dst = append(dst, "gopher://"...)
-	if c.bracket {
-		dst = append(dst, '[')
-		dst = append(dst, host...)
-		dst = append(dst, ']')
-	} else {
-		dst = append(dst, host...)
-	}
-	dst = append(dst, ':')
-	dst = append(dst, port...)
-	dst = append(dst, '/')
+	dst = append(dst, c.server...)
 	// Escaped byte by byte: the type and the selector apart, without
 	// joining them first.
 	if chars.EscPath.Keeps(typ) {
