@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"html/template"
@@ -373,6 +374,12 @@ type menuLines struct {
 	search string // the inline search fields' action ("" for none)
 	urls   scheme.GopherItemURLs
 	url    []byte // an item's URL, when its href is not the same bytes
+	// The server of the last item whose URL's server part,
+	// "gopher://host:port/", appendHref copies as it is, and that part's
+	// length (0: none): the next item of the same server has only the
+	// rest of its URL checked (hrefPlain).
+	host, port []byte
+	plain      int
 }
 
 // newMenuLines returns the writer of q's menu lines.
@@ -417,7 +424,7 @@ func (m *menuLines) appendOrdinary(dst []byte, l *access.MenuLine) ([]byte, bool
 		return dst[:orig], false
 	}
 	search := l.Type == '7' && m.search != ""
-	if search || !hrefPlain(dst[mark:]) {
+	if search || !m.hrefPlain(dst[mark:], l) {
 		m.url = append(m.url[:0], dst[mark:]...)
 		dst = appendHref(dst[:mark], m.url)
 	}
@@ -428,6 +435,23 @@ func (m *menuLines) appendOrdinary(dst []byte, l *access.MenuLine) ([]byte, bool
 		return appendSearchField(dst, m.search, m.url, l.Display()), true // ends the line
 	}
 	return append(dst, '\n'), true
+}
+
+// hrefPlain reports whether appendHref copies every byte of u, the URL
+// of item l, as it is; the server part of the URL is checked once for a
+// run of items of the same server.
+func (m *menuLines) hrefPlain(u []byte, l *access.MenuLine) bool {
+	if m.plain == 0 || !bytes.Equal(l.Host(), m.host) || !bytes.Equal(l.Port(), m.port) {
+		m.plain = 0
+		// The server part ends at the first "/" after "gopher://" (a
+		// host has none; were it cut short, the rest is checked below).
+		n := bytes.IndexByte(u[min(len(u), len("gopher://")):], '/')
+		if n < 0 || !hrefPlain(u[:len("gopher://")+n+1]) {
+			return hrefPlain(u)
+		}
+		m.host, m.port, m.plain = append(m.host[:0], l.Host()...), append(m.port[:0], l.Port()...), len("gopher://")+n+1
+	}
+	return hrefPlain(u[m.plain:])
 }
 
 // hrefPlain reports whether appendHref copies every byte of b as it is.

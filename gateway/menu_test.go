@@ -139,7 +139,8 @@ func menuCorpus() []string {
 		"9Caf\xe9\t/b in\t::1\t70\r\n", "QOdd\tx\th\t70\r\n", "iinfo <b>\t\tfake\t0\r\n", "3error & more\t\terror.host\t1\r\n",
 		"8Telnet\tuser\th\t23\r\n", "TIBM\t\th\t23\r\n", "2CSO\t\th\t105\r\n", "hWeb\tURL:http://w.example/a?b&c\th\t70\r\n",
 		"hJS\tURL:javascript:alert(1)\th\t70\r\n", "hLogin\tURL:http://u:p@w.example/\th\t70\r\n", "hPage\t/page.html\th\t70\r\n",
-		"0Bad port\t/x\th\t99999\r\n", "0Bad host\t/x\th/evil\t70\r\n", "0Ctl\t/x\x01y\th\t70\r\n", "1Long "+strings.Repeat("word ", 30)+"\t/"+strings.Repeat("seg/", 20)+"\th.example\t7070\r\n")
+		"0Bad port\t/x\th\t99999\r\n", "0Bad host\t/x\th/evil\t70\r\n", "0Ctl\t/x\x01y\th\t70\r\n", "0Quote\t'q\th.example\t70\r\n", "1Paren\t(p)\th.example\t7\r\n",
+		"(Type\t/t\th.example\t7070\r\n", "'Type\t/t\tg.example\t7070\r\n", "0Amp\t&a\tg.example\t70\r\n", "1Six\t/s\th.example\t700000\r\n", "1Long "+strings.Repeat("word ", 30)+"\t/"+strings.Repeat("seg/", 20)+"\th.example\t7070\r\n")
 	r := rand.New(rand.NewPCG(5, 6))
 	pieces := []string{"\t", "&", "<", ">", "\"", "'", "(", ")", "%", "%4", " ", "\x00", "\x01", "\x7f", "\x80", "\xe9", "é", "\u2603", "\xc3", "#", "?", "\\", "^", "`", "{", "|", "URL:", ":", "[", "]"}
 	n := len(lines)
