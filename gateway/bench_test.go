@@ -175,8 +175,9 @@ func BenchmarkDirectMenu1000(b *testing.B) {
 
 // BenchmarkMenuLines1000 is the gateway's own work on a 1,000-item menu,
 // without the network or the page around it: reading the items
-// (MenuReader.NextLine, from memory), and reading them and writing their
-// lines (menuLines.appendLine), path form.
+// (MenuReader.NextLine, from memory), reading them and forming the URLs
+// of the ordinary items, and reading them and writing their lines
+// (menuLines.appendLine), path form.
 func BenchmarkMenuLines1000(b *testing.B) {
 	menu := fakeservers.LongMenu(1000)
 	g := New(Config{})
@@ -188,6 +189,22 @@ func BenchmarkMenuLines1000(b *testing.B) {
 			for {
 				if err := mr.NextLine(&l); err != nil {
 					break
+				}
+			}
+		}
+	})
+	b.Run("urls", func(b *testing.B) {
+		b.ReportAllocs()
+		var (
+			url []byte
+			l   access.MenuLine
+		)
+		for i := 0; i < b.N; i++ {
+			var urls scheme.GopherItemURLs
+			mr := access.NewMenuReader(bytes.NewReader(menu), 0)
+			for mr.NextLine(&l) == nil {
+				if ordinaryLine(&l) {
+					url, _ = urls.AppendBytes(url[:0], l.Type, l.Selector(), l.Host(), l.Port())
 				}
 			}
 		}

@@ -188,10 +188,8 @@ func (g *Gateway) menuPage(q *request, rc io.Reader) {
 		bar: bar{URL: q.shown(), trail: gopherTrail(q.u, link)}})
 	m := g.newMenuLines(q)
 	mr := access.NewMenuReader(rc, 0)
-	var (
-		line []byte
-		l    access.MenuLine
-	)
+	var l access.MenuLine
+	line := func(dst []byte) []byte { return m.appendLine(dst, &l) }
 	for {
 		err := mr.NextLine(&l)
 		if err == io.EOF {
@@ -202,8 +200,7 @@ func (g *Gateway) menuPage(q *request, rc io.Reader) {
 			pg.End(err)
 			return
 		}
-		line = m.appendLine(line[:0], &l)
-		if !pg.ItemHTML(line) {
+		if !pg.ItemAppend(line) {
 			pg.End(nil)
 			return
 		}

@@ -54,8 +54,8 @@ type page struct {
 	kind      string
 	head      *pageHead
 	item      *template.Template
-	hold      *bytes.Buffer // the page until it is committed, then a batch (pageBufs)
-	one       bytes.Buffer  // one item
+	hold      *pageBuf     // the page until it is committed, then a batch (pageBufs)
+	one       bytes.Buffer // one item
 	committed bool
 	gone      bool  // the client went away
 	tmplErr   error // a template failed (a bug): the page is abandoned
@@ -68,7 +68,7 @@ type page struct {
 // newPage starts a page of kind for q: nothing is sent yet.
 func (g *Gateway) newPage(q *request, kind string, head *pageHead) *page {
 	p := &page{g: g, q: q, kind: kind, head: head, item: pages.Lookup(kind + "-item"),
-		maxItems: g.cfg.MaxPageItems, maxBytes: g.cfg.MaxPageBytes, hold: pageBufs.Get().(*bytes.Buffer)}
+		maxItems: g.cfg.MaxPageItems, maxBytes: g.cfg.MaxPageBytes, hold: pageBufs.Get().(*pageBuf)}
 	p.tmplErr = pages.ExecuteTemplate(p.hold, kind+"-start", head)
 	return p
 }
@@ -88,11 +88,23 @@ func (p *page) Item(data any) bool {
 	return p.add(p.one.Bytes())
 }
 
-// ItemHTML writes one item already written as HTML (b, escaped by the
-// caller), under the same caps as Item. Menus use it: their lines are
-// written by hand (menu.go), html/template being the cost of a long page.
-func (p *page) ItemHTML(b []byte) bool {
-	return p.room() && p.add(b)
+// ItemAppend writes one item that f appends, as HTML (escaped by f), to
+// the page's buffer, under the same caps as Item, without a copy of the
+// item. Menus use it: their lines are written by hand (menu.go),
+// html/template being the cost of a long page. f appends to the slice it
+// is given and returns it, as append does.
+func (p *page) ItemAppend(f func([]byte) []byte) bool {
+	if !p.room() {
+		return false
+	}
+	n := len(p.hold.b)
+	p.hold.b = f(p.hold.b)
+	if !p.count(len(p.hold.b) - n) {
+		p.hold.b = p.hold.b[:n]
+		return false
+	}
+	p.wrote()
+	return !p.gone
 }
 
 // room reports whether the page takes another item: the client is there,
@@ -111,29 +123,39 @@ func (p *page) room() bool {
 
 // add writes the item b, unless it would pass the byte cap.
 func (p *page) add(b []byte) bool {
-	if p.size+int64(len(b)) > p.maxBytes {
+	if !p.count(len(b)) {
+		return false
+	}
+	p.hold.b = append(p.hold.b, b...)
+	p.wrote()
+	return !p.gone
+}
+
+// count counts an item of n bytes, unless it would pass the byte cap
+// (the page is then marked truncated).
+func (p *page) count(n int) bool {
+	if p.size+int64(n) > p.maxBytes {
 		p.head.Truncated = fmt.Sprintf("the listing is truncated here: the gateway writes at most %s bytes of entries on a page (%s entries shown), and the server sent more", groupDigits(p.maxBytes), groupDigits(int64(p.items)))
 		return false
 	}
 	p.items++
-	p.size += int64(len(b))
-	p.write(b)
-	return !p.gone
+	p.size += int64(n)
+	return true
 }
 
-// write sends b, or holds it while the page is not committed. Once the
-// page is committed, items are gathered into writes of about pageBatch
-// bytes (one ResponseWriter.Write an item costs more than the item).
-func (p *page) write(b []byte) {
-	p.hold.Write(b)
+// wrote sends what the page holds, or keeps holding it while the page is
+// not committed, after an item was added to it. Once the page is
+// committed, items are gathered into writes of about pageBatch bytes
+// (one ResponseWriter.Write an item costs more than the item).
+func (p *page) wrote() {
 	if !p.committed {
-		if p.hold.Len() < pageHold {
+		if len(p.hold.b) < pageHold {
 			return
 		}
 		p.commit(false)
 		return
 	}
-	if p.hold.Len() >= pageBatch {
+	if len(p.hold.b) >= pageBatch {
 		p.flush()
 	}
 }
@@ -146,18 +168,28 @@ const pageBatch = 64 << 10
 
 // pageBufs holds the buffers pages are gathered in (at most pageBatch and
 // one item), reused from page to page.
-var pageBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+var pageBufs = sync.Pool{New: func() any { return new(pageBuf) }}
+
+// pageBuf is a page's buffer: items are appended to b (ItemAppend), and
+// templates write to it.
+type pageBuf struct{ b []byte }
+
+// Write appends p.
+func (w *pageBuf) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
 
 // flush sends what a committed page gathered.
 func (p *page) flush() {
-	if p.hold.Len() == 0 || p.gone {
-		p.hold.Reset()
+	if len(p.hold.b) == 0 || p.gone {
+		p.hold.b = p.hold.b[:0]
 		return
 	}
-	if _, err := p.q.w.Write(p.hold.Bytes()); err != nil {
+	if _, err := p.q.w.Write(p.hold.b); err != nil {
 		p.gone = true
 	}
-	p.hold.Reset()
+	p.hold.b = p.hold.b[:0]
 }
 
 // commit sends the status and headers and what is held.
@@ -167,13 +199,13 @@ func (p *page) commit(whole bool) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", pageCSP)
 	if whole {
-		h.Set("Content-Length", strconv.Itoa(p.hold.Len()))
+		h.Set("Content-Length", strconv.Itoa(len(p.hold.b)))
 	}
 	p.q.w.WriteHeader(http.StatusOK)
-	if _, err := p.q.w.Write(p.hold.Bytes()); err != nil {
+	if _, err := p.q.w.Write(p.hold.b); err != nil {
 		p.gone = true
 	}
-	p.hold.Reset()
+	p.hold.b = p.hold.b[:0]
 }
 
 // End finishes the page. err is the error that ended the listing (nil at
@@ -182,8 +214,8 @@ func (p *page) commit(whole bool) {
 // listing is incomplete and why.
 func (p *page) End(err error) {
 	defer func() {
-		if p.hold.Cap() <= 2*pageBatch { // a page of one huge item does not keep its buffer
-			p.hold.Reset()
+		if cap(p.hold.b) <= 2*pageBatch { // a page of one huge item does not keep its buffer
+			p.hold.b = p.hold.b[:0]
 			pageBufs.Put(p.hold)
 		}
 		p.hold = nil
@@ -215,11 +247,10 @@ func (p *page) End(err error) {
 		// response (as sendBody does).
 		panic(http.ErrAbortHandler)
 	}
+	p.hold.b = append(p.hold.b, p.one.Bytes()...)
 	if p.committed {
-		p.hold.Write(p.one.Bytes())
 		p.flush()
 		return
 	}
-	p.hold.Write(p.one.Bytes())
 	p.commit(true)
 }

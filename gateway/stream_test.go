@@ -7,10 +7,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/internal/fakeservers"
 	"github.com/urlkit/urlkit/internal/hostile"
 )
 
@@ -210,6 +213,56 @@ func TestAnnouncedSizes(t *testing.T) {
 		}
 		if c.note != "" && !log.wait(c.note) {
 			t.Errorf("%s: the log does not say %q: %s", c.name, c.note, log.String())
+		}
+	}
+}
+
+// ItemAppend, which has the item appended to the page's buffer, writes
+// the page that adding the item's bytes (add, the templates' path) writes:
+// the same body, status and Content-Length, with no cap, an item cap, and
+// byte caps before the page is committed, at a batch's edge and inside an
+// item. The items are the lines of a 1,000-item menu.
+func TestItemAppendAgrees(t *testing.T) {
+	g := New(Config{})
+	m := g.newMenuLines(&request{})
+	mr := access.NewMenuReader(bytes.NewReader(fakeservers.LongMenu(1000)), 0)
+	var (
+		lines [][]byte
+		l     access.MenuLine
+	)
+	for mr.NextLine(&l) == nil {
+		lines = append(lines, m.appendLine(nil, &l))
+	}
+	render := func(items int, size int64, appendItem bool) *httptest.ResponseRecorder {
+		g := New(Config{MaxPageItems: items, MaxPageBytes: size})
+		rec := httptest.NewRecorder()
+		q := &request{w: rec, r: httptest.NewRequest("GET", "/gopher://h/1", nil)}
+		pg := g.newPage(q, "menu", &pageHead{Title: "gopher://h/1", Heading: "gopher menu", Style: menuStyle, bar: bar{URL: "gopher://h/1"}})
+		for _, line := range lines {
+			ok := false
+			if appendItem {
+				ok = pg.ItemAppend(func(dst []byte) []byte { return append(dst, line...) })
+			} else {
+				ok = pg.room() && pg.add(line)
+			}
+			if !ok {
+				break
+			}
+		}
+		pg.End(nil)
+		return rec
+	}
+	for _, c := range []struct {
+		items int
+		bytes int64
+	}{{10000, 8 << 20}, {37, 8 << 20}, {10000, 5000}, {10000, pageHold + 50}, {10000, pageHold + pageBatch}, {10000, 100003}, {1, 1 << 20}, {10000, 1}} {
+		a, b := render(c.items, c.bytes, true), render(c.items, c.bytes, false)
+		if a.Code != b.Code || a.Header().Get("Content-Length") != b.Header().Get("Content-Length") || !bytes.Equal(a.Body.Bytes(), b.Body.Bytes()) {
+			t.Errorf("caps %d items, %d bytes: ItemAppend %d, %q, %d bytes; add %d, %q, %d bytes", c.items, c.bytes,
+				a.Code, a.Header().Get("Content-Length"), a.Body.Len(), b.Code, b.Header().Get("Content-Length"), b.Body.Len())
+		}
+		if c.items == 10000 && c.bytes == 8<<20 && (a.Body.Len() < 100000 || !strings.Contains(a.Body.String(), "Document number 0999")) {
+			t.Errorf("the whole page: %d bytes", a.Body.Len())
 		}
 	}
 }
