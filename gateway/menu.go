@@ -218,6 +218,9 @@ func htmlPlain(b []byte) int {
 	for i+8 <= len(b) && !htmlSpecial8(binary.LittleEndian.Uint64(b[i:])) {
 		i += 8
 	}
+	if i+8 > len(b) && len(b) >= 8 && !htmlSpecial8(binary.LittleEndian.Uint64(b[len(b)-8:])) {
+		return len(b) // the tail, in the last eight bytes (overlapping plain ones), is plain
+	}
 	for i < len(b) && !htmlSpecial[b[i]] {
 		i++
 	}
@@ -462,8 +465,17 @@ func hrefPlain(b []byte) bool {
 			break
 		}
 	}
-	for ; i < len(b); i++ {
-		if !hrefKeep[b[i]] {
+	if i+8 > len(b) && len(b) >= 8 {
+		// The tail, in the last eight bytes (overlapping plain ones).
+		return i == len(b) || hrefPlain8(binary.LittleEndian.Uint64(b[len(b)-8:])) || hrefPlainBytes(b[i:])
+	}
+	return hrefPlainBytes(b[i:])
+}
+
+// hrefPlainBytes is hrefPlain a byte at a time.
+func hrefPlainBytes(b []byte) bool {
+	for _, c := range b {
+		if !hrefKeep[c] {
 			return false
 		}
 	}
