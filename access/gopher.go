@@ -414,8 +414,8 @@ func (mr *MenuReader) Next() (MenuItem, error) {
 
 // MenuLine is one item of a menu as [MenuReader.NextLine] gives it: the
 // fields of a [MenuItem], as the server sent them, but as views into the
-// reader's buffer rather than strings. The zero value is an item of
-// type 0 with empty fields.
+// reader's buffer rather than strings. The zero value is an item whose
+// type byte is zero, its fields empty.
 type MenuLine struct {
 	Type byte
 	line []byte
@@ -446,7 +446,8 @@ func (l *MenuLine) Item() MenuItem {
 
 // NextLine is Next without copying: it sets l to the next item, whose
 // fields are views into the reader's buffer, valid only until the next
-// call to Next or NextLine (copy what is kept). A caller that renders
+// call to Next or NextLine and while the menu's Resource is open (its
+// buffer is reused once it is closed): copy what is kept. A caller that renders
 // each item as it arrives (the gateway's menu pages) saves a copy of
 // every line.
 func (mr *MenuReader) NextLine(l *MenuLine) error {
