@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlkit/urlkit/internal/corpus"
 	"github.com/urlkit/urlkit/internal/fakeservers"
 )
 
@@ -51,23 +52,7 @@ func menuCorpus() []string {
 		"0port\t/p\th\t\u00a070\u3000\n", "0p\t/p\th\t\xc2\x8570\xe2\x80\x85\t\n", "0bad\t/p\th\t\xff70 \xc2\n", "..\n", ".x\n", "\r\n")
 	r := rand.New(rand.NewPCG(7, 22))
 	pieces := []string{"\t", "\t", "\t", " ", "\r", "\n", "\r\n", ".", "\u00a0", "\u0085", "\u3000", "\u2028", "\xc2", "\xff", "é", "x", "70", "\t\t\t\t", "\b", "\t\b"}
-	n := len(lines)
-	for i := 0; i < 20000; i++ {
-		s := lines[r.IntN(n)]
-		for k := r.IntN(4); k >= 0; k-- {
-			p := r.IntN(len(s) + 1)
-			switch r.IntN(3) {
-			case 0:
-				s = s[:p] + pieces[r.IntN(len(pieces))] + s[p:]
-			case 1:
-				s = s[:p] + s[min(len(s), p+r.IntN(9)):]
-			default:
-				s = s[:p] + strings.Repeat("y", r.IntN(17)) + s[p:]
-			}
-		}
-		lines = append(lines, s)
-	}
-	return lines
+	return corpus.Mutate(r, lines, pieces, 20000)
 }
 
 // NextLine and Next, whose one-pass split (eight bytes at a time) and

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/internal/corpus"
 	"github.com/urlkit/urlkit/internal/fakeservers"
 )
 
@@ -143,23 +144,7 @@ func menuCorpus() []string {
 		"(Type\t/t\th.example\t7070\r\n", "'Type\t/t\tg.example\t7070\r\n", "0Amp\t&a\tg.example\t70\r\n", "1Six\t/s\th.example\t700000\r\n", "1Long "+strings.Repeat("word ", 30)+"\t/"+strings.Repeat("seg/", 20)+"\th.example\t7070\r\n")
 	r := rand.New(rand.NewPCG(5, 6))
 	pieces := []string{"\t", "&", "<", ">", "\"", "'", "(", ")", "%", "%4", " ", "\x00", "\x01", "\x7f", "\x80", "\xe9", "é", "\u2603", "\xc3", "#", "?", "\\", "^", "`", "{", "|", "URL:", ":", "[", "]"}
-	n := len(lines)
-	for i := 0; i < 20000; i++ {
-		s := lines[r.IntN(n)]
-		for k := r.IntN(4); k >= 0; k-- {
-			p := r.IntN(len(s) + 1)
-			switch r.IntN(3) {
-			case 0:
-				s = s[:p] + pieces[r.IntN(len(pieces))] + s[p:]
-			case 1:
-				s = s[:p] + s[min(len(s), p+r.IntN(9)):]
-			default:
-				s = s[:p] + strings.Repeat("y", r.IntN(17)) + s[p:]
-			}
-		}
-		lines = append(lines, s)
-	}
-	return lines
+	return corpus.Mutate(r, lines, pieces, 20000)
 }
 
 // The one-pass line of an ordinary item (appendOrdinary, which forms the

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -183,4 +184,30 @@ func ReadRelative(path string) ([]RelRow, error) {
 		return nil, fmt.Errorf("%s: no rows", path)
 	}
 	return rows, nil
+}
+
+// Mutate returns lines with n more appended: each a line of lines (the
+// ones given, not the ones added) with one to four changes at random
+// places, drawn from r: one of pieces put in, up to eight bytes cut out,
+// or a run of up to sixteen "y" put in. Differential tests use it to
+// reach the edges of a fast path (an offset of an eight-byte word, a
+// field cut short) from a few lines written by hand.
+func Mutate(r *rand.Rand, lines, pieces []string, n int) []string {
+	base := len(lines)
+	for i := 0; i < n && base > 0; i++ {
+		s := lines[r.IntN(base)]
+		for k := r.IntN(4); k >= 0; k-- {
+			p := r.IntN(len(s) + 1)
+			switch r.IntN(3) {
+			case 0:
+				s = s[:p] + pieces[r.IntN(len(pieces))] + s[p:]
+			case 1:
+				s = s[:p] + s[min(len(s), p+r.IntN(9)):]
+			default:
+				s = s[:p] + strings.Repeat("y", r.IntN(17)) + s[p:]
+			}
+		}
+		lines = append(lines, s)
+	}
+	return lines
 }
