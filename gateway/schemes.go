@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"bufio"
-	"bytes"
 	"html/template"
 	"io"
 	"net"
@@ -208,25 +207,21 @@ func (g *Gateway) menuPage(q *request, rc io.Reader) {
 }
 
 // ordinaryLine is ordinaryItem for a line read by NextLine.
-func ordinaryLine(l *access.MenuLine) bool {
-	switch l.Type {
-	case 'i', '3', '2', '8', 'T':
-		return false
-	case 'h':
-		return !bytes.HasPrefix(l.Selector(), []byte("URL:"))
-	}
-	return true
-}
+func ordinaryLine(l *access.MenuLine) bool { return ordinary(l.Type, l.Selector()) }
 
 // ordinaryItem reports whether a menu item links to its own gopher URL
-// (menuEntry's default case): not an info or error line, not a session or
-// phone book, not an h item naming a URL.
-func ordinaryItem(it menuItem) bool {
-	switch it.Type {
+// (menuEntry's default case).
+func ordinaryItem(it menuItem) bool { return ordinary(it.Type, it.Selector) }
+
+// ordinary reports whether an item of type t with selector sel links to
+// its own gopher URL: not an info or error line, not a session or phone
+// book, not an h item naming a URL.
+func ordinary[T ~string | ~[]byte](t byte, sel T) bool {
+	switch t {
 	case 'i', '3', '2', '8', 'T':
 		return false
 	case 'h':
-		return !strings.HasPrefix(it.Selector, "URL:")
+		return !(len(sel) >= len("URL:") && string(sel[:len("URL:")]) == "URL:")
 	}
 	return true
 }
