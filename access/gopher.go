@@ -405,11 +405,7 @@ func (mr *MenuReader) Next() (MenuItem, error) {
 	if err := mr.NextLine(&v); err != nil {
 		return MenuItem{}, err
 	}
-	// One string for the line; the fields are cut from it where they are
-	// in the line.
-	l := mr.str(v.line)
-	f := func(i int) string { return l[v.at[i][0]:v.at[i][1]] }
-	return MenuItem{Type: v.Type, Display: f(0), Selector: f(1), Host: f(2), Port: f(3), Plus: f(4)}, nil
+	return v.itemIn(mr.str(v.line)), nil
 }
 
 // MenuLine is one item of a menu as [MenuReader.NextLine] gives it: the
@@ -439,9 +435,14 @@ func (l *MenuLine) Port() []byte { return l.line[l.at[3][0]:l.at[3][1]] }
 func (l *MenuLine) Plus() []byte { return l.line[l.at[4][0]:l.at[4][1]] }
 
 // Item returns the item l is, its fields copied into strings.
-func (l *MenuLine) Item() MenuItem {
-	return MenuItem{Type: l.Type, Display: string(l.Display()), Selector: string(l.Selector()), Host: string(l.Host()),
-		Port: string(l.Port()), Plus: string(l.Plus())}
+func (l *MenuLine) Item() MenuItem { return l.itemIn(string(l.line)) }
+
+// itemIn returns the item l is with its fields cut from s, a copy of the
+// line as a string: one string for the line, the fields where they are
+// in it.
+func (l *MenuLine) itemIn(s string) MenuItem {
+	f := func(i int) string { return s[l.at[i][0]:l.at[i][1]] }
+	return MenuItem{Type: l.Type, Display: f(0), Selector: f(1), Host: f(2), Port: f(3), Plus: f(4)}
 }
 
 // NextLine is Next without copying: it sets l to the next item, whose

@@ -86,6 +86,9 @@ func TestMenuLinesAgree(t *testing.T) {
 			if got != it {
 				t.Fatalf("%q: item %d: NextLine %+v, Next %+v", in, i, got, it)
 			}
+			if item := l.Item(); item != it {
+				t.Fatalf("%q: item %d: Item %+v, Next %+v", in, i, item, it)
+			}
 		}
 	}
 	for _, l := range lines {
