@@ -206,7 +206,8 @@ func TestCaptureFTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := closeWARC(t, w, path)
-	checkPair(t, recs, 1, "ftp://u:secret@"+s.Addr+"/x;type=i", OctetStream, "ftp", FTPConversationType, []byte("payload"))
+	// The URL as urlkit plan shows it: the password masked (URL.Redacted).
+	checkPair(t, recs, 1, "ftp://u:"+urlkit.RedactedPassword+"@"+s.Addr+"/x;type=i", OctetStream, "ftp", FTPConversationType, []byte("payload"))
 	conv := string(recs[2].block)
 	if strings.Contains(conv, "secret") {
 		t.Errorf("the password reached the archive:\n%s", conv)
