@@ -422,3 +422,31 @@ func TestCaptureFailedFetchLeavesNothing(t *testing.T) {
 		t.Errorf("directory holds %v", ents)
 	}
 }
+
+// A kept FTP session (access.FTPSessions, as the gateway keeps them): the
+// second retrieval's conversation starts with the session's address and
+// holds its own commands, not the first's.
+func TestCaptureFTPKeptSession(t *testing.T) {
+	fs, err := fakeservers.FTP(map[string][]byte{"/a/f.txt": []byte("one\n"), "/a/g.txt": []byte("two\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Close()
+	pool := &access.FTPSessions{}
+	defer pool.Close()
+	w, path := newWARC(t)
+	for _, s := range []string{"/a/f.txt", "/a/g.txt"} {
+		if _, err := captureURL(t, w, "ftp://"+fs.Addr()+s, scheme.Config{}, &access.Options{FTPSessions: pool}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := fs.Conns.Load(); n != 1 {
+		t.Fatalf("%d control connections, want 1 (the session kept)", n)
+	}
+	recs := closeWARC(t, w, path)
+	checkPair(t, recs, 3, "ftp://"+fs.Addr()+"/a/g.txt", OctetStream, "ftp", FTPConversationType, []byte("two\n"))
+	conv := string(recs[4].block)
+	if !strings.HasPrefix(conv, "* connection to 127.0.0.1:") || !strings.Contains(conv, "> RETR g.txt\r\n") || strings.Contains(conv, "f.txt") {
+		t.Errorf("second conversation:\n%s", conv)
+	}
+}
