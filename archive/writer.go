@@ -2,7 +2,6 @@ package archive
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc/v3"
+	"github.com/urlkit/urlkit/internal/tempfile"
 )
 
 // DigestAlgorithm is the algorithm of the WARC-Block-Digest and
@@ -53,7 +54,7 @@ type Writer struct {
 // and any others, as application/warc-fields).
 func Create(path string, info [][2]string) (*Writer, error) {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	tmp, err := tempfile.Create(dir, "."+filepath.Base(path)+".", ".tmp")
 	if err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}

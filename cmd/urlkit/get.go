@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,6 +20,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/archive"
+	"github.com/urlkit/urlkit/internal/tempfile"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -599,7 +599,7 @@ func openOutput(e *env, name string, keep bool) (*output, error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := createTemp(dir, "."+base+".urlkit-", ".part")
+	f, err := tempfile.Create(dir, "."+base+".urlkit-", ".part")
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
@@ -607,21 +607,6 @@ func openOutput(e *env, name string, keep bool) (*output, error) {
 		f.Chmod(st.Mode().Perm()) // the file it replaces keeps its mode
 	}
 	return &output{w: f, f: f, target: name, keep: keep}, nil
-}
-
-// createTemp creates a new file dir/prefix<random>suffix for writing with
-// mode 0666, which the kernel reduces by the umask (os.CreateTemp's 0600
-// would ignore it).
-func createTemp(dir, prefix, suffix string) (*os.File, error) {
-	for range 100 {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 36)+suffix)
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, err
-	}
-	return nil, fmt.Errorf("no free temporary name in %s", dir)
 }
 
 // commit renames the complete temporary file onto the target.
