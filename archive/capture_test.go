@@ -3,6 +3,7 @@ package archive
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/pem"
 	"context"
 	"errors"
 	"fmt"
@@ -131,7 +132,8 @@ func checkPair(t *testing.T, recs []record, i int, target, media, proto, exchTyp
 		h := x.header
 		if h.Get(gowarc.WarcTargetURI) != target || h.Get(WARCProtocolField) != proto ||
 			h.Get(gowarc.WarcIPAddress) != "127.0.0.1" || !h.Has(gowarc.WarcDate) ||
-			!strings.HasPrefix(h.Get(gowarc.WarcBlockDigest), "sha1:") || !strings.HasPrefix(h.Get(gowarc.WarcPayloadDigest), "sha1:") {
+			!strings.HasPrefix(h.Get(gowarc.WarcBlockDigest), "sha1:") || !strings.HasPrefix(h.Get(gowarc.WarcPayloadDigest), "sha1:") ||
+			h.GetId(gowarc.WarcWarcinfoID) != recs[0].header.GetId(gowarc.WarcRecordID) {
 			t.Errorf("%s record header:\n%s", x.typ, h)
 		}
 	}
@@ -448,5 +450,79 @@ func TestCaptureFTPKeptSession(t *testing.T) {
 	conv := string(recs[4].block)
 	if !strings.HasPrefix(conv, "* connection to 127.0.0.1:") || !strings.Contains(conv, "> RETR g.txt\r\n") || strings.Contains(conv, "f.txt") {
 		t.Errorf("second conversation:\n%s", conv)
+	}
+}
+
+// An http answer that is not the resource is still what the server sent:
+// a 404 and a redirect not followed are recorded (RecordsFailure), and
+// read back as the errors access gave.
+func TestCaptureHTTPFailures(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/new", http.StatusMovedPermanently)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer hs.Close()
+	w, path := newWARC(t)
+	for _, p := range []string{"/old", "/gone"} {
+		u := urlkit.MustParse(hs.URL + p)
+		pl, _ := scheme.PlanOf(u, scheme.Config{})
+		opts := &access.Options{}
+		f := w.Capture(u, opts)
+		_, err := access.Execute(context.Background(), pl, opts)
+		if !RecordsFailure(err) {
+			t.Fatalf("%s: %v is not recorded", p, err)
+		}
+		if err := f.Finish(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs := closeWARC(t, w, path)
+	if len(recs) != 5 {
+		t.Fatalf("%d records", len(recs))
+	}
+	var re *access.RedirectError
+	var se *access.HTTPStatusError
+	for i, want := range []func(error) bool{
+		func(err error) bool { return errors.As(err, &re) && re.Code == 301 && re.Location == "/new" },
+		func(err error) bool { return errors.As(err, &se) && se.Code == 404 },
+	} {
+		rec := recs[1+2*i]
+		_, err := ResourceOf(Captured{Type: rec.typ, TargetURI: rec.header.Get(gowarc.WarcTargetURI), ContentType: HTTPResponseType,
+			Block: io.NopCloser(bytes.NewReader(rec.block))}, scheme.Config{})
+		if !want(err) {
+			t.Errorf("record %d read back as %v", 2+2*i, err)
+		}
+	}
+	if RecordsFailure(errors.New("ftp: RETR x: 550 no")) || RecordsFailure(&access.StepError{Protocol: "http"}) {
+		t.Error("a failure that is not an answer is recorded")
+	}
+}
+
+// https: the bytes are the plaintext ones, and WARC-Protocol names both
+// layers, one field each (the IIPC proposal's layering: http/1.0, tls/1.3).
+func TestCaptureHTTPS(t *testing.T) {
+	hs := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "secret page\n")
+	}))
+	defer hs.Close()
+	// The system roots are read once, at the first verification: this
+	// package's tests make no other TLS connection.
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hs.Certificate().Raw}), 0o644)
+	t.Setenv("SSL_CERT_FILE", ca)
+	w, path := newWARC(t)
+	if got, err := captureURL(t, w, hs.URL+"/", scheme.Config{}, nil); err != nil || string(got) != "secret page\n" {
+		t.Fatalf("%q %v", got, err)
+	}
+	recs := closeWARC(t, w, path)
+	resp := recs[1]
+	if p := resp.header.GetAll(WARCProtocolField); strings.Join(p, ",") != "http/1.0,tls/1.3" || !bytes.HasSuffix(resp.block, []byte("\r\n\r\nsecret page\n")) {
+		t.Errorf("https response: protocols %q, block %q", p, resp.block)
+	}
+	if !bytes.HasPrefix(recs[2].block, []byte("GET / HTTP/1.0\r\n")) {
+		t.Errorf("request %q", recs[2].block)
 	}
 }

@@ -369,7 +369,13 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 		capture = f
 		defer func() {
 			if err != nil {
-				f.Abandon()
+				if archive.RecordsFailure(err) {
+					if ferr := f.Finish(); ferr != nil {
+						err = errors.Join(err, ferr)
+					}
+				} else {
+					f.Abandon()
+				}
 				return
 			}
 			if r != nil {
