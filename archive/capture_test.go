@@ -3,8 +3,8 @@ package archive
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/pem"
 	"context"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
