@@ -169,7 +169,7 @@ func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error)
 		return nil, "", 0, err
 	}
 	step := p.RequestLine()
-	raw, err := x.opts.dial(x.ctx, "http", p.Addr)
+	raw, err := x.dial("http", p.Addr)
 	if err != nil {
 		return nil, "", 0, err
 	}

@@ -96,6 +96,7 @@ func init() {
 			fs.Bool("raw", false, "gopher: write a menu as the server sent it instead of a listing of gopher URLs")
 			fs.Bool("L", false, "http: follow redirects (each hop a new plan; only to http or https)")
 			fs.Bool("location", false, "same as -L")
+			fs.Bool("allow-private-follow", false, "let a server steer the retrieval to a more private address than its own (a redirect, a Prospero forward or access method, to loopback or the local network), which is refused by default")
 			fs.Int("max-redirs", access.DefaultMaxRedirects, "http: the most redirects -L follows")
 			fs.Duration("connect-timeout", access.DefaultConnectTimeout, "time allowed to connect, name resolution included")
 			fs.Duration("timeout", access.DefaultReadTimeout, "time allowed between reads")
@@ -159,6 +160,10 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 	o.MaxReplyLine = get("max-line").(int)
 	o.FollowRedirects = get("L").(bool) || get("location").(bool)
 	o.MaxRedirects = get("max-redirs").(int)
+	// The follow rule (access.MayFollow): a server never steers get to a
+	// more private address than its own, unless this flag says so.
+	o.AllowPrivateFollow = get("allow-private-follow").(bool)
+	o.Dial = e.dial
 	if g.verbose {
 		o.Trace = e.stderr
 		o.OnPlan = func(p scheme.Plan) {

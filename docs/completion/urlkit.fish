@@ -98,6 +98,7 @@ complete -c urlkit -n '__fish_seen_subcommand_from plan' -l workers -r -d 'proce
 complete -c urlkit -n '__fish_seen_subcommand_from plan' -l help -d 'print this help on standard output'
 complete -c urlkit -n '__fish_seen_subcommand_from get' -s L -d 'http: follow redirects (each hop a new plan; only to http or https)'
 complete -c urlkit -n '__fish_seen_subcommand_from get' -s O -d 'write the next URL\'s resource to a file named after the URL\'s last segment; repeat for several URLs'
+complete -c urlkit -n '__fish_seen_subcommand_from get' -l allow-private-follow -d 'let a server steer the retrieval to a more private address than its own (a redirect, a Prospero forward or access method, to loopback or the local network), which is refused by default'
 complete -c urlkit -n '__fish_seen_subcommand_from get' -l compressed -d 'http: ask for a compressed body (Accept-Encoding: gzip) and decode it'
 complete -c urlkit -n '__fish_seen_subcommand_from get' -l connect-timeout -r -d 'time allowed to connect, name resolution included'
 complete -c urlkit -n '__fish_seen_subcommand_from get' -l email -r -d 'your e-mail address, the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost'
