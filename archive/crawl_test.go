@@ -31,7 +31,9 @@ func hole(t *testing.T, other string) *fakeservers.Server {
 	}
 	t.Cleanup(gs.Close)
 	h, p, _ := net.SplitHostPort(gs.Addr())
-	item := func(typ byte, disp, sel string) string { return fmt.Sprintf("%c%s\t%s\t%s\t%s\r\n", typ, disp, sel, h, p) }
+	item := func(typ byte, disp, sel string) string {
+		return fmt.Sprintf("%c%s\t%s\t%s\t%s\r\n", typ, disp, sel, h, p)
+	}
 	docs[""] = []byte("iWelcome\t\terror.host\t1\r\n" + item('0', "About", "/about") + item('1', "Sub", "/sub") +
 		item('7', "Search", "/search") + "1Elsewhere\t/\t" + other + "\r\n" + item('0', "Secret", "/secret/x") +
 		item('0', "Secretive", "/secretive") + ".\r\n")
