@@ -106,6 +106,13 @@ func (c *Crawl) Run(ctx context.Context, seeds []urlkit.URL) (CrawlStatus, error
 		servers[serverOf(s)] = true
 		push(link{u: s})
 	}
+	// follow queues a link of a listing: to the seeds' servers only,
+	// unless AnyServer.
+	follow := func(n link) {
+		if c.AnyServer || servers[serverOf(n.u)] {
+			push(n)
+		}
+	}
 	first := true
 	for len(queue) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -136,11 +143,19 @@ func (c *Crawl) Run(ctx context.Context, seeds []urlkit.URL) (CrawlStatus, error
 				} else if r != nil {
 					links, _, err := c.links(r, l)
 					r.Close()
+					if err == nil && len(links) > 0 && !r.ServerAddr.IsValid() {
+						// The follow rule needs the server's address
+						// (WARC-IP-Address): without it, nothing is
+						// followed.
+						err = fmt.Errorf("%s: the capture in the WARC file has no WARC-IP-Address: its links are not followed (the follow rule needs the server's address)", target)
+						links = nil
+					}
 					if err != nil {
 						fail(err)
 					}
 					for _, n := range links {
-						push(n)
+						n.origin = r.ServerAddr
+						follow(n)
 					}
 				}
 			}
@@ -184,9 +199,7 @@ func (c *Crawl) Run(ctx context.Context, seeds []urlkit.URL) (CrawlStatus, error
 			}
 		}
 		for _, n := range links {
-			if c.AnyServer || servers[serverOf(n.u)] {
-				push(n)
-			}
+			follow(n)
 		}
 	}
 	st.Queued, st.URL = 0, ""
@@ -238,6 +251,11 @@ func (c *Crawl) fetch(ctx context.Context, p scheme.Plan, l link) ([]link, int64
 		return nil, cr.n, &writeError{err}
 	}
 	from := r.ServerAddr
+	if !from.IsValid() && len(links) > 0 {
+		// Not a network retrieval's listing: the follow rule has no
+		// address to hold its links to, so none is followed.
+		return nil, cr.n, fmt.Errorf("%s: no server address to hold its links to (the follow rule): not followed", l.u.Redacted())
+	}
 	for i := range links {
 		links[i].origin = from
 	}

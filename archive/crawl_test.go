@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/scheme"
 )
 
 // hole starts a gopher server with a small hole: a root menu linking a
@@ -145,6 +147,24 @@ func TestCrawlFollowRule(t *testing.T) {
 			t.Errorf("a loopback item named by a public server was captured: %q", got)
 		}
 	}
+	// --continue: the menu read back from the file is held to the
+	// address its capture recorded (WARC-IP-Address), not taken as the
+	// user's own choice.
+	w, held, err := Resume(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed = nil
+	c = &Crawl{Writer: w, Depth: 2, AnyServer: true, Options: access.Options{Dial: dial}, Skip: held.Has,
+		Have:   func(target string) (*access.Resource, error) { return held.Resource(target, scheme.Config{}) },
+		Failed: func(_ string, err error) { failed = append(failed, err) }}
+	if _, err := c.Run(context.Background(), []urlkit.URL{urlkit.MustParse("gopher://public.example.org/1/m")}); err != nil {
+		t.Fatal(err)
+	}
+	if len(failed) != 1 || !errors.As(failed[0], &fe) {
+		t.Fatalf("continued: failures %v, want the follow rule's refusal", failed)
+	}
+	w.Close()
 }
 
 // remoteAs is a connection that reports another peer address.
@@ -196,5 +216,86 @@ func TestRobots(t *testing.T) {
 	}
 	if parseRobots([]byte("User-agent: *\nDisallow:\n")).disallows("/x") {
 		t.Error("an empty Disallow excludes")
+	}
+}
+
+// --continue: a crawl stopped by --max-items is taken up again; what the
+// file holds is not fetched again, its listings still lead to the rest,
+// and in the end every item is captured exactly once.
+func TestCrawlContinue(t *testing.T) {
+	gs := hole(t, "other.example.org\t70")
+	base := "gopher://" + gs.Addr()
+	seed := []urlkit.URL{urlkit.MustParse(base + "/1")}
+	w, path := newWARC(t)
+	c := &Crawl{Writer: w, Depth: 5, MaxItems: 3}
+	if _, err := c.Run(context.Background(), seed); !errors.Is(err, ErrCrawlLimit) {
+		t.Fatal(err)
+	}
+	first := targets(closeWARC(t, w, path))
+	w, held, err := Resume(path, [][2]string{{"software", "urlkit test, continued"}})
+	if err != nil || held.Dropped != nil || held.Records != 1+2*len(first) {
+		t.Fatalf("resume: %v, %+v", err, held)
+	}
+	var failed []string
+	c = &Crawl{Writer: w, Depth: 5, Skip: held.Has, Failed: func(u string, err error) { failed = append(failed, u+": "+err.Error()) },
+		Have: func(target string) (*access.Resource, error) { return held.Resource(target, scheme.Config{}) }}
+	st, err := c.Run(context.Background(), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := closeWARC(t, w, path)
+	got := targets(recs)
+	seen := map[string]int{}
+	for _, g := range got {
+		seen[g]++
+	}
+	want := []string{base + "/0robots.txt", base + "/1", base + "/0/about", base + "/1/sub", base + "/0/secretive", base + "/0/sub/b", base + "/9/sub/bin"}
+	for _, u := range want {
+		if seen[u] != 1 {
+			t.Errorf("%s captured %d times; all: %q", u, seen[u], got)
+		}
+	}
+	if st.Skipped != 3 || len(got) != len(want) || st.Failed != 1 {
+		t.Errorf("status %+v, %d captures, failures %q", st, len(got), failed)
+	}
+	if n := 0; true {
+		for _, r := range recs {
+			if r.typ == "warcinfo" {
+				n++
+			}
+		}
+		if n != 2 {
+			t.Errorf("%d warcinfo records, want one a run", n)
+		}
+	}
+}
+
+// A file cut mid-record (a crash of another tool, a copy cut short):
+// Resume keeps the whole records before it, says where the cut one was,
+// and the file it writes is whole again.
+func TestResumeDamagedTail(t *testing.T) {
+	gs := hole(t, "x\t70")
+	w, path := newWARC(t)
+	for _, s := range []string{"/0/about", "/0/sub/b"} {
+		if _, err := captureURL(t, w, "gopher://"+gs.Addr()+s, scheme.Config{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs := closeWARC(t, w, path)
+	b, _ := os.ReadFile(path)
+	cut := recs[3].offset + 20 // inside the second fetch's resource record
+	os.WriteFile(path, b[:cut], 0o644)
+	w, held, err := Resume(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held.Records != 3 || held.Dropped == nil || !strings.Contains(held.Dropped.Error(), fmt.Sprintf("offset %d", recs[3].offset)) {
+		t.Errorf("held %d records, dropped %v", held.Records, held.Dropped)
+	}
+	if !held.Has("gopher://"+gs.Addr()+"/0/about") || held.Has("gopher://"+gs.Addr()+"/0/sub/b") {
+		t.Errorf("held targets wrong")
+	}
+	if got := closeWARC(t, w, path); len(got) != 4 {
+		t.Errorf("%d records after resuming, want the 3 whole ones and a warcinfo", len(got))
 	}
 }

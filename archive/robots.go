@@ -119,6 +119,21 @@ func (c *Crawl) robots(ctx context.Context, gp *scheme.GopherPlan, l link, cache
 			return nil, nil
 		}
 	}
+	if c.Skip != nil && c.Have != nil && c.Skip(canonical(u)) {
+		// --continue: the robots.txt the file holds.
+		r, err := c.Have(canonical(u))
+		if err != nil || r == nil {
+			return nil, nil
+		}
+		defer r.Close()
+		b, err := io.ReadAll(io.LimitReader(r, robotsMax))
+		if err != nil {
+			return nil, nil
+		}
+		rules := robotsOf(b)
+		cache[gp.Addr] = rules
+		return rules, nil
+	}
 	p, err := scheme.PlanOf(u, c.Config)
 	if err != nil {
 		return nil, nil
@@ -151,10 +166,16 @@ func (c *Crawl) robots(ctx context.Context, gp *scheme.GopherPlan, l link, cache
 	if err := f.Finish(); err != nil {
 		return nil, &writeError{err}
 	}
-	if bytes.HasPrefix(buf.Bytes(), []byte("3")) && bytes.Contains(buf.Bytes(), []byte("\t")) {
-		return nil, nil // a gopher error item: no robots.txt
-	}
-	rules := parseRobots(buf.Bytes())
+	rules := robotsOf(buf.Bytes())
 	cache[gp.Addr] = rules
 	return rules, nil
+}
+
+// robotsOf reads the answer to the robots.txt selector: a gopher error
+// item (a server without one) has no rules.
+func robotsOf(b []byte) *robotsRules {
+	if bytes.HasPrefix(b, []byte("3")) && bytes.Contains(b, []byte("\t")) {
+		return nil
+	}
+	return parseRobots(b)
 }
