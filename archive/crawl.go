@@ -59,13 +59,26 @@ type Crawl struct {
 
 // CrawlStatus is where a crawl is.
 type CrawlStatus struct {
-	Items   int   // retrievals done (robots.txt not counted)
-	Skipped int   // targets already in the WARC file (--continue)
-	Failed  int   // retrievals that failed or were refused
-	Queued  int   // links waiting
-	Bytes   int64 // bytes of the resources retrieved
-	URL     string
-	Depth   int
+	Items   int // retrievals done (robots.txt not counted)
+	Skipped int // targets already in the WARC file (--continue)
+	Failed  int // retrievals that failed or were refused
+	// Excluded counts the gopher items a robots.txt excluded.
+	Excluded int
+	Queued   int   // links waiting
+	Bytes    int64 // bytes of the resources retrieved
+	URL      string
+	Depth    int
+}
+
+// ExcludedError is what Crawl.Failed is told of an item a gopher
+// server's robots.txt excludes.
+type ExcludedError struct {
+	Server, Selector string
+}
+
+// Error says which rule excluded the item.
+func (e *ExcludedError) Error() string {
+	return fmt.Sprintf("not captured: the robots.txt of %s excludes selector %q (read as Veronica-2 reads it: User-agent veronica or *)", e.Server, e.Selector)
 }
 
 // ErrCrawlLimit is wrapped by the error Run returns when MaxItems or
@@ -172,7 +185,10 @@ func (c *Crawl) Run(ctx context.Context, seeds []urlkit.URL) (CrawlStatus, error
 				return st, err
 			}
 			if rules.disallows(gp.Selector) {
-				fail(fmt.Errorf("robots.txt of %s disallows selector %q (Veronica-2's reading: User-agent veronica or *)", gp.Addr, gp.Selector))
+				st.Excluded++
+				if c.Failed != nil {
+					c.Failed(l.u.Redacted(), &ExcludedError{Server: gp.Addr, Selector: gp.Selector})
+				}
 				continue
 			}
 		}

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -76,7 +77,7 @@ func TestCrawlGopherHole(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("captured:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if st.Items != 6 || st.Failed != 1 || len(failed) != 1 || !strings.Contains(failed[0], "robots.txt") || !strings.Contains(failed[0], "/secret/x") {
+	if st.Items != 6 || st.Failed != 0 || st.Excluded != 1 || len(failed) != 1 || !strings.Contains(failed[0], "robots.txt") || !strings.Contains(failed[0], "/secret/x") {
 		t.Errorf("status %+v, failures %q", st, failed)
 	}
 }
@@ -255,7 +256,7 @@ func TestCrawlContinue(t *testing.T) {
 			t.Errorf("%s captured %d times; all: %q", u, seen[u], got)
 		}
 	}
-	if st.Skipped != 3 || len(got) != len(want) || st.Failed != 1 {
+	if st.Skipped != 3 || len(got) != len(want) || st.Failed != 0 || st.Excluded != 1 {
 		t.Errorf("status %+v, %d captures, failures %q", st, len(got), failed)
 	}
 	if n := 0; true {
@@ -297,5 +298,34 @@ func TestResumeDamagedTail(t *testing.T) {
 	}
 	if got := closeWARC(t, w, path); len(got) != 4 {
 		t.Errorf("%d records after resuming, want the 3 whole ones and a warcinfo", len(got))
+	}
+}
+
+// A robots.txt larger than the 500 KiB RFC 9309 section 2.5 has crawlers
+// parse: its rules in the first 500 KiB apply, the rest is not read, and
+// the file (not kept whole) is not written to the WARC file.
+func TestCrawlHugeRobots(t *testing.T) {
+	docs := map[string][]byte{
+		"":           []byte("0Secret\t/secret/x\tHOST\tPORT\r\n0Open\t/open\tHOST\tPORT\r\n.\r\n"),
+		"/secret/x":  []byte("s\r\n.\r\n"),
+		"/open":      []byte("o\r\n.\r\n"),
+		"robots.txt": append([]byte("User-agent: *\nDisallow: /secret/\n"), bytes.Repeat([]byte("# padding padding padding\n"), 40000)...),
+	}
+	gs, err := fakeservers.Gopher(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gs.Close()
+	h, p, _ := net.SplitHostPort(gs.Addr())
+	docs[""] = bytes.ReplaceAll(bytes.ReplaceAll(docs[""], []byte("HOST"), []byte(h)), []byte("PORT"), []byte(p))
+	w, path := newWARC(t)
+	c := &Crawl{Writer: w, Depth: 1}
+	st, err := c.Run(context.Background(), []urlkit.URL{urlkit.MustParse("gopher://" + gs.Addr() + "/1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := targets(closeWARC(t, w, path))
+	if st.Excluded != 1 || strings.Join(got, " ") != "gopher://"+gs.Addr()+"/1 gopher://"+gs.Addr()+"/0/open" {
+		t.Errorf("status %+v, captured %q", st, got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
@@ -23,8 +24,13 @@ import (
 // robotsSelector is the selector Veronica-2 asks for.
 const robotsSelector = "robots.txt"
 
-// robotsMax bounds the bytes of a robots.txt that are read for rules.
-const robotsMax = 64 << 10
+// robotsMax bounds the bytes of a robots.txt read for rules (RFC 9309
+// 2.5: at least 500 KiB are parsed; what follows is ignored), robotsTime
+// its retrieval.
+const (
+	robotsMax  = 500 << 10
+	robotsTime = 30 * time.Second
+)
 
 // robotsRules are the Disallow lines that apply to urlkit.
 type robotsRules struct {
@@ -146,6 +152,11 @@ func (c *Crawl) robots(ctx context.Context, gp *scheme.GopherPlan, l link, cache
 	*first = false
 	opts := c.Options
 	opts.Origin = l.origin
+	// A server that drips it forever does not hold the crawl: a
+	// retrieval slower than robotsTime is taken as no robots.txt.
+	if opts.MaxTime <= 0 || opts.MaxTime > robotsTime {
+		opts.MaxTime = robotsTime
+	}
 	f := c.Writer.Capture(u, &opts)
 	r, err := access.Execute(ctx, p, &opts)
 	if err != nil {
@@ -155,15 +166,25 @@ func (c *Crawl) robots(ctx context.Context, gp *scheme.GopherPlan, l link, cache
 	rr := f.Resource(r)
 	var buf bytes.Buffer
 	_, err = io.Copy(&buf, io.LimitReader(rr, robotsMax))
+	more := false
 	if err == nil {
-		_, err = io.Copy(io.Discard, rr)
+		// Past robotsMax nothing is read: the rules are those of the
+		// first robotsMax bytes, and the file is not kept whole.
+		var one [1]byte
+		n, rerr := rr.Read(one[:])
+		more = n > 0 || (rerr != nil && rerr != io.EOF)
+		if rerr != nil && rerr != io.EOF && buf.Len() < robotsMax {
+			err = rerr
+		}
 	}
 	rr.Close()
 	if err != nil {
 		f.Abandon()
 		return nil, nil
 	}
-	if err := f.Finish(); err != nil {
+	if more {
+		f.Abandon()
+	} else if err := f.Finish(); err != nil {
 		return nil, &writeError{err}
 	}
 	rules := robotsOf(buf.Bytes())
