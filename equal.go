@@ -37,9 +37,11 @@ func decodeTable(extra string) *[256]bool {
 
 // decodeSets are the tables of the bytes whose escapes Canonical decodes
 // in a URL's url-path and search part.
-type decodeSets struct{ path, search *[256]bool }
+// param is the path's table after a ";" the scheme reserves, within
+// its segment.
+type decodeSets struct{ path, param, search *[256]bool }
 
-var genericSets = decodeSets{canonDecode, canonDecodeSearch}
+var genericSets = decodeSets{canonDecode, canonDecode, canonDecodeSearch}
 
 // setsFor returns the tables of a scheme that states its reserved
 // characters (RFC 1738 2.2: only ";", "/", "?", ":", "@", "=" and "&" may
@@ -57,7 +59,12 @@ func setsFor(r schemes.Reserved) decodeSets {
 		}
 		return t
 	}
-	return decodeSets{table(r.Path), table(r.Search)}
+	path := table(r.Path)
+	param := path
+	if r.Param != "" {
+		param = table(r.Path + r.Param)
+	}
+	return decodeSets{path, param, table(r.Search)}
 }
 
 var (
@@ -180,7 +187,7 @@ func canonString(u URL, sets decodeSets, decode bool) string {
 			b.WriteByte('/')
 		}
 	}
-	canonPath(&b, u.path.of(u.s), sets.path, decode)
+	canonPath(&b, u.path.of(u.s), sets, decode)
 	if u.flags&hasSearch != 0 {
 		b.WriteByte('?')
 		canonPart(&b, u.search.of(u.s), sets.search, decode)
@@ -279,9 +286,28 @@ func needsCanon(u URL) bool {
 		end = int(u.frag.start) - 1
 	}
 	return needsPart(u.s[:end], canonDecode, decode) ||
-		needsPart(u.path.of(u.s), sets.path, decode) ||
+		needsPath(u.path.of(u.s), sets, decode) ||
 		needsPart(u.search.of(u.s), sets.search, decode) ||
 		needsPart(u.frag.of(u.s), canonDecode, decode)
+}
+
+// needsPath reports whether canonPath would change p's escapes.
+func needsPath(p string, sets decodeSets, decode bool) bool {
+	if sets.param == sets.path || strings.IndexByte(p, ';') < 0 {
+		return needsPart(p, sets.path, decode)
+	}
+	for len(p) > 0 {
+		seg, rest, _ := strings.Cut(p, "/")
+		k := strings.IndexByte(seg, ';')
+		if k < 0 {
+			k = len(seg)
+		}
+		if needsPart(seg[:k], sets.path, decode) || needsPart(seg[k:], sets.param, decode) {
+			return true
+		}
+		p = rest
+	}
+	return false
 }
 
 // needsPart reports whether canonPart would change s.
@@ -322,8 +348,9 @@ func canonPart(b *strings.Builder, s string, t *[256]bool, decode bool) {
 }
 
 // canonPath writes a path segment by segment, keeping "%2E" where decoding
-// it would make the segment "." or "..".
-func canonPath(b *strings.Builder, p string, t *[256]bool, decode bool) {
+// it would make the segment "." or "..", and after a ";" the scheme
+// reserves, decoding by the parameter's table.
+func canonPath(b *strings.Builder, p string, sets decodeSets, decode bool) {
 	for len(p) > 0 {
 		k := strings.IndexByte(p, '/')
 		seg := p
@@ -344,7 +371,12 @@ func canonPath(b *strings.Builder, p string, t *[256]bool, decode bool) {
 			b.WriteString(seg[len(body):])
 			continue
 		}
-		canonPart(b, seg, t, decode)
+		if k := strings.IndexByte(seg, ';'); k >= 0 && !sets.path[';'] {
+			canonPart(b, seg[:k], sets.path, decode)
+			canonPart(b, seg[k:], sets.param, decode)
+			continue
+		}
+		canonPart(b, seg, sets.path, decode)
 	}
 }
 

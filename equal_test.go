@@ -102,6 +102,8 @@ func TestEqualReservedByScheme(t *testing.T) {
 		{"ftp://h/a:b@c=d&e", "ftp://h/a%3Ab%40c%3Dd%26e", true, "RFC 1738 3.2.2"},
 		{"ftp://h/a/b", "ftp://h/a%2Fb", false, "RFC 1738 3.2.2: / is reserved"},
 		{"ftp://h/a;type=i", "ftp://h/a%3Btype=i", false, "RFC 1738 3.2.2: ; is reserved"},
+		{"ftp://h/a;type=i", "ftp://h/a;type%3Di", false, "RFC 1738 3.2.2: after the reserved \";\", \"=\" is ;type='s"},
+		{"ftp://h/a=b;type=i", "ftp://h/a%3Db;type=i", true, "RFC 1738 3.2.2: \"=\" in a name is data"},
 		{"ftp://u%3Ab@h/", "ftp://u:b@h/", false, "RFC 1738 3.1: within the user and password field, \":\", \"@\" or \"/\" must be encoded"},
 		// RFC 1738 3.3: "Within the <path> and <searchpart> components, "/", ";", "?" are reserved."
 		{"http://h/a@b", "http://h/a%40b", true, "RFC 1738 3.3: @ is not reserved in http paths"},

@@ -33,6 +33,8 @@ func TestEqualMeansSamePlan(t *testing.T) {
 		{"ftp", "ftp://h.example/a%sb"},
 		{"ftp", "ftp://h.example/d%sx/f"},
 		{"ftp", "ftp://h.example/a?x%sb"},
+		{"ftp", "ftp://h.example/a;type%si"},
+		{"ftp", "ftp://h.example/d;x%sy/f"},
 		{"gopher", "gopher://h.example/1a%sb"},
 		{"gopher", "gopher://h.example/1a?x%sb"},
 		{"gopher", "gopher://h.example/7a%%09b%sc"},

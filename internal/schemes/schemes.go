@@ -54,6 +54,9 @@ type Reserved struct {
 	Stated bool   // the scheme's document says which characters it reserves
 	Path   string // reserved in the url-path (or scheme-specific part)
 	Search string // reserved in the search part after "?"
+	// Param is reserved, besides Path, after a ";" of a path segment
+	// when Path reserves ";" (a parameter, not data: ftp's ";type=").
+	Param  string
 	Source string // the line that says so
 }
 
@@ -61,15 +64,15 @@ type Reserved struct {
 // 5's grammar agrees: fsegment, selector, article and hsegment admit, as
 // data, the reserved characters each section leaves unreserved.
 var (
-	httpReserved = Reserved{true, "/;?", "/;?+",
+	httpReserved = Reserved{true, "/;?", "/;?+", "",
 		`RFC 1738 3.3: "Within the <path> and <searchpart> components, "/", ";", "?" are reserved"; RFC 1630: "Within the query string, the plus sign is reserved as shorthand notation for a space"`}
-	ftpReserved = Reserved{true, "/;", "/;",
-		`RFC 1738 3.2.2: "Within a name or CWD component, the characters "/" and ";" are reserved and must be encoded" (a "?" is part of the name: fsegment admits it)`}
-	gopherReserved = Reserved{true, "", "",
+	ftpReserved = Reserved{true, "/;", "/;", "=",
+		`RFC 1738 3.2.2: "Within a name or CWD component, the characters "/" and ";" are reserved and must be encoded" (a "?" is part of the name: fsegment admits it); after the ";", "=" belongs to ";type="`}
+	gopherReserved = Reserved{true, "", "", "",
 		`RFC 1738 3.4.1: "Within the <gopher-path>, no characters are reserved" (a "?" is part of the selector)`}
-	mailtoReserved = Reserved{true, "", "",
+	mailtoReserved = Reserved{true, "", "", "",
 		`RFC 1738 3.5: "Within mailto URLs, there are no reserved characters"`}
-	newsReserved = Reserved{true, "@*", "@*",
+	newsReserved = Reserved{true, "@*", "@*", "",
 		`RFC 1738 3.6: "A message identifier may be distinguished from a news group name by the presence of the commercial at "@" character. No additional characters are reserved within the components of a news URL"; "news:*" refers to "all available news groups" (3.6, RFC 1630)`}
 )
 
