@@ -187,10 +187,11 @@ func canonString(u URL, sets decodeSets, decode bool) string {
 			b.WriteByte('/')
 		}
 	}
-	canonPath(&b, u.path.of(u.s), sets, decode)
-	if u.flags&hasSearch != 0 {
+	path, search, withSearch := pathAndSearch(u, sets)
+	canonPath(&b, path, sets, decode)
+	if withSearch {
 		b.WriteByte('?')
-		canonPart(&b, u.search.of(u.s), sets.search, decode)
+		canonPart(&b, search, sets.search, decode)
 	}
 	if u.flags&hasFragment != 0 {
 		b.WriteByte('#')
@@ -276,6 +277,7 @@ func needsCanon(u URL) bool {
 	sets := decodeSetsOf(u)
 	// The path and search part by the scheme's tables; what comes before
 	// them (the login) and the fragment by the generic one.
+	path, search, withSearch := pathAndSearch(u, sets)
 	end := len(u.s)
 	switch {
 	case u.flags&hasPath != 0:
@@ -286,9 +288,29 @@ func needsCanon(u URL) bool {
 		end = int(u.frag.start) - 1
 	}
 	return needsPart(u.s[:end], canonDecode, decode) ||
-		needsPath(u.path.of(u.s), sets, decode) ||
-		needsPart(u.search.of(u.s), sets.search, decode) ||
+		needsPath(path, sets, decode) ||
+		withSearch && needsPart(search, sets.search, decode) ||
 		needsPart(u.frag.of(u.s), canonDecode, decode)
+}
+
+// pathAndSearch returns u's url-path and search part as Canonical reads
+// them: for a scheme that does not reserve "?" in its path, the search part
+// is part of the path (ftp's fsegment, gopher's selector, news's article
+// and mailto's address take "?" as data), so the path runs to the end of
+// the search part and there is no search.
+func pathAndSearch(u URL, sets decodeSets) (path, search string, withSearch bool) {
+	path = u.path.of(u.s)
+	if u.flags&hasSearch == 0 {
+		return path, "", false
+	}
+	if !sets.path['?'] {
+		return path, u.search.of(u.s), true
+	}
+	start := u.path.start
+	if u.flags&hasPath == 0 {
+		start = u.search.start - 1
+	}
+	return u.s[start:u.search.end], "", false
 }
 
 // needsPath reports whether canonPath would change p's escapes.

@@ -104,6 +104,9 @@ func TestEqualReservedByScheme(t *testing.T) {
 		{"ftp://h/a;type=i", "ftp://h/a%3Btype=i", false, "RFC 1738 3.2.2: ; is reserved"},
 		{"ftp://h/a;type=i", "ftp://h/a;type%3Di", false, "RFC 1738 3.2.2: after the reserved \";\", \"=\" is ;type='s"},
 		{"ftp://h/a=b;type=i", "ftp://h/a%3Db;type=i", true, "RFC 1738 3.2.2: \"=\" in a name is data"},
+		{"ftp://h/d%3F/a;type=i", "ftp://h/d?/a;type%3Di", false, "RFC 1738 3.2.2: the search part is part of the fpath, ;type= included"},
+		{"ftp://h/d%3F/a%3D;type=i", "ftp://h/d?/a=;type=i", true, "RFC 1738 3.2.2: ? and = are data in names"},
+		{"gopher://h/1a%3Fb?c", "gopher://h/1a?b?c", true, "RFC 1738 3.4.1: the whole selector is data"},
 		{"ftp://u%3Ab@h/", "ftp://u:b@h/", false, "RFC 1738 3.1: within the user and password field, \":\", \"@\" or \"/\" must be encoded"},
 		// RFC 1738 3.3: "Within the <path> and <searchpart> components, "/", ";", "?" are reserved."
 		{"http://h/a@b", "http://h/a%40b", true, "RFC 1738 3.3: @ is not reserved in http paths"},
