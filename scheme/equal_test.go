@@ -94,38 +94,17 @@ func planText(p Plan) string {
 	return b.String()
 }
 
-// selectorScheme is a scheme a program adds that states, as gopher does,
-// that it reserves nothing in its path.
-type selectorScheme struct{}
-
-func (selectorScheme) Info() Info {
-	return Info{Name: "x-selector", Syntax: SyntaxIP, Source: "test",
-		ReservedChars: ReservedChars{Stated: true, Path: "/", Source: "test: only \"/\" is reserved"}}
-}
-func (selectorScheme) View(u urlkit.URL) (View, error) {
-	return &Generic{u: u, Scheme: "x-selector"}, nil
-}
-
-// TestRegisterReservedChars: a registered scheme's stated reserved set is
-// the one urlkit.Equal follows (RFC 1738 2.2, 4: a new scheme says which
-// characters it reserves); a scheme that states none keeps RFC 1630's.
-func TestRegisterReservedChars(t *testing.T) {
-	Register(selectorScheme{})
-	for _, tt := range []struct {
-		a, b string
-		want bool
-	}{
-		{"x-selector://h/a?b", "x-selector://h/a%3Fb", true},
-		{"x-selector://h/a@b*", "x-selector://h/a%40b%2A", true},
-		{"x-selector://h/a/b", "x-selector://h/a%2Fb", false},
-		{"x-unstated://h/a?b", "x-unstated://h/a%3Fb", false},
-	} {
-		if got := urlkit.Equal(urlkit.MustParse(tt.a), urlkit.MustParse(tt.b)); got != tt.want {
-			t.Errorf("Equal(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
-		}
-	}
+// TestReservedCharsInfo: the view of each built-in scheme reports the
+// reserved set urlkit.Equal follows.
+func TestReservedCharsInfo(t *testing.T) {
 	if r := mustLookup(t, "gopher").Info().ReservedChars; !r.Stated || r.Path != "" || !strings.Contains(r.Source, "3.4.1") {
 		t.Errorf("gopher's reserved set: %+v", r)
+	}
+	if r := mustLookup(t, "http").Info().ReservedChars; !r.Stated || r.Path != "/;?" || !strings.Contains(r.Source, "3.3") {
+		t.Errorf("http's reserved set: %+v", r)
+	}
+	if r := mustLookup(t, "wais").Info().ReservedChars; r.Stated {
+		t.Errorf("wais's reserved set: %+v (RFC 1738 3.9 says none)", r)
 	}
 }
 
