@@ -129,6 +129,7 @@ complete -c urlkit -n '__fish_seen_subcommand_from get' -l subject -r -d 'mailto
 complete -c urlkit -n '__fish_seen_subcommand_from get' -l timeout -r -d 'time allowed between reads'
 complete -c urlkit -n '__fish_seen_subcommand_from get' -l url-file -r -F -d 'read inputs from FILE, one per line ("-": standard input); may be repeated'
 complete -c urlkit -n '__fish_seen_subcommand_from get' -s v -d 'show each plan and the protocol exchange on standard error (passwords masked, server text escaped)'
+complete -c urlkit -n '__fish_seen_subcommand_from get' -l warc -r -F -d 'also record every fetch, the exact bytes exchanged, into the WARC file FILE.warc.gz (docs/archiving.md); a URL without -o or -O is then not written to standard output'
 complete -c urlkit -n '__fish_seen_subcommand_from get' -l help -d 'print this help on standard output'
 complete -c urlkit -n '__fish_seen_subcommand_from serve' -l allow -r -d 'a target the gateway reaches whatever its address, HOST:PORT (repeatable, or comma-separated): a local gopher server, an ftp server on the local network'
 complete -c urlkit -n '__fish_seen_subcommand_from serve' -l allow-private -d 'reach private-use targets (10/8, 172.16/12, 192.168/16, fc00::/7) on their scheme\'s default port'
