@@ -10,6 +10,11 @@ require (
 )
 
 require (
+	github.com/bits-and-blooms/bitset v1.24.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/klauspost/compress v1.18.0 // indirect
+	github.com/nlnwa/gowarc/v2 v2.2.4 // indirect
+	github.com/nlnwa/whatwg-url v0.6.2 // indirect
 	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/tools v0.49.0 // indirect
 )
