@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	gowarc "github.com/nlnwa/gowarc/v2"
+	gowarc "github.com/nlnwa/gowarc/v3"
 )
 
 // This file reads WARC files record by record, knowing where each record

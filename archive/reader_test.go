@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	gowarc "github.com/nlnwa/gowarc/v2"
+	gowarc "github.com/nlnwa/gowarc/v3"
 )
 
 // testRecord is a record the tests write with gowarc (the library's own
