@@ -64,6 +64,8 @@ type Record struct {
 	Fields *gowarc.WarcFields
 	// ContentLength is the length of the block.
 	ContentLength int64
+	// Head is the start of the block when the indexer asked for it.
+	Head []byte
 }
 
 // Get returns the value of the named field (WARC-Type, WARC-Target-URI, ...), "" if absent.
@@ -100,6 +102,9 @@ type Scanner struct {
 	br    *bufio.Reader
 	cr    countingReader
 	um    gowarc.Unmarshaler
+	// peek, when set, says how many of a record's first block bytes to
+	// keep in its Head.
+	peek func(*Record) int
 }
 
 // File is a WARC file opened for reading.
@@ -278,6 +283,13 @@ func (s *Scanner) read(start int64, gz bool) (*Record, error) {
 		return nil, err
 	}
 	block := &io.LimitedReader{R: in, N: rec.ContentLength}
+	if s.peek != nil {
+		if n := min(int64(s.peek(rec)), rec.ContentLength); n > 0 {
+			rec.Head = make([]byte, n)
+			m, _ := io.ReadFull(block, rec.Head)
+			rec.Head = rec.Head[:m]
+		}
+	}
 	if _, err := io.Copy(io.Discard, block); err != nil {
 		return nil, s.bad(start, err, "%s", gzipReason(err, fmt.Sprintf("block (Content-Length %d)", rec.ContentLength)))
 	}
