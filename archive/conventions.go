@@ -141,8 +141,8 @@ type kind struct {
 }
 
 // kinds is the one table of listing media types. A resource of Kind
-// "file" (a document) is written with the ContentType access gave it, and
-// without a Content-Type field when access gave none.
+// "file" (a document) is written with the ContentType access gave it, or
+// OctetStream when it gave none.
 var kinds = []kind{
 	{"gopher", "menu", "", "text/x-gopher-menu", "text/x-gopher-menu"},
 	{"ftp", "directory", access.ListNames, "text/x-ftp-listing; format=nlst", ""},
@@ -156,6 +156,11 @@ var kinds = []kind{
 	{"file", "directory", "", "text/x-file-directory", "text/plain"},
 }
 
+// OctetStream is the media type of a document whose type access does not
+// know (an ftp file, a Prospero file): replay gives it as its
+// ContentType, where access gave "".
+const OctetStream = "application/octet-stream"
+
 // fallbackParam marks an ftp listing that answers a URL naming a file: the
 // server refused RETR and accepted the name as a directory
 // (access.Resource.Directory).
@@ -168,14 +173,19 @@ var ErrNotCapturable = errors.New("no WARC record convention for it")
 
 // PayloadMediaType returns the Content-Type of the resource record that
 // holds r, a resource that access.Execute returned for a plan that is not
-// http's, "" for none (a document whose type access does not know). It is
-// the inverse of ResourceOf.
+// http's (OctetStream for a document whose type access does not know). It
+// is the inverse of ResourceOf.
 func PayloadMediaType(r *access.Resource) (string, error) {
 	proto := ProtocolOf(r.Plan)
 	if proto == "" || proto == "http" {
 		return "", fmt.Errorf("archive: %T: %w (http is written as a response record)", r.Plan, ErrNotCapturable)
 	}
 	if r.Kind == "file" {
+		if r.ContentType == "" {
+			// WARC/1.1 5.6 wants a Content-Type on every record with a
+			// block; unknown is application/octet-stream (RFC 2046 4.5.1).
+			return OctetStream, nil
+		}
 		return r.ContentType, nil
 	}
 	for _, k := range kinds {
@@ -243,6 +253,7 @@ func ResourceOf(c Captured, cfg scheme.Config) (*access.Resource, error) {
 	}
 	r := &access.Resource{ReadCloser: c.Block, Plan: p, Kind: "file", ContentType: c.ContentType, Size: c.Length}
 	if c.ContentType == "" {
+		r.ContentType = OctetStream // WARC/1.1 5.6: what a record without one holds
 		return r, nil
 	}
 	mt, params, err := mime.ParseMediaType(c.ContentType)

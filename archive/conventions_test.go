@@ -37,7 +37,7 @@ func TestConventionsRoundTrip(t *testing.T) {
 		{"ftp://example.org/pub/", access.Resource{Kind: "directory", ListFormat: access.ListFacts}},
 		{"ftp://example.org/pub/", access.Resource{Kind: "directory", ListFormat: access.ListLong}},
 		{"ftp://example.org/pub", access.Resource{Kind: "directory", ListFormat: access.ListLong, Directory: true}},
-		{"ftp://example.org/pub/a.bin", access.Resource{Kind: "file"}},
+		{"ftp://example.org/pub/a.bin", access.Resource{Kind: "file", ContentType: OctetStream}},
 		{"news:a1@example.org", access.Resource{Kind: "article", ContentType: "message/rfc822"}},
 		{"news:comp.lang.go", access.Resource{Kind: "overview", ContentType: "text/plain"}},
 		{"news:*", access.Resource{Kind: "groups", ContentType: "text/plain"}},

@@ -1,10 +1,12 @@
 package archive
 
 import (
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,7 +122,7 @@ func (w *Writer) append(rec gowarc.WarcRecord) error {
 	} else {
 		w.zw.Reset(w.tmp)
 	}
-	_, _, err := gowarc.NewMarshaler().Marshal(w.zw, rec, 0)
+	err := marshal(w.zw, rec)
 	if err == nil {
 		err = w.zw.Close()
 	}
@@ -134,6 +136,33 @@ func (w *Writer) append(rec gowarc.WarcRecord) error {
 	}
 	w.end = off
 	return nil
+}
+
+// marshal writes rec as gowarc's Marshaler does (WARC/1.1 section 4:
+// version line, header, CRLF, block, CRLF CRLF), spelling the header
+// field of the IIPC proposal "WARC-Protocol" as the proposal does (gowarc
+// writes a field it does not know in HTTP's canonical case; field names
+// are case-insensitive, WARC/1.1 section 5.1, but readers grep).
+func marshal(w io.Writer, rec gowarc.WarcRecord) error {
+	var h bytes.Buffer
+	h.WriteString(rec.Version().String() + "\r\n")
+	if _, err := rec.WarcHeader().Write(&h); err != nil {
+		return err
+	}
+	head := bytes.ReplaceAll(h.Bytes(), []byte("\r\nWarc-Protocol:"), []byte("\r\n"+WARCProtocolField+":"))
+	head = append(head, "\r\n"...)
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	block, err := rec.Block().RawBytes()
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, block); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\r\n\r\n")
+	return err
 }
 
 // cut drops a partly written record: the file ends after the last whole
@@ -191,6 +220,123 @@ func syncDir(dir string) error {
 	defer d.Close()
 	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
 		return err
+	}
+	return nil
+}
+
+// WARCProtocolField is the name of the field of the IIPC proposal
+// (iipc/warc-specifications issue 42).
+const WARCProtocolField = "WARC-Protocol"
+
+// group is the records of one exchange: the payload record (resource or
+// response) and the record of what was sent (metadata or request; nil for
+// file), which names the payload record in WARC-Concurrent-To.
+type group struct {
+	target       string
+	ip           netip.Addr
+	protocol     string
+	payload      gowarc.WarcRecordBuilder
+	payloadType  string
+	exchange     gowarc.WarcRecordBuilder
+	exchangeType string
+}
+
+// built is a record ready to be written, with the payload digest it
+// registers (for revisits) once written.
+type built struct {
+	rec    gowarc.WarcRecord
+	digest string
+	ref    *gowarc.RevisitRef
+}
+
+// writeGroups builds the records of gs and writes them all, or none: a
+// failure cuts the file back to before the first. A payload whose digest
+// is already in the file becomes a revisit record.
+func (w *Writer) writeGroups(gs []group) error {
+	var recs []built
+	closeAll := func() {
+		for _, b := range recs {
+			b.rec.Close()
+		}
+	}
+	defer closeAll()
+	fail := func(err error) error {
+		for _, g := range gs {
+			for _, b := range []gowarc.WarcRecordBuilder{g.payload, g.exchange} {
+				if b != nil {
+					b.Close()
+				}
+			}
+		}
+		return err
+	}
+	for _, g := range gs {
+		common := func(b gowarc.WarcRecordBuilder, ct string) {
+			b.AddWarcHeader(gowarc.WarcTargetURI, g.target)
+			if g.ip.IsValid() {
+				b.AddWarcHeader(gowarc.WarcIPAddress, g.ip.String())
+			}
+			if g.protocol != "" {
+				b.AddWarcHeader(WARCProtocolField, g.protocol)
+			}
+			if ct != "" {
+				b.AddWarcHeader(gowarc.ContentType, ct)
+			}
+		}
+		common(g.payload, g.payloadType)
+		rec, _, err := g.payload.Build()
+		if err != nil {
+			return fail(fmt.Errorf("archive: building the record of %s: %w", g.target, err))
+		}
+		g.payload = nil
+		b := built{rec: rec, digest: rec.WarcHeader().Get(gowarc.WarcPayloadDigest)}
+		w.mu.Lock()
+		first := w.payloads[b.digest]
+		w.mu.Unlock()
+		if first != nil && b.digest != "" {
+			rv, err := rec.ToRevisitRecord(first)
+			if err != nil {
+				rec.Close()
+				return fail(fmt.Errorf("archive: a revisit record for %s: %w", g.target, err))
+			}
+			rec.Close()
+			b = built{rec: rv}
+		} else if b.digest != "" {
+			b.ref, _ = rec.CreateRevisitRef(RevisitProfile)
+		}
+		recs = append(recs, b)
+		if g.exchange == nil {
+			continue
+		}
+		common(g.exchange, g.exchangeType)
+		g.exchange.AddWarcHeader(gowarc.WarcConcurrentTo, "<"+b.rec.RecordId()+">")
+		xrec, _, err := g.exchange.Build()
+		g.exchange = nil
+		if err != nil {
+			return fail(fmt.Errorf("archive: building the exchange record of %s: %w", g.target, err))
+		}
+		if h := xrec.WarcHeader(); !h.Has(gowarc.WarcPayloadDigest) {
+			// A metadata record's payload is its block.
+			h.Set(gowarc.WarcPayloadDigest, h.Get(gowarc.WarcBlockDigest))
+		}
+		recs = append(recs, built{rec: xrec})
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	start := w.end
+	for _, b := range recs {
+		if err := w.append(b.rec); err != nil {
+			w.end = start
+			w.cut()
+			return err
+		}
+	}
+	for _, b := range recs {
+		if b.ref != nil {
+			if _, ok := w.payloads[b.digest]; !ok {
+				w.payloads[b.digest] = b.ref
+			}
+		}
 	}
 	return nil
 }
