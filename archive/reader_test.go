@@ -27,8 +27,8 @@ type testRecord struct {
 	headers [][2]string
 }
 
-// marshal returns the record's bytes, gzipped as one member when gz is set.
-func marshal(t testing.TB, r testRecord, gz bool) []byte {
+// marshalRecord returns the record's bytes, gzipped as one member when gz is set.
+func marshalRecord(t testing.TB, r testRecord, gz bool) []byte {
 	t.Helper()
 	rb := gowarc.NewRecordBuilder(r.typ, gowarc.WithStrictValidation(), gowarc.WithAddMissingDigest(true), gowarc.WithAddMissingRecordId(true), gowarc.WithFixContentLength(true))
 	if r.uri != "" {
@@ -83,7 +83,7 @@ func writeWARC(t testing.TB, dir, name string, recs []testRecord, gz bool) (stri
 	var offs []int64
 	for _, r := range recs {
 		offs = append(offs, int64(len(all)))
-		all = append(all, marshal(t, r, gz)...)
+		all = append(all, marshalRecord(t, r, gz)...)
 	}
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, all, 0o644); err != nil {
@@ -165,7 +165,7 @@ func damage(t *testing.T, gz bool, f func(rec []byte) []byte) (string, int64) {
 	var all []byte
 	var off int64
 	for i, r := range sampleRecords() {
-		b := marshal(t, r, gz)
+		b := marshalRecord(t, r, gz)
 		if i == 1 {
 			off = int64(len(all))
 			b = f(b)
