@@ -110,6 +110,11 @@ type Config struct {
 	// with a banner naming the capture shown; nothing is dialled. The
 	// path form also takes /TIMESTAMP/URL, the capture nearest that time.
 	Replay *archive.Archive
+	// Record, when set, writes every retrieval the gateway makes for its
+	// users into WARC files (urlkit serve --record DIR): the records of a
+	// resource read to its end, none of one that failed or was cut
+	// short; URLs without their user and password.
+	Record *archive.Recorder
 }
 
 // Gateway is the http.Handler. Create it with New.
@@ -217,6 +222,10 @@ type request struct {
 	// latest capture), and the capture the request is answered from.
 	at       time.Time
 	replayed *replayed
+	// Record: the retrieval being recorded, and whether its resource
+	// was read to its end.
+	recording *archive.Recording
+	readAll   bool
 }
 
 // ServeHTTP serves one request in the proxy form or the path form, or the
@@ -333,6 +342,7 @@ func (g *Gateway) fetch(q *request, raw string) {
 		return
 	}
 	defer g.slots.release(client, target)
+	defer q.endRecording(g)
 	switch p := plan.(type) {
 	case *scheme.GopherPlan:
 		g.gopher(q, p)

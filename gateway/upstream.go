@@ -42,6 +42,9 @@ func (g *Gateway) open(q *request, plan scheme.Plan) (*access.Resource, error) {
 	if g.cfg.Replay != nil {
 		return g.replay(q, plan)
 	}
+	if g.cfg.Record != nil {
+		return g.record(q, plan)
+	}
 	return access.Execute(q.ctx, plan, g.options(q))
 }
 
