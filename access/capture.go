@@ -55,6 +55,9 @@ type captured struct {
 // connected reports a connection just opened and returns it marked (see
 // connOf).
 func (o *Options) connected(c Connection, conn net.Conn) net.Conn {
+	if cc, ok := conn.(*captured); ok {
+		conn = cc.Conn // a kept FTP session, marked when it was opened
+	}
 	if ap, err := netip.ParseAddrPort(conn.RemoteAddr().String()); err == nil {
 		c.Addr = ap
 	}

@@ -90,6 +90,11 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 	if kept != nil {
 		raw = kept.conn
 		x.opts.tracef("* reusing a logged-in session to %s", p.Addr)
+		if x.opts.Capture != nil {
+			// The exchange of this retrieval starts on a session opened
+			// for an earlier one: it is reported as connected now.
+			raw = x.opts.connected(Connection{Protocol: "ftp", Name: p.Addr}, raw)
+		}
 	} else if raw, err = x.opts.dial(x.ctx, "ftp", p.Addr); err != nil {
 		return nil, err
 	}

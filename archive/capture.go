@@ -111,10 +111,23 @@ func (f *Fetch) exchanged(e access.Exchange) {
 	}
 }
 
+// recordType is gowarc's value of a WARC-Type the conventions name.
+func recordType(t string) gowarc.RecordType {
+	switch t {
+	case TypeRequest:
+		return gowarc.Request
+	case TypeResponse:
+		return gowarc.Response
+	case TypeResource:
+		return gowarc.Resource
+	}
+	return gowarc.Metadata
+}
+
 // ensureExchange starts the metadata record's block.
 func (f *Fetch) ensureExchange() {
 	if f.exchange == nil {
-		f.exchange = f.w.builder(gowarc.Metadata)
+		f.exchange = f.w.builder(recordType(f.conv.Exchange))
 	}
 }
 
@@ -202,7 +215,7 @@ func (f *Fetch) Resource(r *access.Resource) *access.Resource {
 		return r
 	}
 	f.media = media
-	f.payload = f.w.builder(gowarc.Resource)
+	f.payload = f.w.builder(recordType(f.conv.Payload))
 	rr := *r
 	rr.ReadCloser = &teeBody{r: r.ReadCloser, f: f}
 	return &rr
@@ -330,8 +343,9 @@ func httpVersion(head []byte) string {
 }
 
 // canonical is the WARC-Target-URI of u: its canonical form, as `urlkit
-// canon` writes it.
-func canonical(u urlkit.URL) string { return urlkit.Canonical(u).String() }
+// canon` writes it, with a password masked as `urlkit plan` masks it
+// (URL.Redacted): an archive is shared, a password is not.
+func canonical(u urlkit.URL) string { return urlkit.Canonical(u).Redacted() }
 
 // lastPlan is the last plan carried out.
 func (f *Fetch) lastPlan() scheme.Plan {

@@ -206,7 +206,8 @@ func TestCaptureFTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := closeWARC(t, w, path)
-	checkPair(t, recs, 1, "ftp://u:secret@"+s.Addr+"/x;type=i", OctetStream, "ftp", FTPConversationType, []byte("payload"))
+	// The URL as urlkit plan shows it: the password masked (URL.Redacted).
+	checkPair(t, recs, 1, "ftp://u:"+urlkit.RedactedPassword+"@"+s.Addr+"/x;type=i", OctetStream, "ftp", FTPConversationType, []byte("payload"))
 	conv := string(recs[2].block)
 	if strings.Contains(conv, "secret") {
 		t.Errorf("the password reached the archive:\n%s", conv)
@@ -419,5 +420,33 @@ func TestCaptureFailedFetchLeavesNothing(t *testing.T) {
 	ents, _ := os.ReadDir(filepath.Dir(path))
 	if len(ents) != 1 {
 		t.Errorf("directory holds %v", ents)
+	}
+}
+
+// A kept FTP session (access.FTPSessions, as the gateway keeps them): the
+// second retrieval's conversation starts with the session's address and
+// holds its own commands, not the first's.
+func TestCaptureFTPKeptSession(t *testing.T) {
+	fs, err := fakeservers.FTP(map[string][]byte{"/a/f.txt": []byte("one\n"), "/a/g.txt": []byte("two\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Close()
+	pool := &access.FTPSessions{}
+	defer pool.Close()
+	w, path := newWARC(t)
+	for _, s := range []string{"/a/f.txt", "/a/g.txt"} {
+		if _, err := captureURL(t, w, "ftp://"+fs.Addr()+s, scheme.Config{}, &access.Options{FTPSessions: pool}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := fs.Conns.Load(); n != 1 {
+		t.Fatalf("%d control connections, want 1 (the session kept)", n)
+	}
+	recs := closeWARC(t, w, path)
+	checkPair(t, recs, 3, "ftp://"+fs.Addr()+"/a/g.txt", OctetStream, "ftp", FTPConversationType, []byte("two\n"))
+	conv := string(recs[4].block)
+	if !strings.HasPrefix(conv, "* connection to 127.0.0.1:") || !strings.Contains(conv, "> RETR g.txt\r\n") || strings.Contains(conv, "f.txt") {
+		t.Errorf("second conversation:\n%s", conv)
 	}
 }

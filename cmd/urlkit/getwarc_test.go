@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +18,7 @@ import (
 	"github.com/urlkit/urlkit/archive"
 	"github.com/urlkit/urlkit/internal/fakeservers"
 	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testservers"
 )
 
 // readWARCTypes reads every record of path strictly (gowarc: digests,
@@ -132,4 +137,91 @@ func TestGetWARCSignal(t *testing.T) {
 			keepForCI(t, name+".warc.gz", "get-warc-"+strings.ToLower(sig.String())+".warc.gz")
 		})
 	}
+}
+
+// get --warc against the real daemons of .ci/servers.sh (vsftpd,
+// gophernicus, innd, freeWAIS-sf, Prospero's dirsrv) and a local http
+// server: every fetch leaves its records, gowarc reads them strictly, the
+// FTP password is nowhere in the file; CI's warcio.js reads the file too
+// (URLKIT_WARC_DIR).
+func TestGetWARCReal(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_FTP_ADDR")
+	for _, v := range []string{"URLKIT_GOPHER_ADDR", "URLKIT_NNTP_ADDR", "URLKIT_WAIS_ADDR"} {
+		testservers.Require(t, v)
+	}
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, "http page\n")
+	}))
+	defer hs.Close()
+	ftp, gopher, nntp, wais := env["URLKIT_FTP_ADDR"], env["URLKIT_GOPHER_ADDR"], env["URLKIT_NNTP_ADDR"], env["URLKIT_WAIS_ADDR"]
+	prospero, proot := env["URLKIT_PROSPERO_ADDR"], env["URLKIT_PROSPERO_ROOT"]
+	user, pass := env["URLKIT_FTP_USER"], env["URLKIT_FTP_PASSWORD"]
+	dir := t.TempDir()
+	// A WAIS document's URL, from a search's listing.
+	hits := filepath.Join(dir, "hits")
+	if _, stderr, code := runCLI(t, "", "get", "-o", hits, "wais://"+wais+"/demo?retrieval"); code != 0 {
+		t.Fatalf("wais search: %s", stderr)
+	}
+	b, _ := os.ReadFile(hits)
+	var doc string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			doc, _, _ = strings.Cut(l, "\t")
+			break
+		}
+	}
+	urls := []struct{ url, payload string }{
+		{"ftp://" + ftp + "/pub/", "resource"},
+		{"ftp://" + ftp + "/pub/all256.bin", "resource"},
+		{"ftp://" + user + ":" + pass + "@" + ftp + "/pub/all256.bin", "revisit"},
+		{"gopher://" + gopher + "/1", "resource"},
+		{"gopher://" + gopher + "/0/hello.txt", "resource"},
+		{"news:*", "resource"},
+		{"news:" + env["URLKIT_NNTP_GROUP"], "resource"},
+		{"news:" + strings.Trim(env["URLKIT_NNTP_MSGID1"], "<>"), "resource"},
+		{"wais://" + wais + "/demo?retrieval", "resource"},
+		{doc, "resource"},
+		{hs.URL + "/page", "response"},
+	}
+	if prospero != "" {
+		urls = append(urls, struct{ url, payload string }{"prospero://" + prospero + "/" + proot + "/pub", "resource"})
+	}
+	args := []string{"get", "--warc", filepath.Join(dir, "real")}
+	for _, u := range urls {
+		args = append(args, u.url)
+	}
+	_, stderr, code := runGetEnv(t, map[string]string{"NNTPSERVER": nntp}, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	name := filepath.Join(dir, "real.warc.gz")
+	got := readWARCTypes(t, name)
+	var payloads []string
+	for _, r := range got {
+		if typ, _, _ := strings.Cut(r, " "); typ == "resource" || typ == "response" || typ == "revisit" {
+			payloads = append(payloads, r)
+		}
+	}
+	if len(payloads) != len(urls) {
+		t.Fatalf("%d payload records for %d URLs:\n%s", len(payloads), len(urls), strings.Join(got, "\n"))
+	}
+	for i, u := range urls {
+		if typ, _, _ := strings.Cut(payloads[i], " "); typ != u.payload {
+			t.Errorf("%s: a %s record, want %s", u.url, typ, u.payload)
+		}
+	}
+	raw, _ := os.ReadFile(name)
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := io.ReadAll(zr)
+	if bytes.Contains(all, []byte(pass)) {
+		t.Errorf("the FTP password is in the WARC file")
+	}
+	if !bytes.Contains(all, []byte("\r\n> PASS ")) || !bytes.Contains(all, []byte("\r\n> USER "+user+"\r\n")) {
+		t.Errorf("the FTP login is not in the conversation")
+	}
+	keepForCI(t, name, "get-warc-real.warc.gz")
 }
