@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"github.com/urlkit/urlkit/archive"
 	"github.com/urlkit/urlkit/internal/fakeservers"
 	"github.com/urlkit/urlkit/internal/testio"
+	"github.com/urlkit/urlkit/internal/testservers"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -158,5 +160,92 @@ func countRecords(name string) int {
 			return n
 		}
 		n++
+	}
+}
+
+// TestRealRecordReplay: the real daemons' pages (gophernicus menu and
+// document, vsftpd directory and file, innd group and article, a
+// freeWAIS-sf hit list and document, a Prospero directory and file),
+// fetched through a recording gateway, replay from its files the same but
+// for the banner, documents byte for byte, with nothing dialled; the
+// article also by its message-id (news:), though it was fetched by
+// number from its server.
+func TestRealRecordReplay(t *testing.T) {
+	for _, v := range []string{"URLKIT_FTP_ADDR", "URLKIT_NNTP_ADDR", "URLKIT_WAIS_ADDR"} {
+		testservers.Require(t, v)
+	}
+	env := testservers.Require(t, "URLKIT_GOPHER_ADDR")
+	penv := testservers.RequireUDP(t, "URLKIT_PROSPERO_ADDR")
+	g, f, n, w, p := env["URLKIT_GOPHER_ADDR"], env["URLKIT_FTP_ADDR"], env["URLKIT_NNTP_ADDR"], env["URLKIT_WAIS_ADDR"], penv["URLKIT_PROSPERO_ADDR"]
+	root, group := penv["URLKIT_PROSPERO_ROOT"], env["URLKIT_NNTP_GROUP"]
+	dir := t.TempDir()
+	rec, err := archive.NewRecorder(dir, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := allow(g, f, n, w, p)
+	cfg.Record = rec
+	srv := httptest.NewServer(New(cfg))
+	defer srv.Close()
+	urls := []string{
+		"gopher://" + g + "/1/", "gopher://" + g + "/0/hello.txt", "gopher://" + g + "/9/all256.bin",
+		"gopher://" + g + "/7/cgi-bin/search%09caf%C3%A9",
+		"ftp://" + f + "/pub/", "ftp://" + f + "/pub/hello.txt",
+		"nntp://" + n + "/" + group, "nntp://" + n + "/" + group + "/2",
+		"wais://" + w + "/demo?retrieval",
+		"prospero://" + p + "/" + root + "/pub", "prospero://" + p + "/" + root + "/pub/hello.txt",
+	}
+	pages := map[string]string{}
+	for _, u := range urls {
+		resp, body := raw(t, srv.URL, "GET", "/"+u)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", u, resp.StatusCode, body)
+		}
+		pages[u] = body
+	}
+	srv.Close()
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	keepForCI(t, dir)
+	a, err := archive.OpenArchive([]string{dir}, scheme.Config{}, func(err error) { t.Errorf("reading the recording: %v", err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	rp := serve(t, replayGateway(t, a))
+	for _, u := range urls {
+		resp, body := raw(t, rp, "GET", "/"+u)
+		got := bannerRE.ReplaceAllString(body, "")
+		if resp.StatusCode != 200 || got != pages[u] {
+			t.Errorf("%s: replayed %d, differs from the live page:\n%s\n---\n%s", u, resp.StatusCode, pages[u], got)
+		}
+		if strings.Contains(resp.Header.Get("Content-Type"), "text/html") && !bannerRE.MatchString(body) {
+			t.Errorf("%s: no banner", u)
+		}
+	}
+	msgid := strings.Trim(env["URLKIT_NNTP_MSGID2"], "<>")
+	resp, body := raw(t, rp, "GET", "/news:"+msgid)
+	if resp.StatusCode != 200 || body != pages["nntp://"+n+"/"+group+"/2"] {
+		t.Errorf("news:%s: %d %q", msgid, resp.StatusCode, body)
+	}
+}
+
+// keepForCI copies the recording's files into $URLKIT_WARC_DIR, when set,
+// for warcio.js to read and index beside get --warc's (.ci/run).
+func keepForCI(t *testing.T, dir string) {
+	out := os.Getenv("URLKIT_WARC_DIR")
+	if out == "" {
+		return
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
+	for i, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, fmt.Sprintf("serve-record-%d.warc.gz", i)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
