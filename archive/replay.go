@@ -3,7 +3,9 @@ package archive
 import (
 	"bytes"
 	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/base32"
+	"encoding/hex"
 	"fmt"
 	"hash"
 	"io"
@@ -248,16 +250,29 @@ type blockReader struct {
 	rec  *Record
 	r    *io.LimitedReader
 	h    hash.Hash
-	want string // the digest's value, base 32, "" when not checked
+	want string // the digest's value as written
 	done bool
 }
 
 func newBlockReader(s *Scanner, rec *Record, in io.Reader) *blockReader {
 	b := &blockReader{s: s, rec: rec, r: &io.LimitedReader{R: in, N: rec.ContentLength}}
-	if alg, v, ok := strings.Cut(rec.Get("WARC-Block-Digest"), ":"); ok && strings.EqualFold(alg, "sha1") {
-		b.h, b.want = sha1.New(), strings.ToUpper(v)
+	if alg, v, ok := strings.Cut(rec.Get("WARC-Block-Digest"), ":"); ok {
+		b.want = strings.TrimSpace(v)
+		switch strings.ToLower(alg) {
+		case "sha1", "sha-1":
+			b.h = sha1.New()
+		case "sha256", "sha-256":
+			b.h = sha256.New()
+		}
 	}
 	return b
+}
+
+// matches reports whether the digest sum is the field's value, written in
+// base 32 (as Heritrix, wget and warcio write it) or in hex (as gowarc
+// does by default), in either case.
+func matches(sum []byte, value string) bool {
+	return strings.EqualFold(value, base32.StdEncoding.EncodeToString(sum)) || strings.EqualFold(value, hex.EncodeToString(sum))
 }
 
 func (b *blockReader) Read(p []byte) (int, error) {
@@ -274,8 +289,8 @@ func (b *blockReader) Read(p []byte) (int, error) {
 			return n, b.s.bad(b.rec.Offset, io.ErrUnexpectedEOF, "record cut short: Content-Length %d, but the %s ends after %d bytes of block", b.rec.ContentLength, memberOrFile(b.rec.Gzip), b.rec.ContentLength-b.r.N)
 		}
 		if b.h != nil {
-			if got := base32.StdEncoding.EncodeToString(b.h.Sum(nil)); got != b.want {
-				return n, b.s.bad(b.rec.Offset, nil, "its block does not match its WARC-Block-Digest (sha1:%s; the block read gives sha1:%s)", b.want, got)
+			if sum := b.h.Sum(nil); !matches(sum, b.want) {
+				return n, b.s.bad(b.rec.Offset, nil, "its block does not match its WARC-Block-Digest (%s; the block read gives %s)", b.rec.Get("WARC-Block-Digest"), base32.StdEncoding.EncodeToString(sum))
 			}
 		}
 		if n > 0 {
