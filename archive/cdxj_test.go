@@ -201,7 +201,7 @@ func writeSortedIndex(t testing.TB, dir string, n int) (string, []string) {
 }
 
 // BenchmarkLookup1e6 looks up keys in an index of 10^6 records (written
-// in the benchmark's temporary directory, about 220 MB): the issue asks
+// in the benchmark's temporary directory, about 255 MB): the issue asks
 // for under a millisecond a lookup. The file is read through the page
 // cache, as a served index is once warm.
 func BenchmarkLookup1e6(b *testing.B) {
