@@ -37,6 +37,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/archive"
 	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -104,6 +105,16 @@ type Config struct {
 	// Log, when set, receives one Common Log Format line per request, with
 	// passwords masked.
 	Log io.Writer
+	// Replay, when set, is the archive the gateway serves instead of
+	// fetching (urlkit serve --replay): the same pages, from the captures,
+	// with a banner naming the capture shown; nothing is dialled. The
+	// path form also takes /TIMESTAMP/URL, the capture nearest that time.
+	Replay *archive.Archive
+	// Record, when set, writes every retrieval the gateway makes for its
+	// users into WARC files (urlkit serve --record DIR): the records of a
+	// resource read to its end, none of one that failed or was cut
+	// short; URLs without their user and password.
+	Record *archive.Recorder
 }
 
 // Gateway is the http.Handler. Create it with New.
@@ -207,6 +218,14 @@ type request struct {
 	u          urlkit.URL // the target, fragment removed
 	user       string     // the target's user and password, kept out of pages
 	pass       string
+	// Replay: the time the path form /TIMESTAMP/URL names (zero: the
+	// latest capture), and the capture the request is answered from.
+	at       time.Time
+	replayed *replayed
+	// Record: the retrieval being recorded, and whether its resource
+	// was read to its end.
+	recording *archive.Recording
+	readAll   bool
 }
 
 // ServeHTTP serves one request in the proxy form or the path form, or the
@@ -251,6 +270,18 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.rootPage(lw)
 	case rest == "go" || strings.HasPrefix(rest, "go?"):
 		g.goForm(lw, r)
+	case g.cfg.Replay != nil && !hasScheme(rest):
+		at, target, ok, err := replayTarget(rest)
+		if !ok || err != nil {
+			msg := "no such page: the gateway's paths are /, /SCHEME:... (an absolute URL) and /TIMESTAMP/SCHEME:... (the capture nearest a time, YYYYMMDDhhmmss); type a URL below"
+			if err != nil {
+				msg = err.Error()
+			}
+			g.errorPage(lw, r, problem{Status: http.StatusNotFound, Message: msg})
+			return
+		}
+		q.at = at
+		g.fetch(q, target)
 	case !hasScheme(rest):
 		g.errorPage(lw, r, problem{Status: http.StatusNotFound, Message: "no such page: the gateway's paths are / and /SCHEME:... (an absolute URL); type a URL below"})
 	default:
@@ -311,6 +342,7 @@ func (g *Gateway) fetch(q *request, raw string) {
 		return
 	}
 	defer g.slots.release(client, target)
+	defer q.endRecording(g)
 	switch p := plan.(type) {
 	case *scheme.GopherPlan:
 		g.gopher(q, p)
@@ -441,6 +473,8 @@ func statusOf(err error) int {
 		lim *access.LimitError
 	)
 	switch {
+	case notArchived(err):
+		return http.StatusNotFound
 	case errors.As(err, &pe), errors.As(err, new(*access.FollowError)), errors.Is(err, scheme.ErrControl), errors.Is(err, scheme.ErrNotLocal):
 		return http.StatusForbidden
 	case errors.As(err, &un), errors.Is(err, scheme.ErrNoAccess):

@@ -36,7 +36,15 @@ func (g *Gateway) options(q *request) *access.Options {
 
 // open executes plan through access for request q. No password prompt is
 // offered: a gateway has nobody to ask.
+// With an archive to replay (Config.Replay), the resource is its capture
+// instead (replay.go), and nothing is dialled.
 func (g *Gateway) open(q *request, plan scheme.Plan) (*access.Resource, error) {
+	if g.cfg.Replay != nil {
+		return g.replay(q, plan)
+	}
+	if g.cfg.Record != nil {
+		return g.record(q, plan)
+	}
 	return access.Execute(q.ctx, plan, g.options(q))
 }
 
