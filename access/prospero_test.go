@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -124,6 +125,12 @@ func TestProsperoTranscript(t *testing.T) {
 			t.Fatalf("request %d header %+v", i, h)
 		}
 		got, want := tokens([]byte(c.mine.Message())), tokens(payload)
+		// The listing asks for each entry's attributes, as vls -A does
+		// (Prospero protocol v5, LIST's ATTRIBUTES option); the capture is
+		// of a plain vls, whose LIST has no option.
+		if l := got[len(got)-1]; l[0] == "LIST" && l[1] == "ATTRIBUTES" {
+			l[1] = ""
+		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("request %d:\n got %q\nwant %q", i, got, want)
 		}
@@ -314,6 +321,30 @@ func TestProsperoRealListings(t *testing.T) {
 			if g.URL != ProsperoURL(w.host, w.hso) || !strings.HasPrefix(g.URL, "prospero://"+addr+"//") {
 				t.Errorf("%s: URL %s", dir, g.URL)
 			}
+		}
+	}
+}
+
+// Each entry carries what `vls -A` shows of it (Prospero protocol v5,
+// LIST's ATTRIBUTES option): SIZE, LAST-MODIFIED and the access methods,
+// checked against the files on disk that dirsrv serves.
+func TestProsperoRealAttributes(t *testing.T) {
+	env := testservers.RequireUDP(t, "URLKIT_PROSPERO_ADDR")
+	addr, root := env["URLKIT_PROSPERO_ADDR"], env["URLKIT_PROSPERO_ROOT"]
+	got := listing(t, "prospero://"+addr+"/"+escapeSegments(root+"/pub"), nil)
+	if len(got) == 0 {
+		t.Fatal("an empty listing")
+	}
+	for _, e := range got {
+		fi, err := os.Stat(root + "/pub/" + e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Size != fi.Size() || e.Modified != fi.ModTime().UTC().Format("20060102150405Z") {
+			t.Errorf("%s: size %d, modified %q; on disk %d, %s", e.Name, e.Size, e.Modified, fi.Size(), fi.ModTime().UTC())
+		}
+		if fi.Mode().IsRegular() != slices.Contains(e.Access, "PROSPERO-CONTENTS") {
+			t.Errorf("%s: access methods %q", e.Name, e.Access)
 		}
 	}
 }
@@ -743,7 +774,7 @@ func TestProsperoForwarded(t *testing.T) {
 	var plans []string
 	opts := &Options{OnPlan: func(p scheme.Plan) { plans = append(plans, p.(*scheme.ProsperoPlan).HSOName) }}
 	b := mustGet(t, "prospero://"+addr+"//old", scheme.Config{}, opts)
-	if !strings.Contains(string(b), "\tFILE\tf\th(1)\t/new/f\n") || fmt.Sprint(plans) != "[/old /new]" {
+	if !strings.Contains(string(b), "\tFILE\tf\th(1)\t/new/f\t-\t-\t-\n") || fmt.Sprint(plans) != "[/old /new]" {
 		t.Errorf("forwarded: %q, plans %q", b, plans)
 	}
 	_, _, err := get(t, "prospero://"+addr+"//loop", scheme.Config{}, nil)

@@ -391,8 +391,8 @@ func (v *Prospero) Plan(cfg Config) (Plan, error) {
 	p.Requests = []ProsperoRequest{
 		{When: ProsperoFirst, Commands: with(
 			ProsperoDirectory{HSONameType: "ASCII", HSOName: name, ObjectVersion: version, Select: sel},
-			ProsperoList{Options: ""}),
-			Reply: "the directory's LINK lines; FAILURE NOT-A-DIRECTORY: the object is a file"},
+			ProsperoList{Options: "ATTRIBUTES"}),
+			Reply: "the directory's LINK lines, each with its ATTRIBUTE lines (size, last-modified, access methods: what vls -A shows); FAILURE NOT-A-DIRECTORY: the object is a file"},
 		{When: ProsperoNotADirectory, Commands: with(
 			ProsperoGetObjectInfo{Attributes: attrs, HSONameType: "ASCII", HSOName: name, ObjectVersion: objVersion, Select: sel}),
 			Reply: "the object's ATTRIBUTE lines; follow an ACCESS-METHOD: PROSPERO-CONTENTS (next request), AFTP (through ftp), GOPHER (through gopher)"},

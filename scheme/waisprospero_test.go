@@ -90,7 +90,7 @@ func TestProsperoPlanRequests(t *testing.T) {
 		t.Fatalf("plan %+v", p)
 	}
 	want := []struct{ when, msg string }{
-		{ProsperoFirst, "VERSION 5\nAUTHENTICATE '' UNAUTHENTICATED joe\nDIRECTORY ASCII '/pros/name'\nLIST '' COMPONENTS\n"},
+		{ProsperoFirst, "VERSION 5\nAUTHENTICATE '' UNAUTHENTICATED joe\nDIRECTORY ASCII '/pros/name'\nLIST ATTRIBUTES COMPONENTS\n"},
 		{ProsperoNotADirectory, "VERSION 5\nAUTHENTICATE '' UNAUTHENTICATED joe\nGET-OBJECT-INFO #ALL ASCII '/pros/name' 0\n"},
 		{ProsperoContentsMethod, "VERSION 5\nAUTHENTICATE '' UNAUTHENTICATED joe\nGET-OBJECT-INFO CONTENTS ASCII '/pros/name' 0\n"},
 	}
