@@ -28,6 +28,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -227,6 +228,13 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Allow", "GET, HEAD")
 		g.errorPage(lw, r, problem{Status: http.StatusMethodNotAllowed, Message: "the gateway answers GET and HEAD only"})
 		return
+	}
+	if t, ok := strings.CutPrefix(r.RequestURI, badTargetPath+"?"); ok {
+		// A target net/http would have refused (reqline.go): served as
+		// written, so that urlkit's reading says what is wrong with it.
+		if orig, err := url.PathUnescape(t); err == nil {
+			r.RequestURI = orig
+		}
 	}
 	// Rules O1-O3, before anything is planned or dialled.
 	publicOnly, err := g.pol.checkRequest(r)
@@ -472,6 +480,14 @@ func (g *Gateway) fail(q *request, err error) {
 	var se *urlkit.SyntaxError
 	if errors.As(err, &se) && q.user == "" && q.pass == "" && se.Offset >= 0 && se.Offset <= len(se.Input) {
 		p.Input = markInput(se.Input, se.Offset)
+		// What the lenient reading makes of it (the URL box's reading),
+		// as a link to follow in one click.
+		if lu, warns, lerr := lenient.Parse(se.Input); lerr == nil && lu.IsAbsolute() && lu.String() != se.Input {
+			p.Fix = lu.WithoutFragment().String()
+			for _, w := range warns {
+				p.Repairs = append(p.Repairs, w.Reason)
+			}
+		}
 	}
 	g.errorPage(q.w, q.r, p)
 }
