@@ -148,3 +148,32 @@ func TestWantsHTML(t *testing.T) {
 		}
 	}
 }
+
+// Issue 36 item 3: a gopher search as lynx users write it,
+// "gopher://h/7/find?words". Typed into the URL box, the lenient reading
+// takes the "?" as the search's start (written %09, RFC 1738 3.4) and says
+// so; in the path form the strict reading stands (the selector holds the
+// "?"): the search item's form, with the words in its field and the
+// lenient reading's URL one click away.
+func TestGopherSearchAsTyped(t *testing.T) {
+	base := serve(t, New(Config{}))
+	resp, body := getAccept(t, base, "/go?url="+url.QueryEscape("gopher://h.example/7/find?two words"), browserAccept)
+	if resp.StatusCode != 303 || resp.Header.Get("Location") != "/gopher://h.example/7/find%09two%20words" || !strings.Contains(body, "read as the start of its search") {
+		t.Errorf("/go: %d %q\n%s", resp.StatusCode, resp.Header.Get("Location"), body)
+	}
+	resp, body = getAccept(t, base, "/gopher://h.example/7/find?two%20words", browserAccept)
+	for _, w := range []string{
+		`<a href="/gopher://h.example/7/find%09two%20words">gopher://h.example/7/find%09two%20words</a>`,
+		`<input type="hidden" name="url" value="gopher://h.example/7/find">`,
+		`<input type="text" name="q" value="two words" autofocus>`,
+	} {
+		if resp.StatusCode != 200 || !strings.Contains(body, w) {
+			t.Errorf("search page: %d, lacks %s\n%s", resp.StatusCode, w, body)
+		}
+	}
+	// A search item named without words: no such line.
+	_, body = getAccept(t, base, "/gopher://h.example/7/find", browserAccept)
+	if strings.Contains(body, `class="fix"`) || !strings.Contains(body, `name="q" value="" autofocus`) {
+		t.Errorf("plain search page:\n%s", body)
+	}
+}

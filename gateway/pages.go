@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/urlkit/urlkit/lenient"
 )
 
 // pageCSP is the Content-Security-Policy of every page the gateway builds:
@@ -186,7 +188,8 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 {{define "hits-end"}}</table>
 {{template "page-end" .}}{{end}}
 {{define "search"}}{{template "head" .}}<h1>{{.Title}}</h1>
-<form method="get" action="{{.Action}}">
+{{if .Fix}}<p class="fix">This URL's selector ends in "?{{.Words}}" (RFC 1738 3.4 puts a search after %09); as lynx reads it, it searches for "{{.Words}}": <a href="{{.FixHref}}">{{.Fix}}</a></p>
+{{end}}<form method="get" action="{{.Action}}">
 <input type="hidden" name="url" value="{{.Target}}">
 <input type="text" name="q" value="{{.Words}}" autofocus> <input type="submit" value="search">
 </form>
@@ -240,19 +243,29 @@ func (g *Gateway) searchPage(q *request) {
 	action, origin := g.formAction(q)
 	link := func(s string) template.URL { return g.link(q, s) }
 	var tr trail
-	title := "search: "
+	title, target, words, fix := "search: ", q.u.String(), "", ""
 	if q.u.Scheme() == "wais" {
 		// wais://host:port/database: the database's name (RFC 1738 3.9)
 		tr, title = waisTrail(q.u, link), "search WAIS database: "
 	} else {
 		tr = gopherTrail(q.u, link)
+		// "/7/find?words", as lynx users write a search: strictly the
+		// selector "find?words" (RFC 1738 3.4), which the gateway asks
+		// for; the lenient reading's search is offered beside it, and
+		// its words fill the field.
+		if lu, _, err := lenient.Parse(target); err == nil && lu.String() != target {
+			if w, ok := q.u.Search(); ok {
+				fix, words = lu.String(), unescapeShown(w)
+				target = target[:len(target)-len(w)-1]
+			}
+		}
 	}
 	g.render(q.w, "search", struct {
-		Title, Target, Words string
-		Action               template.URL
-		Proxy                bool
+		Title, Target, Words, Fix string
+		FixHref, Action           template.URL
+		Proxy                     bool
 		bar
-	}{title + tr.Crumbs[len(tr.Crumbs)-1].Name, q.u.String(), "", action, q.proxy, bar{URL: q.shown(), trail: tr}}, origin)
+	}{title + tr.Crumbs[len(tr.Crumbs)-1].Name, target, words, fix, g.link(q, fix), action, q.proxy, bar{URL: q.shown(), trail: tr}}, origin)
 }
 
 // formAction is where a page's search form is sent (the gateway's /go),
