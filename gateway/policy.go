@@ -4,7 +4,7 @@ package gateway
 // browser-origin rules: Host, Sec-Fetch-Site, Origin, Referer), which URLs
 // it plans (file:, ports), and which connections it opens (the address
 // actually dialled, the port of every connection, FTP data connections
-// included). Its zero value is the safe one. README's "Policy" table lists
+// included). Its zero value is the safe one. docs/gateway.md's "Policy" table lists
 // these rules by name; the names (O1, T1, ...) appear in the refusals.
 
 import (
@@ -55,7 +55,7 @@ type Policy struct {
 // PolicyError reports a request the gateway refuses on purpose (HTTP 403):
 // a file URL, the port of another service, a private target, a request a
 // browser made for another site, or a request argument that would inject
-// protocol commands. Rule names the rule of the policy table in README.
+// protocol commands. Rule names the rule of the policy table in docs/gateway.md.
 type PolicyError struct {
 	Rule   string
 	Reason string

@@ -364,7 +364,7 @@ func TestGetMaxRSS(t *testing.T) {
 				t.Skip("no /proc/PID/status to read the memory from")
 			}
 			t.Logf("peak RSS %d KiB, of it anonymous at most %d KiB; %s", hwm, anon, strings.TrimSpace(errb.String()))
-			// README: urlkit lists a 64 MiB menu in under 20 MiB of
+			// docs/get.md: urlkit lists a 64 MiB menu in under 20 MiB of
 			// resident memory, of which about 10 MiB is its text; the
 			// race detector multiplies memory.
 			limit := int64(10 << 10) // KiB
