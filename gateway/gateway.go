@@ -208,6 +208,9 @@ type request struct {
 	u          urlkit.URL // the target, fragment removed
 	user       string     // the target's user and password, kept out of pages
 	pass       string
+	// listing: the client asked for listings as access.ListingType
+	// (listing.go), with ftp details when listDetails.
+	listing, listDetails bool
 }
 
 // ServeHTTP serves one request in the proxy form or the path form, or the
@@ -305,7 +308,11 @@ func (g *Gateway) fetch(q *request, raw string) {
 		return
 	}
 	q.u = u.WithoutFragment()
-	plan, err := g.check(q.u)
+	cfg := g.cfg.Scheme
+	if q.listing, q.listDetails = wantsListing(q.r.Header["Accept"]); q.listing {
+		cfg.FTPListDetails = q.listDetails
+	}
+	plan, err := g.checkWith(q.u, cfg)
 	if err != nil {
 		g.fail(q, err)
 		return
@@ -319,6 +326,10 @@ func (g *Gateway) fetch(q *request, raw string) {
 		return
 	}
 	defer g.slots.release(client, target)
+	if q.listing {
+		g.relay(q, plan)
+		return
+	}
 	switch p := plan.(type) {
 	case *scheme.GopherPlan:
 		g.gopher(q, p)
@@ -398,7 +409,10 @@ func targetOf(plan scheme.Plan) string {
 
 // check is the gateway's policy, applied to every URL before anything is
 // sent: it returns the URL's plan or the reason for refusing it.
-func (g *Gateway) check(u urlkit.URL) (scheme.Plan, error) {
+func (g *Gateway) check(u urlkit.URL) (scheme.Plan, error) { return g.checkWith(u, g.cfg.Scheme) }
+
+// checkWith is check, planning with cfg.
+func (g *Gateway) checkWith(u urlkit.URL, cfg scheme.Config) (scheme.Plan, error) {
 	switch u.Scheme() {
 	case "file":
 		return nil, &PolicyError{Rule: "U1", Reason: "file URLs name the gateway's own files and are never served"}
@@ -408,7 +422,7 @@ func (g *Gateway) check(u urlkit.URL) (scheme.Plan, error) {
 	if err := checkPort(u); err != nil {
 		return nil, err
 	}
-	plan, err := scheme.PlanOf(u, g.cfg.Scheme)
+	plan, err := scheme.PlanOf(u, cfg)
 	if errors.Is(err, scheme.ErrControl) {
 		return nil, &PolicyError{Rule: "U2", Reason: err.Error()}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/urlkit/urlkit/access"
 )
 
 // exchange sends the bytes req on one connection to the gateway at addr
@@ -109,6 +111,28 @@ func TestRewriteRequestLine(t *testing.T) {
 	} {
 		if got := string(rewriteRequestLine([]byte(tc.in))); got != tc.want {
 			t.Errorf("%q: %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The Accept fields that ask for listings as access.ListingType (RFC 9110
+// 12.5.1: a weight of 0 refuses a type).
+func TestWantsListing(t *testing.T) {
+	for _, tc := range []struct {
+		accept           []string
+		listing, details bool
+	}{
+		{nil, false, false},
+		{[]string{"*/*"}, false, false},
+		{[]string{browserAccept}, false, false},
+		{[]string{access.ListingType + ", */*;q=0.5"}, true, false},
+		{[]string{"text/plain", access.ListingType + ";ftp-details=1"}, true, true},
+		{[]string{access.ListingType + ";q=0"}, false, false},
+		{[]string{"application/x-urlkit-listings"}, false, false},
+	} {
+		l, d := wantsListing(tc.accept)
+		if l != tc.listing || d != tc.details {
+			t.Errorf("%q: %v %v", tc.accept, l, d)
 		}
 	}
 }

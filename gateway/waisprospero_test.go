@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/internal/hostile"
 	"github.com/urlkit/urlkit/internal/testservers"
 )
@@ -76,6 +77,13 @@ func TestRealWAISPages(t *testing.T) {
 			t.Errorf("%s: %d %q %q", l[1], resp.StatusCode, resp.Header.Get("Content-Type"), body)
 		}
 	}
+	// A client asking for listings as access.ListingType (get --proxy)
+	// gets the hits as access lists them.
+	resp, body = getAccept(t, base, "/wais://"+addr+"/demo?retrieval", access.ListingType)
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || !strings.HasPrefix(ct, access.ListingType+"; kind=search") ||
+		!strings.HasPrefix(body, `# WAIS search: 2 documents for "retrieval" in database "demo"`) {
+		t.Errorf("listing: %d %q %q", resp.StatusCode, ct, body)
+	}
 	// The proxy form: links are the URLs themselves.
 	resp, body = raw(t, base, "GET", "wais://"+addr+"/demo?Neuman")
 	if resp.StatusCode != 200 || !strings.Contains(body, `href="wais://`+addr+`/demo/TEXT/`) || !strings.Contains(body, "The Prospero Directory Service") {
@@ -117,6 +125,12 @@ func TestRealProsperoPages(t *testing.T) {
 		if resp.StatusCode != 200 || body != string(want) || !strings.HasPrefix(resp.Header.Get("Content-Type"), ctype) {
 			t.Errorf("%s: %d %q %d bytes", name, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
 		}
+	}
+	// As access.ListingType: the listing's lines.
+	resp, body = getAccept(t, base, "/prospero://"+addr+"/"+root+"/pub/subdir", access.ListingType)
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || !strings.HasPrefix(ct, access.ListingType+"; kind=directory") ||
+		!strings.Contains(body, "/pub/subdir/notes.txt\tFILE\tnotes.txt\t") {
+		t.Errorf("listing: %d %q %q", resp.StatusCode, ct, body)
 	}
 	// The proxy form.
 	resp, body = raw(t, base, "GET", "prospero://"+addr+"/"+root+"/pub/subdir")

@@ -173,6 +173,7 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	cfg := planConfig(e, fs)
+	g.opts.ListDetails = cfg.FTPListDetails // through a gateway (--proxy)
 	ctx, signalled, stop := stopOnSignals() // SIGINT, SIGTERM, SIGHUP (signals.go)
 	defer stop()
 	quietPipe()
