@@ -103,6 +103,16 @@ func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error
 	case toks[0] == "FORWARDED":
 		closer()
 		return x.prosperoForward(p, toks, hops, step)
+	case toks[0] == "FAILURE" && len(toks) > 1 && toks[1] == "NOT-AUTHORIZED":
+		err := prosperoReplyError(step, toks)
+		if r, ok := reqs[scheme.ProsperoNotAuthorized]; ok {
+			// Most often a name outside the tree the server serves: ask
+			// it for its root, as pstatus does, and say which name works.
+			if root := x.prosperoRoot(raw, p.Addr, r); root != "" {
+				err = &ProsperoRootError{Err: err, Addr: p.Addr, HSOName: p.HSOName, Root: root}
+			}
+		}
+		return fail(err)
 	default:
 		return fail(prosperoReplyError(step, toks))
 	}
@@ -131,12 +141,8 @@ func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error
 	for _, at := range attrs {
 		switch at.name {
 		case "SIZE":
-			if len(at.values) == 1 {
-				if n, unit, ok := strings.Cut(at.values[0], " "); ok && unit == "bytes" {
-					if v, err := strconv.ParseInt(n, 10, 64); err == nil && v >= 0 {
-						size = v
-					}
-				}
+			if v, ok := prosperoSize(at.values); ok {
+				size = v
 			}
 		case "ACCESS-METHOD":
 			methods = append(methods, at.values)
@@ -164,6 +170,72 @@ func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error
 		noAccess.Why = append(noAccess.Why, why)
 	}
 	return fail(noAccess)
+}
+
+// prosperoSize reads a SIZE attribute's value: "364737 bytes", as dirsrv
+// writes it.
+func prosperoSize(values []string) (int64, bool) {
+	if len(values) != 1 {
+		return 0, false
+	}
+	n, unit, ok := strings.Cut(values[0], " ")
+	if !ok || unit != "bytes" {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(n, 10, 64)
+	return v, err == nil && v >= 0
+}
+
+// ProsperoRootError is a refusal (FAILURE NOT-AUTHORIZED) of an hsoname
+// outside the tree the server serves, with the root the server reports
+// (its STATUS, as pstatus shows it) and the URL that names the same path
+// under it (URL).
+type ProsperoRootError struct {
+	Err     error  // the refusal
+	Addr    string // the server, host:port
+	HSOName string // the name refused
+	Root    string // the server's Root
+}
+
+func (e *ProsperoRootError) Error() string {
+	return e.Err.Error() + "; the server serves the tree under " + strconv.Quote(e.Root) + " (its STATUS's Root, as pstatus reports it): try " + e.URL()
+}
+
+func (e *ProsperoRootError) Unwrap() error { return e.Err }
+
+// URL is the prospero URL of the refused name under the server's root:
+// the root itself for a name above it ("", "/", a prefix of the root),
+// the name after the root otherwise ("pub" and "/pub" become ROOT/pub).
+func (e *ProsperoRootError) URL() string {
+	root := strings.TrimSuffix(e.Root, "/")
+	name := strings.Trim(e.HSOName, "/")
+	hso := root
+	if name != "" && !strings.HasPrefix(root+"/", "/"+name+"/") {
+		hso = root + "/" + name
+	}
+	host, port := splitAddr(e.Addr)
+	return ProsperoURL(host+"("+strconv.Itoa(port)+")", hso)
+}
+
+// prosperoRoot sends the STATUS request r and returns the Root its reply
+// names, "" when it names none or the server does not answer.
+func (x *execution) prosperoRoot(conn net.Conn, addr string, r scheme.ProsperoRequest) string {
+	_, lx, err := x.prosperoSend(conn, addr, "STATUS", r, int64(x.opts.maxReply()))
+	if err != nil {
+		return ""
+	}
+	for {
+		line, err := lx.r.ReadString('\n')
+		if root, ok := strings.CutPrefix(strings.TrimSpace(line), "Root:"); ok {
+			root = strings.TrimSpace(root)
+			if strings.HasPrefix(root, "/") && !strings.ContainsAny(root, "\x00\r\n") {
+				return root
+			}
+		}
+		if err != nil {
+			return ""
+		}
+	}
 }
 
 // prosperoSend sends one request and returns its reply's lexer.
@@ -766,12 +838,8 @@ func (l *prosperoListing) flush() {
 func (e *ProsperoEntry) attr(a prosperoAttr) {
 	switch a.name {
 	case "SIZE":
-		// "364737 bytes", as dirsrv writes it
-		if len(a.values) == 1 {
-			n, unit, _ := strings.Cut(a.values[0], " ")
-			if v, err := strconv.ParseInt(n, 10, 64); err == nil && v >= 0 && (unit == "" || unit == "bytes") {
-				e.Size = v
-			}
+		if v, ok := prosperoSize(a.values); ok {
+			e.Size = v
 		}
 	case "LAST-MODIFIED":
 		if len(a.values) == 1 {

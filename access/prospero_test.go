@@ -349,6 +349,35 @@ func TestProsperoRealAttributes(t *testing.T) {
 	}
 }
 
+// A name outside the tree dirsrv serves ("pub", "/pub", "", a prefix of
+// the root) is refused (FAILURE NOT-AUTHORIZED); the error names the root
+// the server reports to STATUS (as pstatus shows it) and the URL of the
+// same name under it, which lists.
+func TestProsperoRealRoot(t *testing.T) {
+	env := testservers.RequireUDP(t, "URLKIT_PROSPERO_ADDR")
+	addr, root := env["URLKIT_PROSPERO_ADDR"], env["URLKIT_PROSPERO_ROOT"]
+	for _, tc := range []struct{ path, want string }{
+		{"pub", root + "/pub"},
+		{"/pub", root + "/pub"},
+		{"", root},
+		{"/" + strings.Split(strings.Trim(root, "/"), "/")[0], root},
+	} {
+		var trace bytes.Buffer
+		_, _, err := get(t, "prospero://"+addr+"/"+escapeSegments(tc.path), scheme.Config{}, &Options{Trace: &trace})
+		var re *ProsperoRootError
+		if !errors.As(err, &re) || re.Root != root {
+			t.Fatalf("%q: %v\n%s", tc.path, err, trace.String())
+		}
+		want := "prospero://" + addr + "/" + escapeSegments(tc.want)
+		if re.URL() != want || !strings.Contains(err.Error(), "try "+want) || !strings.Contains(trace.String(), "> STATUS\n") {
+			t.Errorf("%q: %s, want %s", tc.path, err, want)
+		}
+		if got := listing(t, re.URL(), nil); len(got) == 0 {
+			t.Errorf("%s lists nothing", re.URL())
+		}
+	}
+}
+
 // RFC 1738 3.11's ";field=value": OBJECT-VERSION as the object-version
 // token (0: the current version), another field as a SELECT line after
 // DIRECTORY; dirsrv takes both and lists the same directory.

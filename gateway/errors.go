@@ -26,6 +26,7 @@ type problem struct {
 	// page links to it (FixHref).
 	Fix     string
 	FixHref template.URL
+	FixText string // what the link to Fix is ("" : the lenient reading's repair)
 }
 
 // inputPart is a piece of typed input; Bad marks the offending byte.

@@ -503,6 +503,12 @@ func (g *Gateway) fail(q *request, err error) {
 			}
 		}
 	}
+	// A Prospero name outside the server's tree: the URL that names it
+	// under the root the server reports.
+	var re *access.ProsperoRootError
+	if errors.As(err, &re) {
+		p.Fix, p.FixText = re.URL(), "The server serves the tree under "+re.Root+" (as pstatus reports it); the same name there"
+	}
 	g.errorPage(q.w, q.r, p)
 }
 

@@ -170,7 +170,7 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 {{define "error"}}{{template "head" .}}<h1>{{.StatusText}} ({{.Status}})</h1>
 <p class="error">{{.Message}}</p>
 {{if .Input}}<pre class="input">{{range .Input}}{{if .Bad}}<mark>{{.Text}}</mark>{{else}}{{.Text}}{{end}}{{end}}</pre>
-{{end}}{{if .Fix}}<p class="fix">Repaired as the URL box reads it: <a href="{{.FixHref}}">{{.Fix}}</a></p>
+{{end}}{{if .Fix}}<p class="fix">{{if .FixText}}{{.FixText}}{{else}}Repaired as the URL box reads it{{end}}: <a href="{{.FixHref}}">{{.Fix}}</a></p>
 {{end}}{{if .Repairs}}<ul>{{range .Repairs}}<li>repaired: {{.}}</li>{{end}}</ul>
 {{end}}{{if .Retry}}<p><a href="{{.Retry}}">Retry {{.Target}}</a>{{if not .Proxy}}, or change the URL in the box above.{{end}}</p>
 {{end}}{{template "foot" .}}{{end}}

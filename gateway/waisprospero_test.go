@@ -126,6 +126,14 @@ func TestRealProsperoPages(t *testing.T) {
 			t.Errorf("%s: %d %q %d bytes", name, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
 		}
 	}
+	// A name outside the server's tree, as vls writes it: the page names
+	// the root (the server's STATUS, as pstatus shows it) and links the
+	// same name under it.
+	resp, body = getAccept(t, base, "/prospero://"+addr+"/pub", browserAccept)
+	if w := `<a href="/prospero://` + addr + `/` + root + `/pub">prospero://` + addr + `/` + root + `/pub</a>`; resp.StatusCode != 502 ||
+		!strings.Contains(body, w) || !strings.Contains(body, "The server serves the tree under "+root) {
+		t.Errorf("refused name: %d, lacks %s\n%s", resp.StatusCode, w, body)
+	}
 	// As access.ListingType: the listing's lines.
 	resp, body = getAccept(t, base, "/prospero://"+addr+"/"+root+"/pub/subdir", access.ListingType)
 	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || !strings.HasPrefix(ct, access.ListingType+"; kind=directory") ||
