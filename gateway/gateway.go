@@ -103,8 +103,13 @@ type Config struct {
 	MaxPageItems int
 	MaxPageBytes int64
 	// Log, when set, receives one Common Log Format line per request, with
-	// passwords masked.
-	Log io.Writer
+	// passwords masked; LogJSON, when set, one JSON object per request
+	// with the same facts (log.go).
+	Log     io.Writer
+	LogJSON io.Writer
+	// Metrics keeps the gateway's Prometheus metrics (metrics.go), which
+	// MetricsHandler serves.
+	Metrics bool
 }
 
 // Gateway is the http.Handler. Create it with New.
@@ -121,6 +126,7 @@ type Gateway struct {
 	// ftp keeps logged-in FTP control connections between requests
 	// (access.FTPSessions says when a session may be reused).
 	sessions *access.FTPSessions
+	metrics  *metrics // nil unless Config.Metrics
 }
 
 // New returns a gateway with cfg, its zero fields set to the defaults.
@@ -143,10 +149,14 @@ func New(cfg Config) *Gateway {
 	// own schedule does: after a burst, its resident memory comes back
 	// to where it was (measured by internal/gwsoak's soak).
 	sl.idle, sl.idleAfter = freeMemory, 3*time.Second
-	return &Gateway{cfg: cfg, pol: pol, now: time.Now,
+	g := &Gateway{cfg: cfg, pol: pol, now: time.Now,
 		slots:    sl,
 		conns:    newConnTracker(cfg.MaxConns, cfg.MaxConnsPerClient),
 		sessions: &access.FTPSessions{MaxIdleTotal: cfg.FTPIdle, IdleTimeout: cfg.FTPIdleTimeout}}
+	if cfg.Metrics {
+		g.metrics = newMetrics(g)
+	}
+	return g
 }
 
 // freeMemory collects twice (the buffers kept in sync.Pools outlive one
@@ -220,8 +230,15 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// that records the log line's status and size.
 	q := &request{lw: logWriter{ResponseWriter: w}, r: r}
 	lw := &q.lw
-	if g.cfg.Log != nil {
+	if g.cfg.Log != nil || g.cfg.LogJSON != nil {
 		defer g.logRequest(lw, r, g.now())
+	}
+	if m := g.metrics; m != nil {
+		m.inFlight.Inc()
+		defer func() {
+			m.inFlight.Dec()
+			m.observe(q)
+		}()
 	}
 	h := lw.Header()
 	h["X-Content-Type-Options"] = hdrNosniff
@@ -246,6 +263,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if _, ok := err.(*hostError); ok {
 			status = http.StatusMisdirectedRequest
 		}
+		lw.rule = ruleOf(err)
 		g.errorPage(lw, r, problem{Status: status, Message: err.Error()})
 		return
 	}
@@ -484,6 +502,9 @@ func statusOf(err error) int {
 // password kept out of it.
 func (g *Gateway) fail(q *request, err error) {
 	status := statusOf(err)
+	if w, ok := q.w.(*logWriter); ok {
+		w.rule = ruleOf(err)
+	}
 	msg := access.PlainError(err)
 	if status == http.StatusGatewayTimeout {
 		msg = "the upstream server did not answer in time: " + msg

@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"time"
+
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -37,7 +39,13 @@ func (g *Gateway) options(q *request) *access.Options {
 // open executes plan through access for request q. No password prompt is
 // offered: a gateway has nobody to ask.
 func (g *Gateway) open(q *request, plan scheme.Plan) (*access.Resource, error) {
-	return access.Execute(q.ctx, plan, g.options(q))
+	if g.metrics == nil {
+		return access.Execute(q.ctx, plan, g.options(q))
+	}
+	start := time.Now()
+	rc, err := access.Execute(q.ctx, plan, g.options(q))
+	g.metrics.upstreamTime(plan.Scheme(), start)
+	return rc, err
 }
 
 // menuItem is one line of a gopher menu.
