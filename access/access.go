@@ -110,6 +110,10 @@ type Options struct {
 	// that gives a user and no password, when the server wants one (RFC
 	// 1738 3.2.1). It must return when its context ends.
 	PasswordPrompt func(ctx context.Context) (string, error)
+	// ListDetails asks a gateway (FetchViaProxy) for ftp directories
+	// with each file's kind, size and date, as scheme.Config.FTPListDetails
+	// asks a server.
+	ListDetails bool
 	// FTPSessions, when set, keeps FTP control connections open between
 	// retrievals and reuses them (see FTPSessions). A gateway sets it.
 	FTPSessions *FTPSessions

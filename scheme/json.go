@@ -643,4 +643,7 @@ func (s ProsperoList) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 func (s ProsperoGetObjectInfo) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoStatus) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s ProsperoSelect) MarshalJSON() ([]byte, error) { return stepJSON(s) }
