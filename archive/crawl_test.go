@@ -194,6 +194,18 @@ func TestCrawlFTP(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("captured:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// A directory named with ;type=d (RFC 1738 3.2.2): its entries are
+	// below the directory, not below "pub;type=d".
+	w, path = newWARC(t)
+	c = &Crawl{Writer: w, Depth: 1, Options: access.Options{ReadTimeout: 5 * time.Second}}
+	if _, err := c.Run(context.Background(), []urlkit.URL{urlkit.MustParse(base + "/pub/d;type=d")}); err != nil {
+		t.Fatal(err)
+	}
+	got = targets(closeWARC(t, w, path))
+	sort.Strings(got)
+	if want := base + "/pub/d/b.txt " + base + "/pub/d/e " + base + "/pub/d;type=d"; strings.Join(got, " ") != want {
+		t.Errorf(";type=d: captured %q, want %q", got, want)
+	}
 }
 
 // Veronica-2's reading of robots.txt: veronica or * groups, a named group
