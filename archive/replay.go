@@ -233,11 +233,13 @@ func (a *Archive) open(e Entry) (*Record, io.ReadCloser, error) {
 	if e.Offset >= f.Size {
 		return nil, nil, &ReadError{File: f.Name, Offset: e.Offset, Reason: "the index points past the end of the file"}
 	}
-	s := f.Scan()
+	s := scanners.Get().(*Scanner)
+	s.reset(f.Name, f.File, f.Size)
 	s.seek(e.Offset)
 	head, _ := s.br.Peek(len(warcMagic))
 	rec, in, err := s.head(e.Offset, bytes.HasPrefix(head, gzipMagic))
 	if err != nil {
+		scanners.Put(s)
 		return nil, nil, err
 	}
 	return rec, newBlockReader(s, rec, in), nil
@@ -304,4 +306,13 @@ func (b *blockReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (b *blockReader) Close() error { return nil }
+// Close gives the scanner back for another record.
+func (b *blockReader) Close() error {
+	if b.s != nil {
+		b.s.reset("", nil, 0)
+		scanners.Put(b.s)
+		b.s, b.r = nil, &io.LimitedReader{}
+		b.done = true
+	}
+	return nil
+}
