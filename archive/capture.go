@@ -53,6 +53,7 @@ type hop struct {
 	ip        netip.Addr
 	req, resp gowarc.WarcRecordBuilder
 	head      []byte // the start of the response, for its version
+	tls       string // the TLS version, "" for none
 }
 
 // Capture starts recording a retrieval of target (the URL as given: the
@@ -174,6 +175,10 @@ func (f *Fetch) httpExchanged(e access.Exchange) {
 		return
 	}
 	h := f.hops[len(f.hops)-1]
+	if e.Kind == access.Secured {
+		h.tls = string(e.Data)
+		return
+	}
 	var b *gowarc.WarcRecordBuilder
 	if e.Kind == access.Sent {
 		b = &h.req
@@ -281,6 +286,18 @@ func (f *Fetch) builders() []gowarc.WarcRecordBuilder {
 	return bs
 }
 
+// RecordsFailure reports whether a retrieval that failed with err still
+// leaves records: an http answer that is not the resource (a status that
+// is not 2xx, a redirect not followed) is what the server sent, and
+// archives keep it (as wget and warcio do), with the bytes of its body
+// that arrived before the connection was closed; replay gives the same
+// error (ResourceOf). Any other failure leaves none.
+func RecordsFailure(err error) bool {
+	var se *access.HTTPStatusError
+	var re *access.RedirectError
+	return errors.As(err, &se) || errors.As(err, &re)
+}
+
 // Finish writes the fetch's records, after its resource was read to the
 // end (io.EOF: complete and checked): for http a response and a request
 // record per hop (redirects included), for the others the resource record
@@ -314,7 +331,11 @@ func (f *Fetch) Finish() error {
 					}
 				}
 			}
-			g := group{target: target, ip: h.ip, protocol: HTTPProtocol(httpVersion(h.head)),
+			protocols := []string{HTTPProtocol(httpVersion(h.head))}
+			if h.tls != "" {
+				protocols = append(protocols, h.tls) // the proposal's layering: one field each
+			}
+			g := group{target: target, ip: h.ip, protocols: protocols,
 				payload: h.resp, payloadType: HTTPResponseType, exchange: h.req, exchangeType: HTTPRequestType}
 			groups = append(groups, g)
 		}
@@ -327,7 +348,11 @@ func (f *Fetch) Finish() error {
 			f.release()
 			return fmt.Errorf("archive: %s: the resource was not recorded (Fetch.Resource not called)", f.target.Redacted())
 		}
-		groups = []group{{target: canonical(f.target), ip: f.ip, protocol: f.conv.WARCProtocol,
+		var protocols []string
+		if f.conv.WARCProtocol != "" {
+			protocols = []string{f.conv.WARCProtocol}
+		}
+		groups = []group{{target: canonical(f.target), ip: f.ip, protocols: protocols,
 			payload: f.payload, payloadType: f.media, exchange: f.exchange, exchangeType: f.conv.ExchangeType}}
 	}
 	return f.w.writeGroups(groups)

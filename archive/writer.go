@@ -2,7 +2,6 @@ package archive
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc/v3"
+	"github.com/urlkit/urlkit/internal/tempfile"
 )
 
 // DigestAlgorithm is the algorithm of the WARC-Block-Digest and
@@ -45,6 +46,8 @@ type Writer struct {
 	// for revisit records.
 	payloads map[string]*gowarc.RevisitRef
 	zw       *gzip.Writer
+	// info is the warcinfo record's id.
+	info string
 }
 
 // Create starts the WARC file path (conventionally ending ".warc.gz"): a
@@ -53,7 +56,7 @@ type Writer struct {
 // and any others, as application/warc-fields).
 func Create(path string, info [][2]string) (*Writer, error) {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	tmp, err := tempfile.Create(dir, "."+filepath.Base(path)+".", ".tmp")
 	if err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}
@@ -76,10 +79,12 @@ func Create(path string, info [][2]string) (*Writer, error) {
 		fields.WriteString(f[0] + ": " + f[1] + "\r\n")
 	}
 	b.WriteString(fields.String())
-	if _, err := w.write(b); err != nil {
+	rec, err := w.write(b)
+	if err != nil {
 		w.Abort()
 		return nil, err
 	}
+	w.info = rec.RecordId()
 	return w, nil
 }
 
@@ -91,6 +96,10 @@ func (w *Writer) Path() string { return w.path }
 func (w *Writer) builder(t gowarc.RecordType) gowarc.WarcRecordBuilder {
 	b := gowarc.NewRecordBuilder(t, w.opts...)
 	b.AddWarcHeaderTime(gowarc.WarcDate, time.Now().UTC())
+	if w.info != "" {
+		// WARC/1.1 5.14: the warcinfo record that describes this one.
+		b.AddWarcHeader(gowarc.WarcWarcinfoID, "<"+w.info+">")
+	}
 	return b
 }
 
@@ -234,7 +243,7 @@ const WARCProtocolField = "WARC-Protocol"
 type group struct {
 	target       string
 	ip           netip.Addr
-	protocol     string
+	protocols    []string
 	payload      gowarc.WarcRecordBuilder
 	payloadType  string
 	exchange     gowarc.WarcRecordBuilder
@@ -276,8 +285,8 @@ func (w *Writer) writeGroups(gs []group) error {
 			if g.ip.IsValid() {
 				b.AddWarcHeader(gowarc.WarcIPAddress, g.ip.String())
 			}
-			if g.protocol != "" {
-				b.AddWarcHeader(WARCProtocolField, g.protocol)
+			for _, p := range g.protocols {
+				b.AddWarcHeader(WARCProtocolField, p)
 			}
 			if ct != "" {
 				b.AddWarcHeader(gowarc.ContentType, ct)

@@ -40,7 +40,12 @@ type pageHead struct {
 	Parent  bool         // an ftp directory below the root: a "../" line
 	Details bool         // an ftp directory whose listing gave sizes or dates
 	Style   template.CSS // style rules of this kind of page (menuStyle)
-	bar                  // the header bar: the URL box's value, breadcrumbs, up
+	// A page of WAIS hits: its search form, sent to Action, asks
+	// Database again, with Words in the field.
+	Action          template.URL
+	Database, Words string
+	formOrigin      string // another origin Action may be on (formAction)
+	bar                    // the header bar: the URL box's value, breadcrumbs, up
 	// Set when the page ends.
 	Items     int    // items written
 	Truncated string // why the page stops before the listing's end
@@ -198,7 +203,7 @@ func (p *page) commit(whole bool) {
 	p.committed = true
 	h := p.q.w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("Content-Security-Policy", cspWithForms(p.head.formOrigin))
 	if whole {
 		h.Set("Content-Length", strconv.Itoa(len(p.hold.b)))
 	}

@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"time"
+
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -42,10 +44,20 @@ func (g *Gateway) open(q *request, plan scheme.Plan) (*access.Resource, error) {
 	if g.cfg.Replay != nil {
 		return g.replay(q, plan)
 	}
+	start := time.Now()
+	var (
+		rc  *access.Resource
+		err error
+	)
 	if g.cfg.Record != nil {
-		return g.record(q, plan)
+		rc, err = g.record(q, plan)
+	} else {
+		rc, err = access.Execute(q.ctx, plan, g.options(q))
 	}
-	return access.Execute(q.ctx, plan, g.options(q))
+	if g.metrics != nil {
+		g.metrics.upstreamTime(plan.Scheme(), start)
+	}
+	return rc, err
 }
 
 // menuItem is one line of a gopher menu.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,6 +20,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/archive"
+	"github.com/urlkit/urlkit/internal/tempfile"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -96,6 +96,7 @@ func init() {
 			fs.Bool("raw", false, "gopher: write a menu as the server sent it instead of a listing of gopher URLs")
 			fs.Bool("L", false, "http: follow redirects (each hop a new plan; only to http or https)")
 			fs.Bool("location", false, "same as -L")
+			fs.Bool("allow-private-follow", false, "let a server steer the retrieval to a more private address than its own (a redirect, a Prospero forward or access method, to loopback or the local network), which is refused by default")
 			fs.Int("max-redirs", access.DefaultMaxRedirects, "http: the most redirects -L follows")
 			fs.Duration("connect-timeout", access.DefaultConnectTimeout, "time allowed to connect, name resolution included")
 			fs.Duration("timeout", access.DefaultReadTimeout, "time allowed between reads")
@@ -159,6 +160,10 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 	o.MaxReplyLine = get("max-line").(int)
 	o.FollowRedirects = get("L").(bool) || get("location").(bool)
 	o.MaxRedirects = get("max-redirs").(int)
+	// The follow rule (access.MayFollow): a server never steers get to a
+	// more private address than its own, unless this flag says so.
+	o.AllowPrivateFollow = get("allow-private-follow").(bool)
+	o.Dial = e.dial
 	if g.verbose {
 		o.Trace = e.stderr
 		o.OnPlan = func(p scheme.Plan) {
@@ -182,6 +187,7 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	cfg := planConfig(e, fs)
+	g.opts.ListDetails = cfg.FTPListDetails // through a gateway (--proxy)
 	ctx, signalled, stop := stopOnSignals() // SIGINT, SIGTERM, SIGHUP (signals.go)
 	defer stop()
 	if g.warcName != "" {
@@ -369,7 +375,13 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 		capture = f
 		defer func() {
 			if err != nil {
-				f.Abandon()
+				if archive.RecordsFailure(err) {
+					if ferr := f.Finish(); ferr != nil {
+						err = errors.Join(err, ferr)
+					}
+				} else {
+					f.Abandon()
+				}
 				return
 			}
 			if r != nil {
@@ -599,7 +611,7 @@ func openOutput(e *env, name string, keep bool) (*output, error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := createTemp(dir, "."+base+".urlkit-", ".part")
+	f, err := tempfile.Create(dir, "."+base+".urlkit-", ".part")
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
@@ -607,21 +619,6 @@ func openOutput(e *env, name string, keep bool) (*output, error) {
 		f.Chmod(st.Mode().Perm()) // the file it replaces keeps its mode
 	}
 	return &output{w: f, f: f, target: name, keep: keep}, nil
-}
-
-// createTemp creates a new file dir/prefix<random>suffix for writing with
-// mode 0666, which the kernel reduces by the umask (os.CreateTemp's 0600
-// would ignore it).
-func createTemp(dir, prefix, suffix string) (*os.File, error) {
-	for range 100 {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 36)+suffix)
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, err
-	}
-	return nil, fmt.Errorf("no free temporary name in %s", dir)
 }
 
 // commit renames the complete temporary file onto the target.

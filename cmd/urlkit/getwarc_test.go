@@ -225,3 +225,20 @@ func TestGetWARCReal(t *testing.T) {
 	}
 	keepForCI(t, name, "get-warc-real.warc.gz")
 }
+
+// The WARC file is created as get's outputs are (mode 0666 less the
+// umask, as curl and cp create files), not os.CreateTemp's 0600.
+func TestGetWARCMode(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	f := filepath.Join(dir, "n.txt")
+	os.WriteFile(f, []byte("x\n"), 0o644)
+	if _, stderr, code := runCLI(t, "", "get", "--warc", filepath.Join(dir, "m"), "file://"+filepath.ToSlash(f)); code != 0 {
+		t.Fatal(stderr)
+	}
+	st, err := os.Stat(filepath.Join(dir, "m.warc.gz"))
+	if err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, %v; want 0644 under umask 022", st.Mode().Perm(), err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/urlkit/urlkit/archive"
+	"github.com/urlkit/urlkit/internal/tempfile"
 )
 
 func init() {
@@ -77,14 +78,14 @@ func runIndex(e *env, fs *flag.FlagSet, args []string) int {
 }
 
 // writeIndexFile writes the sorted index to name through a temporary file
-// in the same directory (get's createTemp), synced and renamed: the file
+// in the same directory (tempfile.Create), synced and renamed: the file
 // is complete or absent.
 func writeIndexFile(name string, srt *archive.Sorter) error {
 	dir, base := filepath.Split(name)
 	if dir == "" {
 		dir = "."
 	}
-	f, err := createTemp(dir, "."+base+".urlkit-", ".part")
+	f, err := tempfile.Create(dir, "."+base+".urlkit-", ".part")
 	if err != nil {
 		return err
 	}

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -49,6 +51,10 @@ func init() {
 			fs.String("record", "", "write what the gateway fetches for its users into WARC files in `DIR` (rotated by --record-size; each file complete, records whole)")
 			fs.Int64("record-size", archive.DefaultRecordFileSize, "size in bytes past which a --record file is closed and a new one begun")
 			fs.Bool("replay", false, "serve the WARC files (and directories of them) given as arguments instead of fetching: the same pages from the captures, /TIMESTAMP/URL for the capture nearest a time; nothing is dialled")
+			fs.String("log", "", "append the Common Log Format lines to `FILE` instead of standard error (reopened on SIGHUP, for log rotation)")
+			fs.String("log-json", "", "append one JSON object per request to `FILE` (reopened on SIGHUP)")
+			fs.String("metrics", "", "serve Prometheus metrics at http://`HOST:PORT`/metrics (an address of its own, not the gateway's)")
+			fs.Duration("drain-timeout", 30*time.Second, "on SIGTERM or SIGINT, time the requests in flight get to finish before their connections are closed")
 		},
 		run: runServe,
 	})
@@ -98,9 +104,29 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 	if s := get("nntp-server").(string); s != "" {
 		cfg.Scheme.NewsServer = s
 	}
-	if !get("quiet").(bool) {
+	var logs []*logFile
+	for _, f := range []struct {
+		flag string
+		to   *io.Writer
+	}{{"log", &cfg.Log}, {"log-json", &cfg.LogJSON}} {
+		name := get(f.flag).(string)
+		if name == "" {
+			continue
+		}
+		lf, err := openLogFile(name)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "urlkit serve: --%s: %v\n", f.flag, err)
+			return exitInvalid
+		}
+		defer lf.Close()
+		logs = append(logs, lf)
+		*f.to = lf
+	}
+	if cfg.Log == nil && !get("quiet").(bool) {
 		cfg.Log = e.stderr
 	}
+	metricsAddr := get("metrics").(string)
+	cfg.Metrics = metricsAddr != ""
 	if err := cfg.Policy.Check(); err != nil {
 		fmt.Fprintf(e.stderr, "urlkit serve: --allow: %v\n", err)
 		return exitUsage
@@ -152,22 +178,27 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 	// reading: the request's deadline bounds the upstream, not a blocked
 	// write.
 	srv := gw.HTTPServer()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	shut := make(chan struct{})
-	go func() {
-		defer close(shut)
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-	}()
+	servers := []*http.Server{srv}
+	if metricsAddr != "" {
+		mln, err := net.Listen("tcp", metricsAddr)
+		if err != nil {
+			ln.Close()
+			fmt.Fprintf(e.stderr, "urlkit serve: --metrics: %v\n", err)
+			return exitInvalid
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", gw.MetricsHandler())
+		msrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+		servers = append(servers, msrv)
+		go msrv.Serve(mln)
+		fmt.Fprintf(e.stderr, "urlkit serve: metrics on http://%s/metrics\n", mln.Addr())
+	}
+	drained := make(chan struct{})
+	go serveSignals(e, servers, logs, get("drain-timeout").(time.Duration), drained)
 	if rec != nil {
-		// After the handlers have ended (Shutdown), the last file is
-		// closed whole and named.
+		// Run after the drain: the handlers have ended, so the last file
+		// is closed whole and named.
 		defer func() {
-			stop() // when Serve failed by itself, no signal ends the wait
-			<-shut
 			if err := rec.Close(); err != nil {
 				fmt.Fprintf(e.stderr, "urlkit serve: --record: %v\n", err)
 			}
@@ -182,7 +213,83 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 		fmt.Fprintf(e.stderr, "urlkit serve: %v\n", err)
 		return exitInvalid
 	}
+	<-drained
 	return exitOK
+}
+
+// serveSignals handles the signals of a running gateway: SIGHUP reopens
+// the log files (after logrotate has moved them); SIGTERM or SIGINT stops
+// accepting connections and lets the requests in flight finish, up to
+// drain, then closes what is left, and closes drained.
+func serveSignals(e *env, servers []*http.Server, logs []*logFile, drain time.Duration, drained chan<- struct{}) {
+	defer close(drained)
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(ch)
+	for s := range ch {
+		if s == syscall.SIGHUP {
+			for _, lf := range logs {
+				if err := lf.Reopen(); err != nil {
+					fmt.Fprintf(e.stderr, "urlkit serve: SIGHUP: reopening %s: %v (logging on to the file open before)\n", lf.name, err)
+				}
+			}
+			continue
+		}
+		fmt.Fprintf(e.stderr, "urlkit serve: %v: draining the requests in flight (up to %v)\n", s, drain)
+		ctx, cancel := context.WithTimeout(context.Background(), drain)
+		for _, srv := range servers {
+			if err := srv.Shutdown(ctx); err != nil {
+				// The deadline passed: end what is still open.
+				fmt.Fprintf(e.stderr, "urlkit serve: requests still in flight after %v: closing them\n", drain)
+				srv.Close()
+			}
+		}
+		cancel()
+		return
+	}
+}
+
+// logFile is a log file opened for appending that SIGHUP reopens by name
+// (log rotation: the old file, renamed, gets no more lines; a new one is
+// created). Each Write is one line, written whole.
+type logFile struct {
+	name string
+	mu   sync.Mutex
+	f    *os.File
+}
+
+func openLogFile(name string) (*logFile, error) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
+	if err != nil {
+		return nil, err
+	}
+	return &logFile{name: name, f: f}, nil
+}
+
+func (l *logFile) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.f.Write(p)
+}
+
+// Reopen opens the file by its name again; on failure the file open
+// before stays in use.
+func (l *logFile) Reopen() error {
+	f, err := os.OpenFile(l.name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	old := l.f
+	l.f = f
+	l.mu.Unlock()
+	return old.Close()
+}
+
+func (l *logFile) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.f.Close()
 }
 
 // describeTargets says in a few words which non-public targets cfg opens.
