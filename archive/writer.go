@@ -55,12 +55,26 @@ type Writer struct {
 // first, with the fields of info (WARC/1.1 section 6.2: software, format,
 // and any others, as application/warc-fields).
 func Create(path string, info [][2]string) (*Writer, error) {
+	return create(path, info, nil, 0)
+}
+
+// create is Create, the file starting with the first n bytes of prefix
+// (whole records of the file being continued, see Resume).
+func create(path string, info [][2]string, prefix io.Reader, n int64) (*Writer, error) {
 	dir := filepath.Dir(path)
 	tmp, err := tempfile.Create(dir, "."+filepath.Base(path)+".", ".tmp")
 	if err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}
+	if prefix != nil {
+		if _, err := io.CopyN(tmp, prefix, n); err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			return nil, fmt.Errorf("archive: copying the records of %s: %w", path, err)
+		}
+	}
 	w := &Writer{
+		end:  n,
 		path: path,
 		tmp:  tmp,
 		opts: []gowarc.WarcRecordOption{
