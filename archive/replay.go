@@ -32,10 +32,60 @@ type Archive struct {
 }
 
 // NotArchivedError is a URL of which the archive holds no capture.
-type NotArchivedError struct{ URL string }
+type NotArchivedError struct {
+	URL string
+	// Searches are the captured searches of the same search item or
+	// database, when URL is a search (see Archive.Searches).
+	Searches []string
+}
 
 func (e *NotArchivedError) Error() string {
-	return "not in the archive: " + e.URL + " was not captured (the gateway is replaying an archive and fetches nothing)"
+	s := "not in the archive: " + e.URL + " was not captured (the gateway is replaying an archive and fetches nothing)"
+	if len(e.Searches) > 0 {
+		s += "; the searches of it the archive holds: " + strings.Join(e.Searches, " ")
+	}
+	return s
+}
+
+// maxSearches bounds the captured searches Searches returns.
+const maxSearches = 20
+
+// Searches returns the URLs of the captured searches of the search item
+// or database the URL raw searches (a gopher type 7 selector followed by
+// %09 and the words, RFC 1738 3.4; a WAIS database followed by "?" and the
+// words, 3.9), at most 20; none for a URL that is not a search.
+func (a *Archive) Searches(raw string) ([]string, error) {
+	key := SortKey(raw)
+	var prefix string
+	switch {
+	case strings.HasPrefix(key, "gopher://"):
+		i := strings.Index(key, "%09")
+		_, path, _ := strings.Cut(key, ")/")
+		if i < 0 || !strings.HasPrefix(path, "7") {
+			return nil, nil
+		}
+		prefix = key[:i+3]
+	case strings.HasPrefix(key, "wais://"):
+		i := strings.IndexByte(key, '?')
+		if i < 0 {
+			return nil, nil
+		}
+		prefix = key[:i+1]
+	default:
+		return nil, nil
+	}
+	es, err := a.index.Prefix(prefix, 4*maxSearches)
+	var out []string
+	for _, e := range es {
+		if exchangeTypes[e.Mime] || len(out) > 0 && out[len(out)-1] == e.URL {
+			continue
+		}
+		if len(out) == maxSearches {
+			break
+		}
+		out = append(out, e.URL)
+	}
+	return out, err
 }
 
 // OpenArchive opens the WARC files named by paths (files, or directories

@@ -199,6 +199,10 @@ func TestReplayNotArchived(t *testing.T) {
 		if resp.StatusCode != 404 || strings.Count(body, "\n") != 1 || !strings.HasPrefix(body, "urlkit gateway: 404 Not Found: not in the archive: gopher://h.example/") {
 			t.Errorf("%s: %d %q", target, resp.StatusCode, body)
 		}
+		// A search not captured names the captured ones of its item.
+		if search := strings.Contains(target, "%09"); search != strings.Contains(body, "the searches of it the archive holds: gopher://h.example/7/find%09old%20query") {
+			t.Errorf("%s: %q", target, body)
+		}
 	}
 	req, _ := http.NewRequest("GET", base+"/gopher://h.example/0/missing", nil)
 	req.Header.Set("Accept", "text/html")
