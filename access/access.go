@@ -110,6 +110,10 @@ type Options struct {
 	// that gives a user and no password, when the server wants one (RFC
 	// 1738 3.2.1). It must return when its context ends.
 	PasswordPrompt func(ctx context.Context) (string, error)
+	// ListDetails asks a gateway (FetchViaProxy) for ftp directories
+	// with each file's kind, size and date, as scheme.Config.FTPListDetails
+	// asks a server.
+	ListDetails bool
 	// FTPSessions, when set, keeps FTP control connections open between
 	// retrievals and reuses them (see FTPSessions). A gateway sets it.
 	FTPSessions *FTPSessions
@@ -143,6 +147,14 @@ type Options struct {
 	// steer the retrieval to any address (urlkit get
 	// --allow-private-follow).
 	AllowPrivateFollow bool
+	// Capture, when set, receives the protocol exchange as it happens:
+	// each connection opened, and the bytes sent and received on it that
+	// are not the resource's (see Exchange), exactly as on the wire but
+	// for a password, masked as `urlkit plan` masks it. The resource
+	// itself is the stream Execute returns. Package archive writes WARC
+	// records from it. It is called from the goroutine reading the
+	// stream, and must not keep Data.
+	Capture func(Exchange)
 	// KeepAlive is the TCP keep-alive period of the default dialer (as
 	// net.Dialer's: zero means the system default of 15 s, negative turns
 	// the probes off).

@@ -91,6 +91,11 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 		raw = kept.conn
 		x.connected(raw)
 		x.opts.tracef("* reusing a logged-in session to %s", p.Addr)
+		if x.opts.Capture != nil {
+			// The exchange of this retrieval starts on a session opened
+			// for an earlier one: it is reported as connected now.
+			raw = x.opts.connected(Connection{Protocol: "ftp", Name: p.Addr}, raw)
+		}
 	} else if raw, err = x.dial("ftp", p.Addr); err != nil {
 		return nil, err
 	}

@@ -365,7 +365,7 @@ var commandGroups = []struct {
 }{
 	{"Read and check URLs", []string{"parse", "check", "canon", "equal"}},
 	{"Change and compose URLs", []string{"edit", "resolve", "relative", "escape", "unescape"}},
-	{"Fetch what a URL names", []string{"plan", "get", "serve"}},
+	{"Fetch what a URL names", []string{"plan", "get", "serve", "index"}},
 	{"Find URLs in text", []string{"extract"}},
 }
 
