@@ -149,7 +149,7 @@ func (r resRow) expected() string {
 
 // TestResolveCorpora checks every applicable corpus row in each mode, and
 // that each documented divergence gives the documented result. Run with
-// -v to see the counts quoted in the README.
+// -v to see the counts quoted in docs/partial-forms.md.
 func TestResolveCorpora(t *testing.T) {
 	for _, plan := range corpusPlan {
 		rows := loadResolveCorpus(t, plan.file)

@@ -29,7 +29,10 @@
 //     as four decimal parts, the form of RFC 1738 3.1;
 //   - a ":" with no port after it: removed;
 //   - a search part written straight after the host ("http://host?q"):
-//     the "/" that RFC 1738 section 3.1 puts before the url-path is added.
+//     the "/" that RFC 1738 section 3.1 puts before the url-path is added;
+//   - the "?" of a gopher search item (type 7: "gopher://host/7/find?words"),
+//     read as lynx reads it: as the start of the search, written %09 (RFC
+//     1738 3.4), where the strict reading takes it into the selector.
 //
 // It accepts, each with a warning saying which later standard it follows:
 // an IPv6 literal host ("[::1]", RFC 3986 3.2.2), a user name and password
@@ -68,7 +71,8 @@ import (
 
 // Parse reads s as an absolute URL leniently (see the package comment). A
 // URL that [urlkit.Parse] accepts comes back as it is, with no warnings
-// other than the scheme's relaxed rules.
+// other than the scheme's relaxed rules, except a gopher search item's
+// "?" (gopherSearch).
 func Parse(s string) (urlkit.URL, []urlkit.Warning, error) { return read(s, false) }
 
 // ParseRef is [Parse] for a URL or a partial URL (RFC 1630's partial
@@ -214,7 +218,15 @@ func readRejected(s string, partialOK, quiet, rejected bool) (urlkit.URL, []urlk
 					return urlkit.URL{}, nil, 0, err
 				}
 			}
-			return u, relaxed(u, nil), 0, nil
+			var warns []urlkit.Warning
+			n := 0
+			if gu, q, ok := gopherSearch(u, parse); ok {
+				u, n = gu, 1
+				if !quiet {
+					warns = append(warns, gopherSearchWarning(q))
+				}
+			}
+			return u, append(warns, relaxed(u, nil)...), n, nil
 		}
 	}
 	// The reader and its buffers come from a pool: finish copies what it
@@ -700,7 +712,51 @@ func (r *reader) finish(parse func(string) (urlkit.URL, error)) (urlkit.URL, []u
 			w.Component = componentAt(u, j)
 		}
 	}
+	if gu, q, ok := gopherSearch(u, parse); ok {
+		u = gu
+		if r.quiet {
+			r.n++
+		} else {
+			r.warns = append(r.warns, gopherSearchWarning(r.origAt(q)))
+		}
+	}
 	return u, relaxed(u, r), nil
+}
+
+// gopherSearch reads the "?" of a gopher search item's URL (type 7) as
+// the start of its search, as lynx and Floodgap's users write one
+// ("gopher://host/7/search?words"): RFC 1738 3.4 has no "?" in a gopher
+// URL (a selector may hold one, and the search follows %09), so the
+// strict reading sends "/search?words" as the selector. It returns the
+// URL with that "?" written as %09 and the "?"'s offset in u, or false
+// when u is not such a URL (another type, or a search already after
+// %09).
+func gopherSearch(u urlkit.URL, parse func(string) (urlkit.URL, error)) (urlkit.URL, int, bool) {
+	if u.Scheme() != "gopher" {
+		return u, 0, false
+	}
+	p, _ := u.Path()
+	if _, has := u.Search(); !has || len(p) == 0 || p[0] != '7' || strings.Contains(p, "%09") {
+		return u, 0, false
+	}
+	start, _, _ := u.Span(urlkit.ComponentSearch)
+	s := u.String()
+	q := strings.LastIndexByte(s[:start], '?')
+	if q < 0 {
+		return u, 0, false
+	}
+	gu, err := parse(s[:q] + "%09" + s[q+1:])
+	if err != nil {
+		return u, 0, false
+	}
+	return gu, q, true
+}
+
+// gopherSearchWarning is the repair gopherSearch makes, at offset off of
+// the input.
+func gopherSearchWarning(off int) urlkit.Warning {
+	return urlkit.Warning{Offset: off, Component: urlkit.ComponentPath,
+		Reason: `"?" of a gopher search item (type 7) read as the start of its search, written %09, as lynx reads it (RFC 1738 3.4: the search follows %09)`}
 }
 
 // relaxed appends the warnings of what u takes from later standards: an

@@ -324,6 +324,9 @@ func TestGetMaxRSS(t *testing.T) {
 		code int
 	}{
 		{"gopher 64 MiB menu", []string{"get", "-o", os.DevNull, "gopher://" + menu.Addr + "/1"}, exitOK},
+		// issue 33: the same menu captured (get --warc): the record is
+		// spooled to disk above archive.SpoolThreshold, never held.
+		{"gopher 64 MiB menu into a WARC file", []string{"get", "--warc", filepath.Join(t.TempDir(), "menu"), "gopher://" + menu.Addr + "/1"}, exitOK},
 		{"ftp endless reply", []string{"get", "ftp://" + ftpReply.Addr + "/f"}, exitInvalid},
 		{"nntp endless article, --max-size 256M", []string{"get", "-o", os.DevNull, "--max-size", "268435456", "nntp://" + nntpArticle.Addr + "/g/1"}, exitInvalid},
 		{"smtp endless reply", []string{"get", "--send", smtpReply.Addr, "--from", "a@example.org", "mailto:b@example.org"}, exitInvalid},
@@ -364,7 +367,7 @@ func TestGetMaxRSS(t *testing.T) {
 				t.Skip("no /proc/PID/status to read the memory from")
 			}
 			t.Logf("peak RSS %d KiB, of it anonymous at most %d KiB; %s", hwm, anon, strings.TrimSpace(errb.String()))
-			// README: urlkit lists a 64 MiB menu in under 20 MiB of
+			// docs/get.md: urlkit lists a 64 MiB menu in under 20 MiB of
 			// resident memory, of which about 10 MiB is its text; the
 			// race detector multiplies memory.
 			limit := int64(10 << 10) // KiB
