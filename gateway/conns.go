@@ -164,10 +164,11 @@ func (l *limitListener) Accept() (net.Conn, error) {
 	}
 }
 
-// Listener returns ln with the gateway's client-connection caps applied:
-// serve HTTPServer on it (urlkit serve does).
+// Listener returns ln with the gateway's client-connection caps applied,
+// and the request lines net/http would refuse passed on to the handler
+// (reqline.go): serve HTTPServer on it (urlkit serve does).
 func (g *Gateway) Listener(ln net.Listener) net.Listener {
-	return &limitListener{Listener: ln, t: g.conns}
+	return &limitListener{Listener: requestLineListener{ln}, t: g.conns} // reqline.go
 }
 
 // Descriptors returns the most file descriptors a gateway with c uses

@@ -15,6 +15,10 @@ func init() {
 }
 
 // FTP is the view of an ftp URL (RFC 1738 3.2). Strings are decoded.
+//
+// Reserved: "/" and ";" in a name or CWD component (RFC 1738 3.2.2), and
+// nothing else, so ftp://h/a%3Fb and ftp://h/a?b are equal ([urlkit.Equal]):
+// both send RETR a?b. [Info].ReservedChars reports the set.
 type FTP struct {
 	u           urlkit.URL
 	Host        string

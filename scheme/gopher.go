@@ -20,6 +20,10 @@ func init() {
 
 // Gopher is the view of a gopher URL. Selector, Search and PlusString are
 // decoded.
+//
+// Reserved: nothing within the gopher-path (RFC 1738 3.4.1), so
+// gopher://h/1a%3Fb and gopher://h/1a?b are equal ([urlkit.Equal]): both
+// send the selector "a?b". [Info].ReservedChars reports the set.
 type Gopher struct {
 	u          urlkit.URL
 	Host       string

@@ -44,6 +44,11 @@ func httpRelaxed(u urlkit.URL) []urlkit.Warning {
 // HTTP is the view of an http (or https) URL. Path and Search are as
 // written, still encoded: HTTP passes them to the server uninterpreted
 // (RFC 1630, HTTP).
+//
+// Reserved: "/", ";" and "?" in the path and search part (RFC 1738 3.3),
+// and "+" in the search part (RFC 1630: shorthand for a space), so
+// http://h/a%40b and http://h/a@b are equal ([urlkit.Equal]) but
+// http://h/a%3Fb and http://h/a?b are not. [Info].ReservedChars reports the set.
 type HTTP struct {
 	u         urlkit.URL
 	Host      string

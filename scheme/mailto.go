@@ -12,6 +12,10 @@ import (
 func init() { registerBuiltin("mailto", func(u urlkit.URL) (View, error) { return MailtoOf(u) }) }
 
 // Mailto is the view of a mailto URL: one RFC 822 addr-spec, decoded.
+//
+// Reserved: nothing (RFC 1738 3.5: "Within mailto URLs, there are no
+// reserved characters"), so mailto:a%40b.example is mailto:a@b.example
+// ([urlkit.Equal]). [Info].ReservedChars reports the set.
 type Mailto struct {
 	u       urlkit.URL
 	Address string

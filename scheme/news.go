@@ -14,6 +14,11 @@ func init() { registerBuiltin("news", func(u urlkit.URL) (View, error) { return 
 
 // News is the view of a news URL: all groups ("*"), one group, or one
 // article by message-id. News URLs name no host (RFC 1630, News, note 1).
+//
+// Reserved: "@", which tells a message-id from a group name (RFC 1738
+// 3.6: "No additional characters are reserved"), and "*", news:* being
+// all groups; so news:a%3Fb@h and news:a?b@h are equal ([urlkit.Equal]).
+// [Info].ReservedChars reports the set.
 type News struct {
 	u         urlkit.URL
 	All       bool   // news:*

@@ -119,6 +119,7 @@ const (
 	ProsperoFirst          = "first"           // always, first
 	ProsperoNotADirectory  = "not-a-directory" // the listing was answered FAILURE NOT-A-DIRECTORY
 	ProsperoContentsMethod = "contents-method" // the attributes offer the PROSPERO-CONTENTS access method
+	ProsperoNotAuthorized  = "not-authorized"  // the listing was answered FAILURE NOT-AUTHORIZED
 )
 
 // ProsperoRequest is one request: the commands of one ARDP message, sent
@@ -138,6 +139,8 @@ func (r ProsperoRequest) Text() string {
 		return "request (when the server answers FAILURE NOT-A-DIRECTORY): " + r.Reply
 	case ProsperoContentsMethod:
 		return "request (when the object offers the PROSPERO-CONTENTS access method): " + r.Reply
+	case ProsperoNotAuthorized:
+		return "request (when the server answers FAILURE NOT-AUTHORIZED): " + r.Reply
 	}
 	return "request (" + r.When + "): " + r.Reply
 }
@@ -284,6 +287,21 @@ func (c ProsperoList) Text() string {
 	return s
 }
 
+// ProsperoStatus is "STATUS", a request of its own (no VERSION, no
+// AUTHENTICATE), as Prospero's pstatus sends it: the server answers with
+// lines of text about itself, among them "Root: PATH", the directory
+// whose tree it serves, under which every hsoname it answers lies
+// (../shared/servers/prospero/transcripts/prospero-status-vls).
+type ProsperoStatus struct{}
+
+func (ProsperoStatus) prosperoCommand() {}
+
+// Op returns "status".
+func (ProsperoStatus) Op() string { return "status" }
+
+// Text is the command line.
+func (ProsperoStatus) Text() string { return "STATUS" }
+
 // ProsperoGetObjectInfo is "GET-OBJECT-INFO requested-attributes
 // hsoname-type hsoname object-version" and its SELECT lines.
 type ProsperoGetObjectInfo struct {
@@ -392,14 +410,16 @@ func (v *Prospero) Plan(cfg Config) (Plan, error) {
 	p.Requests = []ProsperoRequest{
 		{When: ProsperoFirst, Commands: with(
 			ProsperoDirectory{HSONameType: "ASCII", HSOName: name, ObjectVersion: version, Select: sel},
-			ProsperoList{Options: ""}),
-			Reply: "the directory's LINK lines; FAILURE NOT-A-DIRECTORY: the object is a file"},
+			ProsperoList{Options: "ATTRIBUTES"}),
+			Reply: "the directory's LINK lines, each with its ATTRIBUTE lines (size, last-modified, access methods: what vls -A shows); FAILURE NOT-A-DIRECTORY: the object is a file"},
 		{When: ProsperoNotADirectory, Commands: with(
 			ProsperoGetObjectInfo{Attributes: attrs, HSONameType: "ASCII", HSOName: name, ObjectVersion: objVersion, Select: sel}),
 			Reply: "the object's ATTRIBUTE lines; follow an ACCESS-METHOD: PROSPERO-CONTENTS (next request), AFTP (through ftp), GOPHER (through gopher)"},
 		{When: ProsperoContentsMethod, Commands: with(
 			ProsperoGetObjectInfo{Attributes: []string{ProsperoContents}, HSONameType: "ASCII", HSOName: name, ObjectVersion: objVersion, Select: sel}),
 			Reply: "ATTRIBUTE OBJECT INTRINSIC CONTENTS SEQUENCE DATA and the file's bytes as one token"},
+		{When: ProsperoNotAuthorized, Commands: []ProsperoCommand{ProsperoStatus{}},
+			Reply: "the server's status, as pstatus shows it: its Root: line names the tree it serves, where the hsoname is looked for"},
 	}
 	return p, nil
 }
@@ -543,3 +563,6 @@ func (s ProsperoSelect) writeJSON(w jsonw.Writer) jsonw.Writer {
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s ProsperoSelect) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoStatus) MarshalJSON() ([]byte, error) { return stepJSON(s) }

@@ -324,10 +324,31 @@ type Info struct {
 	Syntax      Syntax
 	DefaultPort int    // 0 when the scheme has none
 	Source      string // the document that defines the scheme, e.g. "RFC 1738 3.3"
+	// ReservedChars says which characters the scheme reserves, which
+	// [urlkit.Canonical] and [urlkit.Equal] keep encoded in its url-path
+	// and search part; the zero value (Stated false) keeps RFC 1630's
+	// generic reserved set.
+	ReservedChars ReservedChars
+}
+
+// ReservedChars says which characters a scheme reserves in its url-path and
+// search part (for a scheme without "//", in its scheme-specific part).
+// RFC 1738 2.2: only ";", "/", "?", ":", "@", "=" and "&" may be reserved
+// within a scheme; an escape of any other character that needs no
+// encoding means the character itself. The built-in schemes whose section
+// says which they reserve (http, https, ftp, gopher, mailto, news) state
+// it here; the core's canonical form follows it.
+type ReservedChars struct {
+	Stated bool   // the scheme's document says which characters it reserves
+	Path   string // reserved in the url-path (or scheme-specific part)
+	Search string // reserved in the search part after "?"
+	Source string // the line that says so
 }
 
 func infoOf(i schemes.Info) Info {
-	return Info{Name: i.Name, Syntax: Syntax(i.Syntax), DefaultPort: i.DefaultPort, Source: i.Source}
+	r := i.Reserved
+	return Info{Name: i.Name, Syntax: Syntax(i.Syntax), DefaultPort: i.DefaultPort, Source: i.Source,
+		ReservedChars: ReservedChars{Stated: r.Stated, Path: r.Path, Search: r.Search, Source: r.Source}}
 }
 
 // The registry: what Register publishes, never changed once published
@@ -383,7 +404,9 @@ func Register(s Scheme) {
 		panic("scheme: Register called twice for " + name)
 	}
 	if schemes.BuiltinIndex(name) < 0 {
-		if !schemes.Add(schemes.Info{Name: name, Syntax: schemes.Syntax(info.Syntax), DefaultPort: info.DefaultPort, Source: info.Source}) {
+		r := info.ReservedChars
+		if !schemes.Add(schemes.Info{Name: name, Syntax: schemes.Syntax(info.Syntax), DefaultPort: info.DefaultPort, Source: info.Source,
+			Reserved: schemes.Reserved{Stated: r.Stated, Path: r.Path, Search: r.Search, Source: r.Source}}) {
 			panic("scheme: Register called twice for " + name)
 		}
 	}
