@@ -75,8 +75,9 @@ _urlkit() {
         files='-o --url-file'
         ;;
     serve)
-        flags='--allow --allow-private --connect-timeout --email --ftp-idle --ftp-idle-timeout --header-timeout --host --idle-timeout --listen --max-conns --max-conns-per-client --max-page-bytes --max-page-items --max-size --max-upstream --max-upstream-per-client --max-upstream-per-target --nntp-server --quiet --timeout --help'
-        values='--allow --connect-timeout --email --ftp-idle --ftp-idle-timeout --header-timeout --host --idle-timeout --listen --max-conns --max-conns-per-client --max-page-bytes --max-page-items --max-size --max-upstream --max-upstream-per-client --max-upstream-per-target --nntp-server --timeout'
+        flags='--allow --allow-private --connect-timeout --drain-timeout --email --ftp-idle --ftp-idle-timeout --header-timeout --host --idle-timeout --listen --log --log-json --max-conns --max-conns-per-client --max-page-bytes --max-page-items --max-size --max-upstream --max-upstream-per-client --max-upstream-per-target --metrics --nntp-server --quiet --timeout --help'
+        values='--allow --connect-timeout --drain-timeout --email --ftp-idle --ftp-idle-timeout --header-timeout --host --idle-timeout --listen --log --log-json --max-conns --max-conns-per-client --max-page-bytes --max-page-items --max-size --max-upstream --max-upstream-per-client --max-upstream-per-target --metrics --nntp-server --timeout'
+        files='--log --log-json'
         ;;
     extract)
         flags='--json --lenient --verbose --help'
