@@ -38,8 +38,9 @@ GWPID=
 HOSTILEPID=
 BAITPID=
 ATTACKPID=
+REPLAYPID= # issue 33: the replaying gateway
 cleanup() {
-	for pid in "$HOSTILEPID" "$BAITPID" "$ATTACKPID"; do
+	for pid in "$HOSTILEPID" "$BAITPID" "$ATTACKPID" "$REPLAYPID"; do
 		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 			kill "$pid" 2>/dev/null || true
 			wait "$pid" 2>/dev/null || true
@@ -352,6 +353,43 @@ for url in "gopher://$G/1/" "ftp://$F/pub/" "wais://$W/demo?retrieval" "prospero
 done
 log "issue 36 pages: ok ($((SECONDS - t36)) s; $(printf '%s.png ' "${!pages36[@]}")in $B)"
 # <<< issue 36
+
+# >>> issue 33: replayed pages in Chromium. urlkit get --warc captures a gopher menu, an ftp
+# directory and a WAIS hit list from the daemons; urlkit serve --replay serves the capture back,
+# dialling nothing, and headless Chromium shows each page with its replay banner (screenshots
+# and DOM dumps in $OUT/replay, as for the live pages above). A few seconds.
+R=$OUT/replay
+mkdir -p "$R"
+W=$URLKIT_WAIS_ADDR
+rmenu="gopher://$G/1/"
+rftpdir="ftp://$F/pub/"
+rwais="wais://$W/demo?retrieval"
+"$TMP/urlkit" get --warc "$R/capture" "$rmenu" "$rftpdir" "$rwais" || fail "get --warc: exit $?"
+"$TMP/urlkit" serve --listen 127.0.0.1:0 --replay "$R/capture.warc.gz" 2>"$R/serve.log" &
+REPLAYPID=$!
+RGW=
+for _ in $(seq 100); do
+	RGW=$(sed -n 's#.*gateway on \(http://127\.0\.0\.1:[0-9]*\)/.*#\1#p' "$R/serve.log")
+	[ -n "$RGW" ] && break
+	sleep 0.1
+done
+[ -n "$RGW" ] || fail "urlkit serve --replay did not start: $(cat "$R/serve.log")"
+for name in rmenu rftpdir rwais; do
+	url=${!name}
+	chrome --screenshot="$R/${name#r}.png" "$RGW/$url" >/dev/null
+	[ -s "$R/${name#r}.png" ] || fail "chromium wrote no replayed ${name#r}.png"
+	chrome --dump-dom "$RGW/$url" >"$R/${name#r}.html"
+	grep -q 'class="replay"' "$R/${name#r}.html" || fail "chromium: the replayed $url has no banner"
+done
+grep -q "href=\"/gopher://$G/1/docs\">Docs directory</a>" "$R/menu.html" || fail "chromium: the replayed menu lacks the Docs link"
+grep -q 'README' "$R/ftpdir.html" || fail "chromium: the replayed ftp directory lacks README"
+grep -q 'The Internet Gopher' "$R/wais.html" || fail "chromium: the replayed WAIS hits lack their first hit"
+expect_status 404 "$RGW/gopher://$G/0/never-captured"
+grep -q 'not in the archive' "$TMP/body" || fail "curl: the replay's 404 does not say the URL is not in the archive"
+kill "$REPLAYPID" && wait "$REPLAYPID" 2>/dev/null || true
+REPLAYPID=
+log "replay: ok (screenshots in $R)"
+# <<< issue 33
 
 # ---- the log: Common Log Format, no password ---------------------------------------
 if grep -q "$URLKIT_FTP_PASSWORD" "$OUT/serve.log"; then fail "the log shows the ftp password"; fi

@@ -89,8 +89,14 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 	var err error
 	if kept != nil {
 		raw = kept.conn
+		x.connected(raw)
 		x.opts.tracef("* reusing a logged-in session to %s", p.Addr)
-	} else if raw, err = x.opts.dial(x.ctx, "ftp", p.Addr); err != nil {
+		if x.opts.Capture != nil {
+			// The exchange of this retrieval starts on a session opened
+			// for an earlier one: it is reported as connected now.
+			raw = x.opts.connected(Connection{Protocol: "ftp", Name: p.Addr}, raw)
+		}
+	} else if raw, err = x.dial("ftp", p.Addr); err != nil {
 		return nil, err
 	}
 	stop := x.watch(raw)
@@ -500,7 +506,7 @@ func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand, control string) (net
 			if port, err = parseEPSV(msg); err != nil {
 				return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
 			}
-			return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
+			return x.dialConn(Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
 		}
 		if cmd.Else[0] != scheme.FTPPasv {
 			return nil, c.refused("EPSV", code, msg)
@@ -516,7 +522,7 @@ func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand, control string) (net
 	if port, err = parsePASV(msg); err != nil {
 		return nil, &StepError{Protocol: "ftp", Step: "PASV", Err: err}
 	}
-	return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
+	return x.dialConn(Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
 }
 
 // parseEPSV extracts the port from "Entering Extended Passive Mode (|||port|)".

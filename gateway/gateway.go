@@ -38,6 +38,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/archive"
 	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -110,6 +111,16 @@ type Config struct {
 	// Metrics keeps the gateway's Prometheus metrics (metrics.go), which
 	// MetricsHandler serves.
 	Metrics bool
+	// Replay, when set, is the archive the gateway serves instead of
+	// fetching (urlkit serve --replay): the same pages, from the captures,
+	// with a banner naming the capture shown; nothing is dialled. The
+	// path form also takes /TIMESTAMP/URL, the capture nearest that time.
+	Replay *archive.Archive
+	// Record, when set, writes every retrieval the gateway makes for its
+	// users into WARC files (urlkit serve --record DIR): the records of a
+	// resource read to its end, none of one that failed or was cut
+	// short; URLs without their user and password.
+	Record *archive.Recorder
 }
 
 // Gateway is the http.Handler. Create it with New.
@@ -218,6 +229,14 @@ type request struct {
 	u          urlkit.URL // the target, fragment removed
 	user       string     // the target's user and password, kept out of pages
 	pass       string
+	// Replay: the time the path form /TIMESTAMP/URL names (zero: the
+	// latest capture), and the capture the request is answered from.
+	at       time.Time
+	replayed *replayed
+	// Record: the retrieval being recorded, and whether its resource
+	// was read to its end.
+	recording *archive.Recording
+	readAll   bool
 	// listing: the client asked for listings as access.ListingType
 	// (listing.go), with ftp details when listDetails.
 	listing, listDetails bool
@@ -280,6 +299,18 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.rootPage(lw)
 	case rest == "go" || strings.HasPrefix(rest, "go?"):
 		g.goForm(lw, r)
+	case g.cfg.Replay != nil && !hasScheme(rest):
+		at, target, ok, err := replayTarget(rest)
+		if !ok || err != nil {
+			msg := "no such page: the gateway's paths are /, /SCHEME:... (an absolute URL) and /TIMESTAMP/SCHEME:... (the capture nearest a time, YYYYMMDDhhmmss); type a URL below"
+			if err != nil {
+				msg = err.Error()
+			}
+			g.errorPage(lw, r, problem{Status: http.StatusNotFound, Message: msg})
+			return
+		}
+		q.at = at
+		g.fetch(q, target)
 	case !hasScheme(rest):
 		g.errorPage(lw, r, problem{Status: http.StatusNotFound, Message: "no such page: the gateway's paths are / and /SCHEME:... (an absolute URL); type a URL below"})
 	default:
@@ -344,6 +375,7 @@ func (g *Gateway) fetch(q *request, raw string) {
 		return
 	}
 	defer g.slots.release(client, target)
+	defer q.endRecording(g)
 	if q.listing {
 		g.relay(q, plan)
 		return
@@ -467,7 +499,8 @@ func (e *unsupportedError) Error() string {
 }
 
 // statusOf maps an error onto the HTTP status the gateway answers with:
-// 400 for a URL urlkit rejects, 403 for a refusal by policy, 501 for a
+// 400 for a URL urlkit rejects, 403 for a refusal by policy (the follow
+// rule's included), 501 for a
 // scheme without a client, 504 for an upstream timeout, 502 for any other
 // upstream failure.
 func statusOf(err error) int {
@@ -480,7 +513,9 @@ func statusOf(err error) int {
 		lim *access.LimitError
 	)
 	switch {
-	case errors.As(err, &pe), errors.Is(err, scheme.ErrControl), errors.Is(err, scheme.ErrNotLocal):
+	case notArchived(err):
+		return http.StatusNotFound
+	case errors.As(err, &pe), errors.As(err, new(*access.FollowError)), errors.Is(err, scheme.ErrControl), errors.Is(err, scheme.ErrNotLocal):
 		return http.StatusForbidden
 	case errors.As(err, &un), errors.Is(err, scheme.ErrNoAccess):
 		return http.StatusNotImplemented

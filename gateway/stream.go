@@ -75,6 +75,7 @@ func (g *Gateway) newPage(q *request, kind string, head *pageHead) *page {
 	p := &page{g: g, q: q, kind: kind, head: head, item: pages.Lookup(kind + "-item"),
 		maxItems: g.cfg.MaxPageItems, maxBytes: g.cfg.MaxPageBytes, hold: pageBufs.Get().(*pageBuf)}
 	p.tmplErr = pages.ExecuteTemplate(p.hold, kind+"-start", head)
+	p.hold.b = q.withBanner(p.hold.b)
 	return p
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // NEWS (RFC 1738 3.6; RFC 1630, News): news:<newsgroup-name> | news:<message-id> | news:*
@@ -13,6 +14,11 @@ func init() { registerBuiltin("news", func(u urlkit.URL) (View, error) { return 
 
 // News is the view of a news URL: all groups ("*"), one group, or one
 // article by message-id. News URLs name no host (RFC 1630, News, note 1).
+//
+// Reserved: "@", which tells a message-id from a group name (RFC 1738
+// 3.6: "No additional characters are reserved"), and "*", news:* being
+// all groups; so news:a%3Fb@h and news:a?b@h are equal ([urlkit.Equal]).
+// [Info].ReservedChars reports the set.
 type News struct {
 	u         urlkit.URL
 	All       bool   // news:*
@@ -269,3 +275,47 @@ func (v *News) wireParts() []wirePart {
 	}
 	return []wirePart{{v.id, "message-id"}}
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package documentation's
+// "JSON keys").
+func (v *News) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KBool("all", v.All)
+	w.KNonEmpty("group", v.Group)
+	w.KNonEmpty("message_id", v.MessageID)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *News) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// writeJSON writes the plan's own members of its JSON object, before "steps".
+func (p *NNTPPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("addr", p.Addr)
+	w.KNonEmpty("group", p.Group)
+	w.KNonEmpty("article", p.Article)
+	w.KNonEmpty("message_id", p.MessageID)
+	w.KBool("list_groups", p.ListGroups)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *NNTPPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
+
+// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+func (s NNTPCommand) writeJSON(w jsonw.Writer) jsonw.Writer {
+	if int(s.Verb) < len(nntpVerbs) && nntpVerbs[s.Verb].arg == argAlways {
+		w.KStr("arg", s.Arg)
+	}
+	if s.Else != 0 {
+		w.Key("else")
+		w.OpenArray()
+		w.Str(NNTPCommand{Verb: s.Else}.Op())
+		w.CloseArray()
+	}
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s NNTPCommand) MarshalJSON() ([]byte, error) { return stepJSON(s) }

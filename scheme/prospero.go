@@ -7,6 +7,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // PROSPERO (RFC 1738 3.11; RFC 1630, Prospero; 1993 URL draft):
@@ -456,3 +457,112 @@ func prosperoVersionForm(tail []part) bool {
 	}
 	return true
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package documentation's
+// "JSON keys").
+func (v *Prospero) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("host", v.Host)
+	w.KNum("port", v.Port)
+	w.KStr("hsoname", v.HSOName)
+	writePairs(&w, "fields", "name", "value", len(v.Fields), func(i int) (string, string) { return v.Fields[i].Name, v.Fields[i].Value })
+	w.KOpt("version", v.Version, v.HasVersion)
+	if len(v.Attributes) > 0 {
+		w.KStrs("attributes", v.Attributes)
+	}
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *Prospero) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// writeJSON writes the plan's own members of its JSON object, before "steps".
+func (p *ProsperoPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("addr", p.Addr)
+	w.KStr("hsoname", p.HSOName)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *ProsperoPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
+
+// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+func (s ProsperoRequest) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("when", s.When)
+	w.KStr("reply", s.Reply)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoRequest) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+func (s ProsperoVersion) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KNum("version", s.Version)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoVersion) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+func (s ProsperoAuthenticate) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("type", s.Type)
+	w.KStr("data", s.Data)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoAuthenticate) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+func (s ProsperoDirectory) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("hsoname_type", s.HSONameType)
+	w.KStr("hsoname", s.HSOName)
+	w.KNonEmpty("object_version", s.ObjectVersion)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoDirectory) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+func (s ProsperoList) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("options", s.Options)
+	if len(s.Components) > 0 {
+		w.KStrs("components", s.Components)
+	}
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoList) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+func (s ProsperoGetObjectInfo) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStrs("attributes", s.Attributes)
+	w.KStr("hsoname_type", s.HSONameType)
+	w.KStr("hsoname", s.HSOName)
+	w.KStr("object_version", s.ObjectVersion)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoGetObjectInfo) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+func (s ProsperoSelect) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("applies_to", s.AppliesTo)
+	w.KStr("namespace", s.Namespace)
+	w.KStr("name", s.Name)
+	w.KStr("value_type", s.ValueType)
+	w.KStr("value", s.Value)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoSelect) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoStatus) MarshalJSON() ([]byte, error) { return stepJSON(s) }

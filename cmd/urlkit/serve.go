@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/archive"
 	"github.com/urlkit/urlkit/gateway"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -24,7 +25,7 @@ func init() {
 	register(&command{
 		name:    "serve",
 		summary: "run the HTTP gateway: gopher, ftp and news for browsers (path form) and proxy clients (RFC 1630)",
-		usage:   "[flags]",
+		usage:   "[flags] [--replay WARC_OR_DIR...]",
 		flags: func(fs *flag.FlagSet) {
 			fs.String("listen", "127.0.0.1:8070", "address to listen on (host:port)")
 			fs.Var(&commaList{}, "allow", "a target the gateway reaches whatever its address, `HOST:PORT` (repeatable, or comma-separated): a local gopher server, an ftp server on the local network")
@@ -47,6 +48,9 @@ func init() {
 			fs.String("email", "", "the anonymous ftp password (RFC 1738 3.2.1); default $EMAIL or $USER@localhost")
 			fs.String("nntp-server", "", "news server host[:port] for news: URLs; default $NNTPSERVER")
 			fs.Bool("quiet", false, "do not log requests on standard error")
+			fs.String("record", "", "write what the gateway fetches for its users into WARC files in `DIR` (rotated by --record-size; each file complete, records whole)")
+			fs.Int64("record-size", archive.DefaultRecordFileSize, "size in bytes past which a --record file is closed and a new one begun")
+			fs.Bool("replay", false, "serve the WARC files (and directories of them) given as arguments instead of fetching: the same pages from the captures, /TIMESTAMP/URL for the capture nearest a time; nothing is dialled")
 			fs.String("log", "", "append the Common Log Format lines to `FILE` instead of standard error (reopened on SIGHUP, for log rotation)")
 			fs.String("log-json", "", "append one JSON object per request to `FILE` (reopened on SIGHUP)")
 			fs.String("metrics", "", "serve Prometheus metrics at http://`HOST:PORT`/metrics (an address of its own, not the gateway's)")
@@ -57,11 +61,16 @@ func init() {
 }
 
 func runServe(e *env, fs *flag.FlagSet, args []string) int {
-	if len(args) > 0 {
-		fmt.Fprintln(e.stderr, "urlkit serve: takes no arguments")
+	get := func(n string) any { return fs.Lookup(n).Value.(flag.Getter).Get() }
+	replay := get("replay").(bool)
+	if len(args) > 0 && !replay {
+		fmt.Fprintln(e.stderr, "urlkit serve: takes no arguments (but WARC files with --replay)")
 		return exitUsage
 	}
-	get := func(n string) any { return fs.Lookup(n).Value.(flag.Getter).Get() }
+	if replay && len(args) == 0 {
+		fmt.Fprintln(e.stderr, "urlkit serve: --replay: name the WARC files (or directories of them) to serve")
+		return exitUsage
+	}
 	listen := get("listen").(string)
 	cfg := gateway.Config{
 		Scheme: scheme.ConfigFromEnv(e.getenv),
@@ -127,6 +136,37 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 			fmt.Fprintf(e.stderr, "urlkit serve: %s\n", note)
 		}
 	}
+	if replay {
+		a, err := archive.OpenArchive(args, cfg.Scheme, func(err error) { fmt.Fprintf(e.stderr, "urlkit serve: --replay: %v\n", err) })
+		if err != nil {
+			fmt.Fprintf(e.stderr, "urlkit serve: --replay: %v\n", err)
+			return exitInvalid
+		}
+		defer a.Close()
+		cfg.Replay = a
+	}
+	var rec *archive.Recorder
+	if dir := get("record").(string); dir != "" {
+		if replay {
+			fmt.Fprintln(e.stderr, "urlkit serve: --record and --replay: a replaying gateway fetches nothing to record")
+			return exitUsage
+		}
+		// Files a crash left under their temporary names get their whole
+		// records back first.
+		if got, err := archive.Recover(dir); err != nil {
+			fmt.Fprintf(e.stderr, "urlkit serve: --record: %v\n", err)
+			return exitInvalid
+		} else if len(got) > 0 {
+			fmt.Fprintf(e.stderr, "urlkit serve: --record: recovered %s\n", strings.Join(got, ", "))
+		}
+		var err error
+		rec, err = archive.NewRecorder(dir, get("record-size").(int64), [][2]string{{"software", "urlkit serve --record"}, {"format", "WARC File Format 1.1"}})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "urlkit serve: --record: %v\n", err)
+			return exitInvalid
+		}
+		cfg.Record = rec
+	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "urlkit serve: %v\n", err)
@@ -155,7 +195,20 @@ func runServe(e *env, fs *flag.FlagSet, args []string) int {
 	}
 	drained := make(chan struct{})
 	go serveSignals(e, servers, logs, get("drain-timeout").(time.Duration), drained)
-	fmt.Fprintf(e.stderr, "urlkit serve: gateway on http://%s/ (%s)\n", ln.Addr(), describeTargets(cfg))
+	if rec != nil {
+		// Run after the drain: the handlers have ended, so the last file
+		// is closed whole and named.
+		defer func() {
+			if err := rec.Close(); err != nil {
+				fmt.Fprintf(e.stderr, "urlkit serve: --record: %v\n", err)
+			}
+		}()
+	}
+	if replay {
+		fmt.Fprintf(e.stderr, "urlkit serve: gateway on http://%s/ replaying %s (nothing is fetched)\n", ln.Addr(), strings.Join(args, ", "))
+	} else {
+		fmt.Fprintf(e.stderr, "urlkit serve: gateway on http://%s/ (%s)\n", ln.Addr(), describeTargets(cfg))
+	}
 	if err := srv.Serve(gw.Listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(e.stderr, "urlkit serve: %v\n", err)
 		return exitInvalid
