@@ -59,13 +59,16 @@ mkdir -p "$OUT"
 G=$URLKIT_GOPHER_ADDR
 F=$URLKIT_FTP_ADDR
 N=$URLKIT_NNTP_ADDR
-freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# freeports N: N distinct free ports, each socket held until all are bound (one
+# at a time, the kernel gives the same port twice often enough to make the bait
+# and the page of another origin share one).
+freeports() { python3 -c 'import socket, sys; ss = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in ss])' "$1"; }
 # The hostile menu's server, the bait listener that counts connections and
 # the page of another origin (issue 21) get their ports now: the gateway
 # must be told which loopback targets it may reach.
-HPORT=$(freeport)
-BPORT=$(freeport)
-APORT=$(freeport)
+read -r HPORT BPORT APORT < <(freeports 3)
 
 go build -o "$TMP/urlkit" ./cmd/urlkit
 # Port 0: the kernel picks a free port; the gateway says which on stderr.
