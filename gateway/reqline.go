@@ -6,7 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strings"
+
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // Request lines net/http would refuse before the handler sees them (a
@@ -103,32 +104,89 @@ func (c *requestLineConn) next(line []byte) []byte {
 
 // rewriteRequestLine returns line, or for a target net/http would refuse
 // the line naming badTargetPath instead. A line that does not end in an
-// HTTP version is left to net/http.
+// HTTP version is left to net/http. A path-form target that plainly
+// passes (every escape whole, no control byte) is checked without
+// allocating; any other is given to url.ParseRequestURI, net/http's own
+// reading.
 func rewriteRequestLine(line []byte) []byte {
-	s := strings.TrimRight(string(line), "\r\n")
-	method, rest, ok := strings.Cut(s, " ")
-	sp := strings.LastIndexByte(rest, ' ')
-	if !ok || sp < 0 {
+	body := bytes.TrimRight(line, "\r\n")
+	sp1 := bytes.IndexByte(body, ' ')
+	sp2 := bytes.LastIndexByte(body, ' ')
+	if sp1 < 0 || sp2 <= sp1 {
 		return line
 	}
-	target, proto := rest[:sp], rest[sp+1:]
-	if _, _, ok := http.ParseHTTPVersion(proto); !ok {
-		return line
-	}
-	if !strings.Contains(target, " ") {
-		if _, err := url.ParseRequestURI(target); err == nil {
+	target, proto := body[sp1+1:sp2], body[sp2+1:]
+	if !bytes.Equal(proto, http11) && !bytes.Equal(proto, http10) {
+		if _, _, ok := http.ParseHTTPVersion(string(proto)); !ok {
 			return line
 		}
 	}
-	return []byte(method + " " + badTargetPath + "?" + escape(target, "") + " " + proto + "\r\n")
+	if plainTarget(target) {
+		return line
+	}
+	if bytes.IndexByte(target, ' ') < 0 {
+		if _, err := url.ParseRequestURI(string(target)); err == nil {
+			return line
+		}
+	}
+	return []byte(string(body[:sp1]) + " " + badTargetPath + "?" + escape(string(target), "") + " " + string(proto) + "\r\n")
 }
 
-// CloseWrite half-closes the connection, as net/http does before closing
-// one it answered with an error (so the client reads the answer rather
-// than a reset).
-func (c *requestLineConn) CloseWrite() error {
-	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
-		return cw.CloseWrite()
+var http11, http10 = []byte("HTTP/1.1"), []byte("HTTP/1.0")
+
+// plainTarget reports whether t is a target that url.ParseRequestURI
+// plainly takes: a path ("/..."), or an absolute URL whose scheme is
+// letters and whose host is a plain name or address (letters, digits,
+// ".", "-", "_") with an optional port of digits, followed by a path; in
+// either, no control byte (nor space), and each "%" of the path starts an
+// escape of two hex digits (the search part's escapes are not read). It
+// says false for anything else, which ParseRequestURI then reads.
+func plainTarget(t []byte) bool {
+	if len(t) > 0 && t[0] != '/' {
+		// scheme "://" host [":" port], up to the path's "/"
+		i := 0
+		for i < len(t) && ('a' <= t[i]|0x20 && t[i]|0x20 <= 'z') {
+			i++
+		}
+		if i == 0 || !bytes.HasPrefix(t[i:], []byte("://")) {
+			return false
+		}
+		i += 3
+		h := i
+		for i < len(t) && t[i] != '/' && t[i] != ':' {
+			if c := t[i]; chars.Table[c]&(chars.LowAlpha|chars.HiAlpha|chars.Digit) == 0 && c != '.' && c != '-' && c != '_' {
+				return false
+			}
+			i++
+		}
+		if i == h {
+			return false
+		}
+		if i < len(t) && t[i] == ':' {
+			for i++; i < len(t) && t[i] != '/'; i++ {
+				if t[i] < '0' || t[i] > '9' {
+					return false
+				}
+			}
+		}
+		t = t[i:]
 	}
-	return nil
+	if len(t) == 0 || t[0] != '/' {
+		return false
+	}
+	inPath := true
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c <= ' ' || c == 0x7f:
+			return false
+		case c == '?':
+			inPath = false
+		case c == '%' && inPath:
+			if i+2 >= len(t) || chars.Table[t[i+1]]&chars.HexDigit == 0 || chars.Table[t[i+2]]&chars.HexDigit == 0 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,6 +95,37 @@ func TestRequestLineKeepAlive(t *testing.T) {
 		"GET / HTTP/1.1\r\n"+host+"\r\n", 4)
 	if !strings.HasPrefix(got[0], "200 OK") || !strings.Contains(got[1], "try /gopher://127.0.0.1:7070/0/a%25zz") || !strings.HasPrefix(got[2], "405 ") || !strings.HasPrefix(got[3], "200 OK") {
 		t.Errorf("%q", got)
+	}
+}
+
+// plainTarget's fast reading agrees with url.ParseRequestURI, net/http's
+// own: what it takes, ParseRequestURI takes (it may leave to
+// ParseRequestURI what that takes too, never the reverse).
+func TestPlainTargetAgrees(t *testing.T) {
+	pieces := []string{"/", "gopher://", "http://", "h.example", "h_x", "[::1]", ":70", ":x", "@", "%", "%4", "%41", "%zz", "?", "#", " ", "\x00", "\x7f", "\x80", "a", "~", ";", "//"}
+	seen := 0
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, c := range pieces {
+				for _, d := range pieces {
+					s := a + b + c + d
+					if plainTarget([]byte(s)) {
+						seen++
+						if _, err := url.ParseRequestURI(s); err != nil {
+							t.Errorf("plainTarget takes %q, url.ParseRequestURI refuses it: %v", s, err)
+						}
+					}
+				}
+			}
+		}
+	}
+	if seen < 1000 {
+		t.Errorf("plainTarget took only %d targets", seen)
+	}
+	for _, s := range []string{"/gopher://h/1/", "gopher://h.example:70/0/a%20b", "/x?a%zz"} {
+		if !plainTarget([]byte(s)) {
+			t.Errorf("%q is plain", s)
+		}
 	}
 }
 
