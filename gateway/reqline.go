@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/urlkit/urlkit/internal/chars"
 )
@@ -26,14 +28,17 @@ import (
 const badTargetPath = "/.urlkit/bad-target"
 
 // requestLineListener wraps each connection accepted in a requestLineConn.
-type requestLineListener struct{ net.Listener }
+type requestLineListener struct {
+	net.Listener
+	g *Gateway
+}
 
 func (l requestLineListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
 	}
-	return &requestLineConn{Conn: c, br: bufio.NewReaderSize(c, 4096)}, nil
+	return &requestLineConn{Conn: c, br: bufio.NewReaderSize(c, 4096), g: l.g}, nil
 }
 
 // The states of a requestLineConn.
@@ -51,6 +56,10 @@ type requestLineConn struct {
 	out   []byte // what is read but not yet passed on
 	state int
 	body  bool // the request being read has a body
+	// accept is the Accept header of the request being read, for the
+	// answers net/http writes itself (Write).
+	accept string
+	g      *Gateway
 }
 
 func (c *requestLineConn) Read(p []byte) (int, error) {
@@ -83,7 +92,7 @@ func (c *requestLineConn) next(line []byte) []byte {
 		if len(bytes.TrimRight(line, "\r\n")) == 0 {
 			return line // net/http skips blank lines before a request
 		}
-		c.state, c.body = inHeader, false
+		c.state, c.body, c.accept = inHeader, false, ""
 		return rewriteRequestLine(line)
 	case inHeader:
 		if len(bytes.TrimRight(line, "\r\n")) == 0 {
@@ -95,8 +104,13 @@ func (c *requestLineConn) next(line []byte) []byte {
 		}
 		name, _, _ := bytes.Cut(line, []byte(":"))
 		name = bytes.TrimSpace(name)
-		if bytes.EqualFold(name, []byte("Content-Length")) || bytes.EqualFold(name, []byte("Transfer-Encoding")) {
+		switch {
+		case bytes.EqualFold(name, []byte("Content-Length")) || bytes.EqualFold(name, []byte("Transfer-Encoding")):
 			c.body = true
+		case bytes.EqualFold(name, []byte("Accept")):
+			if _, v, ok := bytes.Cut(line, []byte(":")); ok && len(v) < 1024 {
+				c.accept = string(bytes.TrimSpace(v))
+			}
 		}
 	}
 	return line
@@ -190,3 +204,81 @@ func plainTarget(t []byte) bool {
 	}
 	return true
 }
+
+// Answers net/http writes itself, before any handler (a header too large,
+// no Host header, an HTTP version it does not speak, a malformed header):
+// one Write of the status line, errorHeaders and the status again as the
+// body, after which it closes the connection (net/http's conn.serve).
+// The connection replaces such an answer with urlkit's error page for the
+// same status: HTML for a request whose Accept prefers it, one plain line
+// for the others, the reason in plain words.
+const netHTTPErrorHeaders = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"
+
+func (c *requestLineConn) Write(p []byte) (int, error) {
+	if c.g != nil && bytes.HasPrefix(p, []byte("HTTP/1.1 ")) {
+		if page, ok := c.ownAnswer(p); ok {
+			if _, err := c.Conn.Write(page); err != nil {
+				return 0, err
+			}
+			return len(p), nil
+		}
+	}
+	return c.Conn.Write(p)
+}
+
+// ownAnswer returns urlkit's answer in place of p when p is one of
+// net/http's own error answers.
+func (c *requestLineConn) ownAnswer(p []byte) ([]byte, bool) {
+	status, rest, ok := bytes.Cut(p[len("HTTP/1.1 "):], []byte(netHTTPErrorHeaders))
+	if !ok || len(status) < 4 || status[3] != ' ' {
+		return nil, false
+	}
+	code, err := strconv.Atoi(string(status[:3]))
+	if err != nil || code < 400 || code > 599 {
+		return nil, false
+	}
+	text := string(status[4:])
+	if !bytes.Equal(rest, status) && string(rest) != "Unsupported transfer encoding" {
+		return nil, false
+	}
+	_, why, _ := strings.Cut(text, ": ")
+	msg := "the request was refused before it reached the gateway: "
+	switch {
+	case code == http.StatusRequestHeaderFieldsTooLarge:
+		msg += "its header is larger than the gateway takes (" + strconv.Itoa(MaxHeaderBytes>>10) + " KiB)"
+	case code == http.StatusHTTPVersionNotSupported:
+		msg += "its HTTP version is not one the gateway speaks (HTTP/1.0 and HTTP/1.1)"
+	case code == http.StatusNotImplemented:
+		msg += "it names a transfer coding the gateway does not read (RFC 9112 6.1)"
+	case why == "missing required Host header":
+		msg += "it has no Host header, which HTTP/1.1 requires (RFC 9112 3.2)"
+	case why != "":
+		msg += "it is not a well-formed HTTP request (" + why + ")"
+	default:
+		msg += "it is not a well-formed HTTP request"
+	}
+	rec := &bufferedAnswer{h: http.Header{}}
+	req := &http.Request{Header: http.Header{}, RequestURI: "/"}
+	if c.accept != "" {
+		req.Header.Set("Accept", c.accept)
+	}
+	c.g.errorPage(rec, req, problem{Status: code, Message: msg})
+	var b bytes.Buffer
+	b.WriteString("HTTP/1.1 " + strconv.Itoa(code) + " " + http.StatusText(code) + "\r\n")
+	rec.h.Set("Connection", "close")
+	rec.h.Set("X-Content-Type-Options", "nosniff")
+	rec.h.Write(&b)
+	b.WriteString("\r\n")
+	b.Write(rec.body.Bytes())
+	return b.Bytes(), true
+}
+
+// bufferedAnswer is a ResponseWriter that keeps what is written.
+type bufferedAnswer struct {
+	h    http.Header
+	body bytes.Buffer
+}
+
+func (a *bufferedAnswer) Header() http.Header         { return a.h }
+func (a *bufferedAnswer) Write(p []byte) (int, error) { return a.body.Write(p) }
+func (a *bufferedAnswer) WriteHeader(int)             {}

@@ -129,6 +129,28 @@ func TestPlainTargetAgrees(t *testing.T) {
 	}
 }
 
+// What net/http answers by itself, before any handler (RFC 9112 3.2: no
+// Host; a header past MaxHeaderBytes; an HTTP version other than 1.x; a
+// transfer coding it does not read), is urlkit's page for the same
+// status: one plain line, or HTML when the request's Accept prefers it.
+func TestNetHTTPOwnAnswers(t *testing.T) {
+	addr := serveCapped(t, New(Config{}))
+	host := "Host: " + addr + "\r\n"
+	for _, tc := range []struct{ req, want string }{
+		{"GET / HTTP/1.1\r\n\r\n", "400 Bad Request text/plain; charset=utf-8\nurlkit gateway: 400 Bad Request: the request was refused before it reached the gateway: it has no Host header, which HTTP/1.1 requires (RFC 9112 3.2)\n"},
+		{"GET / HTTP/1.1\r\nAccept: " + browserAccept + "\r\n\r\n", "<h1>Bad Request (400)</h1>\n<p class=\"error\">the request was refused before it reached the gateway: it has no Host header"},
+		{"GET / HTTP/1.1\r\n" + host + "X-Big: " + strings.Repeat("x", MaxHeaderBytes+8192) + "\r\n\r\n", "431 Request Header Fields Too Large text/plain; charset=utf-8\nurlkit gateway: 431 Request Header Fields Too Large: the request was refused before it reached the gateway: its header is larger"},
+		{"GET / HTTP/3.0\r\n" + host + "\r\n", "505 HTTP Version Not Supported text/plain; charset=utf-8\nurlkit gateway: 505 HTTP Version Not Supported: "},
+		{"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: gzip\r\n\r\n", "501 Not Implemented text/plain; charset=utf-8\nurlkit gateway: 501 Not Implemented: the request was refused before it reached the gateway: it names a transfer coding"},
+		{"GET / HTTP/1.1\r\n" + host + "Bad Header\r\n\r\n", "400 Bad Request text/plain; charset=utf-8\nurlkit gateway: 400 Bad Request: the request was refused before it reached the gateway: it is not a well-formed HTTP request\n"},
+	} {
+		got := exchange(t, addr, tc.req, 1)[0]
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%.60q:\n got %q\nwant %q", tc.req, got, tc.want)
+		}
+	}
+}
+
 // rewriteRequestLine changes only lines net/http would refuse, and keeps
 // their method and version.
 func TestRewriteRequestLine(t *testing.T) {
