@@ -348,6 +348,9 @@ grep -q "href=\"/gopher://$G/7/cgi-bin/search%09hello\"" "$B/search-question.htm
 # curl: one line of plain text, with the offset and the repaired URL.
 expect_status 400 "$GW/gopher://$G/0/a%zz"
 [ "$(wc -l <"$TMP/body")" = 1 ] && grep -q "offset .* try /gopher://$G/0/a%25zz" "$TMP/body" || fail "curl: the malformed escape's answer: $(cat "$TMP/body")"
+# What net/http answers by itself is urlkit's too: no Host header (curl -H 'Host:' drops it).
+expect_status 400 -H 'Host:' "$GW/"
+grep -q '^urlkit gateway: 400 Bad Request: the request was refused before it reached the gateway: it has no Host header' "$TMP/body" || fail "curl: the answer without Host: $(cat "$TMP/body")"
 # get --proxy prints what get prints.
 for url in "gopher://$G/1/" "ftp://$F/pub/" "wais://$W/demo?retrieval" "prospero://$P/$PR/pub"; do
 	"$TMP/urlkit" get -s "$url" >"$TMP/direct" || fail "urlkit get $url"
