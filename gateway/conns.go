@@ -268,7 +268,7 @@ func (l *limitListener) refuse(c net.Conn) {
 // and the request lines net/http would refuse passed on to the handler
 // (reqline.go): serve HTTPServer on it (urlkit serve does).
 func (g *Gateway) Listener(ln net.Listener) net.Listener {
-	return &limitListener{Listener: requestLineListener{ln}, t: g.conns} // reqline.go
+	return &limitListener{Listener: requestLineListener{ln, g}, t: g.conns} // reqline.go
 }
 
 // Descriptors returns the most file descriptors a gateway with c uses
