@@ -127,6 +127,14 @@ type Options struct {
 	// failing: a resource longer than its server announced (a
 	// *SizeError), which is delivered whole.
 	Warn func(error)
+	// Capture, when set, receives the protocol exchange as it happens:
+	// each connection opened, and the bytes sent and received on it that
+	// are not the resource's (see Exchange), exactly as on the wire but
+	// for a password, masked as `urlkit plan` masks it. The resource
+	// itself is the stream Execute returns. Package archive writes WARC
+	// records from it. It is called from the goroutine reading the
+	// stream, and must not keep Data.
+	Capture func(Exchange)
 	// KeepAlive is the TCP keep-alive period of the default dialer (as
 	// net.Dialer's: zero means the system default of 15 s, negative turns
 	// the probes off).

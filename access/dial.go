@@ -138,5 +138,8 @@ func (o *Options) dialConn(ctx context.Context, c Connection) (net.Conn, error) 
 		}
 		return nil, &ConnectError{Protocol: c.Protocol, Addr: c.Name, Err: err}
 	}
+	if o.Capture != nil {
+		conn = o.connected(c, conn)
+	}
 	return conn, nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
@@ -98,6 +99,9 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		closer()
 		return nil, x.fail("gopher", step, err)
 	}
+	if x.opts.Capture != nil {
+		x.opts.sent(raw, false, []byte(line))
+	}
 	m := x.newMeter(conn, "gopher", step)
 	br := getGopherBuf(m)
 	bufs[0] = br
@@ -117,7 +121,7 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		}
 	}
 	if p.HasPlus {
-		r, text, size, err = x.gopherPlus(br, text, step)
+		r, text, size, err = x.gopherPlus(raw, br, text, step)
 		if err != nil {
 			closer()
 			return nil, err
@@ -183,7 +187,7 @@ func checkGopherRequest(r scheme.GopherRequest) error {
 // gopherPlus reads the Gopher+ header line (at most 24 bytes) and returns
 // the reader for the data that follows, whether it is dot-terminated, and
 // the declared length (-1 when none).
-func (x *execution) gopherPlus(br *bufio.Reader, text bool, step string) (io.Reader, bool, int64, error) {
+func (x *execution) gopherPlus(raw net.Conn, br *bufio.Reader, text bool, step string) (io.Reader, bool, int64, error) {
 	peek, err := br.Peek(1)
 	if err != nil {
 		return nil, false, -1, x.fail("gopher", step, err)
@@ -200,6 +204,9 @@ func (x *execution) gopherPlus(br *bufio.Reader, text bool, step string) (io.Rea
 	size, err := strconv.ParseInt(hdr[1:], 10, 64)
 	if err != nil || size < -2 {
 		return br, text, -1, nil
+	}
+	if x.opts.Capture != nil {
+		x.opts.received(raw, false, b[:i+1])
 	}
 	br.Discard(i + 1)
 	x.opts.traceRecv(hdr)

@@ -184,6 +184,9 @@ func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error)
 		}
 		conn = tc
 	}
+	if x.opts.Capture != nil {
+		conn = &capConn{Conn: conn, o: x.opts, c: connOf(raw)}
+	}
 	x.opts.traceSent(step)
 	for _, h := range p.Header {
 		x.opts.traceSent(h.Redacted())

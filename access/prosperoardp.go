@@ -109,6 +109,9 @@ func (a *ardpConn) sendRequest() error {
 		if _, err := a.conn.Write(p); err != nil {
 			return a.ioErr(err)
 		}
+		if a.x.opts.Capture != nil {
+			a.x.opts.sent(a.conn, true, p)
+		}
 	}
 	a.retx = time.Now().Add(a.retry)
 	return nil
@@ -123,6 +126,9 @@ func (a *ardpConn) ack() error {
 	a.x.opts.tracef("> ARDP acknowledgement: received through packet %d", a.next-1)
 	if _, err := a.conn.Write(p); err != nil {
 		return a.ioErr(err)
+	}
+	if a.x.opts.Capture != nil {
+		a.x.opts.sent(a.conn, true, p)
 	}
 	return nil
 }
@@ -202,6 +208,9 @@ func (a *ardpConn) receive() error {
 			a.retry = min(2*a.retry, ardpMaxRetry)
 			a.retx = time.Now().Add(a.retry)
 			continue
+		}
+		if a.x.opts.Capture != nil {
+			a.x.opts.received(a.conn, true, a.buf[:n])
 		}
 		delivered, err := a.packet(a.buf[:n])
 		if err != nil {

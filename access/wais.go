@@ -97,6 +97,9 @@ func (c *waisConn) send(step string, body []byte, shown string) error {
 	if _, err := c.conn.Write(msg); err != nil {
 		return c.x.fail("wais", step, err)
 	}
+	if c.x.opts.Capture != nil {
+		c.x.opts.sent(c.raw, true, msg)
+	}
 	return nil
 }
 
@@ -124,6 +127,9 @@ func (c *waisConn) read(step string, limit int) (*waisPDU, int, error) {
 			err = fmt.Errorf("the connection ended inside a message: %d of the %d bytes its header announces arrived", k, n)
 		}
 		return nil, 0, c.x.fail("wais", step, err)
+	}
+	if c.x.opts.Capture != nil {
+		c.x.opts.received(c.raw, true, append(h[:], body...))
 	}
 	p, err := decodeWAIS(body)
 	if err != nil {

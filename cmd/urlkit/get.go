@@ -20,6 +20,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/archive"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -88,6 +89,7 @@ func init() {
 			outs := new([]string)
 			fs.Var(outputList{outs}, "o", "write the next URL's resource to `FILE` (- for standard output); repeat for several URLs")
 			fs.Var(remoteName{outs}, "O", "write the next URL's resource to a file named after the URL's last segment; repeat for several URLs")
+			fs.String("warc", "", "also record every fetch, the exact bytes exchanged, into the WARC file `FILE`.warc.gz (docs/archiving.md); a URL without -o or -O is then not written to standard output")
 			fs.Bool("keep-partial", false, "on failure keep what was received, as FILE.part (the target itself is never touched)")
 			fs.Bool("i", false, "http: include the response status line and headers")
 			fs.Bool("v", false, "show each plan and the protocol exchange on standard error (passwords masked, server text escaped)")
@@ -130,6 +132,8 @@ type getFlags struct {
 	proxy, via                            string     // --proxy; the gateway in use
 	viaURL                                urlkit.URL // the URL asked of it
 	rd                                    reading    // --lenient
+	warcName                              string     // --warc
+	warc                                  *archive.Writer
 }
 
 func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
@@ -141,6 +145,7 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
 		exec: get("exec").(bool), progress: get("progress").(bool) && !get("no-progress").(bool), keepPartial: get("keep-partial").(bool),
 		silent: get("silent").(bool), rd: readingOf(fs), head: get("head").(bool),
+		warcName: str("warc"),
 	}
 	o := &g.opts
 	o.Lenient = g.rd.lenient
@@ -172,9 +177,29 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		fmt.Fprintf(e.stderr, "urlkit get: %d -o/-O for %d URLs\n", len(g.outs), len(args))
 		return exitUsage
 	}
+	if g.warcName != "" && g.head {
+		fmt.Fprintf(e.stderr, "urlkit get: --warc records retrievals; -I (--head) retrieves nothing\n")
+		return exitUsage
+	}
 	cfg := planConfig(e, fs)
 	ctx, signalled, stop := stopOnSignals() // SIGINT, SIGTERM, SIGHUP (signals.go)
 	defer stop()
+	if g.warcName != "" {
+		// The records of each fetch are written when it is complete; a
+		// fetch that a signal stops leaves none. The file is closed with
+		// the complete ones whatever ends get (archive.Writer).
+		w, err := openWARC(g.warcName)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "urlkit get: %v\n", err)
+			return exitInvalid
+		}
+		g.warc = w
+		defer func() {
+			if err := w.Close(); err != nil {
+				fmt.Fprintf(e.stderr, "urlkit get: --warc: %v\n", err)
+			}
+		}()
+	}
 	quietPipe()
 	// URLs from the arguments, --url-file or standard input (lines.go),
 	// one at a time, in order.
@@ -232,6 +257,9 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		return fail(err)
 	}
 	g.viaURL = u
+	if g.via != "" && g.warc != nil {
+		return fail(fmt.Errorf("--warc records what urlkit exchanges with the server itself, and a gateway (%s) would answer instead: unset --proxy, or name the host in no_proxy", g.via))
+	}
 	if g.via != "" && g.head {
 		// The gateway is asked with GET (access.FetchViaProxy): -I would
 		// not be what plan -I prints.
@@ -274,8 +302,10 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		}
 		out = name
 	}
-	w, err := openOutput(e, out, g.keepPartial)
-	if err != nil {
+	var w *output
+	if out == "" && g.warc != nil {
+		w = &output{w: io.Discard} // the WARC file is the output
+	} else if w, err = openOutput(e, out, g.keepPartial); err != nil {
 		return fail(err)
 	}
 	if err := fetch(ctx, e, g, plan, w, meterName(out, u)); err != nil {
@@ -329,6 +359,25 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 		defer func() { m.done(err == nil) }()
 	}
 	r, err := (*access.Resource)(nil), error(nil)
+	var capture *archive.Fetch
+	if g.warc != nil {
+		// The exchange and the resource as read are recorded; the
+		// records are written once the resource has been read whole and
+		// closed (the QUIT of ftp and nntp is part of the exchange), and
+		// dropped if it fails.
+		f := g.warc.Capture(g.viaURL, &opts)
+		capture = f
+		defer func() {
+			if err != nil {
+				f.Abandon()
+				return
+			}
+			if r != nil {
+				r.Close()
+			}
+			err = f.Finish()
+		}()
+	}
 	if g.via != "" {
 		r, err = access.FetchViaProxy(ctx, g.via, g.viaURL, &opts)
 	} else {
@@ -336,6 +385,9 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 	}
 	if err != nil {
 		return err
+	}
+	if capture != nil {
+		r = capture.Resource(r)
 	}
 	defer r.Close()
 	if m != nil && r.Size >= 0 {
