@@ -471,8 +471,11 @@ func (s *ftpSession) startTransfer(cmd scheme.FTPCommand, data net.Conn) (*Resou
 		return nil, err
 	}
 	t := &ftpStream{s: s, data: data, stopData: stopData, show: show, size: -1,
-		finished: code/100 == 2,           // some servers complete before we read
-		keep:     s.state != ftpDirectory, // else the session is in another directory than its key says
+		finished: code/100 == 2, // some servers complete before we read
+		// Not in the directory state: the session is then in another
+		// directory than its key says. Not without a key: a password
+		// asked is never pooled (ftpSessionKey).
+		keep: s.state != ftpDirectory && s.key != "",
 	}
 	if code == 150 {
 		t.size = parse150Size(msg)
