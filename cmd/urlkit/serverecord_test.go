@@ -12,6 +12,7 @@ import (
 
 	"github.com/urlkit/urlkit/internal/fakeservers"
 	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testio"
 )
 
 var gatewayOn = regexp.MustCompile(`gateway on (http://127\.0\.0\.1:[0-9]+)/`)
@@ -69,5 +70,5 @@ func TestServeRecordSignal(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("records:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	keepForCI(t, name, "serve-record-sigterm.warc.gz")
+	testio.KeepWARC(t, name, "serve-record-sigterm.warc.gz")
 }
