@@ -170,6 +170,8 @@ func newScanner() *Scanner {
 // without its validation of the fields. (An Unmarshaler keeps state: one
 // a scanner.)
 func newHeaderParser() gowarc.Unmarshaler {
+	gowarcOptions.Lock() // see gowarcOptions
+	defer gowarcOptions.Unlock()
 	return gowarc.NewUnmarshaler(gowarc.WithSkipParseBlock(), gowarc.WithNoValidation(),
 		gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore))
 }
