@@ -132,3 +132,31 @@ func TestSearches(t *testing.T) {
 		}
 	}
 }
+
+// TestLongTargetNotIndexed: a record whose target URI would make an index
+// line longer than a lookup reads is named and left out, and the index
+// stays readable around it.
+func TestLongTargetNotIndexed(t *testing.T) {
+	dir := t.TempDir()
+	long := "gopher://h.example/0/" + strings.Repeat("x", 40<<10)
+	recs := []testRecord{
+		{typ: gowarc.Resource, uri: "gopher://h.example/0/a", ctype: "text/plain", block: "a"},
+		{typ: gowarc.Resource, uri: long, ctype: "text/plain", block: "long"},
+		{typ: gowarc.Resource, uri: "gopher://h.example/0/z", ctype: "text/plain", block: "z"},
+	}
+	_, offs := writeWARC(t, dir, "l.warc.gz", recs, true)
+	var bad []string
+	a, err := OpenArchive([]string{dir}, scheme.Config{}, func(err error) { bad = append(bad, err.Error()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if len(bad) != 1 || !strings.Contains(bad[0], "record at offset "+strconv.FormatInt(offs[1], 10)+": its WARC-Target-URI of") {
+		t.Errorf("reported: %q", bad)
+	}
+	for _, u := range []string{"gopher://h.example/0/a", "gopher://h.example/0/z"} {
+		if caps, err := a.Captures(u); err != nil || len(caps) != 1 {
+			t.Errorf("%s: %v %v", u, caps, err)
+		}
+	}
+}
