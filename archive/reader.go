@@ -170,7 +170,7 @@ func newScanner() *Scanner {
 // without its validation of the fields. (An Unmarshaler keeps state: one
 // a scanner.)
 func newHeaderParser() gowarc.Unmarshaler {
-	return gowarc.NewUnmarshaler(gowarc.WithSkipParseBlock(), gowarc.WithNoValidation(),
+	return newUnmarshaler(gowarc.WithSkipParseBlock(), gowarc.WithNoValidation(),
 		gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore))
 }
 

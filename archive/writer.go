@@ -79,6 +79,7 @@ func create(path string, info [][2]string, prefix io.Reader, n int64) (*Writer, 
 		tmp:  tmp,
 		opts: []gowarc.WarcRecordOption{
 			gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm),
+			gowarc.WithRecordIdFunc(recordID),
 			gowarc.WithAddMissingDigest(true),
 			gowarc.WithBufferTmpDir(dir),
 			gowarc.WithBufferMaxMemBytes(SpoolThreshold),
@@ -108,7 +109,7 @@ func (w *Writer) Path() string { return w.path }
 // builder returns a record builder of type t with urlkit's options and a
 // WARC-Date of now.
 func (w *Writer) builder(t gowarc.RecordType) gowarc.WarcRecordBuilder {
-	b := gowarc.NewRecordBuilder(t, w.opts...)
+	b := newRecordBuilder(t, w.opts...)
 	b.AddWarcHeaderTime(gowarc.WarcDate, time.Now().UTC())
 	if w.info != "" {
 		// WARC/1.1 5.14: the warcinfo record that describes this one.
