@@ -25,7 +25,11 @@ import (
 
 // Archive is a set of WARC files opened for replay.
 type Archive struct {
-	files map[string]*File // by the name index entries carry
+	// files are the WARC files' paths by the name index entries carry.
+	// A file is opened for each capture read and closed with it, so that
+	// replay holds a descriptor a request, as live retrieval holds a
+	// connection, whatever the number of files.
+	files map[string]string
 	index *Index
 	dir   string // the temporary directory of the index
 	cfg   scheme.Config
@@ -105,7 +109,7 @@ func OpenArchive(paths []string, cfg scheme.Config, bad func(error)) (*Archive, 
 	if err != nil {
 		return nil, err
 	}
-	a := &Archive{files: map[string]*File{}, dir: dir, cfg: cfg}
+	a := &Archive{files: map[string]string{}, dir: dir, cfg: cfg}
 	ok := false
 	defer func() {
 		if !ok {
@@ -124,12 +128,13 @@ func OpenArchive(paths []string, cfg scheme.Config, bad func(error)) (*Archive, 
 		if err != nil {
 			return nil, err
 		}
-		a.files[base] = f
+		a.files[base] = n
 		IndexFile(f, base, func(e Entry) {
 			if addErr == nil {
 				addErr = srt.Add(e.AppendLine(nil))
 			}
 		}, bad)
+		f.Close()
 		if addErr != nil {
 			return nil, addErr
 		}
@@ -154,9 +159,6 @@ func OpenArchive(paths []string, cfg scheme.Config, bad func(error)) (*Archive, 
 
 // Close closes the files and removes the temporary index.
 func (a *Archive) Close() error {
-	for _, f := range a.files {
-		f.Close()
-	}
 	if a.index != nil {
 		a.index.Close()
 	}
@@ -276,11 +278,16 @@ func (a *Archive) original(rec *Record, e Entry) (Entry, error) {
 // open reads the header of the record e points at and returns it with
 // its block.
 func (a *Archive) open(e Entry) (*Record, io.ReadCloser, error) {
-	f := a.files[e.Filename]
-	if f == nil {
+	name, ok := a.files[e.Filename]
+	if !ok {
 		return nil, nil, fmt.Errorf("the index names %s, which is not one of the archive's files", e.Filename)
 	}
+	f, err := Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
 	if e.Offset >= f.Size {
+		f.Close()
 		return nil, nil, &ReadError{File: f.Name, Offset: e.Offset, Reason: "the index points past the end of the file"}
 	}
 	s := scanners.Get().(*Scanner)
@@ -289,10 +296,14 @@ func (a *Archive) open(e Entry) (*Record, io.ReadCloser, error) {
 	head, _ := s.br.Peek(len(warcMagic))
 	rec, in, err := s.head(e.Offset, bytes.HasPrefix(head, gzipMagic))
 	if err != nil {
+		s.reset("", nil, 0)
 		scanners.Put(s)
+		f.Close()
 		return nil, nil, err
 	}
-	return rec, newBlockReader(s, rec, in), nil
+	b := newBlockReader(s, rec, in)
+	b.file = f
+	return rec, b, nil
 }
 
 // blockReader streams a record's block, checking its WARC-Block-Digest at
@@ -303,6 +314,7 @@ type blockReader struct {
 	r    *io.LimitedReader
 	h    hash.Hash
 	want string // the digest's value as written
+	file *File  // the file, closed with the reader
 	done bool
 }
 
@@ -356,8 +368,12 @@ func (b *blockReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Close gives the scanner back for another record.
+// Close closes the file and gives the scanner back for another record.
 func (b *blockReader) Close() error {
+	if b.file != nil {
+		b.file.Close()
+		b.file = nil
+	}
 	if b.s != nil {
 		b.s.reset("", nil, 0)
 		scanners.Put(b.s)

@@ -160,3 +160,47 @@ func TestLongTargetNotIndexed(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayDescriptors: a capture read holds one descriptor, given back
+// when it is closed; an archive holds none between requests, whatever the
+// number of its files.
+func TestReplayDescriptors(t *testing.T) {
+	fds := func() int {
+		es, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		return len(es)
+	}
+	dir := t.TempDir()
+	for i := 0; i < 20; i++ {
+		writeWARC(t, dir, "f"+strconv.Itoa(i)+".warc.gz", sampleRecords(), true)
+	}
+	before := fds()
+	a, err := OpenArchive([]string{dir}, scheme.Config{}, func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if n := fds() - before; n > 1 { // the index
+		t.Errorf("an archive of 20 files holds %d descriptors", n)
+	}
+	caps, _ := a.Captures("gopher://gopher.example/0/about")
+	if len(caps) != 20 {
+		t.Fatalf("%d captures", len(caps))
+	}
+	for _, c := range caps {
+		rc, err := a.Resource(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := fds() - before; n > 2 {
+			t.Errorf("reading one capture holds %d descriptors", n-1)
+		}
+		io.Copy(io.Discard, rc)
+		rc.Close()
+	}
+	if n := fds() - before; n > 1 {
+		t.Errorf("after 20 captures read and closed, %d descriptors more", n)
+	}
+}
