@@ -97,8 +97,23 @@ func (a *Archive) Searches(raw string) ([]string, error) {
 // temporary CDXJ file, sorted within a bounded memory (Sorter). A record
 // that cannot be read is given to bad and left out; the others are
 // served. cfg plans the captured URLs as access planned them.
+//
+// A path ending in ".cdxj" is an index of the files made before (urlkit
+// index -o), used as it is: the files are not read until a capture is
+// (an archive of gigabytes starts at once).
 func OpenArchive(paths []string, cfg scheme.Config, bad func(error)) (*Archive, error) {
-	names, err := WARCFiles(paths)
+	var indexes, warcs []string
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".cdxj") {
+			indexes = append(indexes, p)
+		} else {
+			warcs = append(warcs, p)
+		}
+	}
+	if len(indexes) > 1 {
+		return nil, fmt.Errorf("%s: one index at a time (urlkit index -o writes one for any number of files)", strings.Join(indexes, ", "))
+	}
+	names, err := WARCFiles(warcs)
 	if err != nil {
 		return nil, err
 	}
@@ -116,19 +131,29 @@ func OpenArchive(paths []string, cfg scheme.Config, bad func(error)) (*Archive, 
 			a.Close()
 		}
 	}()
-	srt := &Sorter{Dir: dir}
-	defer srt.Close()
-	var addErr error
 	for _, n := range names {
 		base := filepath.Base(n)
 		if _, dup := a.files[base]; dup {
 			return nil, fmt.Errorf("%s: two WARC files are named %s; an index names files by their base name", n, base)
 		}
+		a.files[base] = n
+	}
+	if len(indexes) == 1 {
+		if a.index, err = OpenIndex(indexes[0]); err != nil {
+			return nil, err
+		}
+		ok = true
+		return a, nil
+	}
+	srt := &Sorter{Dir: dir}
+	defer srt.Close()
+	var addErr error
+	for _, n := range names {
+		base := filepath.Base(n)
 		f, err := Open(n)
 		if err != nil {
 			return nil, err
 		}
-		a.files[base] = n
 		IndexFile(f, base, func(e Entry) {
 			if addErr == nil {
 				addErr = srt.Add(e.AppendLine(nil))

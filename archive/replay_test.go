@@ -204,3 +204,42 @@ func TestReplayDescriptors(t *testing.T) {
 		t.Errorf("after 20 captures read and closed, %d descriptors more", n)
 	}
 }
+
+// TestArchiveWithIndex: an index written before (urlkit index -o) is used
+// as it is, and finds the same captures as indexing the files.
+func TestArchiveWithIndex(t *testing.T) {
+	dir := t.TempDir()
+	name, _ := writeWARC(t, dir, "a.warc.gz", sampleRecords(), true)
+	f, _ := Open(name)
+	srt := &Sorter{}
+	IndexFile(f, "a.warc.gz", func(e Entry) { srt.Add(e.AppendLine(nil)) }, func(err error) { t.Error(err) })
+	f.Close()
+	idx := filepath.Join(t.TempDir(), "a.cdxj")
+	out, _ := os.Create(idx)
+	srt.WriteTo(out)
+	out.Close()
+	a, err := OpenArchive([]string{name, idx}, scheme.Config{}, func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	caps, err := a.Captures("gopher://gopher.example/0/about")
+	if err != nil || len(caps) != 1 {
+		t.Fatalf("%v %v", caps, err)
+	}
+	rc, err := a.Resource(caps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := io.ReadAll(rc); string(b) != "About this hole.\n" {
+		t.Errorf("%q", b)
+	}
+	rc.Close()
+	a.Close()
+	if _, err := os.Stat(idx); err != nil {
+		t.Errorf("the given index was removed with the archive: %v", err)
+	}
+	if _, err := OpenArchive([]string{name, idx, idx + "2.cdxj"}, scheme.Config{}, func(error) {}); err == nil {
+		t.Error("two indexes accepted")
+	}
+}
