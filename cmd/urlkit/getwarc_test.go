@@ -346,3 +346,43 @@ func TestGetRecursiveSignal(t *testing.T) {
 	}
 	keepForCI(t, name+".warc.gz", "get-r-sigterm.warc.gz")
 }
+
+// get -r against the real daemons: gophernicus's hole, vsftpd's /pub/
+// tree, freeWAIS-sf's hits and a Prospero directory, each followed to
+// depth 2; gowarc reads the file strictly (warcio.js in CI), and every
+// listing's links were captured.
+func TestGetRecursiveReal(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_GOPHER_ADDR")
+	for _, v := range []string{"URLKIT_FTP_ADDR", "URLKIT_WAIS_ADDR"} {
+		testservers.Require(t, v)
+	}
+	seeds := []string{"gopher://" + env["URLKIT_GOPHER_ADDR"] + "/1", "ftp://" + env["URLKIT_FTP_ADDR"] + "/pub/",
+		"wais://" + env["URLKIT_WAIS_ADDR"] + "/demo?retrieval"}
+	if a := env["URLKIT_PROSPERO_ADDR"]; a != "" {
+		seeds = append(seeds, "prospero://"+a+"/"+env["URLKIT_PROSPERO_ROOT"]+"/pub")
+	}
+	dir := t.TempDir()
+	name := filepath.Join(dir, "real-r")
+	args := append([]string{"get", "-r", "--depth", "2", "--max-items", "300", "--warc", name}, seeds...)
+	_, stderr, code := runCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := readWARCTypes(t, name+".warc.gz")
+	n := map[string]int{}
+	for _, r := range got {
+		typ, target, _ := strings.Cut(r, " ")
+		if typ == "resource" || typ == "revisit" {
+			scheme, _, _ := strings.Cut(target, ":")
+			n[scheme]++
+		}
+	}
+	// More than the seeds themselves: the listings were followed.
+	for _, s := range []string{"gopher", "ftp", "wais"} {
+		if n[s] < 3 {
+			t.Errorf("%d %s captures: %v\n%s", n[s], s, n, stderr)
+		}
+	}
+	t.Logf("%v; %s", n, strings.TrimSpace(stderr))
+	keepForCI(t, name+".warc.gz", "get-r-real.warc.gz")
+}
