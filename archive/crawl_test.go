@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -298,6 +299,12 @@ func TestResumeDamagedTail(t *testing.T) {
 	}
 	if got := closeWARC(t, w, path); len(got) != 4 {
 		t.Errorf("%d records after resuming, want the 3 whole ones and a warcinfo", len(got))
+	}
+	// An uncompressed WARC file cannot take gzip members after it.
+	plain := filepath.Join(t.TempDir(), "plain.warc")
+	os.WriteFile(plain, []byte("WARC/1.1\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n"), 0o644)
+	if _, _, err := Resume(plain, nil); err == nil || !strings.Contains(err.Error(), "gzip") {
+		t.Errorf("an uncompressed file continued: %v", err)
 	}
 }
 
