@@ -217,6 +217,26 @@ func (a *Archive) Captures(raw string) ([]Entry, error) {
 	return out, err
 }
 
+// URLs returns the first max archived URLs in index order (each once;
+// exchange records passed over), and whether there are more.
+func (a *Archive) URLs(max int) (urls []string, more bool, err error) {
+	// Enough lines for max URLs of a few captures each; a URL with more
+	// captures than that shortens the list, it does not lengthen the read.
+	es, err := a.index.Prefix("", 8*max)
+	seen := map[string]bool{}
+	for _, e := range es {
+		if exchangeTypes[e.Mime] || seen[e.URL] || strings.HasPrefix(e.Key, "news:") && !strings.HasPrefix(e.URL, "news:") {
+			continue
+		}
+		if len(urls) == max {
+			return urls, true, err
+		}
+		seen[e.URL] = true
+		urls = append(urls, e.URL)
+	}
+	return urls, len(es) == 8*max, err
+}
+
 // Nearest returns the index of the capture nearest in time to at, the
 // latest when at is zero (as Wayback machines choose); on a tie, the
 // earlier.

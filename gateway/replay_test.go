@@ -416,3 +416,28 @@ func FuzzReplayRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestReplayRootPage: a replaying gateway's front page says so and links
+// the archived URLs (each once, exchange records and message-id entries
+// passed over), where a live one has its instructions.
+func TestReplayRootPage(t *testing.T) {
+	c := &capturer{t: t}
+	d := time.Date(1994, 6, 1, 12, 0, 0, 0, time.UTC)
+	c.record("gopher://h.example/1/", "text/x-gopher-menu", []byte("0Doc\t/doc\th.example\t70\r\n"), d)
+	c.record("gopher://h.example/1/", "text/x-gopher-menu", []byte("0Doc\t/doc\th.example\t70\r\n"), d.Add(time.Hour))
+	c.record("gopher://h.example/1/", "text/x-gopher-conversation", []byte("> /\r\n"), d)
+	c.record("nntp://n.example/g/1", "message/rfc822", []byte("Message-ID: <1@n.example>\r\n\r\nbody\r\n"), d)
+	base := serve(t, replayGateway(t, c.archive()))
+	resp, body := raw(t, base, "GET", "/")
+	if resp.StatusCode != 200 || !strings.Contains(body, "replaying an archive") {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	links := regexp.MustCompile(`<li><a href="([^"]*)">`).FindAllStringSubmatch(body, -1)
+	var got []string
+	for _, l := range links {
+		got = append(got, l[1])
+	}
+	if want := "/gopher://h.example/1/ /nntp://n.example/g/1"; strings.Join(got, " ") != want {
+		t.Errorf("links %q, want %q", got, want)
+	}
+}
