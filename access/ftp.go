@@ -33,6 +33,11 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 		key = ftpSessionKey(p)
 	}
 	if kept := x.opts.FTPSessions.take(key); kept != nil {
+		if err := x.reuse(Connection{Protocol: "ftp", Name: p.Addr, Network: "tcp"}, kept.conn); err != nil {
+			// The follow rule refuses its server: kept for others.
+			x.opts.FTPSessions.put(key, kept.conn, kept.typ, kept.feat)
+			return nil, err
+		}
 		r, err := x.ftpSession(p, key, kept)
 		var re *ReplyError
 		if err == nil || errors.As(err, &re) || x.ctx.Err() != nil {
@@ -89,7 +94,6 @@ func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*R
 	var err error
 	if kept != nil {
 		raw = kept.conn
-		x.connected(raw)
 		x.opts.tracef("* reusing a logged-in session to %s", p.Addr)
 		if x.opts.Capture != nil {
 			// The exchange of this retrieval starts on a session opened
