@@ -2,6 +2,7 @@ package scheme
 
 import (
 	"errors"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -336,3 +337,12 @@ func (s OpenFile) writeJSON(w jsonw.Writer) jsonw.Writer {
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s OpenFile) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the last element of the local path.
+func (v *File) fileName() (string, error) {
+	p, err := v.LocalPath()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Base(p), nil
+}

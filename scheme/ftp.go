@@ -747,3 +747,10 @@ func (c FTPCommand) hasArg() bool {
 	}
 	return false
 }
+
+// fileName is the name RETR asks for (RFC 1738 3.2.2: the last segment).
+func (v *FTP) fileName() (string, error) { return v.Name, nil }
+
+// asksHead marks the plan as one Config.Head turns into SIZE and MDTM
+// (RFC 3659 4, 3): headPlan.
+func (p *FTPPlan) asksHead() {}

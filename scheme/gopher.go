@@ -686,3 +686,12 @@ func (s GopherRead) writeJSON(w jsonw.Writer) jsonw.Writer {
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s GopherRead) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the last "/"-segment of the selector.
+func (v *Gopher) fileName() (string, error) {
+	return v.Selector[strings.LastIndexByte(v.Selector, '/')+1:], nil
+}
+
+// asksHead marks the plan as one Config.Head turns into the Gopher+
+// attribute request (headPlan).
+func (p *GopherPlan) asksHead() {}

@@ -457,3 +457,15 @@ func (s HTTPEndHeader) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s HTTPRead) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the last segment of the path (RFC 1738 3.3), decoded: the
+// view keeps the path encoded, and a valid URL's escapes are valid, so
+// decoding cannot fail.
+func (v *HTTP) fileName() (string, error) {
+	last, _ := urlkit.Unescape(v.Path[strings.LastIndexByte(v.Path, '/')+1:])
+	return last, nil
+}
+
+// asksHead marks the plan as one Config.Head turns into HEAD (RFC 1945
+// 8.2): headPlan.
+func (p *HTTPPlan) asksHead() {}

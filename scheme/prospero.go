@@ -566,3 +566,10 @@ func (s ProsperoSelect) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s ProsperoStatus) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the hsoname's last "/"-segment: no structure may be assumed
+// (RFC 1738 3.11), but the name a server gives a file is its last segment
+// in every hsoname dirsrv writes.
+func (v *Prospero) fileName() (string, error) {
+	return v.HSOName[strings.LastIndexByte(v.HSOName, '/')+1:], nil
+}
