@@ -774,6 +774,39 @@ func TestProsperoCancel(t *testing.T) {
 	}
 }
 
+// A refusal (FAILURE NOT-AUTHORIZED) leads to the STATUS request; a Root
+// there is named in the error (*ProsperoRootError) with the URL under
+// it; a status without one, or a Root that is not an absolute path, leaves
+// the refusal as it was.
+func TestProsperoRefusedStatus(t *testing.T) {
+	for _, tc := range []struct {
+		status string
+		root   string // "" : no ProsperoRootError
+	}{
+		{"Prospero server (PreAlpha.5.3)\n   Root: /srv/tree\n", "/srv/tree"},
+		{"Prospero server\nRequests since startup 1\n", ""},
+		{"   Root: relative/tree\n", ""},
+	} {
+		d := &hostile.ProsperoDirectory{Size: 1250, Window: 16, Answer: func(req string) string {
+			if strings.HasPrefix(req, "STATUS") {
+				return tc.status
+			}
+			return "FAILURE NOT-AUTHORIZED\n"
+		}}
+		s := hostile.ServeUDP(t, d.Handle)
+		_, _, err := get(t, "prospero://"+s.Addr+"/pub", scheme.Config{}, nil)
+		var re *ProsperoRootError
+		switch {
+		case err == nil || !strings.Contains(err.Error(), "FAILURE NOT-AUTHORIZED"):
+			t.Errorf("%q: %v", tc.status, err)
+		case tc.root == "" && errors.As(err, &re):
+			t.Errorf("%q: a root %q from nowhere", tc.status, re.Root)
+		case tc.root != "" && (!errors.As(err, &re) || re.Root != tc.root || re.URL() != "prospero://"+s.Addr+"//srv/tree/pub"):
+			t.Errorf("%q: %v", tc.status, err)
+		}
+	}
+}
+
 // FORWARDED (Prospero protocol v5, standard responses): the object moved;
 // the same requests go to the new host and name, as a new plan (get -v
 // shows it); a loop of forwards stops after 4.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,6 +95,59 @@ func TestRequestLineKeepAlive(t *testing.T) {
 		"GET / HTTP/1.1\r\n"+host+"\r\n", 4)
 	if !strings.HasPrefix(got[0], "200 OK") || !strings.Contains(got[1], "try /gopher://127.0.0.1:7070/0/a%25zz") || !strings.HasPrefix(got[2], "405 ") || !strings.HasPrefix(got[3], "200 OK") {
 		t.Errorf("%q", got)
+	}
+}
+
+// plainTarget's fast reading agrees with url.ParseRequestURI, net/http's
+// own: what it takes, ParseRequestURI takes (it may leave to
+// ParseRequestURI what that takes too, never the reverse).
+func TestPlainTargetAgrees(t *testing.T) {
+	pieces := []string{"/", "gopher://", "http://", "h.example", "h_x", "[::1]", ":70", ":x", "@", "%", "%4", "%41", "%zz", "?", "#", " ", "\x00", "\x7f", "\x80", "a", "~", ";", "//"}
+	seen := 0
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, c := range pieces {
+				for _, d := range pieces {
+					s := a + b + c + d
+					if plainTarget([]byte(s)) {
+						seen++
+						if _, err := url.ParseRequestURI(s); err != nil {
+							t.Errorf("plainTarget takes %q, url.ParseRequestURI refuses it: %v", s, err)
+						}
+					}
+				}
+			}
+		}
+	}
+	if seen < 1000 {
+		t.Errorf("plainTarget took only %d targets", seen)
+	}
+	for _, s := range []string{"/gopher://h/1/", "gopher://h.example:70/0/a%20b", "/x?a%zz"} {
+		if !plainTarget([]byte(s)) {
+			t.Errorf("%q is plain", s)
+		}
+	}
+}
+
+// What net/http answers by itself, before any handler (RFC 9112 3.2: no
+// Host; a header past MaxHeaderBytes; an HTTP version other than 1.x; a
+// transfer coding it does not read), is urlkit's page for the same
+// status: one plain line, or HTML when the request's Accept prefers it.
+func TestNetHTTPOwnAnswers(t *testing.T) {
+	addr := serveCapped(t, New(Config{}))
+	host := "Host: " + addr + "\r\n"
+	for _, tc := range []struct{ req, want string }{
+		{"GET / HTTP/1.1\r\n\r\n", "400 Bad Request text/plain; charset=utf-8\nurlkit gateway: 400 Bad Request: the request was refused before it reached the gateway: it has no Host header, which HTTP/1.1 requires (RFC 9112 3.2)\n"},
+		{"GET / HTTP/1.1\r\nAccept: " + browserAccept + "\r\n\r\n", "<h1>Bad Request (400)</h1>\n<p class=\"error\">the request was refused before it reached the gateway: it has no Host header"},
+		{"GET / HTTP/1.1\r\n" + host + "X-Big: " + strings.Repeat("x", MaxHeaderBytes+8192) + "\r\n\r\n", "431 Request Header Fields Too Large text/plain; charset=utf-8\nurlkit gateway: 431 Request Header Fields Too Large: the request was refused before it reached the gateway: its header is larger"},
+		{"GET / HTTP/3.0\r\n" + host + "\r\n", "505 HTTP Version Not Supported text/plain; charset=utf-8\nurlkit gateway: 505 HTTP Version Not Supported: "},
+		{"POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: gzip\r\n\r\n", "501 Not Implemented text/plain; charset=utf-8\nurlkit gateway: 501 Not Implemented: the request was refused before it reached the gateway: it names a transfer coding"},
+		{"GET / HTTP/1.1\r\n" + host + "Bad Header\r\n\r\n", "400 Bad Request text/plain; charset=utf-8\nurlkit gateway: 400 Bad Request: the request was refused before it reached the gateway: it is not a well-formed HTTP request\n"},
+	} {
+		got := exchange(t, addr, tc.req, 1)[0]
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%.60q:\n got %q\nwant %q", tc.req, got, tc.want)
+		}
 	}
 }
 
