@@ -495,8 +495,6 @@ func Execute(ctx context.Context, p scheme.Plan, opts *Options) (*Resource, erro
 	return r, nil
 }
 
-// newExec starts an execution: its context ends with MaxTime, and its
-// cancel function must be called when it is over.
 // clients maps a plan's type to the client that carries it out over its
 // protocol. Each client registers itself in its own file (registerClient
 // in an init function), so a scheme's client is one file of this package.
@@ -515,6 +513,8 @@ func Retrievable(p scheme.Plan) bool {
 	return ok
 }
 
+// newExec starts an execution: its context ends with MaxTime, and its
+// cancel function must be called when it is over.
 func newExec(ctx context.Context, opts *Options) *execution {
 	if opts == nil {
 		opts = &Options{}
