@@ -60,3 +60,32 @@ func Relative(base, target URL, mode Mode) (URL, error) {
 	}
 	return URL{}, &ResolveError{Op: "relative", Mode: mode, Base: base.s, Ref: target.s, Part: "target", Err: ErrUnreachable}
 }
+
+// RelativeString parses base and target and returns [Relative]'s partial
+// form of target. Each input need only be a generic URL, as for
+// [ResolveString]: an input that breaks its scheme's own rules gives the
+// result with a *[ResolveWarning] listing them, and one that is not even a
+// generic URL is a *[ResolveError] whose Part ("base" or "target") says
+// which it is.
+func RelativeString(base, target string, mode Mode) (URL, error) {
+	return RelativeStringWith(base, target, mode, ParseRef)
+}
+
+// RelativeStringWith is [RelativeString] with base and target read by
+// parse, as [ResolveStringWith] reads its inputs.
+func RelativeStringWith(base, target string, mode Mode, parse func(string) (URL, error)) (URL, error) {
+	var findings []SchemeFinding
+	b, err := parseInput(base, "base", parse, &findings)
+	if err != nil {
+		return URL{}, &ResolveError{Op: "relative", Mode: mode, Base: base, Ref: target, Part: "base", Err: err}
+	}
+	t, err := parseInput(target, "target", parse, &findings)
+	if err != nil {
+		return URL{}, &ResolveError{Op: "relative", Mode: mode, Base: base, Ref: target, Part: "target", Err: err}
+	}
+	r, err := Relative(b, t, mode)
+	if err == nil && findings != nil {
+		return r, &ResolveWarning{Mode: mode, Base: base, Ref: target, Result: r.s, Findings: findings}
+	}
+	return r, err
+}

@@ -1058,3 +1058,45 @@ func splitRef(u *URL) resolve.Parts {
 	splitRefInto(u, &p)
 	return p
 }
+
+// RelativeString reads its inputs as ResolveString does (issue 10: the
+// generic syntax, the scheme's complaints as warnings) and gives
+// Relative's result; RFC 1630's slash-count rule places "/g" after the
+// "//a" section.
+func TestRelativeString(t *testing.T) {
+	tests := []struct {
+		base, target, want string
+		parts              string // the findings' parts, or the error's Part after "error:"
+	}{
+		{"http://a/b/c", "http://a/b/g", "g", ""},
+		{"http:///s//a/b/c", "http:///s//a/g", "/g", "base,target"},
+		{"http://a/b/c", "http:///s//a/g", "", "error:target"}, // Relative's ErrUnreachable, as it is
+		{"http://a b/", "http://a/g", "", "error:base"},
+		{"http://a/b/c", "http://a/%zz", "", "error:target"},
+	}
+	for _, tt := range tests {
+		u, err := RelativeString(tt.base, tt.target, ModeRFC1630)
+		var parts []string
+		var w *ResolveWarning
+		var re *ResolveError
+		switch {
+		case errors.As(err, &w):
+			for _, f := range w.Findings {
+				parts = append(parts, f.Part)
+			}
+			if w.Result != u.String() || w.Base != tt.base || w.Ref != tt.target {
+				t.Errorf("%q, %q: warning %+v does not name the inputs and the result", tt.base, tt.target, w)
+			}
+		case errors.As(err, &re):
+			parts = []string{"error:" + re.Part}
+			if re.Op != "relative" || re.Base != tt.base || re.Ref != tt.target {
+				t.Errorf("%q, %q: error %+v does not name the operation and the inputs", tt.base, tt.target, re)
+			}
+		case err != nil:
+			t.Errorf("%q, %q: error %v is neither a warning nor a *ResolveError", tt.base, tt.target, err)
+		}
+		if got := strings.Join(parts, ","); u.String() != tt.want || got != tt.parts {
+			t.Errorf("RelativeString(%q, %q) = %q, findings or error in %q; want %q, %q (%v)", tt.base, tt.target, u, got, tt.want, tt.parts, err)
+		}
+	}
+}

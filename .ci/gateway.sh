@@ -177,6 +177,8 @@ printf '%s\r\n' \
 	"1javascript link	javascript:document.title='PWNED'	127.0.0.1	70" \
 	"hURL link	URL:javascript:document.title='PWNED'	127.0.0.1	70" \
 	"hdata link	URL:data:text/html,<script>alert(1)</script>	127.0.0.1	70" \
+	$'0photo\xe2\x80\xaegpj.exe (a name reversed by U+202E)	/p	127.0.0.1	70' \
+	$'i\xe2\x81\xa7isolated\xe2\x81\xa9 \xe2\x80\x8fmarks\xe2\x80\x8e and \xe2\x80\xabembedding\xe2\x80\xac	x	h	1' \
 	"." >"$TMP/hostile.menu"
 socat "TCP-LISTEN:$HPORT,bind=127.0.0.1,reuseaddr,fork" "SYSTEM:cat $TMP/hostile.menu" 2>/dev/null &
 HOSTILEPID=$!
@@ -187,6 +189,16 @@ if grep -q 'PWNED</' "$OUT/hostile.html" || grep -qi '<img\|<script\|href="javas
 	fail "chromium: the hostile menu's markup or script reached the page (see $OUT/hostile.html)"
 fi
 grep -q 'urlkit gateway</title>\|<title>gopher://' "$OUT/hostile.html" || fail "chromium: the page title changed"
+# >>> issue 34: bidi controls in display strings are shown, not applied
+# The page shows each as a visible mark ("[U+202E]") and holds none of them:
+# the listed name reads "photo[U+202E]gpj.exe", never "photoexe.jpg".
+grep -q 'photo\[U+202E\]gpj.exe' "$OUT/hostile.html" || fail "chromium: the U+202E name is not shown with its mark"
+# (U+202E, U+2067, U+2069, U+200F, U+200E, U+202B, U+202C as UTF-8 bytes)
+if LC_ALL=C grep -q -e $'\xe2\x80\xae' -e $'\xe2\x81\xa7' -e $'\xe2\x81\xa9' -e $'\xe2\x80\x8f' \
+	-e $'\xe2\x80\x8e' -e $'\xe2\x80\xab' -e $'\xe2\x80\xac' "$OUT/hostile.html"; then
+	fail "chromium: a bidi control reached the page (see $OUT/hostile.html)"
+fi
+# <<< issue 34
 chrome --screenshot="$OUT/hostile-menu.png" "$GW/gopher://127.0.0.1:$HPORT/1/" >/dev/null
 for f in gopher-menu.png ftp-dir.png hostile-menu.png; do
 	[ -s "$OUT/$f" ] || fail "chromium wrote no $f"

@@ -34,9 +34,9 @@ type Fetch struct {
 	// connection (for http, of the current hop).
 	ip netip.Addr
 	// exchange is the metadata record's block (not http).
-	exchange gowarc.WarcRecordBuilder
+	exchange *block
 	// payload is the resource record's block (not http).
-	payload gowarc.WarcRecordBuilder
+	payload *block
 	// hops are http's request and response records, one pair a
 	// connection.
 	hops []*hop
@@ -51,7 +51,7 @@ type Fetch struct {
 // hop is one http request and its response.
 type hop struct {
 	ip        netip.Addr
-	req, resp gowarc.WarcRecordBuilder
+	req, resp *block
 	head      []byte // the start of the response, for its version
 	tls       string // the TLS version, "" for none
 }
@@ -128,7 +128,7 @@ func recordType(t string) gowarc.RecordType {
 // ensureExchange starts the metadata record's block.
 func (f *Fetch) ensureExchange() {
 	if f.exchange == nil {
-		f.exchange = f.w.builder(recordType(f.conv.Exchange))
+		f.exchange = f.w.newBlock(recordType(f.conv.Exchange), false)
 	}
 }
 
@@ -179,16 +179,16 @@ func (f *Fetch) httpExchanged(e access.Exchange) {
 		h.tls = string(e.Data)
 		return
 	}
-	var b *gowarc.WarcRecordBuilder
+	var b **block
 	if e.Kind == access.Sent {
 		b = &h.req
 		if *b == nil {
-			*b = f.w.builder(gowarc.Request)
+			*b = f.w.newBlock(gowarc.Request, true)
 		}
 	} else {
 		b = &h.resp
 		if *b == nil {
-			*b = f.w.builder(gowarc.Response)
+			*b = f.w.newBlock(gowarc.Response, true)
 		}
 		if len(h.head) < 16 {
 			h.head = append(h.head, e.Data[:min(len(e.Data), 16-len(h.head))]...)
@@ -220,7 +220,7 @@ func (f *Fetch) Resource(r *access.Resource) *access.Resource {
 		return r
 	}
 	f.media = media
-	f.payload = f.w.builder(recordType(f.conv.Payload))
+	f.payload = f.w.newBlock(recordType(f.conv.Payload), false)
 	rr := *r
 	rr.ReadCloser = &teeBody{r: r.ReadCloser, f: f}
 	return &rr
@@ -269,15 +269,15 @@ func (f *Fetch) release() {
 }
 
 // builders returns every record builder of the fetch.
-func (f *Fetch) builders() []gowarc.WarcRecordBuilder {
-	var bs []gowarc.WarcRecordBuilder
-	for _, b := range []gowarc.WarcRecordBuilder{f.payload, f.exchange} {
+func (f *Fetch) builders() []*block {
+	var bs []*block
+	for _, b := range []*block{f.payload, f.exchange} {
 		if b != nil {
 			bs = append(bs, b)
 		}
 	}
 	for _, h := range f.hops {
-		for _, b := range []gowarc.WarcRecordBuilder{h.resp, h.req} {
+		for _, b := range []*block{h.resp, h.req} {
 			if b != nil {
 				bs = append(bs, b)
 			}

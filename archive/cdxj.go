@@ -351,6 +351,18 @@ func lineKey(line []byte) []byte {
 // Lookup returns the entries whose sort key is key, in the index's order
 // (oldest first), at most MaxCaptures of them.
 func (x *Index) Lookup(key string) ([]Entry, error) {
+	return x.scan(key, func(k []byte) bool { return string(k) == key }, MaxCaptures)
+}
+
+// Prefix returns the entries whose sort key starts with prefix, in the
+// index's order, at most max of them.
+func (x *Index) Prefix(prefix string, max int) ([]Entry, error) {
+	return x.scan(prefix, func(k []byte) bool { return bytes.HasPrefix(k, []byte(prefix)) }, max)
+}
+
+// scan returns the entries from the first whose key is at least from, as
+// long as match holds, at most max of them.
+func (x *Index) scan(key string, match func(k []byte) bool, max int) ([]Entry, error) {
 	buf := make([]byte, 4<<10)
 	// The smallest pos whose next line has a key >= key: the lines from
 	// there on are the ones sought, if any.
@@ -372,13 +384,13 @@ func (x *Index) Lookup(key string) ([]Entry, error) {
 	}
 	var out []Entry
 	pos := lo
-	for len(out) < MaxCaptures {
+	for len(out) < max {
 		line, start, b, err := x.lineAt(pos, buf)
 		buf = b
 		if err != nil {
 			return out, err
 		}
-		if start >= x.size || string(lineKey(line)) != key {
+		if start >= x.size || !match(lineKey(line)) {
 			break
 		}
 		e, err := ParseLine(line)

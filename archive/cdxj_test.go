@@ -129,6 +129,21 @@ func TestLookup(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Fatalf("n=%d: Lookup(%q) = %d lines, want %d", c.n, k, len(got), len(want))
 			}
+			// Prefix: every line whose key starts with the probe's first bytes.
+			p := k[:len(k)/2]
+			es, err := x.Prefix(p, len(lines)+1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, l := range lines {
+				if strings.HasPrefix(string(lineKey(l)), p) {
+					n++
+				}
+			}
+			if len(es) != n || len(es) > 0 && !strings.HasPrefix(es[0].Key, p) {
+				t.Fatalf("n=%d: Prefix(%q) = %d entries, want %d", c.n, p, len(es), n)
+			}
 		}
 		x.Close()
 		// Without the last newline.

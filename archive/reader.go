@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	gowarc "github.com/nlnwa/gowarc/v3"
@@ -138,15 +139,39 @@ func (f *File) Scan() *Scanner { return NewScanner(f.Name, f.File, f.Size) }
 // NewScanner returns a scanner over the records of the WARC file of the
 // given size read through ra; name is used in errors.
 func NewScanner(name string, ra io.ReaderAt, size int64) *Scanner {
-	s := &Scanner{name: name, ra: ra, size: size, maxHeader: DefaultMaxHeader, first: true,
+	s := newScanner()
+	s.reset(name, ra, size)
+	return s
+}
+
+// reset makes s a scanner over another file (or the same again) from its start.
+func (s *Scanner) reset(name string, ra io.ReaderAt, size int64) {
+	s.name, s.ra, s.size, s.next, s.first, s.peek = name, ra, size, 0, true, nil
+	s.seek(0)
+}
+
+// scanners keeps the scanners replay reads single records with (their
+// buffers and gzip reader are most of what a replayed request allocates).
+var scanners = sync.Pool{New: func() any { return newScanner() }}
+
+func newScanner() *Scanner {
+	s := &Scanner{maxHeader: DefaultMaxHeader,
 		// The index needs the header: the block is skipped, not parsed
 		// (its digests are checked when it is replayed).
-		um: gowarc.NewUnmarshaler(gowarc.WithSkipParseBlock(), gowarc.WithNoValidation(),
-			gowarc.WithSyntaxErrorPolicy(gowarc.ErrWarn), gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
-			gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore))}
+		// The fields are read, not validated (gowarc's validation of each
+		// field costs more than the rest of a replayed request): what
+		// urlkit needs of them is checked where it is used.
+		um: newHeaderParser()}
 	s.br = bufio.NewReaderSize(&s.cr, 32<<10)
-	s.seek(0)
 	return s
+}
+
+// newHeaderParser returns a reader of header blocks: gowarc's parser,
+// without its validation of the fields. (An Unmarshaler keeps state: one
+// a scanner.)
+func newHeaderParser() gowarc.Unmarshaler {
+	return gowarc.NewUnmarshaler(gowarc.WithSkipParseBlock(), gowarc.WithNoValidation(),
+		gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore))
 }
 
 // countingReader reads a file from an offset, counting what it read.

@@ -35,6 +35,7 @@ type Recorder struct {
 
 	mu     sync.Mutex
 	cur    *recFile
+	open   map[*recFile]bool // every file not yet closed
 	seq    int
 	closed bool
 }
@@ -44,6 +45,7 @@ type recFile struct {
 	w        *Writer
 	inflight int
 	retired  bool // a newer file takes the new fetches; close when idle
+	closed   bool
 }
 
 // Recording is one retrieval being recorded.
@@ -67,7 +69,7 @@ func NewRecorder(dir string, maxSize int64, info [][2]string) (*Recorder, error)
 	if maxSize <= 0 {
 		maxSize = DefaultRecordFileSize
 	}
-	return &Recorder{dir: dir, maxSize: maxSize, info: info}, nil
+	return &Recorder{dir: dir, maxSize: maxSize, info: info, open: map[*recFile]bool{}}, nil
 }
 
 // fileName names the seq'th file begun at t.
@@ -91,6 +93,7 @@ func (r *Recorder) Capture(target urlkit.URL, opts *access.Options) (*Recording,
 			return nil, err
 		}
 		r.cur = &recFile{w: w}
+		r.open[r.cur] = true
 	}
 	r.cur.inflight++
 	return &Recording{Fetch: r.cur.w.Capture(withoutUserinfo(target), opts), r: r, file: r.cur}, nil
@@ -120,13 +123,18 @@ func withoutUserinfo(u urlkit.URL) urlkit.URL {
 // read to its end (complete), dropped otherwise. The file is closed and a
 // new one begun when it has passed the size.
 func (c *Recording) Done(complete bool) error {
+	r := c.r
+	r.mu.Lock()
+	closed := c.file.closed
+	r.mu.Unlock()
 	var err error
-	if complete {
+	if complete && !closed {
 		err = c.Finish()
 	} else {
+		// A retrieval still going when the recorder was closed (SIGTERM)
+		// is not recorded: its file is already whole without it.
 		c.Abandon()
 	}
-	r := c.r
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	f := c.file
@@ -135,12 +143,19 @@ func (c *Recording) Done(complete bool) error {
 		f.retired = true
 		r.cur = nil
 	}
-	if f.retired && f.inflight == 0 {
-		if cerr := f.w.Close(); err == nil {
+	if f.retired && f.inflight == 0 && !f.closed {
+		if cerr := r.closeFile(f); err == nil {
 			err = cerr
 		}
 	}
 	return err
+}
+
+// closeFile closes f; r.mu is held.
+func (r *Recorder) closeFile(f *recFile) error {
+	f.closed = true
+	delete(r.open, f)
+	return f.w.Close()
 }
 
 // size returns the bytes of whole records written so far.
@@ -150,23 +165,23 @@ func (w *Writer) size() int64 {
 	return w.end
 }
 
-// Close closes the current file (after the recordings open on it are
-// done, if any: call it once the gateway has stopped serving). No
+// Close closes every file now, with the records written so far: the
+// retrievals still going are not recorded (call it once the gateway has
+// stopped taking requests and those it could finish are done). No
 // recording starts after it.
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
-	if r.cur == nil {
-		return nil
-	}
-	f := r.cur
 	r.cur = nil
-	f.retired = true
-	if f.inflight == 0 {
-		return f.w.Close()
+	var first error
+	for f := range r.open {
+		f.retired = true
+		if err := r.closeFile(f); err != nil && first == nil {
+			first = err
+		}
 	}
-	return nil
+	return first
 }
 
 // Recover gives their names to the files a recording into dir left under

@@ -32,10 +32,60 @@ type Archive struct {
 }
 
 // NotArchivedError is a URL of which the archive holds no capture.
-type NotArchivedError struct{ URL string }
+type NotArchivedError struct {
+	URL string
+	// Searches are the captured searches of the same search item or
+	// database, when URL is a search (see Archive.Searches).
+	Searches []string
+}
 
 func (e *NotArchivedError) Error() string {
-	return "not in the archive: " + e.URL + " was not captured (the gateway is replaying an archive and fetches nothing)"
+	s := "not in the archive: " + e.URL + " was not captured (the gateway is replaying an archive and fetches nothing)"
+	if len(e.Searches) > 0 {
+		s += "; the searches of it the archive holds: " + strings.Join(e.Searches, " ")
+	}
+	return s
+}
+
+// maxSearches bounds the captured searches Searches returns.
+const maxSearches = 20
+
+// Searches returns the URLs of the captured searches of the search item
+// or database the URL raw searches (a gopher type 7 selector followed by
+// %09 and the words, RFC 1738 3.4; a WAIS database followed by "?" and the
+// words, 3.9), at most 20; none for a URL that is not a search.
+func (a *Archive) Searches(raw string) ([]string, error) {
+	key := SortKey(raw)
+	var prefix string
+	switch {
+	case strings.HasPrefix(key, "gopher://"):
+		i := strings.Index(key, "%09")
+		_, path, _ := strings.Cut(key, ")/")
+		if i < 0 || !strings.HasPrefix(path, "7") {
+			return nil, nil
+		}
+		prefix = key[:i+3]
+	case strings.HasPrefix(key, "wais://"):
+		i := strings.IndexByte(key, '?')
+		if i < 0 {
+			return nil, nil
+		}
+		prefix = key[:i+1]
+	default:
+		return nil, nil
+	}
+	es, err := a.index.Prefix(prefix, 4*maxSearches)
+	var out []string
+	for _, e := range es {
+		if exchangeTypes[e.Mime] || len(out) > 0 && out[len(out)-1] == e.URL {
+			continue
+		}
+		if len(out) == maxSearches {
+			break
+		}
+		out = append(out, e.URL)
+	}
+	return out, err
 }
 
 // OpenArchive opens the WARC files named by paths (files, or directories
@@ -233,11 +283,13 @@ func (a *Archive) open(e Entry) (*Record, io.ReadCloser, error) {
 	if e.Offset >= f.Size {
 		return nil, nil, &ReadError{File: f.Name, Offset: e.Offset, Reason: "the index points past the end of the file"}
 	}
-	s := f.Scan()
+	s := scanners.Get().(*Scanner)
+	s.reset(f.Name, f.File, f.Size)
 	s.seek(e.Offset)
 	head, _ := s.br.Peek(len(warcMagic))
 	rec, in, err := s.head(e.Offset, bytes.HasPrefix(head, gzipMagic))
 	if err != nil {
+		scanners.Put(s)
 		return nil, nil, err
 	}
 	return rec, newBlockReader(s, rec, in), nil
@@ -304,4 +356,13 @@ func (b *blockReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (b *blockReader) Close() error { return nil }
+// Close gives the scanner back for another record.
+func (b *blockReader) Close() error {
+	if b.s != nil {
+		b.s.reset("", nil, 0)
+		scanners.Put(b.s)
+		b.s, b.r = nil, &io.LimitedReader{}
+		b.done = true
+	}
+	return nil
+}

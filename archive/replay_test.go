@@ -103,3 +103,32 @@ func TestNearestAndTimestamps(t *testing.T) {
 		}
 	}
 }
+
+// TestSearches: the captured searches of a gopher search item (selector
+// %09 words, RFC 1738 3.4) or a WAIS database (database ? words, 3.9),
+// and none for a URL that is not a search.
+func TestSearches(t *testing.T) {
+	dir := t.TempDir()
+	var recs []testRecord
+	for _, u := range []string{"gopher://h.example/7/find%09one", "gopher://h.example/7/find%09two", "gopher://h.example/7/findother%09x",
+		"gopher://h.example/0/find%09not-a-search", "wais://w.example/db?alpha", "wais://w.example/db?beta", "wais://w.example/db2?gamma"} {
+		recs = append(recs, testRecord{typ: gowarc.Resource, uri: u, ctype: "text/plain", block: u})
+	}
+	writeWARC(t, dir, "s.warc.gz", recs, true)
+	a, err := OpenArchive([]string{dir}, scheme.Config{}, func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for u, want := range map[string]string{
+		"gopher://h.example/7/find%09three": "gopher://h.example/7/find%09one gopher://h.example/7/find%09two",
+		"wais://w.example/db?delta":         "wais://w.example/db?alpha wais://w.example/db?beta",
+		"gopher://h.example/0/find%09x":     "",
+		"gopher://h.example/7/find":         "",
+	} {
+		got, err := a.Searches(u)
+		if err != nil || strings.Join(got, " ") != want {
+			t.Errorf("Searches(%q) = %q %v, want %q", u, got, err, want)
+		}
+	}
+}

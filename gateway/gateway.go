@@ -79,11 +79,11 @@ type Config struct {
 	MaxUpstreamPerClient int
 	MaxUpstreamPerTarget int
 	// MaxConns bounds the client connections open at once and
-	// MaxConnsPerClient those of one client address: beyond a cap the
-	// oldest idle keep-alive connection is closed to make room, and when
-	// none is idle the new connection is answered 503 (zero:
-	// DefaultMaxConns, DefaultMaxConnsPerClient). They apply to a server
-	// made with HTTPServer that serves Listener.
+	// MaxConnsPerClient those of one client address: beyond a cap a
+	// connection doing nothing (idle keep-alive, or nothing sent yet) is
+	// closed to make room, and when none is the new connection is
+	// answered 503 (zero: DefaultMaxConns, and MaxConns/16, at least 4).
+	// They apply to a server made with HTTPServer that serves Listener.
 	MaxConns          int
 	MaxConnsPerClient int
 	// HeaderTimeout bounds the time to read a request's header and
@@ -185,7 +185,7 @@ func (cfg Config) withDefaults() Config {
 	orDefault(&cfg.MaxUpstreamPerClient, max(1, cfg.MaxUpstream/4))
 	orDefault(&cfg.MaxUpstreamPerTarget, max(1, cfg.MaxUpstream/8))
 	orDefault(&cfg.MaxConns, DefaultMaxConns)
-	orDefault(&cfg.MaxConnsPerClient, DefaultMaxConnsPerClient)
+	orDefault(&cfg.MaxConnsPerClient, max(4, cfg.MaxConns/16))
 	orDefault(&cfg.HeaderTimeout, DefaultHeaderTimeout)
 	orDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
 	orDefault(&cfg.MaxPageItems, DefaultMaxPageItems)

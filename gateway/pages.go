@@ -75,6 +75,7 @@ table.files{border-collapse:collapse;font-family:monospace}
 table.files td,table.files th{padding:.1em .8em .1em 0;text-align:left;white-space:pre}
 table.files .size{text-align:right}
 .truncated{color:#a60;font-weight:bold}
+a,.info,.error,.url,td,h1,nav.crumbs{unicode-bidi:isolate}
 `
 
 // head is the start of every page, up to its header bar (the template
@@ -137,7 +138,7 @@ func head(title string, proxy bool, url string, crumbs []crumb, up template.URL,
 	return template.HTML(b)
 }
 
-var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": head}).Parse(`
+var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": head, "shown": shownControls}).Parse(`
 {{define "head"}}{{head .Title .Proxy .URL .Crumbs .Up ""}}{{end}}
 {{define "foot"}}<footer>urlkit gateway{{if not .Proxy}} · <a href="/">enter another URL</a>{{end}}</footer>
 </body></html>
@@ -148,7 +149,7 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 {{define "list-start"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
 <ul class="items">
 {{end}}
-{{define "list-item"}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{.Text}}</a>{{if .Shown}} <span class="url">{{.Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{.Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{.Text}}</span>{{end}}</li>
+{{define "list-item"}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{shown .Text}}</a>{{if .Shown}} <span class="url">{{shown .Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{shown .Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{shown .Text}}</span>{{end}}</li>
 {{end}}
 {{define "list-end"}}</ul>
 {{template "page-end" .}}{{end}}
@@ -162,8 +163,8 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 {{if .Details}}<tr><th>name</th><th class="size">size</th><th>modified</th><th>kind</th></tr>
 {{end}}{{if .Parent}}<tr><td><a href="../">../</a></td><td></td><td></td><td>parent directory</td></tr>
 {{end}}{{end}}
-{{define "ftpdir-item"}}{{if .Raw}}<tr><td colspan="4" class="info">{{.Raw}}</td></tr>
-{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{.Date}}</td><td class="kind">{{.Kind}}</td></tr>
+{{define "ftpdir-item"}}{{if .Raw}}<tr><td colspan="4" class="info">{{shown .Raw}}</td></tr>
+{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{shown .Name}}</a>{{else}}{{shown .Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{.Date}}</td><td class="kind">{{.Kind}}</td></tr>
 {{end}}{{end}}
 {{define "ftpdir-end"}}</table>
 {{template "page-end" .}}{{end}}

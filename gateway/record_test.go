@@ -61,7 +61,10 @@ func TestRecordThenReplay(t *testing.T) {
 	gs.Close()
 	fs.Close()
 	files, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
-	if len(files) < len(urls) {
+	// A file is closed once the fetches still writing into it are done:
+	// a request that starts before the previous one has ended its
+	// recording shares its file.
+	if len(files) < 2 {
 		t.Errorf("%d files for %d fetches with a 1-byte size: no rotation", len(files), len(urls))
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {

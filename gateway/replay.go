@@ -36,7 +36,12 @@ func (g *Gateway) replay(q *request, plan scheme.Plan) (*access.Resource, error)
 		return nil, err
 	}
 	if len(caps) == 0 {
-		return nil, &archive.NotArchivedError{URL: q.shown()}
+		// A search not captured: which ones were.
+		searches, _ := g.cfg.Replay.Searches(q.u.String())
+		for i := range searches {
+			searches[i] = stripUserinfo(searches[i])
+		}
+		return nil, &archive.NotArchivedError{URL: q.shown(), Searches: searches}
 	}
 	i := archive.Nearest(caps, q.at)
 	rc, err := g.cfg.Replay.Resource(caps[i])

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,6 +21,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/archive"
+	"github.com/urlkit/urlkit/internal/cputime"
 	"github.com/urlkit/urlkit/internal/fakeservers"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -28,7 +30,7 @@ import (
 // as archive/conventions.go says (PayloadMediaType: the one mapping from a
 // retrieval to its record), gzipped record by record.
 type capturer struct {
-	t   *testing.T
+	t   testing.TB
 	buf bytes.Buffer
 }
 
@@ -197,6 +199,10 @@ func TestReplayNotArchived(t *testing.T) {
 		if resp.StatusCode != 404 || strings.Count(body, "\n") != 1 || !strings.HasPrefix(body, "urlkit gateway: 404 Not Found: not in the archive: gopher://h.example/") {
 			t.Errorf("%s: %d %q", target, resp.StatusCode, body)
 		}
+		// A search not captured names the captured ones of its item.
+		if search := strings.Contains(target, "%09"); search != strings.Contains(body, "the searches of it the archive holds: gopher://h.example/7/find%09old%20query") {
+			t.Errorf("%s: %q", target, body)
+		}
 	}
 	req, _ := http.NewRequest("GET", base+"/gopher://h.example/0/missing", nil)
 	req.Header.Set("Accept", "text/html")
@@ -291,4 +297,67 @@ func mustParse(t *testing.T, s string) urlkit.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// BenchmarkReplayVsLive serves the same gopher menu page (fakeservers'
+// 500-item menu) live and from its capture, interleaved in rounds of 20
+// requests each way, and reports the process CPU time (user+sys) a page
+// costs each way; the live side's includes the in-process gopher server's.
+//
+//	go test ./gateway -run '^$' -bench ReplayVsLive -benchtime 2000x
+func BenchmarkReplayVsLive(b *testing.B) {
+	menu := fakeservers.LongMenu(500)
+	gs, err := fakeservers.Gopher(map[string][]byte{"/m": menu})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer gs.Close()
+	u := "gopher://" + gs.Addr() + "/1/m"
+	c := &capturer{t: b}
+	c.fetch(u, time.Date(1994, 6, 1, 0, 0, 0, 0, time.UTC))
+	name := filepath.Join(b.TempDir(), "c.warc.gz")
+	os.WriteFile(name, c.buf.Bytes(), 0o644)
+	a, err := archive.OpenArchive([]string{name}, scheme.Config{}, func(err error) { b.Fatal(err) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	live := httptest.NewServer(New(allow(gs.Addr())))
+	defer live.Close()
+	rp := httptest.NewServer(New(Config{Replay: a}))
+	defer rp.Close()
+	get := func(base string) {
+		resp, err := http.Get(base + "/" + u)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatal(resp.Status)
+		}
+	}
+	get(live.URL)
+	get(rp.URL)
+	var liveCPU, replayCPU time.Duration
+	n := 0
+	b.ResetTimer()
+	for n < b.N {
+		const round = 20
+		t0 := cputime.Now()
+		for i := 0; i < round; i++ {
+			get(live.URL)
+		}
+		t1 := cputime.Now()
+		for i := 0; i < round; i++ {
+			get(rp.URL)
+		}
+		t2 := cputime.Now()
+		liveCPU += t1 - t0
+		replayCPU += t2 - t1
+		n += round
+	}
+	b.ReportMetric(float64(liveCPU.Microseconds())/float64(n), "live-cpu-us/page")
+	b.ReportMetric(float64(replayCPU.Microseconds())/float64(n), "replay-cpu-us/page")
+	b.ReportMetric(float64(replayCPU)/float64(liveCPU), "replay/live")
 }

@@ -1,6 +1,7 @@
 package scheme
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -76,54 +77,30 @@ func checkArticle(l loc, p part) error {
 	if i := left.firstNot(ucharOr(";/?:&=")); i >= 0 {
 		return l.err(p.off+i, p.comp, ErrBadArticle, "%q is not allowed in a message-id before \"@\" (%s)", left.raw[i:i+1], rule)
 	}
-	if off, why := checkHost(p.raw[at+1:]); off >= 0 {
+	if off, why := newsHost(p.raw[at+1:]); off >= 0 {
 		return l.err(p.off+at+1+off, p.comp, ErrBadArticle, "message-id domain: %s (%s)", why, rule)
 	}
 	return nil
 }
 
-// checkHost checks s against RFC 1738's host = hostname | hostnumber and
-// returns the offset of the first offending byte and why, or -1.
-func checkHost(s string) (int, string) {
+// newsHost checks the domain of a message-id, s, against RFC 1738's host
+// = hostname | hostnumber: the core's host rule (urlkit.CheckComponent),
+// the one the parser applies to every URL's host, with an empty domain
+// refused. It returns the offset of the first offending byte and why, or
+// -1.
+func newsHost(s string) (int, string) {
 	if s == "" {
 		return 0, "empty host"
 	}
-	labels := strings.Split(s, ".")
-	off := 0
-	numeric := true
-	for k, lab := range labels {
-		if lab == "" {
-			return off, `empty label: labels are separated by single "."`
-		}
-		for i := 0; i < len(lab); i++ {
-			c := lab[i]
-			if !chars.Is(c, chars.AlphaDigit) && c != '-' {
-				return off + i, "character " + strquote(c) + " not allowed in a host name"
-			}
-			if !chars.Is(c, chars.Digit) {
-				numeric = false
-			}
-		}
-		if lab[0] == '-' || lab[len(lab)-1] == '-' {
-			return off, `a label must start and end with a letter or digit`
-		}
-		if k < len(labels)-1 {
-			off += len(lab) + 1
-		}
+	if s[0] == '[' {
+		return 0, `"[" is not allowed in a host name (an IPv6 literal is no message-id domain)`
 	}
-	if numeric {
-		if len(labels) == 4 {
-			return -1, ""
-		}
-		return 0, "a host number has four decimal parts"
-	}
-	if !chars.Is(labels[len(labels)-1][0], chars.Alpha) {
-		return off, "the last label of a host name starts with a letter"
+	var se *urlkit.SyntaxError
+	if err := urlkit.CheckComponent(urlkit.ComponentHost, s); errors.As(err, &se) {
+		return se.Offset, se.Reason()
 	}
 	return -1, ""
 }
-
-func strquote(c byte) string { return `"` + string(rune(c)) + `"` }
 
 // URL returns the URL the view was made from.
 func (v *News) URL() urlkit.URL { return v.u }

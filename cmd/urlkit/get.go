@@ -89,6 +89,13 @@ func init() {
 			outs := new([]string)
 			fs.Var(outputList{outs}, "o", "write the next URL's resource to `FILE` (- for standard output); repeat for several URLs")
 			fs.Var(remoteName{outs}, "O", "write the next URL's resource to a file named after the URL's last segment; repeat for several URLs")
+			fs.Bool("r", false, "with --warc: capture recursively, following gopher menu items, ftp directory entries, WAIS hits and Prospero links (docs/archiving.md)")
+			fs.Int("depth", 5, "-r: how many links deep to follow from the URLs given")
+			fs.Int("max-items", 10000, "-r: stop after this many retrievals (0: no limit)")
+			fs.Int64("max-bytes", 0, "-r: stop once the resources retrieved hold this many bytes (0: no limit)")
+			fs.Duration("wait", 0, "-r: pause this long between two retrievals")
+			fs.Bool("any-server", false, "-r: follow links to other servers too (default: only to the servers of the URLs given)")
+			fs.Bool("continue", false, "-r: take up the WARC file where it ends: what it holds is not fetched again, its listings are followed")
 			fs.String("warc", "", "also record every fetch, the exact bytes exchanged, into the WARC file `FILE`.warc.gz (docs/archiving.md); a URL without -o or -O is then not written to standard output")
 			fs.Bool("keep-partial", false, "on failure keep what was received, as FILE.part (the target itself is never touched)")
 			fs.Bool("i", false, "http: include the response status line and headers")
@@ -135,6 +142,7 @@ type getFlags struct {
 	rd                                    reading    // --lenient
 	warcName                              string     // --warc
 	warc                                  *archive.Writer
+	crawl                                 crawlFlags // -r
 }
 
 func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
@@ -147,6 +155,8 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 		exec: get("exec").(bool), progress: get("progress").(bool) && !get("no-progress").(bool), keepPartial: get("keep-partial").(bool),
 		silent: get("silent").(bool), rd: readingOf(fs), head: get("head").(bool),
 		warcName: str("warc"),
+		crawl: crawlFlags{on: get("r").(bool), depth: get("depth").(int), maxItems: get("max-items").(int), maxBytes: get("max-bytes").(int64),
+			wait: get("wait").(time.Duration), anyServer: get("any-server").(bool), resume: get("continue").(bool)},
 	}
 	o := &g.opts
 	o.Lenient = g.rd.lenient
@@ -186,6 +196,10 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		fmt.Fprintf(e.stderr, "urlkit get: --warc records retrievals; -I (--head) retrieves nothing\n")
 		return exitUsage
 	}
+	if msg := g.crawl.check(g); msg != "" {
+		fmt.Fprintf(e.stderr, "urlkit get: %s\n", msg)
+		return exitUsage
+	}
 	cfg := planConfig(e, fs)
 	g.opts.ListDetails = cfg.FTPListDetails // through a gateway (--proxy)
 	ctx, signalled, stop := stopOnSignals() // SIGINT, SIGTERM, SIGHUP (signals.go)
@@ -194,11 +208,15 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		// The records of each fetch are written when it is complete; a
 		// fetch that a signal stops leaves none. The file is closed with
 		// the complete ones whatever ends get (archive.Writer).
-		w, err := openWARC(g.warcName)
+		w, held, err := openWARC(g.warcName, g.crawl.resume)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "urlkit get: %v\n", err)
 			return exitInvalid
 		}
+		if held != nil && held.Dropped != nil && !g.silent {
+			fmt.Fprintf(e.stderr, "urlkit get: --continue: warning: %v\n", held.Dropped)
+		}
+		g.crawl.held = held
 		g.warc = w
 		defer func() {
 			if err := w.Close(); err != nil {
@@ -207,6 +225,13 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		}()
 	}
 	quietPipe()
+	if g.crawl.on {
+		status := runCrawl(ctx, e, fs, g, cfg, args)
+		if ctx.Err() != nil {
+			return signalled()
+		}
+		return status
+	}
 	// URLs from the arguments, --url-file or standard input (lines.go),
 	// one at a time, in order.
 	i := 0

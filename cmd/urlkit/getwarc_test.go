@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -241,4 +242,147 @@ func TestGetWARCMode(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o644 {
 		t.Errorf("mode %v, %v; want 0644 under umask 022", st.Mode().Perm(), err)
 	}
+}
+
+// gopherHole serves a small hole: a root menu, a submenu, texts, and a
+// robots.txt (Veronica-2's selector) excluding /private/; drip, when
+// set, is an item of the submenu served by it (a slow server).
+func gopherHole(t *testing.T, drip string) (string, *fakeservers.Server) {
+	t.Helper()
+	docs := map[string][]byte{}
+	gs, err := fakeservers.Gopher(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(gs.Close)
+	h, p, _ := strings.Cut(gs.Addr(), ":")
+	item := func(typ byte, sel string) string { return fmt.Sprintf("%c%s\t%s\t%s\t%s\r\n", typ, sel, sel, h, p) }
+	docs[""] = []byte(item('0', "/a") + item('1', "/sub") + item('0', "/private/p") + ".\r\n")
+	sub := item('0', "/sub/b") + item('1', "")
+	if drip != "" {
+		dh, dp, _ := strings.Cut(drip, ":")
+		sub += "9Slow\t/slow\t" + dh + "\t" + dp + "\r\n"
+	}
+	docs["/sub"] = []byte(sub + ".\r\n")
+	docs["/a"] = []byte("a\r\n.\r\n")
+	docs["/sub/b"] = []byte("b\r\n.\r\n")
+	docs["/private/p"] = []byte("p\r\n.\r\n")
+	docs["robots.txt"] = []byte("User-agent: veronica\nDisallow: /private/\n")
+	return "gopher://" + gs.Addr(), gs
+}
+
+// get -r --warc: the hole captured, robots.txt honoured and kept; a run
+// stopped by --max-items taken up with --continue, each item once.
+func TestGetRecursive(t *testing.T) {
+	base, _ := gopherHole(t, "")
+	dir := t.TempDir()
+	name := filepath.Join(dir, "hole")
+	_, stderr, code := runCLI(t, "", "get", "-r", "--warc", name, "--max-items", "2", base+"/1")
+	if code != 0 || !strings.Contains(stderr, "2 retrieved") || !strings.Contains(stderr, "--continue") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, stderr, code = runCLI(t, "", "get", "-r", "--continue", "--warc", name, base+"/1")
+	if code != 0 || !strings.Contains(stderr, "2 already there") || !strings.Contains(stderr, "1 excluded by robots.txt") {
+		t.Fatalf("--continue: exit %d: %s", code, stderr)
+	}
+	got := readWARCTypes(t, name+".warc.gz")
+	count := map[string]int{}
+	for _, r := range got {
+		if typ, target, _ := strings.Cut(r, " "); typ == "resource" || typ == "revisit" {
+			count[target]++
+		}
+	}
+	for _, u := range []string{base + "/0robots.txt", base + "/1", base + "/0/a", base + "/1/sub", base + "/0/sub/b"} {
+		if count[u] != 1 {
+			t.Errorf("%s captured %d times:\n%s", u, count[u], strings.Join(got, "\n"))
+		}
+	}
+	if len(count) != 5 {
+		t.Errorf("captured %v", count)
+	}
+	keepForCI(t, name+".warc.gz", "get-r-continue.warc.gz")
+	for _, bad := range [][]string{
+		{"get", "-r", base + "/1"},
+		{"get", "-r", "--warc", name, "-o", filepath.Join(dir, "x"), base + "/1"},
+		{"get", "--continue", "--warc", name, base + "/1"},
+	} {
+		if _, stderr, code := runCLI(t, "", bad...); code != exitUsage {
+			t.Errorf("%q: exit %d, %s", bad, code, stderr)
+		}
+	}
+}
+
+// SIGTERM during get -r --warc: the item in progress is dropped, the file
+// closed with the complete records, read whole (gowarc here, warcio.js
+// in CI).
+func TestGetRecursiveSignal(t *testing.T) {
+	drip := serveHostile(t, hostile.Drip("", 20*time.Millisecond))
+	base, _ := gopherHole(t, drip.Addr)
+	dir := t.TempDir()
+	name := filepath.Join(dir, "hole")
+	cmd, errb := urlkitProcess(t, nil, "get", "-r", "--any-server", "--warc", name, base+"/1")
+	defer cmd.Process.Kill()
+	for deadline := time.Now().Add(30 * time.Second); drip.Accepted() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the slow item was not reached; stderr %q", errb.String())
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	signalAndWait(t, cmd, errb, syscall.SIGTERM, 10*time.Second)
+	if code := cmd.ProcessState.ExitCode(); code != 143 {
+		t.Errorf("exit %d, want 143; stderr %q", code, errb.String())
+	}
+	if e := entries(t, dir); strings.Join(e, " ") != "hole.warc.gz" {
+		t.Fatalf("directory holds %q", e)
+	}
+	got := readWARCTypes(t, name+".warc.gz")
+	for _, r := range got {
+		if strings.Contains(r, "/9/slow") {
+			t.Errorf("the item stopped mid-way left a record: %q", r)
+		}
+	}
+	if len(got) < 1+2*5 {
+		t.Errorf("%d records; the items before the slow one are missing:\n%s", len(got), strings.Join(got, "\n"))
+	}
+	keepForCI(t, name+".warc.gz", "get-r-sigterm.warc.gz")
+}
+
+// get -r against the real daemons: gophernicus's hole, vsftpd's /pub/
+// tree, freeWAIS-sf's hits and a Prospero directory, each followed to
+// depth 2; gowarc reads the file strictly (warcio.js in CI), and every
+// listing's links were captured.
+func TestGetRecursiveReal(t *testing.T) {
+	env := testservers.Require(t, "URLKIT_GOPHER_ADDR")
+	for _, v := range []string{"URLKIT_FTP_ADDR", "URLKIT_WAIS_ADDR"} {
+		testservers.Require(t, v)
+	}
+	seeds := []string{"gopher://" + env["URLKIT_GOPHER_ADDR"] + "/1", "ftp://" + env["URLKIT_FTP_ADDR"] + "/pub/",
+		"wais://" + env["URLKIT_WAIS_ADDR"] + "/demo?retrieval"}
+	if a := env["URLKIT_PROSPERO_ADDR"]; a != "" {
+		seeds = append(seeds, "prospero://"+a+"/"+env["URLKIT_PROSPERO_ROOT"]+"/pub")
+	}
+	dir := t.TempDir()
+	name := filepath.Join(dir, "real-r")
+	args := append([]string{"get", "-r", "--depth", "2", "--max-items", "300", "--warc", name}, seeds...)
+	_, stderr, code := runCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := readWARCTypes(t, name+".warc.gz")
+	n := map[string]int{}
+	for _, r := range got {
+		typ, target, _ := strings.Cut(r, " ")
+		if typ == "resource" || typ == "revisit" {
+			scheme, _, _ := strings.Cut(target, ":")
+			n[scheme]++
+		}
+	}
+	// More than the seeds themselves: the listings were followed.
+	for _, s := range []string{"gopher", "ftp", "wais"} {
+		if n[s] < 3 {
+			t.Errorf("%d %s captures: %v\n%s", n[s], s, n, stderr)
+		}
+	}
+	t.Logf("%v; %s", n, strings.TrimSpace(stderr))
+	keepForCI(t, name+".warc.gz", "get-r-real.warc.gz")
 }

@@ -402,7 +402,9 @@ func usage(w io.Writer) {
 		sort.Strings(other)
 		group("Other commands", other)
 	}
-	b.WriteString("\nRun 'urlkit help COMMAND' (or 'urlkit COMMAND --help') for a command's flags,\n'urlkit --version' for the version.\n")
+	b.WriteString("\nRun 'urlkit help COMMAND' (or 'urlkit COMMAND --help') for a command's flags,\n" +
+		"'urlkit help --man' for the manual page, 'urlkit help --completion bash|zsh|fish'\n" +
+		"for a completion script, 'urlkit --version' for the version.\n")
 	io.WriteString(w, b.String())
 }
 
