@@ -220,3 +220,30 @@ func FuzzRewriteRequestLine(f *testing.F) {
 		}
 	})
 }
+
+// The connections the Listener returns can be half-closed, as the net.Conn
+// they wrap: net/http and the caps' 503 (conns.go) shut the sending side
+// so that the client reads the answer, not a reset.
+func TestRequestLineConnCloseWrite(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err == nil {
+			defer c.Close()
+			io.Copy(io.Discard, c)
+		}
+	}()
+	c, err := requestLineListener{ln, New(Config{})}.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cw, ok := c.(interface{ CloseWrite() error })
+	if !ok || cw.CloseWrite() != nil {
+		t.Errorf("%T cannot be half-closed", c)
+	}
+}
