@@ -1070,7 +1070,8 @@ func TestRelativeString(t *testing.T) {
 	}{
 		{"http://a/b/c", "http://a/b/g", "g", ""},
 		{"http:///s//a/b/c", "http:///s//a/g", "/g", "base,target"},
-		{"http://a/b/c", "http:///s//a/g", "", "error:target"}, // Relative's ErrUnreachable, as it is
+		// No relative form reaches it: the target itself, whole (RFC 1630: "the whole absolute URI must be given"; issue 37 item 3).
+		{"http://a/b/c", "http:///s//a/g", "http:///s//a/g", "target"},
 		{"http://a b/", "http://a/g", "", "error:base"},
 		{"http://a/b/c", "http://a/%zz", "", "error:target"},
 	}
