@@ -31,6 +31,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -135,6 +136,21 @@ type Options struct {
 	// records from it. It is called from the goroutine reading the
 	// stream, and must not keep Data.
 	Capture func(Exchange)
+	// Origin, when valid, is the address of the server whose answer
+	// named the URL being retrieved (Resource.ServerAddr of a page whose
+	// link a crawler follows): every connection of the retrieval, the
+	// first included, is then held to the follow rule against it (see
+	// MayFollow). When it is not valid, the first connection is the
+	// user's own choice; every later one was named by a server (a
+	// Prospero FORWARDED answer or access method, an HTTP redirect, an
+	// FTP data connection) and is held to the rule against the address
+	// of the server that named it. A refused connection is a
+	// *RefusedError wrapping a *FollowError, before anything is sent.
+	Origin netip.Addr
+	// AllowPrivateFollow turns the follow rule off: servers may then
+	// steer the retrieval to any address (urlkit get
+	// --allow-private-follow).
+	AllowPrivateFollow bool
 	// KeepAlive is the TCP keep-alive period of the default dialer (as
 	// net.Dialer's: zero means the system default of 15 s, negative turns
 	// the probes off).
@@ -385,6 +401,12 @@ type Resource struct {
 	// Content-Length and Last-Modified. Empty otherwise.
 	Status string
 	Header http.Header
+	// ServerAddr is the IP address of the server the resource came from
+	// (after redirects and forwards, the last one's), invalid when it is
+	// not known (a connection through Options.Dial that reports none). A
+	// crawler following a link found in the resource passes it as
+	// Options.Origin (see MayFollow).
+	ServerAddr netip.Addr
 	// Directory is set when the plan named a file and the server refused
 	// its RETR (SIZE, for a Head plan) with 550 while accepting the name
 	// as a directory (CWD): the stream is that directory's listing (none,
@@ -439,6 +461,7 @@ func Execute(ctx context.Context, p scheme.Plan, opts *Options) (*Resource, erro
 		cancel(nil)
 		return nil, err
 	}
+	r.ServerAddr = x.server
 	return r, nil
 }
 
@@ -466,6 +489,10 @@ type execution struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	opts   *Options
+	// server is the address of the server last connected to (invalid
+	// before the first connection): the follow rule holds the next
+	// connection to it.
+	server netip.Addr
 }
 
 // fail turns an I/O error during step into the error to report: the

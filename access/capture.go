@@ -1,6 +1,7 @@
 package access
 
 import (
+	"crypto/tls"
 	"net"
 	"net/netip"
 )
@@ -21,6 +22,9 @@ const (
 	// of the response: status line, header and body as they arrived
 	// (transfer coding and content coding kept).
 	Received
+	// Secured: the connection is now TLS; Data is the version as the
+	// IIPC WARC-Protocol proposal writes it ("tls/1.3").
+	Secured
 )
 
 // An Exchange is one piece of a protocol exchange, as Options.Capture
@@ -55,6 +59,9 @@ type captured struct {
 // connected reports a connection just opened and returns it marked (see
 // connOf).
 func (o *Options) connected(c Connection, conn net.Conn) net.Conn {
+	if cc, ok := conn.(*captured); ok {
+		conn = cc.Conn // a kept FTP session, marked when it was opened
+	}
 	if ap, err := netip.ParseAddrPort(conn.RemoteAddr().String()); err == nil {
 		c.Addr = ap
 	}
@@ -82,6 +89,21 @@ func (o *Options) sent(conn net.Conn, unit bool, p []byte) {
 // received reports the bytes p read from conn.
 func (o *Options) received(conn net.Conn, unit bool, p []byte) {
 	o.capture(Received, connOf(conn), unit, p)
+}
+
+// tlsName is a TLS version as WARC-Protocol writes it.
+func tlsName(v uint16) string {
+	switch v {
+	case tls.VersionTLS10:
+		return "tls/1.0"
+	case tls.VersionTLS11:
+		return "tls/1.1"
+	case tls.VersionTLS12:
+		return "tls/1.2"
+	case tls.VersionTLS13:
+		return "tls/1.3"
+	}
+	return "tls"
 }
 
 // capConn is a connection whose every byte is reported: the one http's

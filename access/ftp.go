@@ -129,10 +129,16 @@ func (x *execution) runFTP(p *scheme.FTPPlan, key string, kept *ftpIdle) (*Resou
 	s := &ftpSession{x: x, p: p, key: key, kept: kept, state: ftpGreeting, todo: p.Commands[:len(p.Commands)-1]}
 	if kept != nil {
 		s.raw, s.feat, s.state = kept.conn, kept.feat, ftpCommands
+		x.connected(s.raw)
 		x.opts.tracef("* reusing a logged-in session to %s", p.Addr)
+		if x.opts.Capture != nil {
+			// The exchange of this retrieval starts on a session opened
+			// for an earlier one: it is reported as connected now.
+			s.raw = x.opts.connected(Connection{Protocol: "ftp", Name: p.Addr}, s.raw)
+		}
 	} else {
 		var err error
-		if s.raw, err = x.opts.dial(x.ctx, "ftp", p.Addr); err != nil {
+		if s.raw, err = x.dial("ftp", p.Addr); err != nil {
 			return nil, err
 		}
 	}
@@ -637,7 +643,7 @@ func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand, control string) (net
 			if port, err = parseEPSV(msg); err != nil {
 				return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
 			}
-			return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
+			return x.dialConn(Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
 		}
 		if cmd.Else[0] != scheme.FTPPasv {
 			return nil, c.refused("EPSV", code, msg)
@@ -653,7 +659,7 @@ func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand, control string) (net
 	if port, err = parsePASV(msg); err != nil {
 		return nil, &StepError{Protocol: "ftp", Step: "PASV", Err: err}
 	}
-	return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
+	return x.dialConn(Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
 }
 
 // parseEPSV extracts the port from "Entering Extended Passive Mode (|||port|)".

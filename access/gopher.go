@@ -70,7 +70,7 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		return nil, err
 	}
 	line := p.Line()
-	raw, err := x.opts.dial(x.ctx, "gopher", p.Addr)
+	raw, err := x.dial("gopher", p.Addr)
 	if err != nil {
 		return nil, err
 	}

@@ -169,7 +169,7 @@ func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error)
 		return nil, "", 0, err
 	}
 	step := p.RequestLine()
-	raw, err := x.opts.dial(x.ctx, "http", p.Addr)
+	raw, err := x.dial("http", p.Addr)
 	if err != nil {
 		return nil, "", 0, err
 	}
@@ -183,6 +183,9 @@ func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error)
 			return nil, "", 0, x.fail("http", "TLS handshake with "+p.ServerName, err)
 		}
 		conn = tc
+		if x.opts.Capture != nil {
+			x.opts.capture(Secured, connOf(raw), false, []byte(tlsName(tc.ConnectionState().Version)))
+		}
 	}
 	if x.opts.Capture != nil {
 		conn = &capConn{Conn: conn, o: x.opts, c: connOf(raw)}

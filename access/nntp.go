@@ -34,7 +34,7 @@ func (x *execution) nntp(p *scheme.NNTPPlan) (*Resource, error) {
 			return nil, fmt.Errorf("nntp: plan command %d %q holds CR, LF or NUL; refusing to send it (RFC 1738 6)", i+1, EscapeText(c.Line()))
 		}
 	}
-	raw, err := x.opts.dial(x.ctx, "nntp", p.Addr)
+	raw, err := x.dial("nntp", p.Addr)
 	if err != nil {
 		return nil, err
 	}

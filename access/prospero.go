@@ -69,7 +69,7 @@ func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error
 			return nil, fmt.Errorf("prospero: a request holds a NUL byte, which the protocol cannot carry; refusing to send it")
 		}
 	}
-	raw, err := x.opts.dialUDP(x.ctx, "prospero", p.Addr)
+	raw, err := x.dialUDP("prospero", p.Addr)
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func (x *execution) wais(p *scheme.WAISPlan) (*Resource, error) {
 	if s, ok := last.(scheme.WAISSearchAPDU); ok && s.AskUser {
 		return nil, fmt.Errorf("wais: %w", ErrWAISNoWords)
 	}
-	raw, err := x.opts.dial(x.ctx, "wais", p.Addr)
+	raw, err := x.dial("wais", p.Addr)
 	if err != nil {
 		return nil, err
 	}

@@ -34,9 +34,9 @@ type Fetch struct {
 	// connection (for http, of the current hop).
 	ip netip.Addr
 	// exchange is the metadata record's block (not http).
-	exchange gowarc.WarcRecordBuilder
+	exchange *block
 	// payload is the resource record's block (not http).
-	payload gowarc.WarcRecordBuilder
+	payload *block
 	// hops are http's request and response records, one pair a
 	// connection.
 	hops []*hop
@@ -51,8 +51,9 @@ type Fetch struct {
 // hop is one http request and its response.
 type hop struct {
 	ip        netip.Addr
-	req, resp gowarc.WarcRecordBuilder
+	req, resp *block
 	head      []byte // the start of the response, for its version
+	tls       string // the TLS version, "" for none
 }
 
 // Capture starts recording a retrieval of target (the URL as given: the
@@ -111,10 +112,23 @@ func (f *Fetch) exchanged(e access.Exchange) {
 	}
 }
 
+// recordType is gowarc's value of a WARC-Type the conventions name.
+func recordType(t string) gowarc.RecordType {
+	switch t {
+	case TypeRequest:
+		return gowarc.Request
+	case TypeResponse:
+		return gowarc.Response
+	case TypeResource:
+		return gowarc.Resource
+	}
+	return gowarc.Metadata
+}
+
 // ensureExchange starts the metadata record's block.
 func (f *Fetch) ensureExchange() {
 	if f.exchange == nil {
-		f.exchange = f.w.builder(gowarc.Metadata)
+		f.exchange = f.w.newBlock(recordType(f.conv.Exchange), false)
 	}
 }
 
@@ -161,16 +175,20 @@ func (f *Fetch) httpExchanged(e access.Exchange) {
 		return
 	}
 	h := f.hops[len(f.hops)-1]
-	var b *gowarc.WarcRecordBuilder
+	if e.Kind == access.Secured {
+		h.tls = string(e.Data)
+		return
+	}
+	var b **block
 	if e.Kind == access.Sent {
 		b = &h.req
 		if *b == nil {
-			*b = f.w.builder(gowarc.Request)
+			*b = f.w.newBlock(gowarc.Request, true)
 		}
 	} else {
 		b = &h.resp
 		if *b == nil {
-			*b = f.w.builder(gowarc.Response)
+			*b = f.w.newBlock(gowarc.Response, true)
 		}
 		if len(h.head) < 16 {
 			h.head = append(h.head, e.Data[:min(len(e.Data), 16-len(h.head))]...)
@@ -202,7 +220,7 @@ func (f *Fetch) Resource(r *access.Resource) *access.Resource {
 		return r
 	}
 	f.media = media
-	f.payload = f.w.builder(gowarc.Resource)
+	f.payload = f.w.newBlock(recordType(f.conv.Payload), false)
 	rr := *r
 	rr.ReadCloser = &teeBody{r: r.ReadCloser, f: f}
 	return &rr
@@ -251,21 +269,33 @@ func (f *Fetch) release() {
 }
 
 // builders returns every record builder of the fetch.
-func (f *Fetch) builders() []gowarc.WarcRecordBuilder {
-	var bs []gowarc.WarcRecordBuilder
-	for _, b := range []gowarc.WarcRecordBuilder{f.payload, f.exchange} {
+func (f *Fetch) builders() []*block {
+	var bs []*block
+	for _, b := range []*block{f.payload, f.exchange} {
 		if b != nil {
 			bs = append(bs, b)
 		}
 	}
 	for _, h := range f.hops {
-		for _, b := range []gowarc.WarcRecordBuilder{h.resp, h.req} {
+		for _, b := range []*block{h.resp, h.req} {
 			if b != nil {
 				bs = append(bs, b)
 			}
 		}
 	}
 	return bs
+}
+
+// RecordsFailure reports whether a retrieval that failed with err still
+// leaves records: an http answer that is not the resource (a status that
+// is not 2xx, a redirect not followed) is what the server sent, and
+// archives keep it (as wget and warcio do), with the bytes of its body
+// that arrived before the connection was closed; replay gives the same
+// error (ResourceOf). Any other failure leaves none.
+func RecordsFailure(err error) bool {
+	var se *access.HTTPStatusError
+	var re *access.RedirectError
+	return errors.As(err, &se) || errors.As(err, &re)
 }
 
 // Finish writes the fetch's records, after its resource was read to the
@@ -301,7 +331,11 @@ func (f *Fetch) Finish() error {
 					}
 				}
 			}
-			g := group{target: target, ip: h.ip, protocol: HTTPProtocol(httpVersion(h.head)),
+			protocols := []string{HTTPProtocol(httpVersion(h.head))}
+			if h.tls != "" {
+				protocols = append(protocols, h.tls) // the proposal's layering: one field each
+			}
+			g := group{target: target, ip: h.ip, protocols: protocols,
 				payload: h.resp, payloadType: HTTPResponseType, exchange: h.req, exchangeType: HTTPRequestType}
 			groups = append(groups, g)
 		}
@@ -314,7 +348,11 @@ func (f *Fetch) Finish() error {
 			f.release()
 			return fmt.Errorf("archive: %s: the resource was not recorded (Fetch.Resource not called)", f.target.Redacted())
 		}
-		groups = []group{{target: canonical(f.target), ip: f.ip, protocol: f.conv.WARCProtocol,
+		var protocols []string
+		if f.conv.WARCProtocol != "" {
+			protocols = []string{f.conv.WARCProtocol}
+		}
+		groups = []group{{target: canonical(f.target), ip: f.ip, protocols: protocols,
 			payload: f.payload, payloadType: f.media, exchange: f.exchange, exchangeType: f.conv.ExchangeType}}
 	}
 	return f.w.writeGroups(groups)
@@ -330,8 +368,9 @@ func httpVersion(head []byte) string {
 }
 
 // canonical is the WARC-Target-URI of u: its canonical form, as `urlkit
-// canon` writes it.
-func canonical(u urlkit.URL) string { return urlkit.Canonical(u).String() }
+// canon` writes it, with a password masked as `urlkit plan` masks it
+// (URL.Redacted): an archive is shared, a password is not.
+func canonical(u urlkit.URL) string { return urlkit.Canonical(u).Redacted() }
 
 // lastPlan is the last plan carried out.
 func (f *Fetch) lastPlan() scheme.Plan {

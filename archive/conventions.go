@@ -222,8 +222,9 @@ type Captured struct {
 // ListFormat, ContentType, Directory, and the payload as the stream. Size
 // is the payload's length, exact where access gives what the server
 // announced. For an http response it is the body (chunked transfer coding
-// undone), with Status and Header; a status that is not 2xx is the
-// *access.HTTPStatusError access returns. It is the inverse of
+// undone), with Status and Header; a redirect is the *access.RedirectError
+// and another status that is not 2xx the *access.HTTPStatusError that
+// access returns (without FollowRedirects). It is the inverse of
 // PayloadMediaType.
 func ResourceOf(c Captured, cfg scheme.Config) (*access.Resource, error) {
 	fail := func(err error) (*access.Resource, error) {
@@ -283,6 +284,12 @@ func httpResource(c Captured, p scheme.Plan) (*access.Resource, error) {
 	if err != nil {
 		c.Block.Close()
 		return nil, fmt.Errorf("archive: response record for %q: %w", c.TargetURI, err)
+	}
+	if loc := resp.Header.Get("Location"); resp.StatusCode/100 == 3 && loc != "" {
+		resp.Body.Close()
+		c.Block.Close()
+		return nil, &access.RedirectError{URL: hp.URL, Code: resp.StatusCode, Location: loc,
+			Reason: "the archive holds this redirect; its target is a capture of its own"}
 	}
 	if resp.StatusCode/100 != 2 {
 		resp.Body.Close()

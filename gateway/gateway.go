@@ -427,7 +427,8 @@ func (e *unsupportedError) Error() string {
 }
 
 // statusOf maps an error onto the HTTP status the gateway answers with:
-// 400 for a URL urlkit rejects, 403 for a refusal by policy, 501 for a
+// 400 for a URL urlkit rejects, 403 for a refusal by policy (the follow
+// rule's included), 501 for a
 // scheme without a client, 504 for an upstream timeout, 502 for any other
 // upstream failure.
 func statusOf(err error) int {
@@ -440,7 +441,7 @@ func statusOf(err error) int {
 		lim *access.LimitError
 	)
 	switch {
-	case errors.As(err, &pe), errors.Is(err, scheme.ErrControl), errors.Is(err, scheme.ErrNotLocal):
+	case errors.As(err, &pe), errors.As(err, new(*access.FollowError)), errors.Is(err, scheme.ErrControl), errors.Is(err, scheme.ErrNotLocal):
 		return http.StatusForbidden
 	case errors.As(err, &un), errors.Is(err, scheme.ErrNoAccess):
 		return http.StatusNotImplemented

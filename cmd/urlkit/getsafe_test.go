@@ -324,6 +324,9 @@ func TestGetMaxRSS(t *testing.T) {
 		code int
 	}{
 		{"gopher 64 MiB menu", []string{"get", "-o", os.DevNull, "gopher://" + menu.Addr + "/1"}, exitOK},
+		// issue 33: the same menu captured (get --warc): the record is
+		// spooled to disk above archive.SpoolThreshold, never held.
+		{"gopher 64 MiB menu into a WARC file", []string{"get", "--warc", filepath.Join(t.TempDir(), "menu"), "gopher://" + menu.Addr + "/1"}, exitOK},
 		{"ftp endless reply", []string{"get", "ftp://" + ftpReply.Addr + "/f"}, exitInvalid},
 		{"nntp endless article, --max-size 256M", []string{"get", "-o", os.DevNull, "--max-size", "268435456", "nntp://" + nntpArticle.Addr + "/g/1"}, exitInvalid},
 		{"smtp endless reply", []string{"get", "--send", smtpReply.Addr, "--from", "a@example.org", "mailto:b@example.org"}, exitInvalid},

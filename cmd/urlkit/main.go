@@ -18,9 +18,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"io"
+	"net"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -75,6 +77,10 @@ type env struct {
 	// handler that kept a line past its call (see handler) shows in the
 	// output; main leaves it nil.
 	recycled func(data []byte)
+	// dial, when not nil, is the dialer of get (access.Options.Dial):
+	// tests route a server seen at a public address to a loopback one.
+	// main leaves it nil.
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // Exit statuses.

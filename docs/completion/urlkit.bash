@@ -70,9 +70,9 @@ _urlkit() {
         files='--url-file'
         ;;
     get)
-        flags='-L -O --compressed --connect-timeout --email --exec --from --ftp-details -I --head -i --keep-partial --lenient --location --max-line --max-redirs --max-reply --max-size --max-time --nntp-server --no-progress -o --progress --proxy --raw --send -s --silent --speed-limit --speed-time --subject --timeout --url-file -v --help'
-        values='--connect-timeout --email --from --max-line --max-redirs --max-reply --max-size --max-time --nntp-server -o --proxy --send --speed-limit --speed-time --subject --timeout --url-file'
-        files='-o --url-file'
+        flags='-L -O --allow-private-follow --any-server --compressed --connect-timeout --continue --depth --email --exec --from --ftp-details -I --head -i --keep-partial --lenient --location --max-bytes --max-items --max-line --max-redirs --max-reply --max-size --max-time --nntp-server --no-progress -o --progress --proxy -r --raw --send -s --silent --speed-limit --speed-time --subject --timeout --url-file -v --wait --warc --help'
+        values='--connect-timeout --depth --email --from --max-bytes --max-items --max-line --max-redirs --max-reply --max-size --max-time --nntp-server -o --proxy --send --speed-limit --speed-time --subject --timeout --url-file --wait --warc'
+        files='-o --url-file --warc'
         ;;
     serve)
         flags='--allow --allow-private --connect-timeout --email --ftp-idle --ftp-idle-timeout --header-timeout --host --idle-timeout --listen --max-conns --max-conns-per-client --max-page-bytes --max-page-items --max-size --max-upstream --max-upstream-per-client --max-upstream-per-target --nntp-server --quiet --timeout --help'
