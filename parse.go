@@ -961,6 +961,12 @@ func checkHost(s string, start, end int) (int, why, int) {
 	last := start
 	for i := start; ; {
 		ls := i
+		if i < end && s[i] == '-' {
+			// Refused at once: no label starts with "-" (RFC 1738 5:
+			// domainlabel and toplabel start with alphadigit), whatever
+			// follows.
+			return ls, whyHostLabelStart, 0
+		}
 		for i < end {
 			k := hostTab[s[i]]
 			if k == hostDot {
@@ -974,9 +980,6 @@ func checkHost(s string, start, end int) (int, why, int) {
 		}
 		if i == ls {
 			return ls, whyHostEmptyLabel, 0
-		}
-		if s[ls] == '-' {
-			return ls, whyHostLabelStart, 0
 		}
 		if s[i-1] == '-' {
 			return i - 1, whyHostLabelEnd, 0

@@ -14,7 +14,11 @@ import "github.com/urlkit/urlkit/internal/resolve"
 //     authority and after its scheme), and in [ModeRFC1630] each suffix
 //     that the slash-count rule joins to the right part of base, such as
 //     "/g" placed below a "//" section;
-//   - target itself, which is what remains when the schemes differ.
+//   - target itself, which is what remains when the schemes differ
+//     (RFC 1630: "If the scheme parts are different, the whole absolute
+//     URI must be given"), taken as it was read: a target read by the
+//     generic syntax because it breaks its scheme's rules ("ftp:this")
+//     is given whole too, when it resolves to itself.
 //
 // Each candidate is checked by resolving it, so the result always
 // resolves to target. base and target need only be generic URLs (see
@@ -41,6 +45,11 @@ func Relative(base, target URL, mode Mode) (URL, error) {
 			continue
 		}
 		ref, err := parseRefAs(c, (base.flags|target.flags)&extSyntax)
+		if c == target.s {
+			// The target itself, read as the caller read it (by the
+			// generic syntax, perhaps), not again by its scheme's rules.
+			ref, err = target, nil
+		}
 		if err != nil || (c != target.s && ref.IsAbsolute()) {
 			continue
 		}

@@ -479,6 +479,42 @@ func TestRelativeExamples(t *testing.T) {
 	}
 }
 
+// TestRelativeOtherScheme: a target of another scheme is given whole (RFC
+// 1630: "If the scheme parts are different, the whole absolute URI must
+// be given"), in every mode, also when it breaks its scheme's rules and
+// was read by the generic syntax ("ftp:this", RFC 3986 5.4.1's
+// "g:h"-style target that Resolve gives back as it is); never when the
+// target itself would resolve elsewhere.
+func TestRelativeOtherScheme(t *testing.T) {
+	base := MustParse("http://example.org/base/uri")
+	for _, mode := range []Mode{ModeRFC1630, ModeLibwww, ModeRFC3986, ModeRFC1808} {
+		for _, target := range []string{"ftp:this", "ftp://h/x", "gopher://h/1x", "news:comp.misc", "mailto:a@b.example", "g:h", "file:///etc/x"} {
+			tu, err := ParseGeneric(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Relative(base, tu, mode)
+			if err != nil || r.String() != target {
+				t.Errorf("%s: Relative(%q, %q) = %q, %v; want the target whole", mode, base, target, r, err)
+			}
+			if res, err := Resolve(base, r, mode); (err != nil && !IsResolveWarning(err)) || res.String() != target {
+				t.Errorf("%s: Resolve(%q, %q) = %q, %v", mode, base, r, res, err)
+			}
+		}
+	}
+	// RFC 1630 and libwww read "http:g" against an http base differently:
+	// libwww joins it to the base (the partial form with the base's scheme),
+	// so no reference gives the literal "http:g" there; RFC 1630 mode (as
+	// urlkit reads it) and RFC 3986 take it whole.
+	g, _ := ParseGeneric("http:g")
+	if r, err := Relative(MustParse("http://a/b/c/d"), g, ModeLibwww); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("libwww: Relative(http://a/b/c/d, http:g) = %q, %v; want ErrUnreachable (it resolves to http://a/b/c/g)", r, err)
+	}
+	if r, err := Relative(MustParse("http://a/b/c/d"), g, ModeRFC3986); err != nil || r.String() != "http:g" {
+		t.Errorf("rfc3986: Relative(http://a/b/c/d, http:g) = %q, %v; want http:g (RFC 3986 5.4.2, strict parser)", r, err)
+	}
+}
+
 // TestRelativeRoundTrip is the property of issue 3: for every base and
 // target drawn from the corpora, Resolve(base, Relative(base, t)) == t in
 // every mode. Targets that a mode can produce (its own results) must
@@ -1029,17 +1065,19 @@ func splitRef(u *URL) resolve.Parts {
 // "//a" section.
 func TestRelativeString(t *testing.T) {
 	tests := []struct {
+		mode               Mode
 		base, target, want string
 		parts              string // the findings' parts, or the error's Part after "error:"
 	}{
-		{"http://a/b/c", "http://a/b/g", "g", ""},
-		{"http:///s//a/b/c", "http:///s//a/g", "/g", "base,target"},
-		{"http://a/b/c", "http:///s//a/g", "", "error:target"}, // Relative's ErrUnreachable, as it is
-		{"http://a b/", "http://a/g", "", "error:base"},
-		{"http://a/b/c", "http://a/%zz", "", "error:target"},
+		{ModeRFC1630, "http://a/b/c", "http://a/b/g", "g", ""},
+		{ModeRFC1630, "http:///s//a/b/c", "http:///s//a/g", "/g", "base,target"},
+		{ModeRFC1630, "http://a/b/c", "http:///s//a/g", "http:///s//a/g", "target"}, // the target itself, as read
+		{ModeRFC1630, "http://a b/", "http://a/g", "", "error:base"},
+		{ModeRFC1630, "http://a/b/c", "http://a/%zz", "", "error:target"},
+		{ModeRFC3986, "http://a/b/c", "http://a/./g", "", "error:target"}, // Relative's ErrUnreachable, as it is
 	}
 	for _, tt := range tests {
-		u, err := RelativeString(tt.base, tt.target, ModeRFC1630)
+		u, err := RelativeString(tt.base, tt.target, tt.mode)
 		var parts []string
 		var w *ResolveWarning
 		var re *ResolveError

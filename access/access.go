@@ -110,6 +110,10 @@ type Options struct {
 	// that gives a user and no password, when the server wants one (RFC
 	// 1738 3.2.1). It must return when its context ends.
 	PasswordPrompt func(ctx context.Context) (string, error)
+	// ListDetails asks a gateway (FetchViaProxy) for ftp directories
+	// with each file's kind, size and date, as scheme.Config.FTPListDetails
+	// asks a server.
+	ListDetails bool
 	// FTPSessions, when set, keeps FTP control connections open between
 	// retrievals and reuses them (see FTPSessions). A gateway sets it.
 	FTPSessions *FTPSessions
@@ -128,14 +132,6 @@ type Options struct {
 	// failing: a resource longer than its server announced (a
 	// *SizeError), which is delivered whole.
 	Warn func(error)
-	// Capture, when set, receives the protocol exchange as it happens:
-	// each connection opened, and the bytes sent and received on it that
-	// are not the resource's (see Exchange), exactly as on the wire but
-	// for a password, masked as `urlkit plan` masks it. The resource
-	// itself is the stream Execute returns. Package archive writes WARC
-	// records from it. It is called from the goroutine reading the
-	// stream, and must not keep Data.
-	Capture func(Exchange)
 	// Origin, when valid, is the address of the server whose answer
 	// named the URL being retrieved (Resource.ServerAddr of a page whose
 	// link a crawler follows): every connection of the retrieval, the
@@ -151,6 +147,14 @@ type Options struct {
 	// steer the retrieval to any address (urlkit get
 	// --allow-private-follow).
 	AllowPrivateFollow bool
+	// Capture, when set, receives the protocol exchange as it happens:
+	// each connection opened, and the bytes sent and received on it that
+	// are not the resource's (see Exchange), exactly as on the wire but
+	// for a password, masked as `urlkit plan` masks it. The resource
+	// itself is the stream Execute returns. Package archive writes WARC
+	// records from it. It is called from the goroutine reading the
+	// stream, and must not keep Data.
+	Capture func(Exchange)
 	// KeepAlive is the TCP keep-alive period of the default dialer (as
 	// net.Dialer's: zero means the system default of 15 s, negative turns
 	// the probes off).
@@ -209,12 +213,16 @@ func (o *Options) traceRecv(line string) {
 // EscapeText returns s fit for a terminal: control characters (C0, DEL and
 // C1), and bytes that are not valid UTF-8, are written as \xNN (TAB as \t),
 // so that text from a server cannot move the cursor, change colours or
-// retitle the window. Other text is unchanged.
+// retitle the window; invisible formatting characters (IsFormatControl:
+// the bidirectional controls, zero-width and other invisible format
+// characters) are written as \uNNNN, so that a name cannot read
+// reordered ("gpj.exe" behind U+202E reads "exe.jpg") or hide part of
+// itself. Other text is unchanged.
 func EscapeText(s string) string {
 	clean := true
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r == utf8.RuneError && n == 1) {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r == utf8.RuneError && n == 1) || r >= 0xad && IsFormatControl(r) {
 			clean = false
 			break
 		}
@@ -235,12 +243,44 @@ func EscapeText(s string) string {
 			for j := 0; j < n; j++ {
 				fmt.Fprintf(&b, `\x%02x`, s[i+j])
 			}
+		case IsFormatControl(r):
+			if r > 0xffff {
+				fmt.Fprintf(&b, `\U%08x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
 		default:
 			b.WriteString(s[i : i+n])
 		}
 		i += n
 	}
 	return b.String()
+}
+
+// IsFormatControl reports whether r is an invisible formatting character
+// that text from a server could use to disguise itself: the bidirectional
+// controls, which reorder what follows them (the embeddings and overrides
+// U+202A-202E, the isolates U+2066-2069, the marks U+200E, U+200F and
+// U+061C), and the other invisible format characters that hide or split
+// text (soft hyphen U+00AD, Mongolian vowel separator U+180E, zero width
+// space U+200B, word joiner and invisible operators U+2060-2064, the
+// deprecated format characters U+206A-206F, the byte order mark U+FEFF,
+// the interlinear annotation characters U+FFF9-FFFB and the tag
+// characters U+E0000-E007F). Zero width non-joiner and joiner (U+200C,
+// U+200D) are not among them: Arabic and Indic scripts and emoji need
+// them, and they reorder nothing. It is the one rule for such characters:
+// EscapeText writes them escaped on a terminal, and the gateway's pages
+// show them as visible marks.
+func IsFormatControl(r rune) bool {
+	switch {
+	case r < 0xad:
+		return false
+	case r == 0x00ad, r == 0x061c, r == 0x180e, r == 0x200b, r == 0x200e, r == 0x200f,
+		r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x206f, r == 0xfeff,
+		r >= 0xfff9 && r <= 0xfffb, r >= 0xe0000 && r <= 0xe007f:
+		return true
+	}
+	return false
 }
 
 // ---- errors ------------------------------------------------------------

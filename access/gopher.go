@@ -624,20 +624,40 @@ func (mr *MenuReader) str(b []byte) string {
 	return unsafe.String(&mr.chunk[start], len(b))
 }
 
+// GopherErrorMenu reports a menu of error items only (type 3, RFC 1436
+// 3.8: "Item is an error"; informational items aside): how a gopher
+// server says it has nothing for a selector.
+type GopherErrorMenu struct {
+	Text []string // the error items' display strings (the first four), escaped
+}
+
+func (e *GopherErrorMenu) Error() string {
+	return "gopher: the server answered with an error item only: " + strings.Join(e.Text, "; ")
+}
+
 // WriteMenuListing copies a menu from r to w as a listing, one item a line,
 // as it arrives: the item's URL, a TAB and its display string. Display
 // strings are escaped (EscapeText). Informational items are written as
 // "# " and the text, error items (type 3) as "# error: " and the text, and
 // an item that cannot form a valid gopher URL as "# invalid item: " with
 // the reason and its display string. It returns the number of items.
+// A menu whose items are all error items (besides informational ones) is
+// the server refusing the selector: it is written, and a *GopherErrorMenu
+// returned.
 func WriteMenuListing(w io.Writer, r io.Reader, maxLine int) (int, error) {
 	mr := NewMenuReader(r, maxLine)
 	bw := bufio.NewWriter(w)
-	n := 0
+	n, errs, others := 0, []string(nil), 0
 	for {
 		it, err := mr.Next()
 		if err == io.EOF {
-			return n, bw.Flush()
+			if err := bw.Flush(); err != nil {
+				return n, err
+			}
+			if len(errs) > 0 && others == 0 {
+				return n, &GopherErrorMenu{Text: errs}
+			}
+			return n, nil
 		}
 		if err != nil {
 			bw.Flush()
@@ -649,7 +669,11 @@ func WriteMenuListing(w io.Writer, r io.Reader, maxLine int) (int, error) {
 			fmt.Fprintf(bw, "# %s\n", EscapeText(it.Display))
 		case '3':
 			fmt.Fprintf(bw, "# error: %s\n", EscapeText(it.Display))
+			if len(errs) < 4 {
+				errs = append(errs, EscapeText(it.Display))
+			}
 		default:
+			others++
 			u, err := it.URL()
 			if err != nil {
 				fmt.Fprintf(bw, "# invalid item (%s): %s\n", EscapeText(err.Error()), EscapeText(it.Display))

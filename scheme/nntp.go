@@ -3,6 +3,7 @@ package scheme
 import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // NNTP (RFC 1738 3.7; RFC 1630, NNTP): nntp://<host>:<port>/<newsgroup-name>/<article-number>
@@ -74,3 +75,18 @@ func (v *NNTP) Plan(Config) (Plan, error) {
 	}
 	return p, nil
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package documentation's
+// "JSON keys").
+func (v *NNTP) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("host", v.Host)
+	w.KNum("port", v.Port)
+	w.KStr("group", v.Group)
+	w.KNonEmpty("article", v.Article)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *NNTP) MarshalJSON() ([]byte, error) { return viewJSON(v) }

@@ -201,6 +201,7 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	cfg := planConfig(e, fs)
+	g.opts.ListDetails = cfg.FTPListDetails // through a gateway (--proxy)
 	ctx, signalled, stop := stopOnSignals() // SIGINT, SIGTERM, SIGHUP (signals.go)
 	defer stop()
 	if g.warcName != "" {

@@ -365,7 +365,7 @@ var commandGroups = []struct {
 }{
 	{"Read and check URLs", []string{"parse", "check", "canon", "equal"}},
 	{"Change and compose URLs", []string{"edit", "resolve", "relative", "escape", "unescape"}},
-	{"Fetch what a URL names", []string{"plan", "get", "serve"}},
+	{"Fetch what a URL names", []string{"plan", "get", "serve", "index"}},
 	{"Find URLs in text", []string{"extract"}},
 }
 
@@ -402,7 +402,9 @@ func usage(w io.Writer) {
 		sort.Strings(other)
 		group("Other commands", other)
 	}
-	b.WriteString("\nRun 'urlkit help COMMAND' (or 'urlkit COMMAND --help') for a command's flags,\n'urlkit --version' for the version.\n")
+	b.WriteString("\nRun 'urlkit help COMMAND' (or 'urlkit COMMAND --help') for a command's flags,\n" +
+		"'urlkit help --man' for the manual page, 'urlkit help --completion bash|zsh|fish'\n" +
+		"for a completion script, 'urlkit --version' for the version.\n")
 	io.WriteString(w, b.String())
 }
 

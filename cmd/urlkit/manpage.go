@@ -152,8 +152,10 @@ var manEnv = [][2]string{
 }
 
 const manSeeAlso = `curl(1), lynx(1), wget(1).
-README.md and docs/ of the source, https://github.com/urlkit/urlkit;
-the package documentation, go doc github.com/urlkit/urlkit.
+.PP
+README.md and docs/ in the source, https://github.com/urlkit/urlkit, and
+the package documentation: go doc github.com/urlkit/urlkit.
+.PP
 RFC 1630, RFC 1738, RFC 1436 (gopher), RFC 959 (ftp), RFC 977 (nntp),
 RFC 1625 (WAIS).
 `
@@ -165,6 +167,7 @@ func manPage() string {
 .\" flag definitions (cmd/urlkit/manpage.go). Do not edit by hand.
 .TH URLKIT 1 "" urlkit "User Commands"
 .nh
+.ad l
 .SH NAME
 urlkit \- parse, check, compare, fetch and serve URLs as RFC 1630 and RFC 1738 define them
 .SH SYNOPSIS
@@ -221,7 +224,7 @@ urlkit help \-\-completion bash > /etc/bash_completion.d/urlkit
 .fi
 .SH SEE ALSO
 `)
-	b.WriteString(roffParagraphs(manSeeAlso))
+	b.WriteString(manSeeAlso) // roff already: the paragraphs are .PP requests
 	return b.String()
 }
 

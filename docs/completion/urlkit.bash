@@ -6,14 +6,14 @@ _urlkit() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     COMPREPLY=()
     if ((COMP_CWORD == 1)); then
-        COMPREPLY=($(compgen -W 'parse check canon equal edit resolve relative escape unescape plan get serve extract help --help --version' -- "$cur"))
+        COMPREPLY=($(compgen -W 'parse check canon equal edit resolve relative escape unescape plan get serve index extract help --help --version' -- "$cur"))
         return
     fi
     local flags="" values="" files="" args=""
     case ${COMP_WORDS[1]} in
     help | -h | -help | --help)
         if ((COMP_CWORD == 2)); then
-            COMPREPLY=($(compgen -W 'parse check canon equal edit resolve relative escape unescape plan get serve extract --man --completion' -- "$cur"))
+            COMPREPLY=($(compgen -W 'parse check canon equal edit resolve relative escape unescape plan get serve index extract --man --completion' -- "$cur"))
         elif [[ $prev == --completion ]]; then
             COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"))
         fi
@@ -75,8 +75,14 @@ _urlkit() {
         files='-o --url-file --warc'
         ;;
     serve)
-        flags='--allow --allow-private --connect-timeout --email --ftp-idle --ftp-idle-timeout --header-timeout --host --idle-timeout --listen --max-conns --max-conns-per-client --max-page-bytes --max-page-items --max-size --max-upstream --max-upstream-per-client --max-upstream-per-target --nntp-server --quiet --timeout --help'
-        values='--allow --connect-timeout --email --ftp-idle --ftp-idle-timeout --header-timeout --host --idle-timeout --listen --max-conns --max-conns-per-client --max-page-bytes --max-page-items --max-size --max-upstream --max-upstream-per-client --max-upstream-per-target --nntp-server --timeout'
+        flags='--allow --allow-private --connect-timeout --drain-timeout --email --ftp-idle --ftp-idle-timeout --header-timeout --host --idle-timeout --listen --log --log-json --max-conns --max-conns-per-client --max-page-bytes --max-page-items --max-size --max-upstream --max-upstream-per-client --max-upstream-per-target --metrics --nntp-server --quiet --record --record-size --replay --timeout --help'
+        values='--allow --connect-timeout --drain-timeout --email --ftp-idle --ftp-idle-timeout --header-timeout --host --idle-timeout --listen --log --log-json --max-conns --max-conns-per-client --max-page-bytes --max-page-items --max-size --max-upstream --max-upstream-per-client --max-upstream-per-target --metrics --nntp-server --record --record-size --timeout'
+        files='--log --log-json'
+        ;;
+    index)
+        flags='-o --help'
+        values='-o'
+        files='-o'
         ;;
     extract)
         flags='--json --lenient --verbose --help'

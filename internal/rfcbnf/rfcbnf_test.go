@@ -337,3 +337,30 @@ func TestDivergencesDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestRegexp: the regular expressions of RFC 1738 5's host, user and port
+// rules accept what the recognizer accepts.
+func TestRegexp(t *testing.T) {
+	g := grammar(t)
+	for _, tt := range []struct {
+		rule string
+		in   []string
+	}{
+		{"host", []string{"a", "a.b", "a-b.c", "a--b.c9", "1.2.3.4", "9a.b", "1.2.3", "a.9b", "-a", "a-", "a..b", "a.", "", "a_b", "1.2.3.4.5", "A.B-C.d"}},
+		{"user", []string{"", "u", "u%20v", "u:v", "u@v", "u;?&=", "%zz", "u/v", "~"}},
+		{"port", []string{"", "1", "0080", "8a", "-1"}},
+	} {
+		re, err := g.Regexp(tt.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range tt.in {
+			if got, want := re.MatchString(s), g.Match(tt.rule, s).OK; got != want {
+				t.Errorf("%s %q: regexp %v, recognizer %v", tt.rule, s, got, want)
+			}
+		}
+	}
+	if _, err := g.Regexp("genericurl"); err != nil {
+		t.Logf("genericurl: %v", err)
+	}
+}

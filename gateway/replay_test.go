@@ -1,0 +1,363 @@
+package gateway
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	gowarc "github.com/nlnwa/gowarc/v3"
+
+	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/archive"
+	"github.com/urlkit/urlkit/internal/cputime"
+	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/scheme"
+)
+
+// capturer writes a WARC file of live retrievals, each a resource record
+// as archive/conventions.go says (PayloadMediaType: the one mapping from a
+// retrieval to its record), gzipped record by record.
+type capturer struct {
+	t   testing.TB
+	buf bytes.Buffer
+}
+
+// fetch retrieves raw through access, as the live gateway does (the
+// gateway's scheme configuration), and writes its resource record dated at.
+func (c *capturer) fetch(raw string, at time.Time) []byte {
+	c.t.Helper()
+	u, err := urlkit.Parse(raw)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	plan, err := scheme.PlanOf(u, scheme.Config{FTPListDetails: true, NewsServer: "127.0.0.1:1"})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	rc, err := access.Execute(context.Background(), plan, nil)
+	if err != nil {
+		c.t.Fatalf("%s: %v", raw, err)
+	}
+	body, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil {
+		c.t.Fatalf("%s: %v", raw, err)
+	}
+	ct, err := archive.PayloadMediaType(rc)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.record(urlkit.Canonical(u).String(), ct, body, at)
+	return body
+}
+
+// record writes one resource record.
+func (c *capturer) record(target, ctype string, body []byte, at time.Time) {
+	rb := gowarc.NewRecordBuilder(gowarc.Resource, gowarc.WithAddMissingDigest(true), gowarc.WithAddMissingRecordId(true), gowarc.WithDefaultDigestAlgorithm("sha1"))
+	rb.AddWarcHeader(gowarc.WarcTargetURI, target)
+	rb.AddWarcHeaderTime(gowarc.WarcDate, at)
+	if ctype != "" {
+		rb.AddWarcHeader(gowarc.ContentType, ctype)
+	}
+	rb.Write(body)
+	rec, _, err := rb.Build()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	zw := gzip.NewWriter(&c.buf)
+	if _, _, err := gowarc.NewMarshaler().Marshal(zw, rec, 0); err != nil {
+		c.t.Fatal(err)
+	}
+	zw.Close()
+}
+
+// archive writes the file and opens it for replay.
+func (c *capturer) archive() *archive.Archive {
+	c.t.Helper()
+	name := filepath.Join(c.t.TempDir(), "capture.warc.gz")
+	if err := os.WriteFile(name, c.buf.Bytes(), 0o644); err != nil {
+		c.t.Fatal(err)
+	}
+	a, err := archive.OpenArchive([]string{name}, scheme.Config{}, func(err error) { c.t.Errorf("indexing: %v", err) })
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// replayGateway returns a gateway replaying a, whose every dial fails the
+// test: replay must not connect anywhere.
+func replayGateway(t *testing.T, a *archive.Archive) *Gateway {
+	g := New(Config{Replay: a})
+	g.testDial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		t.Errorf("replay dialled %s %s", network, addr)
+		return nil, errors.New("replay must not dial")
+	}
+	return g
+}
+
+var bannerRE = regexp.MustCompile(`<div class="replay"[^>]*>.*</div>\n`)
+
+// TestReplayRoundTrip: a page served live by the gateway and the same page
+// replayed from its capture are the same but for the banner, and every
+// captured document replays byte for byte (issue 33, Tests). The replay
+// gateway's dialer fails the test, and the servers are closed before
+// replay: nothing is fetched.
+func TestReplayRoundTrip(t *testing.T) {
+	doc := []byte("A document.\r\nWith \x00 binary and a line\n")
+	bin := bytes.Repeat([]byte{0, 1, 2, 250, 251}, 30000) // more than the gateway's first buffer
+	docs := map[string][]byte{
+		"/doc":  doc,
+		"/bin":  bin,
+		"/find": []byte("0Result one\t/r1\th.example\t70\r\n.\r\n"),
+	}
+	gs, err := fakeservers.Gopher(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gs.Close()
+	host, port, _ := net.SplitHostPort(gs.Addr())
+	docs["/m"] = []byte(strings.NewReplacer("HOST", host, "PORT", port).Replace("0Doc\t/doc\tHOST\tPORT\r\n9Bin\t/bin\tHOST\tPORT\r\n1Sub\t/m\tHOST\tPORT\r\niinfo line\t\terror.host\t1\r\n7Find\t/find\tHOST\tPORT\r\n.\r\n"))
+	fs := ftpServer(t, map[string][]byte{"/pub/f.txt": []byte("ftp text\n"), "/pub/dir/a.bin": {1, 2, 3}})
+	gaddr, faddr := gs.Addr(), fs.Addr()
+	urls := []string{
+		"gopher://" + gaddr + "/1/m",
+		"gopher://" + gaddr + "/0/doc",
+		"gopher://" + gaddr + "/9/bin",
+		"gopher://" + gaddr + "/7/find%09two%20words",
+		"ftp://" + faddr + "/pub/dir/",
+		"ftp://" + faddr + "/pub/f.txt",
+	}
+	live := serve(t, New(allow(gaddr, faddr)))
+	type page struct {
+		status int
+		ctype  string
+		body   string
+	}
+	get := func(base, target string) page {
+		resp, body := raw(t, base, "GET", target)
+		return page{resp.StatusCode, resp.Header.Get("Content-Type"), body}
+	}
+	c := &capturer{t: t}
+	livePages := map[string]page{}
+	captured := map[string][]byte{}
+	for _, u := range urls {
+		livePages[u] = get(live, "/"+u)
+		captured[u] = c.fetch(u, time.Date(1994, 6, 1, 12, 0, 0, 0, time.UTC))
+	}
+	a := c.archive()
+	gs.Close()
+	fs.Close()
+	rp := serve(t, replayGateway(t, a))
+	for _, u := range urls {
+		lp, rpg := livePages[u], get(rp, "/"+u)
+		if lp.status != 200 || rpg.status != 200 || lp.ctype != rpg.ctype {
+			t.Errorf("%s: live %d %q, replayed %d %q", u, lp.status, lp.ctype, rpg.status, rpg.ctype)
+			continue
+		}
+		if strings.HasPrefix(lp.ctype, "text/html") {
+			if !bannerRE.MatchString(rpg.body) || !strings.Contains(rpg.body, "1994-06-01 12:00:00 UTC") {
+				t.Errorf("%s: the replayed page has no banner with the capture date:\n%s", u, rpg.body)
+			}
+			if got := bannerRE.ReplaceAllString(rpg.body, ""); got != lp.body {
+				t.Errorf("%s: replayed page differs from the live one but for the banner:\nlive:\n%s\nreplayed:\n%s", u, lp.body, got)
+			}
+			continue
+		}
+		if rpg.body != lp.body || rpg.body != string(captured[u]) {
+			t.Errorf("%s: replayed document is not the captured bytes (%d bytes, captured %d)", u, len(rpg.body), len(captured[u]))
+		}
+	}
+	// The proxy form too.
+	if p := get(rp, "gopher://"+gaddr+"/0/doc"); p.body != string(doc) {
+		t.Errorf("proxy form: %q", p.body)
+	}
+}
+
+// TestReplayNotArchived: a URL the archive lacks gets urlkit's own 404
+// page (HTML for a browser, one line for curl), as does a search whose
+// query was not captured.
+func TestReplayNotArchived(t *testing.T) {
+	c := &capturer{t: t}
+	c.record("gopher://h.example/7/find%09old%20query", "text/x-gopher-menu", []byte("0Hit\t/hit\th.example\t70\r\n"), time.Date(1994, 1, 1, 0, 0, 0, 0, time.UTC))
+	base := serve(t, replayGateway(t, c.archive()))
+	for _, target := range []string{"/gopher://h.example/0/missing", "/gopher://h.example/7/find%09new%20query"} {
+		resp, body := raw(t, base, "GET", target)
+		if resp.StatusCode != 404 || strings.Count(body, "\n") != 1 || !strings.HasPrefix(body, "urlkit gateway: 404 Not Found: not in the archive: gopher://h.example/") {
+			t.Errorf("%s: %d %q", target, resp.StatusCode, body)
+		}
+		// A search not captured names the captured ones of its item.
+		if search := strings.Contains(target, "%09"); search != strings.Contains(body, "the searches of it the archive holds: gopher://h.example/7/find%09old%20query") {
+			t.Errorf("%s: %q", target, body)
+		}
+	}
+	req, _ := http.NewRequest("GET", base+"/gopher://h.example/0/missing", nil)
+	req.Header.Set("Accept", "text/html")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 404 || !strings.Contains(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(body), "not in the archive") {
+		t.Errorf("browser: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	// The captured query replays.
+	resp2, body2 := raw(t, base, "GET", "/gopher://h.example/7/find%09old%20query")
+	if resp2.StatusCode != 200 || !strings.Contains(body2, "Hit") {
+		t.Errorf("captured search: %d\n%s", resp2.StatusCode, body2)
+	}
+}
+
+// TestReplayTimestamp: /TIMESTAMP/URL picks the capture nearest that time,
+// as Wayback machines do; without one the latest is served; the banner
+// lists the other captures as /TIMESTAMP/URL links.
+func TestReplayTimestamp(t *testing.T) {
+	c := &capturer{t: t}
+	u := "gopher://h.example/0/news"
+	for i, d := range []time.Time{
+		time.Date(1993, 3, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(1994, 6, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(1996, 1, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		c.record(u, "text/plain", []byte("version "+string(rune('1'+i))+"\n"), d)
+	}
+	c.record("gopher://h.example/1/", "text/x-gopher-menu", []byte("0News\t/news\th.example\t70\r\n"), time.Date(1994, 6, 1, 0, 0, 0, 0, time.UTC))
+	base := serve(t, replayGateway(t, c.archive()))
+	for target, want := range map[string]string{
+		"/" + u:                           "version 3\n",
+		"/1993/" + u:                      "version 1\n",
+		"/19940115/" + u:                  "version 2\n",
+		"/19950501/" + u:                  "version 3\n",
+		"/19950301000000/" + u:            "version 2\n",
+		"/19950317120000/" + u:            "version 2\n", // equidistant from 1994-06-01 and 1996-01-01: the earlier
+		"/20260101/" + u:                  "version 3\n",
+		"/1994/gopher://h.example/0/news": "version 2\n",
+	} {
+		resp, body := raw(t, base, "GET", target)
+		if resp.StatusCode != 200 || body != want {
+			t.Errorf("%s: %d %q, want %q", target, resp.StatusCode, body, want)
+		}
+		if resp.Header.Get("Memento-Datetime") == "" {
+			t.Errorf("%s: no Memento-Datetime", target)
+		}
+	}
+	_, body := raw(t, base, "GET", "/gopher://h.example/1/")
+	if !strings.Contains(body, "1994-06-01 00:00:00 UTC") {
+		t.Errorf("menu banner lacks the date:\n%s", body)
+	}
+	for _, bad := range []string{"/123/" + u, "/1994x/" + u, "/199413/" + u} {
+		if resp, _ := raw(t, base, "GET", bad); resp.StatusCode != 404 {
+			t.Errorf("%s: %d", bad, resp.StatusCode)
+		}
+	}
+}
+
+// TestReplayNewsMessageID: news:MESSAGE-ID finds the article by its
+// message-id whatever server and group it was captured from. The 1993
+// URL draft (draft-ietf-uri-url, news section) calls it "an outstanding
+// problem" that "the message identifier is insufficient to allow the
+// retrieval of an expired article"; an archive is the directory it
+// asked for.
+func TestReplayNewsMessageID(t *testing.T) {
+	c := &capturer{t: t}
+	article := "From: someone@example.org\r\nNewsgroups: comp.infosystems.gopher\r\nSubject: gopher+\r\nMessage-ID: <1993Jun1.120000.1234@example.org>\r\n\r\nThe text.\r\n"
+	plan, _ := scheme.PlanOf(mustParse(t, "nntp://news.example.org/comp.infosystems.gopher/42"), scheme.Config{})
+	ct, err := archive.PayloadMediaType(&access.Resource{Plan: plan, Kind: "article"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.record("nntp://news.example.org/comp.infosystems.gopher/42", ct, []byte(article), time.Date(1993, 6, 1, 12, 0, 0, 0, time.UTC))
+	base := serve(t, replayGateway(t, c.archive()))
+	resp, body := raw(t, base, "GET", "/news:1993Jun1.120000.1234@example.org")
+	if resp.StatusCode != 200 || body != article {
+		t.Fatalf("news:message-id: %d %q", resp.StatusCode, body)
+	}
+	if resp, _ := raw(t, base, "GET", "/news:other@example.org"); resp.StatusCode != 404 {
+		t.Errorf("unknown message-id: %d", resp.StatusCode)
+	}
+}
+
+func mustParse(t *testing.T, s string) urlkit.URL {
+	u, err := urlkit.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// BenchmarkReplayVsLive serves the same gopher menu page (fakeservers'
+// 500-item menu) live and from its capture, interleaved in rounds of 20
+// requests each way, and reports the process CPU time (user+sys) a page
+// costs each way; the live side's includes the in-process gopher server's.
+//
+//	go test ./gateway -run '^$' -bench ReplayVsLive -benchtime 2000x
+func BenchmarkReplayVsLive(b *testing.B) {
+	menu := fakeservers.LongMenu(500)
+	gs, err := fakeservers.Gopher(map[string][]byte{"/m": menu})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer gs.Close()
+	u := "gopher://" + gs.Addr() + "/1/m"
+	c := &capturer{t: b}
+	c.fetch(u, time.Date(1994, 6, 1, 0, 0, 0, 0, time.UTC))
+	name := filepath.Join(b.TempDir(), "c.warc.gz")
+	os.WriteFile(name, c.buf.Bytes(), 0o644)
+	a, err := archive.OpenArchive([]string{name}, scheme.Config{}, func(err error) { b.Fatal(err) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	live := httptest.NewServer(New(allow(gs.Addr())))
+	defer live.Close()
+	rp := httptest.NewServer(New(Config{Replay: a}))
+	defer rp.Close()
+	get := func(base string) {
+		resp, err := http.Get(base + "/" + u)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatal(resp.Status)
+		}
+	}
+	get(live.URL)
+	get(rp.URL)
+	var liveCPU, replayCPU time.Duration
+	n := 0
+	b.ResetTimer()
+	for n < b.N {
+		const round = 20
+		t0 := cputime.Now()
+		for i := 0; i < round; i++ {
+			get(live.URL)
+		}
+		t1 := cputime.Now()
+		for i := 0; i < round; i++ {
+			get(rp.URL)
+		}
+		t2 := cputime.Now()
+		liveCPU += t1 - t0
+		replayCPU += t2 - t1
+		n += round
+	}
+	b.ReportMetric(float64(liveCPU.Microseconds())/float64(n), "live-cpu-us/page")
+	b.ReportMetric(float64(replayCPU.Microseconds())/float64(n), "replay-cpu-us/page")
+	b.ReportMetric(float64(replayCPU)/float64(liveCPU), "replay/live")
+}
