@@ -30,7 +30,7 @@ const DigestAlgorithm = "sha1"
 // built; a larger one is spooled to a temporary file in the WARC file's
 // directory, so that its digests are known before its header is written
 // without holding it in memory.
-const SpoolThreshold = 1 << 20
+const SpoolThreshold = 256 << 10
 
 // A Writer writes WARC/1.1 records to one file, each record its own gzip
 // member (WARC/1.1 annex D.2), as the tools that read WARC files expect.
