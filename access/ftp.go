@@ -13,6 +13,8 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
+func init() { registerClient((*execution).ftp) }
+
 // ftp carries out an FTP plan (RFC 1738 3.2): each of p.Commands in
 // order, by its verb. USER is answered 230 (logged in, PASS is then
 // skipped), 331 or 332; a PASS whose password is to be asked
