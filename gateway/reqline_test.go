@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"net"
 	"net/http"
@@ -246,4 +247,29 @@ func TestRequestLineConnCloseWrite(t *testing.T) {
 	if !ok || cw.CloseWrite() != nil {
 		t.Errorf("%T cannot be half-closed", c)
 	}
+}
+
+// FuzzRequestLineConn: the connection passes every byte on, line for
+// line, except request lines it rewrites (each then names badTargetPath);
+// it never panics, whatever the client sends.
+func FuzzRequestLineConn(f *testing.F) {
+	f.Add([]byte("GET /a%zz HTTP/1.1\r\nHost: h\r\n\r\nGET / HTTP/1.1\r\n\r\n"))
+	f.Add([]byte("POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nGET /a%zz HTTP/1.1\r\n\r\n"))
+	f.Add([]byte("\r\nGET /x y HTTP/1.0\nAccept: text/html\n\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		c := &requestLineConn{br: bufio.NewReaderSize(bytes.NewReader(in), 4096)}
+		out, err := io.ReadAll(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := bytes.SplitAfter(out, []byte("\n")), bytes.SplitAfter(in, []byte("\n"))
+		if len(got) != len(want) {
+			t.Fatalf("%d lines in, %d out:\n%q\n%q", len(want), len(got), in, out)
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) && !bytes.Contains(got[i], []byte(" "+badTargetPath+"?")) {
+				t.Fatalf("line %d: %q became %q", i, want[i], got[i])
+			}
+		}
+	})
 }
