@@ -240,7 +240,7 @@ func (c *requestLineConn) Write(p []byte) (int, error) {
 // net/http's own error answers.
 func (c *requestLineConn) ownAnswer(p []byte) ([]byte, bool) {
 	status, rest, ok := bytes.Cut(p[len("HTTP/1.1 "):], []byte(netHTTPErrorHeaders))
-	if !ok || len(status) < 4 || status[3] != ' ' {
+	if !ok || len(status) < 4 || status[3] != ' ' || bytes.IndexByte(status, '\n') >= 0 {
 		return nil, false
 	}
 	code, err := strconv.Atoi(string(status[:3]))
