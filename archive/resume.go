@@ -42,7 +42,18 @@ func Resume(path string, info [][2]string) (*Writer, *Held, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("archive: %w", err)
 	}
-	rd, err := gowarc.NewWarcFileReaderFromStream(f, 0, gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm))
+	// Records are appended as gzip members: the file must be made of
+	// them (WARC/1.1 annex D), or be empty.
+	var magic [2]byte
+	if n, _ := io.ReadFull(f, magic[:]); n > 0 && magic != [2]byte{0x1f, 0x8b} {
+		f.Close()
+		return nil, nil, fmt.Errorf("archive: %s does not start with a gzip member (a .warc.gz file, one member a record): it cannot be continued", path)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("archive: %w", err)
+	}
+	rd, err := newWarcFileReaderFromStream(f, 0, gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm))
 	if err != nil {
 		return nil, nil, fmt.Errorf("archive: %s: %w", path, err)
 	}
@@ -60,8 +71,14 @@ func Resume(path string, info [][2]string) (*Writer, *Held, error) {
 		}
 		wr := rec.WarcRecord
 		hd := wr.WarcHeader()
-		// The block is read to its end: a record cut short is found here.
-		if _, err := wr.ValidateDigest(); err != nil {
+		// The block is read to its end: a record cut short, or whose
+		// length or digests do not hold, is found here; what follows a
+		// record of the wrong length cannot be trusted.
+		v, err := wr.ValidateDigest()
+		if err == nil && len(v) > 0 {
+			err = errors.Join(v...)
+		}
+		if err != nil {
 			rec.Close()
 			h.Dropped = fmt.Errorf("archive: %s: the record at offset %d: %w (it and what follows are left out)", path, rec.Offset, err)
 			break
@@ -119,7 +136,7 @@ func (h *Held) Resource(target string, cfg scheme.Config) (*access.Resource, err
 	if !ok {
 		return nil, fmt.Errorf("archive: %s holds no capture of %s", h.path, target)
 	}
-	rd, err := gowarc.NewWarcFileReader(h.path, off, gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm))
+	rd, err := newWarcFileReader(h.path, off, gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm))
 	if err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}

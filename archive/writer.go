@@ -30,7 +30,7 @@ const DigestAlgorithm = "sha1"
 // built; a larger one is spooled to a temporary file in the WARC file's
 // directory, so that its digests are known before its header is written
 // without holding it in memory.
-const SpoolThreshold = 1 << 20
+const SpoolThreshold = 256 << 10
 
 // A Writer writes WARC/1.1 records to one file, each record its own gzip
 // member (WARC/1.1 annex D.2), as the tools that read WARC files expect.
@@ -87,6 +87,7 @@ func create(path string, info [][2]string, prefix io.Reader, n int64) (*Writer, 
 		tmp:  tmp,
 		opts: []gowarc.WarcRecordOption{
 			gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm),
+			gowarc.WithRecordIdFunc(recordID),
 			// The digests are computed as the blocks are written
 			// (block.Write), and the fields written by urlkit itself:
 			// gowarc builds and marshals, without reading each block
@@ -190,7 +191,7 @@ func (b *block) digests() (blockDigest, payloadDigest string) {
 // builder returns a record builder of type t with urlkit's options and a
 // WARC-Date of now.
 func (w *Writer) builder(t gowarc.RecordType) gowarc.WarcRecordBuilder {
-	b := gowarc.NewRecordBuilder(t, w.opts...)
+	b := newRecordBuilder(t, w.opts...)
 	b.AddWarcHeaderTime(gowarc.WarcDate, time.Now().UTC())
 	if w.info != "" {
 		// WARC/1.1 5.14: the warcinfo record that describes this one.

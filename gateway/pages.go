@@ -203,6 +203,14 @@ The gateway fetches it with urlkit's clients and shows menus and directories as 
 <code>/ftp://host/pub/</code>, <code>/nntp://host/group</code>.
 Clients with gateway settings (lynx with <code>gopher_proxy</code>, <code>ftp_proxy</code>) use the gateway as a proxy.</p>
 {{template "foot" .}}{{end}}
+{{define "replay-root"}}{{template "head" .}}<h1>urlkit gateway: an archive</h1>
+<p>The gateway is replaying an archive: it fetches nothing. Type a URL into the box above, or put it after the gateway's address;
+<code>/TIMESTAMP/URL</code> (<code>YYYYMMDDhhmmss</code>, or its first digits) shows the capture nearest that time.</p>
+<p>Archived URLs{{if .More}} (the first {{len .URLs}}, in index order){{end}}:</p>
+<ul class="items">
+{{range .URLs}}<li><a href="{{.Href}}">{{.Text}}</a></li>
+{{end}}</ul>
+{{template "foot" .}}{{end}}
 `))
 
 // cspWithForms is pageCSP letting forms go to origin too (none when "").
@@ -285,8 +293,13 @@ func (g *Gateway) formAction(q *request) (action template.URL, origin string) {
 	return "/go", ""
 }
 
-// rootPage is the gateway's front page.
+// rootPage is the gateway's front page; a replaying gateway's lists the
+// URLs its archive begins with (replay.go).
 func (g *Gateway) rootPage(w http.ResponseWriter) {
+	if g.cfg.Replay != nil {
+		g.replayRootPage(w)
+		return
+	}
 	g.render(w, "root", struct {
 		Title string
 		Proxy bool
