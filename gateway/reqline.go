@@ -273,6 +273,12 @@ func (c *requestLineConn) ownAnswer(p []byte) ([]byte, bool) {
 		req.Header.Set("Accept", c.accept)
 	}
 	c.g.errorPage(rec, req, problem{Status: code, Message: msg})
+	if g := c.g; g.cfg.Log != nil || g.cfg.LogJSON != nil {
+		// The log has its line too: no request line to show ("- - -"),
+		// the reason as a note.
+		lw := &logWriter{status: code, bytes: int64(rec.body.Len()), note: msg}
+		g.logRequest(lw, &http.Request{Method: "-", RequestURI: "-", Proto: "-", RemoteAddr: c.RemoteAddr().String()}, g.now())
+	}
 	var b bytes.Buffer
 	b.WriteString("HTTP/1.1 " + strconv.Itoa(code) + " " + http.StatusText(code) + "\r\n")
 	rec.h.Set("Connection", "close")

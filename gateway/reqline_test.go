@@ -135,7 +135,8 @@ func TestPlainTargetAgrees(t *testing.T) {
 // transfer coding it does not read), is urlkit's page for the same
 // status: one plain line, or HTML when the request's Accept prefers it.
 func TestNetHTTPOwnAnswers(t *testing.T) {
-	addr := serveCapped(t, New(Config{}))
+	var log syncBuffer
+	addr := serveCapped(t, New(Config{Log: &log}))
 	host := "Host: " + addr + "\r\n"
 	for _, tc := range []struct{ req, want string }{
 		{"GET / HTTP/1.1\r\n\r\n", "400 Bad Request text/plain; charset=utf-8\nurlkit gateway: 400 Bad Request: the request was refused before it reached the gateway: it has no Host header, which HTTP/1.1 requires (RFC 9112 3.2)\n"},
@@ -149,6 +150,10 @@ func TestNetHTTPOwnAnswers(t *testing.T) {
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("%.60q:\n got %q\nwant %q", tc.req, got, tc.want)
 		}
+	}
+	// Each has its log line, the reason as its note.
+	if !log.wait(`"- - -" 431 `) || !strings.Contains(log.String(), `"- - -" 400 `) || !strings.Contains(log.String(), `"note: the request was refused before it reached the gateway: it has no Host header`) {
+		t.Errorf("log:\n%s", log.String())
 	}
 }
 
