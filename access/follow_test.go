@@ -271,3 +271,26 @@ func TestWAISHitsStayOnServer(t *testing.T) {
 		}
 	}
 }
+
+// A kept FTP session (Options.FTPSessions) is held to the follow rule as
+// a new connection is: a link from a public page to an ftp server on
+// loopback is refused even when a session to that server is kept from an
+// earlier retrieval, and the session stays kept for others.
+func TestFollowKeptSession(t *testing.T) {
+	f := &hostile.FTP{Files: map[string][]byte{"f": []byte("data\n")}}
+	s := hostile.Serve(t, f.Serve)
+	pool := &FTPSessions{}
+	defer pool.Close()
+	in := "ftp://" + s.Addr + "/f;type=i"
+	if b, _, err := get(t, in, scheme.Config{}, &Options{FTPSessions: pool}); err != nil || string(b) != "data\n" || pool.Len() != 1 {
+		t.Fatalf("%q %v, %d kept", b, err, pool.Len())
+	}
+	_, _, err := get(t, in, scheme.Config{}, &Options{FTPSessions: pool, Origin: netip.MustParseAddr(hostile.PublicHost)})
+	wantFollowRefused(t, "kept session", err)
+	if pool.Len() != 1 {
+		t.Errorf("%d sessions kept after the refusal, want 1", pool.Len())
+	}
+	if b, _, err := get(t, in, scheme.Config{}, &Options{FTPSessions: pool}); err != nil || string(b) != "data\n" {
+		t.Errorf("the kept session afterwards: %q %v", b, err)
+	}
+}

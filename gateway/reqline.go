@@ -85,6 +85,16 @@ func (c *requestLineConn) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// CloseWrite half-closes the connection, as net/http does before closing
+// one it answered with an error and the caps do after a 503 (so the client
+// reads the answer rather than a reset).
+func (c *requestLineConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 // next follows one whole line and returns it as it is to be passed on.
 func (c *requestLineConn) next(line []byte) []byte {
 	switch c.state {

@@ -190,3 +190,60 @@ func TestWantsListing(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRewriteRequestLine: any line is passed on as it is or rewritten into
+// one whose target net/http takes and whose query gives the original
+// target back exactly.
+func FuzzRewriteRequestLine(f *testing.F) {
+	for _, s := range []string{"GET /gopher://h/0/a%zz HTTP/1.1\r\n", "GET /a b HTTP/1.0\r\n", "GET gopher://h:x/ HTTP/1.1\n", "GET / HTTP/1.1\r\n", "x\n", " \r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		out := string(rewriteRequestLine([]byte(line)))
+		if out == line {
+			return
+		}
+		body := strings.TrimRight(out, "\r\n")
+		method, rest, _ := strings.Cut(body, " ")
+		sp := strings.LastIndexByte(rest, ' ')
+		if sp < 0 {
+			t.Fatalf("%q -> %q", line, out)
+		}
+		target := rest[:sp]
+		if _, err := url.ParseRequestURI(target); err != nil {
+			t.Fatalf("%q -> %q: the new target is refused: %v", line, out, err)
+		}
+		q, ok := strings.CutPrefix(target, badTargetPath+"?")
+		orig, err := url.PathUnescape(q)
+		if !ok || err != nil || !strings.HasPrefix(line, method+" "+orig+" ") {
+			t.Fatalf("%q -> %q: the target %q does not give the original back", line, out, orig)
+		}
+	})
+}
+
+// The connections the Listener returns can be half-closed, as the net.Conn
+// they wrap: net/http and the caps' 503 (conns.go) shut the sending side
+// so that the client reads the answer, not a reset.
+func TestRequestLineConnCloseWrite(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err == nil {
+			defer c.Close()
+			io.Copy(io.Discard, c)
+		}
+	}()
+	c, err := requestLineListener{ln, New(Config{})}.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cw, ok := c.(interface{ CloseWrite() error })
+	if !ok || cw.CloseWrite() != nil {
+		t.Errorf("%T cannot be half-closed", c)
+	}
+}

@@ -89,6 +89,12 @@ func TestRealWAISPages(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, `href="wais://`+addr+`/demo/TEXT/`) || !strings.Contains(body, "The Prospero Directory Service") {
 		t.Errorf("proxy form: %d %s", resp.StatusCode, body)
 	}
+	// Its search field goes to the gateway by its address (the page's own
+	// address is the wais URL), which its Content-Security-Policy allows.
+	gw := strings.TrimPrefix(base, "http://")
+	if !strings.Contains(body, `<form method="get" action="http://`+gw+`/go">`) || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "form-action 'self' http://"+gw+";") {
+		t.Errorf("proxy form's search field: %q\n%s", resp.Header.Get("Content-Security-Policy"), body)
+	}
 	// A database the server does not have: its diagnostic, as 502.
 	resp, body = raw(t, base, "GET", "/wais://"+addr+"/nosuchdb?x")
 	if resp.StatusCode != 502 || !strings.Contains(body, "not available") {
