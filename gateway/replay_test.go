@@ -68,32 +68,27 @@ func (c *capturer) fetch(raw string, at time.Time) []byte {
 
 // record writes one resource record.
 func (c *capturer) record(target, ctype string, body []byte, at time.Time) {
-	rb := gowarc.NewRecordBuilder(gowarc.Resource, gowarc.WithAddMissingDigest(true), gowarc.WithAddMissingRecordId(true), gowarc.WithDefaultDigestAlgorithm("sha1"))
+	c.write(gowarc.Resource, target, ctype, at, body)
+}
+
+// response writes one http response record (application/http;
+// msgtype=response): head, the status line and header, then body.
+func (c *capturer) response(target, head string, body []byte, at time.Time) {
+	c.write(gowarc.Response, target, archive.HTTPResponseType, at, []byte(head), body)
+}
+
+// write writes one record of type typ whose block is the parts, gzipped
+// as a member of its own.
+func (c *capturer) write(typ gowarc.RecordType, target, ctype string, at time.Time, parts ...[]byte) {
+	rb := gowarc.NewRecordBuilder(typ, gowarc.WithAddMissingDigest(true), gowarc.WithAddMissingRecordId(true), gowarc.WithDefaultDigestAlgorithm("sha1"))
 	rb.AddWarcHeader(gowarc.WarcTargetURI, target)
 	rb.AddWarcHeaderTime(gowarc.WarcDate, at)
 	if ctype != "" {
 		rb.AddWarcHeader(gowarc.ContentType, ctype)
 	}
-	rb.Write(body)
-	rec, _, err := rb.Build()
-	if err != nil {
-		c.t.Fatal(err)
+	for _, p := range parts {
+		rb.Write(p)
 	}
-	zw := gzip.NewWriter(&c.buf)
-	if _, _, err := gowarc.NewMarshaler().Marshal(zw, rec, 0); err != nil {
-		c.t.Fatal(err)
-	}
-	zw.Close()
-}
-
-// response writes one http response record (application/http; msgtype=response).
-func (c *capturer) response(target, head string, body []byte, at time.Time) {
-	rb := gowarc.NewRecordBuilder(gowarc.Response, gowarc.WithAddMissingDigest(true), gowarc.WithAddMissingRecordId(true), gowarc.WithDefaultDigestAlgorithm("sha1"))
-	rb.AddWarcHeader(gowarc.WarcTargetURI, target)
-	rb.AddWarcHeaderTime(gowarc.WarcDate, at)
-	rb.AddWarcHeader(gowarc.ContentType, archive.HTTPResponseType)
-	rb.WriteString(head)
-	rb.Write(body)
 	rec, _, err := rb.Build()
 	if err != nil {
 		c.t.Fatal(err)
