@@ -231,7 +231,6 @@ func reverseHost(host, sep string) string {
 	return strings.Join(labels, sep)
 }
 
-
 // SortLines sorts CDXJ lines as bytes (as "LC_ALL=C sort" does, the order
 // pywb and the binary search expect).
 func SortLines(lines [][]byte) {
