@@ -78,8 +78,11 @@ func IndexFile(f *File, filename string, emit func(Entry), bad func(error)) {
 		if typ == TypeResource && e.Mime == "message/rfc822" {
 			if id := messageID(r.Head); id != "" {
 				m := e
-				m.Key = SortKey("news:" + id)
-				emit(m)
+				// An article captured as news:MESSAGE-ID has that key
+				// already: one line is enough.
+				if m.Key = SortKey("news:" + id); m.Key != e.Key {
+					emit(m)
+				}
 			}
 		}
 	}
