@@ -1065,18 +1065,19 @@ func splitRef(u *URL) resolve.Parts {
 // "//a" section.
 func TestRelativeString(t *testing.T) {
 	tests := []struct {
+		mode               Mode
 		base, target, want string
 		parts              string // the findings' parts, or the error's Part after "error:"
 	}{
-		{"http://a/b/c", "http://a/b/g", "g", ""},
-		{"http:///s//a/b/c", "http:///s//a/g", "/g", "base,target"},
-		// No relative form reaches it: the target itself, whole (RFC 1630: "the whole absolute URI must be given"; issue 37 item 3).
-		{"http://a/b/c", "http:///s//a/g", "http:///s//a/g", "target"},
-		{"http://a b/", "http://a/g", "", "error:base"},
-		{"http://a/b/c", "http://a/%zz", "", "error:target"},
+		{ModeRFC1630, "http://a/b/c", "http://a/b/g", "g", ""},
+		{ModeRFC1630, "http:///s//a/b/c", "http:///s//a/g", "/g", "base,target"},
+		{ModeRFC1630, "http://a/b/c", "http:///s//a/g", "http:///s//a/g", "target"}, // the target itself, as read
+		{ModeRFC1630, "http://a b/", "http://a/g", "", "error:base"},
+		{ModeRFC1630, "http://a/b/c", "http://a/%zz", "", "error:target"},
+		{ModeRFC3986, "http://a/b/c", "http://a/./g", "", "error:target"}, // Relative's ErrUnreachable, as it is
 	}
 	for _, tt := range tests {
-		u, err := RelativeString(tt.base, tt.target, ModeRFC1630)
+		u, err := RelativeString(tt.base, tt.target, tt.mode)
 		var parts []string
 		var w *ResolveWarning
 		var re *ResolveError
@@ -1085,8 +1086,8 @@ func TestRelativeString(t *testing.T) {
 			for _, f := range w.Findings {
 				parts = append(parts, f.Part)
 			}
-			if w.Result != u.String() || w.Base != tt.base || w.Ref != tt.target {
-				t.Errorf("%q, %q: warning %+v does not name the inputs and the result", tt.base, tt.target, w)
+			if w.Result != u.String() || w.Base != tt.base || w.Ref != tt.target || w.Op != "relative" || !strings.HasPrefix(w.Error(), "relative ") {
+				t.Errorf("%q, %q: warning %+v does not name the operation, the inputs and the result", tt.base, tt.target, w)
 			}
 		case errors.As(err, &re):
 			parts = []string{"error:" + re.Part}

@@ -2,13 +2,10 @@ package access
 
 import (
 	"bytes"
-	"context"
-	"io"
 	"testing"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/fakeservers"
-	"github.com/urlkit/urlkit/scheme"
 )
 
 // BenchmarkGopherFetch is one gopher document and one menu fetched with
@@ -26,19 +23,7 @@ func BenchmarkGopherFetch(b *testing.B) {
 	for _, c := range []struct{ name, url string }{{"document", "gopher://" + gs.Addr() + "/9/d"}, {"menu", "gopher://" + gs.Addr() + "/1/m"}} {
 		u := urlkit.MustParse(c.url)
 		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				p, _ := scheme.PlanOf(u, scheme.Config{})
-				r, err := Execute(context.Background(), p, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_, err = io.Copy(io.Discard, r)
-				r.Close()
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
+			fetchEach(b, u, nil)
 		})
 	}
 }

@@ -41,19 +41,7 @@ func BenchmarkFTPFetch(b *testing.B) {
 				opts.FTPSessions = &FTPSessions{}
 				defer opts.FTPSessions.Close()
 			}
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				p, _ := scheme.PlanOf(u, scheme.Config{})
-				r, err := Execute(context.Background(), p, opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_, err = io.Copy(io.Discard, r)
-				r.Close()
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
+			fetchEach(b, u, opts)
 		})
 	}
 }
@@ -84,19 +72,7 @@ func BenchmarkFTPSession(b *testing.B) {
 				opts.FTPSessions = &FTPSessions{}
 				defer opts.FTPSessions.Close()
 			}
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				p, _ := scheme.PlanOf(u, scheme.Config{})
-				r, err := Execute(context.Background(), p, opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_, err = io.Copy(io.Discard, r)
-				r.Close()
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
+			fetchEach(b, u, opts)
 		})
 	}
 }
@@ -156,6 +132,24 @@ func pipeFTPServer(c net.Conn, data <-chan net.Conn, doc []byte) {
 			return
 		default:
 			say("502 not implemented")
+		}
+	}
+}
+
+// fetchEach fetches u b.N times under opts, reading each resource to its
+// end: the loop of the fetch benchmarks.
+func fetchEach(b *testing.B, u urlkit.URL, opts *Options) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		p, _ := scheme.PlanOf(u, scheme.Config{})
+		r, err := Execute(context.Background(), p, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, err = io.Copy(io.Discard, r)
+		r.Close()
+		if err != nil {
+			b.Fatal(err)
 		}
 	}
 }

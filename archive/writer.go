@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"crypto/rand"
 	"crypto/sha1"
 	"encoding/base32"
 	"errors"
@@ -88,6 +87,7 @@ func create(path string, info [][2]string, prefix io.Reader, n int64) (*Writer, 
 		tmp:  tmp,
 		opts: []gowarc.WarcRecordOption{
 			gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm),
+			gowarc.WithRecordIdFunc(recordID),
 			// The digests are computed as the blocks are written
 			// (block.Write), and the fields written by urlkit itself:
 			// gowarc builds and marshals, without reading each block
@@ -97,7 +97,6 @@ func create(path string, info [][2]string, prefix io.Reader, n int64) (*Writer, 
 			gowarc.WithSpecViolationPolicy(gowarc.ErrIgnore),
 			gowarc.WithBufferTmpDir(dir),
 			gowarc.WithBufferMaxMemBytes(SpoolThreshold),
-			gowarc.WithRecordIdFunc(recordID),
 		},
 		payloads: map[string]*gowarc.RevisitRef{},
 	}
@@ -192,9 +191,7 @@ func (b *block) digests() (blockDigest, payloadDigest string) {
 // builder returns a record builder of type t with urlkit's options and a
 // WARC-Date of now.
 func (w *Writer) builder(t gowarc.RecordType) gowarc.WarcRecordBuilder {
-	gowarcOptions.Lock()
-	b := gowarc.NewRecordBuilder(t, w.opts...)
-	gowarcOptions.Unlock()
+	b := newRecordBuilder(t, w.opts...)
 	b.AddWarcHeaderTime(gowarc.WarcDate, time.Now().UTC())
 	if w.info != "" {
 		// WARC/1.1 5.14: the warcinfo record that describes this one.
@@ -362,25 +359,7 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// recordID returns a new WARC-Record-ID, a random (version 4) UUID URN
-// (RFC 9562 5.4), as gowarc's default makes one, but without
-// github.com/google/uuid's package variables (see gowarcOptions).
-func recordID() (string, error) {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	b[6] = b[6]&0x0f | 0x40 // version 4
-	b[8] = b[8]&0x3f | 0x80 // the RFC's variant
-	return fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]), nil
-}
 
-// gowarcOptions serializes the gowarc calls that make their options
-// (record builders, unmarshalers, file readers): each sets a package
-// variable of github.com/google/uuid (uuid.EnableRandPool in gowarc's
-// defaultWarcRecordOptions), and two at once are a data race (go test
-// -race, the gateway recording and replaying concurrently).
-var gowarcOptions sync.Mutex
 
 // WARCProtocolField is the name of the field of the IIPC proposal
 // (iipc/warc-specifications issue 42).
