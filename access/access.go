@@ -32,6 +32,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -477,22 +478,11 @@ func Execute(ctx context.Context, p scheme.Plan, opts *Options) (*Resource, erro
 		r   *Resource
 		err error
 	)
-	switch p := p.(type) {
-	case *scheme.FTPPlan:
-		r, err = x.ftp(p)
-	case *scheme.GopherPlan:
-		r, err = x.gopher(p)
-	case *scheme.NNTPPlan:
-		r, err = x.nntp(p)
-	case *scheme.HTTPPlan:
-		r, err = x.http(p)
-	case *scheme.FilePlan:
-		r, err = x.file(p)
-	case *scheme.WAISPlan:
-		r, err = x.wais(p)
-	case *scheme.ProsperoPlan:
-		r, err = x.prospero(p, 0)
-	case nil:
+	run, ok := clients[reflect.TypeOf(p)]
+	switch {
+	case ok:
+		r, err = run(x, p)
+	case p == nil:
 		err = errors.New("access: no plan")
 	default:
 		err = fmt.Errorf("access: %s: %w", p.Scheme(), ErrNotRetrievable)
@@ -503,6 +493,24 @@ func Execute(ctx context.Context, p scheme.Plan, opts *Options) (*Resource, erro
 	}
 	r.ServerAddr = x.server
 	return r, nil
+}
+
+// clients maps a plan's type to the client that carries it out over its
+// protocol. Each client registers itself in its own file (registerClient
+// in an init function), so a scheme's client is one file of this package.
+var clients = map[reflect.Type]func(x *execution, p scheme.Plan) (*Resource, error){}
+
+// registerClient makes run the client of the plans of type P.
+func registerClient[P scheme.Plan](run func(x *execution, p P) (*Resource, error)) {
+	clients[reflect.TypeFor[P]()] = func(x *execution, p scheme.Plan) (*Resource, error) { return run(x, p.(P)) }
+}
+
+// Retrievable reports whether [Execute] has a client for p: false for a
+// plan no protocol client carries out (a telnet session, a mail to compose,
+// a message-id to look up), which Execute refuses with ErrNotRetrievable.
+func Retrievable(p scheme.Plan) bool {
+	_, ok := clients[reflect.TypeOf(p)]
+	return ok
 }
 
 // newExec starts an execution: its context ends with MaxTime, and its

@@ -95,19 +95,41 @@ func (x *execution) dialUDP(proto, addr string) (net.Conn, error) {
 // is set (a link a crawler follows), and is the user's own choice when
 // not. Options.AllowPrivateFollow turns the rule off.
 func (x *execution) dialConn(c Connection) (net.Conn, error) {
-	from, held := x.server, x.server.IsValid()
-	if !held && x.opts.Origin.IsValid() {
-		from, held = x.opts.Origin, true
-	}
-	var follow func(netip.Addr) error
-	if held && !x.opts.AllowPrivateFollow {
-		follow = func(to netip.Addr) error { return MayFollow(from, to) }
-	}
-	conn, err := x.opts.dialConn(x.ctx, c, follow)
+	conn, err := x.opts.dialConn(x.ctx, c, x.follow())
 	if err == nil {
 		x.connected(conn)
 	}
 	return conn, err
+}
+
+// follow returns the follow rule's check of the execution's next
+// connection (see dialConn), nil when it does not apply.
+func (x *execution) follow() func(netip.Addr) error {
+	from, held := x.server, x.server.IsValid()
+	if !held && x.opts.Origin.IsValid() {
+		from, held = x.opts.Origin, true
+	}
+	if !held || x.opts.AllowPrivateFollow {
+		return nil
+	}
+	return func(to netip.Addr) error { return MayFollow(from, to) }
+}
+
+// reuse checks a connection kept from an earlier retrieval (a kept FTP
+// session) as dialConn checks a new one, by the follow rule, before it is
+// used for c, and notes its server.
+func (x *execution) reuse(c Connection, conn net.Conn) error {
+	ap, err := netip.ParseAddrPort(conn.RemoteAddr().String())
+	if f := x.follow(); f != nil {
+		if err == nil {
+			c.Addr = ap
+		}
+		if ferr := f(c.Addr.Addr()); ferr != nil {
+			return &RefusedError{Conn: c, Err: ferr}
+		}
+	}
+	x.connected(conn)
+	return nil
 }
 
 // connected notes the server conn is connected to: the address that

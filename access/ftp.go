@@ -13,6 +13,8 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
+func init() { registerClient((*execution).ftp) }
+
 // ftp carries out an FTP plan (RFC 1738 3.2): each of p.Commands in
 // order, by its verb. USER is answered 230 (logged in, PASS is then
 // skipped), 331 or 332; a PASS whose password is to be asked
@@ -33,6 +35,11 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 		key = ftpSessionKey(p)
 	}
 	if kept := x.opts.FTPSessions.take(key); kept != nil {
+		if err := x.reuse(Connection{Protocol: "ftp", Name: p.Addr, Network: "tcp"}, kept.conn); err != nil {
+			// The follow rule refuses its server: kept for others.
+			x.opts.FTPSessions.put(key, kept.conn, kept.typ, kept.feat)
+			return nil, err
+		}
 		r, err := x.runFTP(p, key, kept)
 		var re *ReplyError
 		if err == nil || errors.As(err, &re) || x.ctx.Err() != nil {
@@ -128,8 +135,7 @@ type ftpSession struct {
 func (x *execution) runFTP(p *scheme.FTPPlan, key string, kept *ftpIdle) (*Resource, error) {
 	s := &ftpSession{x: x, p: p, key: key, kept: kept, state: ftpGreeting, todo: p.Commands[:len(p.Commands)-1]}
 	if kept != nil {
-		s.raw, s.feat, s.state = kept.conn, kept.feat, ftpCommands
-		x.connected(s.raw)
+		s.raw, s.feat, s.state = kept.conn, kept.feat, ftpCommands // x.reuse noted its server
 		x.opts.tracef("* reusing a logged-in session to %s", p.Addr)
 		if x.opts.Capture != nil {
 			// The exchange of this retrieval starts on a session opened

@@ -52,6 +52,8 @@ func gopherContentType(t byte) string {
 	return "application/octet-stream"
 }
 
+func init() { registerClient((*execution).gopher) }
+
 // gopher sends the plan's request line and returns the item. Text replies
 // (p.Reply "text" or "menu", RFC 1436) end at a line holding a lone "."
 // and have their dot-stuffing undone, line ends kept as the server sent

@@ -44,6 +44,8 @@ func (e *RedirectError) Error() string {
 	return fmt.Sprintf("http: GET %s: %d redirect to %q not followed: %s", e.URL, e.Code, EscapeText(e.Location), e.Reason)
 }
 
+func init() { registerClient((*execution).http) }
+
 // http sends the plan's Request, exactly, and reads the response; with
 // FollowRedirects each redirect is planned anew (scheme.PlanOf on the
 // resolved Location) and carried out the same way.

@@ -14,6 +14,8 @@ import (
 // name no host (RFC 1630, News), so one must be configured.
 var ErrNoNewsServer = errors.New("news: no news server configured (set NNTPSERVER or --nntp-server)")
 
+func init() { registerClient((*execution).nntp) }
+
 // nntp carries out an NNTP plan: each of p.Commands in order, by its
 // verb. MODE
 // READER may be refused with 5xx (a server without the command is used as

@@ -54,6 +54,10 @@ func (e *NoAccessMethodError) Is(target error) bool { return target == ErrNoAcce
 // prosperoMaxHops bounds the FORWARDED answers followed.
 const prosperoMaxHops = 4
 
+func init() {
+	registerClient(func(x *execution, p *scheme.ProsperoPlan) (*Resource, error) { return x.prospero(p, 0) })
+}
+
 // prospero carries out a Prospero plan: the listing first; for a file, its
 // attributes, then its contents through the access method followed.
 func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error) {

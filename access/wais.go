@@ -18,6 +18,8 @@ import (
 // give (RFC 1738 3.9). Add ?words to the URL; the gateway shows a form.
 var ErrWAISNoWords = errors.New("the URL names a database to search and gives no words: add ?words (wais://host:port/database?words, RFC 1738 3.9)")
 
+func init() { registerClient((*execution).wais) }
+
 // wais carries out a WAIS plan over one TCP connection: the messages of
 // p.Messages in order (RFC 1625; the encoding in waisapdu.go). A search
 // becomes a listing of the hits, one a line (see WriteWAISHits for the

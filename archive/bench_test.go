@@ -33,10 +33,9 @@ func TestHelperGopherHole(t *testing.T) {
 	if os.Getenv("URLKIT_HOLE_SERVER") != "1" {
 		t.Skip("the benchmark's server process")
 	}
-	docs := map[string][]byte{}
 	doc := bytes.Repeat([]byte("0123456789abcdef\n"), 121)[:2048]
 	doc = append(doc, ".\r\n"...)
-	gs, err := fakeservers.Gopher(docs)
+	gs, docs, err := fakeservers.GopherDocs()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,11 +44,11 @@ func TestHelperGopherHole(t *testing.T) {
 	var menu bytes.Buffer
 	for i := 1; i < holeItems; i++ {
 		sel := fmt.Sprintf("/doc/%04d", i)
-		docs[sel] = doc
+		docs.Set(sel, doc)
 		fmt.Fprintf(&menu, "0Document %04d\t%s\t%s\t%s\r\n", i, sel, h, p)
 	}
 	menu.WriteString(".\r\n")
-	docs[""] = menu.Bytes()
+	docs.Set("", menu.Bytes())
 	fmt.Println(gs.Addr())
 	io.Copy(io.Discard, os.Stdin)
 }

@@ -314,6 +314,9 @@ func (c *Crawl) links(r *access.Resource, l link) ([]link, bool, error) {
 		}
 	case r.Kind == "directory" && ProtocolOf(r.Plan) == "ftp":
 		base := l.u.WithoutFragment().String()
+		if i := strings.LastIndex(base, ";type="); i > strings.LastIndexByte(base, '/') {
+			base = base[:i] // RFC 1738 3.2.2: ;type=d names the listing, not a segment
+		}
 		if !strings.HasSuffix(base, "/") {
 			base += "/" // a name the server took for a directory
 		}

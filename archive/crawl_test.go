@@ -27,9 +27,7 @@ import (
 // reading).
 func hole(t *testing.T, other string) *fakeservers.Server {
 	t.Helper()
-	var gs *fakeservers.Server
-	docs := map[string][]byte{}
-	gs, err := fakeservers.Gopher(docs)
+	gs, docs, err := fakeservers.GopherDocs()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,16 +36,16 @@ func hole(t *testing.T, other string) *fakeservers.Server {
 	item := func(typ byte, disp, sel string) string {
 		return fmt.Sprintf("%c%s\t%s\t%s\t%s\r\n", typ, disp, sel, h, p)
 	}
-	docs[""] = []byte("iWelcome\t\terror.host\t1\r\n" + item('0', "About", "/about") + item('1', "Sub", "/sub") +
-		item('7', "Search", "/search") + "1Elsewhere\t/\t" + other + "\r\n" + item('0', "Secret", "/secret/x") +
-		item('0', "Secretive", "/secretive") + ".\r\n")
-	docs["/about"] = []byte("about\r\n.\r\n")
-	docs["/sub"] = []byte(item('0', "B", "/sub/b") + item('1', "Up", "") + item('9', "Bin", "/sub/bin") + ".\r\n")
-	docs["/sub/b"] = []byte("b\r\n.\r\n")
-	docs["/sub/bin"] = []byte{0, 1, 2}
-	docs["/secret/x"] = []byte("hidden\r\n.\r\n")
-	docs["/secretive"] = []byte("not hidden\r\n.\r\n")
-	docs["robots.txt"] = []byte("User-agent: *\nDisallow: /secret/\n")
+	docs.Set("", []byte("iWelcome\t\terror.host\t1\r\n"+item('0', "About", "/about")+item('1', "Sub", "/sub")+
+		item('7', "Search", "/search")+"1Elsewhere\t/\t"+other+"\r\n"+item('0', "Secret", "/secret/x")+
+		item('0', "Secretive", "/secretive")+".\r\n"))
+	docs.Set("/about", []byte("about\r\n.\r\n"))
+	docs.Set("/sub", []byte(item('0', "B", "/sub/b")+item('1', "Up", "")+item('9', "Bin", "/sub/bin")+".\r\n"))
+	docs.Set("/sub/b", []byte("b\r\n.\r\n"))
+	docs.Set("/sub/bin", []byte{0, 1, 2})
+	docs.Set("/secret/x", []byte("hidden\r\n.\r\n"))
+	docs.Set("/secretive", []byte("not hidden\r\n.\r\n"))
+	docs.Set("robots.txt", []byte("User-agent: *\nDisallow: /secret/\n"))
 	return gs
 }
 
@@ -196,6 +194,18 @@ func TestCrawlFTP(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("captured:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// A directory named with ;type=d (RFC 1738 3.2.2): its entries are
+	// below the directory, not below "pub;type=d".
+	w, path = newWARC(t)
+	c = &Crawl{Writer: w, Depth: 1, Options: access.Options{ReadTimeout: 5 * time.Second}}
+	if _, err := c.Run(context.Background(), []urlkit.URL{urlkit.MustParse(base + "/pub/d;type=d")}); err != nil {
+		t.Fatal(err)
+	}
+	got = targets(closeWARC(t, w, path))
+	sort.Strings(got)
+	if want := base + "/pub/d/b.txt " + base + "/pub/d/e " + base + "/pub/d;type=d"; strings.Join(got, " ") != want {
+		t.Errorf(";type=d: captured %q, want %q", got, want)
+	}
 }
 
 // Veronica-2's reading of robots.txt: veronica or * groups, a named group
@@ -318,13 +328,16 @@ func TestCrawlHugeRobots(t *testing.T) {
 		"/open":      []byte("o\r\n.\r\n"),
 		"robots.txt": append([]byte("User-agent: *\nDisallow: /secret/\n"), bytes.Repeat([]byte("# padding padding padding\n"), 40000)...),
 	}
-	gs, err := fakeservers.Gopher(docs)
+	gs, served, err := fakeservers.GopherDocs()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer gs.Close()
 	h, p, _ := net.SplitHostPort(gs.Addr())
 	docs[""] = bytes.ReplaceAll(bytes.ReplaceAll(docs[""], []byte("HOST"), []byte(h)), []byte("PORT"), []byte(p))
+	for sel, b := range docs {
+		served.Set(sel, b)
+	}
 	w, path := newWARC(t)
 	c := &Crawl{Writer: w, Depth: 1}
 	st, err := c.Run(context.Background(), []urlkit.URL{urlkit.MustParse("gopher://" + gs.Addr() + "/1")})

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"container/heap"
+	"fmt"
 	"io"
 	"mime"
 	"net/textproto"
@@ -68,12 +69,20 @@ func IndexFile(f *File, filename string, emit func(Entry), bad func(error)) {
 		default:
 			e.Mime = mediaType(r.Get("Content-Type"))
 		}
+		if n := len(e.AppendLine(nil)); n > maxLine {
+			// A line no lookup could read past (the bound of Index).
+			bad(&ReadError{File: f.Name, Offset: r.Offset, Reason: fmt.Sprintf("its WARC-Target-URI of %d bytes makes an index line of %d bytes, over the %d an index line may have: not indexed", len(e.URL), n, maxLine)})
+			continue
+		}
 		emit(e)
 		if typ == TypeResource && e.Mime == "message/rfc822" {
 			if id := messageID(r.Head); id != "" {
 				m := e
-				m.Key = SortKey("news:" + id)
-				emit(m)
+				// An article captured as news:MESSAGE-ID has that key
+				// already: one line is enough.
+				if m.Key = SortKey("news:" + id); m.Key != e.Key {
+					emit(m)
+				}
 			}
 		}
 	}

@@ -170,7 +170,7 @@ func newScanner() *Scanner {
 // without its validation of the fields. (An Unmarshaler keeps state: one
 // a scanner.)
 func newHeaderParser() gowarc.Unmarshaler {
-	return gowarc.NewUnmarshaler(gowarc.WithSkipParseBlock(), gowarc.WithNoValidation(),
+	return newUnmarshaler(gowarc.WithSkipParseBlock(), gowarc.WithNoValidation(),
 		gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore))
 }
 
@@ -351,6 +351,9 @@ func (s *Scanner) end(rec *Record, in *bufio.Reader, block *io.LimitedReader) er
 	}
 	if rec.Gzip {
 		// The member must end here, its checksum and length right.
+		if next, _ := in.Peek(len(warcMagic)); bytes.Equal(next, warcMagic) {
+			return s.bad(start, nil, "its gzip member goes on with another record: the file was gzipped whole, not record by record (WARC/1.1 annex D), so its records have no offsets to be served from; gunzip it, or recompress it record by record")
+		}
 		extra, err := io.Copy(io.Discard, io.LimitReader(in, 1<<20))
 		if err != nil {
 			return s.bad(start, err, "%s", gzipReason(err, "record end"))

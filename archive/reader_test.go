@@ -282,6 +282,18 @@ func TestTruncatedLast(t *testing.T) {
 	}
 }
 
+// TestWholeFileGzip: a WARC file gzipped whole (one member for all its
+// records) is named as such: its records have no offsets to serve.
+func TestWholeFileGzip(t *testing.T) {
+	name, _ := writeWARC(t, t.TempDir(), "a.warc", sampleRecords(), false)
+	b, _ := os.ReadFile(name)
+	os.WriteFile(name+".gz", gzipped(b), 0o644)
+	recs, errs := scanAll(t, name+".gz")
+	if len(recs) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "record at offset 0: its gzip member goes on with another record: the file was gzipped whole") {
+		t.Errorf("%d records, errors %v", len(recs), errs)
+	}
+}
+
 // TestNotWARC: a file that is not a WARC gives one error saying so, naming the file.
 func TestNotWARC(t *testing.T) {
 	dir := t.TempDir()

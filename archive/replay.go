@@ -25,7 +25,11 @@ import (
 
 // Archive is a set of WARC files opened for replay.
 type Archive struct {
-	files map[string]*File // by the name index entries carry
+	// files are the WARC files' paths by the name index entries carry.
+	// A file is opened for each capture read and closed with it, so that
+	// replay holds a descriptor a request, as live retrieval holds a
+	// connection, whatever the number of files.
+	files map[string]string
 	index *Index
 	dir   string // the temporary directory of the index
 	cfg   scheme.Config
@@ -93,8 +97,23 @@ func (a *Archive) Searches(raw string) ([]string, error) {
 // temporary CDXJ file, sorted within a bounded memory (Sorter). A record
 // that cannot be read is given to bad and left out; the others are
 // served. cfg plans the captured URLs as access planned them.
+//
+// A path ending in ".cdxj" is an index of the files made before (urlkit
+// index -o), used as it is: the files are not read until a capture is
+// (an archive of gigabytes starts at once).
 func OpenArchive(paths []string, cfg scheme.Config, bad func(error)) (*Archive, error) {
-	names, err := WARCFiles(paths)
+	var indexes, warcs []string
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".cdxj") {
+			indexes = append(indexes, p)
+		} else {
+			warcs = append(warcs, p)
+		}
+	}
+	if len(indexes) > 1 {
+		return nil, fmt.Errorf("%s: one index at a time (urlkit index -o writes one for any number of files)", strings.Join(indexes, ", "))
+	}
+	names, err := WARCFiles(warcs)
 	if err != nil {
 		return nil, err
 	}
@@ -105,31 +124,42 @@ func OpenArchive(paths []string, cfg scheme.Config, bad func(error)) (*Archive, 
 	if err != nil {
 		return nil, err
 	}
-	a := &Archive{files: map[string]*File{}, dir: dir, cfg: cfg}
+	a := &Archive{files: map[string]string{}, dir: dir, cfg: cfg}
 	ok := false
 	defer func() {
 		if !ok {
 			a.Close()
 		}
 	}()
-	srt := &Sorter{Dir: dir}
-	defer srt.Close()
-	var addErr error
 	for _, n := range names {
 		base := filepath.Base(n)
 		if _, dup := a.files[base]; dup {
 			return nil, fmt.Errorf("%s: two WARC files are named %s; an index names files by their base name", n, base)
 		}
+		a.files[base] = n
+	}
+	if len(indexes) == 1 {
+		if a.index, err = OpenIndex(indexes[0]); err != nil {
+			return nil, err
+		}
+		ok = true
+		return a, nil
+	}
+	srt := &Sorter{Dir: dir}
+	defer srt.Close()
+	var addErr error
+	for _, n := range names {
+		base := filepath.Base(n)
 		f, err := Open(n)
 		if err != nil {
 			return nil, err
 		}
-		a.files[base] = f
 		IndexFile(f, base, func(e Entry) {
 			if addErr == nil {
 				addErr = srt.Add(e.AppendLine(nil))
 			}
 		}, bad)
+		f.Close()
 		if addErr != nil {
 			return nil, addErr
 		}
@@ -154,9 +184,6 @@ func OpenArchive(paths []string, cfg scheme.Config, bad func(error)) (*Archive, 
 
 // Close closes the files and removes the temporary index.
 func (a *Archive) Close() error {
-	for _, f := range a.files {
-		f.Close()
-	}
 	if a.index != nil {
 		a.index.Close()
 	}
@@ -188,6 +215,26 @@ func (a *Archive) Captures(raw string) ([]Entry, error) {
 		}
 	}
 	return out, err
+}
+
+// URLs returns the first max archived URLs in index order (each once;
+// exchange records passed over), and whether there are more.
+func (a *Archive) URLs(max int) (urls []string, more bool, err error) {
+	// Enough lines for max URLs of a few captures each; a URL with more
+	// captures than that shortens the list, it does not lengthen the read.
+	es, err := a.index.Prefix("", 8*max)
+	seen := map[string]bool{}
+	for _, e := range es {
+		if exchangeTypes[e.Mime] || seen[e.URL] || strings.HasPrefix(e.Key, "news:") && !strings.HasPrefix(e.URL, "news:") {
+			continue
+		}
+		if len(urls) == max {
+			return urls, true, err
+		}
+		seen[e.URL] = true
+		urls = append(urls, e.URL)
+	}
+	return urls, len(es) == 8*max, err
 }
 
 // Nearest returns the index of the capture nearest in time to at, the
@@ -276,11 +323,16 @@ func (a *Archive) original(rec *Record, e Entry) (Entry, error) {
 // open reads the header of the record e points at and returns it with
 // its block.
 func (a *Archive) open(e Entry) (*Record, io.ReadCloser, error) {
-	f := a.files[e.Filename]
-	if f == nil {
+	name, ok := a.files[e.Filename]
+	if !ok {
 		return nil, nil, fmt.Errorf("the index names %s, which is not one of the archive's files", e.Filename)
 	}
+	f, err := Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
 	if e.Offset >= f.Size {
+		f.Close()
 		return nil, nil, &ReadError{File: f.Name, Offset: e.Offset, Reason: "the index points past the end of the file"}
 	}
 	s := scanners.Get().(*Scanner)
@@ -289,10 +341,14 @@ func (a *Archive) open(e Entry) (*Record, io.ReadCloser, error) {
 	head, _ := s.br.Peek(len(warcMagic))
 	rec, in, err := s.head(e.Offset, bytes.HasPrefix(head, gzipMagic))
 	if err != nil {
+		s.reset("", nil, 0)
 		scanners.Put(s)
+		f.Close()
 		return nil, nil, err
 	}
-	return rec, newBlockReader(s, rec, in), nil
+	b := newBlockReader(s, rec, in)
+	b.file = f
+	return rec, b, nil
 }
 
 // blockReader streams a record's block, checking its WARC-Block-Digest at
@@ -303,6 +359,7 @@ type blockReader struct {
 	r    *io.LimitedReader
 	h    hash.Hash
 	want string // the digest's value as written
+	file *File  // the file, closed with the reader
 	done bool
 }
 
@@ -356,8 +413,12 @@ func (b *blockReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Close gives the scanner back for another record.
+// Close closes the file and gives the scanner back for another record.
 func (b *blockReader) Close() error {
+	if b.file != nil {
+		b.file.Close()
+		b.file = nil
+	}
 	if b.s != nil {
 		b.s.reset("", nil, 0)
 		scanners.Put(b.s)

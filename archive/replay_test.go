@@ -132,3 +132,114 @@ func TestSearches(t *testing.T) {
 		}
 	}
 }
+
+// TestLongTargetNotIndexed: a record whose target URI would make an index
+// line longer than a lookup reads is named and left out, and the index
+// stays readable around it.
+func TestLongTargetNotIndexed(t *testing.T) {
+	dir := t.TempDir()
+	long := "gopher://h.example/0/" + strings.Repeat("x", 40<<10)
+	recs := []testRecord{
+		{typ: gowarc.Resource, uri: "gopher://h.example/0/a", ctype: "text/plain", block: "a"},
+		{typ: gowarc.Resource, uri: long, ctype: "text/plain", block: "long"},
+		{typ: gowarc.Resource, uri: "gopher://h.example/0/z", ctype: "text/plain", block: "z"},
+	}
+	_, offs := writeWARC(t, dir, "l.warc.gz", recs, true)
+	var bad []string
+	a, err := OpenArchive([]string{dir}, scheme.Config{}, func(err error) { bad = append(bad, err.Error()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if len(bad) != 1 || !strings.Contains(bad[0], "record at offset "+strconv.FormatInt(offs[1], 10)+": its WARC-Target-URI of") {
+		t.Errorf("reported: %q", bad)
+	}
+	for _, u := range []string{"gopher://h.example/0/a", "gopher://h.example/0/z"} {
+		if caps, err := a.Captures(u); err != nil || len(caps) != 1 {
+			t.Errorf("%s: %v %v", u, caps, err)
+		}
+	}
+}
+
+// TestReplayDescriptors: a capture read holds one descriptor, given back
+// when it is closed; an archive holds none between requests, whatever the
+// number of its files.
+func TestReplayDescriptors(t *testing.T) {
+	fds := func() int {
+		es, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		return len(es)
+	}
+	dir := t.TempDir()
+	for i := 0; i < 20; i++ {
+		writeWARC(t, dir, "f"+strconv.Itoa(i)+".warc.gz", sampleRecords(), true)
+	}
+	before := fds()
+	a, err := OpenArchive([]string{dir}, scheme.Config{}, func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if n := fds() - before; n > 1 { // the index
+		t.Errorf("an archive of 20 files holds %d descriptors", n)
+	}
+	caps, _ := a.Captures("gopher://gopher.example/0/about")
+	if len(caps) != 20 {
+		t.Fatalf("%d captures", len(caps))
+	}
+	for _, c := range caps {
+		rc, err := a.Resource(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := fds() - before; n > 2 {
+			t.Errorf("reading one capture holds %d descriptors", n-1)
+		}
+		io.Copy(io.Discard, rc)
+		rc.Close()
+	}
+	if n := fds() - before; n > 1 {
+		t.Errorf("after 20 captures read and closed, %d descriptors more", n)
+	}
+}
+
+// TestArchiveWithIndex: an index written before (urlkit index -o) is used
+// as it is, and finds the same captures as indexing the files.
+func TestArchiveWithIndex(t *testing.T) {
+	dir := t.TempDir()
+	name, _ := writeWARC(t, dir, "a.warc.gz", sampleRecords(), true)
+	f, _ := Open(name)
+	srt := &Sorter{}
+	IndexFile(f, "a.warc.gz", func(e Entry) { srt.Add(e.AppendLine(nil)) }, func(err error) { t.Error(err) })
+	f.Close()
+	idx := filepath.Join(t.TempDir(), "a.cdxj")
+	out, _ := os.Create(idx)
+	srt.WriteTo(out)
+	out.Close()
+	a, err := OpenArchive([]string{name, idx}, scheme.Config{}, func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	caps, err := a.Captures("gopher://gopher.example/0/about")
+	if err != nil || len(caps) != 1 {
+		t.Fatalf("%v %v", caps, err)
+	}
+	rc, err := a.Resource(caps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := io.ReadAll(rc); string(b) != "About this hole.\n" {
+		t.Errorf("%q", b)
+	}
+	rc.Close()
+	a.Close()
+	if _, err := os.Stat(idx); err != nil {
+		t.Errorf("the given index was removed with the archive: %v", err)
+	}
+	if _, err := OpenArchive([]string{name, idx, idx + "2.cdxj"}, scheme.Config{}, func(error) {}); err == nil {
+		t.Error("two indexes accepted")
+	}
+}

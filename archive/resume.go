@@ -53,7 +53,7 @@ func Resume(path string, info [][2]string) (*Writer, *Held, error) {
 		f.Close()
 		return nil, nil, fmt.Errorf("archive: %w", err)
 	}
-	rd, err := gowarc.NewWarcFileReaderFromStream(f, 0, gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm))
+	rd, err := newWarcFileReaderFromStream(f, 0, gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm))
 	if err != nil {
 		return nil, nil, fmt.Errorf("archive: %s: %w", path, err)
 	}
@@ -136,7 +136,7 @@ func (h *Held) Resource(target string, cfg scheme.Config) (*access.Resource, err
 	if !ok {
 		return nil, fmt.Errorf("archive: %s holds no capture of %s", h.path, target)
 	}
-	rd, err := gowarc.NewWarcFileReader(h.path, off, gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm))
+	rd, err := newWarcFileReader(h.path, off, gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm))
 	if err != nil {
 		return nil, fmt.Errorf("archive: %w", err)
 	}

@@ -87,6 +87,7 @@ func create(path string, info [][2]string, prefix io.Reader, n int64) (*Writer, 
 		tmp:  tmp,
 		opts: []gowarc.WarcRecordOption{
 			gowarc.WithDefaultDigestAlgorithm(DigestAlgorithm),
+			gowarc.WithRecordIdFunc(recordID),
 			// The digests are computed as the blocks are written
 			// (block.Write), and the fields written by urlkit itself:
 			// gowarc builds and marshals, without reading each block
@@ -190,7 +191,7 @@ func (b *block) digests() (blockDigest, payloadDigest string) {
 // builder returns a record builder of type t with urlkit's options and a
 // WARC-Date of now.
 func (w *Writer) builder(t gowarc.RecordType) gowarc.WarcRecordBuilder {
-	b := gowarc.NewRecordBuilder(t, w.opts...)
+	b := newRecordBuilder(t, w.opts...)
 	b.AddWarcHeaderTime(gowarc.WarcDate, time.Now().UTC())
 	if w.info != "" {
 		// WARC/1.1 5.14: the warcinfo record that describes this one.

@@ -77,10 +77,26 @@ func (c *trackedConn) Read(p []byte) (int, error) {
 // CloseWrite shuts the sending side, as net/http does after a response
 // it closes the connection for.
 func (c *trackedConn) CloseWrite() error {
-	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+	if cw, ok := socket(c.Conn).(interface{ CloseWrite() error }); ok {
 		return cw.CloseWrite()
 	}
 	return nil
+}
+
+// socket returns the connection under the listener's wrappers (the
+// request-line reader, reqline.go): the socket itself, to write the
+// refusal to and to shut.
+func socket(c net.Conn) net.Conn {
+	for {
+		switch w := c.(type) {
+		case *trackedConn:
+			c = w.Conn
+		case *requestLineConn:
+			c = w.Conn
+		default:
+			return c
+		}
+	}
 }
 
 func newConnTracker(max, perClient int) *connTracker {
@@ -241,6 +257,7 @@ var lingering = make(chan struct{}, maxLingering)
 // At most maxLingering refused connections linger at once; beyond that
 // they are closed at once.
 func (l *limitListener) refuse(c net.Conn) {
+	c = socket(c)
 	// A fresh socket's send buffer is empty: this write does not block.
 	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 	c.Write(busy)

@@ -19,7 +19,8 @@ import (
 // flood holds silent connections to addr from a few loopback addresses:
 // each of its goroutines dials, sends nothing, waits until the gateway
 // closes the connection, and dials again (a pause of 20 ms keeps the
-// test's own load on a shared machine down; an attacker would not wait).
+// test's own load on a shared machine down; an attacker would not wait;
+// 100 ms under the race detector, which slows every dial tenfold).
 type flood struct {
 	stop    atomic.Bool
 	wg      sync.WaitGroup
@@ -55,7 +56,7 @@ func startFlood(t *testing.T, addr string, from []string, perAddr int) *flood {
 						}
 					}
 					c.Close()
-					time.Sleep(20 * time.Millisecond)
+					time.Sleep(floodPause)
 				}
 			}()
 		}
@@ -66,6 +67,18 @@ func startFlood(t *testing.T, addr string, from []string, perAddr int) *flood {
 
 func (f *flood) end() { f.stop.Store(true); f.wg.Wait() }
 
+// floodPause is the pause of a flood's goroutine between connections, and
+// goodWait the longest a good client may wait during a flood: a second,
+// and three under the race detector (where the flood's own work takes
+// most of the machine); the header timeout a flood used to hold the
+// gateway for is 10 s.
+var floodPause, goodWait = func() (time.Duration, time.Duration) {
+	if raceEnabled {
+		return 100 * time.Millisecond, 3 * time.Second
+	}
+	return 20 * time.Millisecond, time.Second
+}()
+
 // Issue 34, finding 3: 300 connections that never send a request, 60
 // from each of 5 addresses (127.0.0.2-6), reconnecting as they are
 // closed, kept a good client from a new address answered 503 (or reset)
@@ -74,7 +87,8 @@ func (f *flood) end() { f.stop.Store(true); f.wg.Wait() }
 // reach of a handful of addresses; and with a share large enough to fill
 // it (64, the old default), connections that have sent nothing give way
 // at the cap like idle ones, the oldest of the client holding most. Either
-// way the good client from 127.0.0.7 is answered 200 within a second,
+// way the good client from 127.0.0.7 is answered 200 within a second
+// (goodWait: three under the race detector),
 // each of 5 times during the flood.
 func TestConnectionFlood(t *testing.T) {
 	up := gopherServer(t, map[string][]byte{"/a": []byte("good")})
@@ -112,7 +126,7 @@ func TestConnectionFlood(t *testing.T) {
 				status, body := goodRequest(addr, "127.0.0.7", "/gopher://"+up+"/9/a")
 				wait := time.Since(start)
 				waits = append(waits, wait.Round(time.Millisecond))
-				if status != 200 || body != "good" || wait > time.Second {
+				if status != 200 || body != "good" || wait > goodWait {
 					t.Errorf("good client, try %d: %d %q after %v", i+1, status, body, wait)
 				}
 				time.Sleep(200 * time.Millisecond)

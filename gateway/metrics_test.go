@@ -2,10 +2,14 @@ package gateway
 
 import (
 	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/urlkit/urlkit/internal/testio"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -67,14 +71,21 @@ func TestMetrics(t *testing.T) {
 	addr := gopherServer(t, map[string][]byte{"/doc": []byte("text\r\n.\r\n")})
 	g := New(Config{Metrics: true, Policy: Policy{Allow: []string{addr}}})
 	base := "http://" + serveCapped(t, g)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	for _, target := range []string{"/", "/gopher://" + addr + "/0/doc", "/gopher://" + addr + "/0/doc", "/file:///etc/passwd", "/ftp://127.0.0.1:25/x", "/nosuch"} {
-		resp, err := http.Get(base + target)
+		resp, err := client.Get(base + target)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
 	}
-	fams := scrape(t, g)
+	// A request is counted when its handler returns, which may be just
+	// after the client has the response.
+	var fams map[string]*dto.MetricFamily
+	testio.Eventually(func() bool {
+		fams = scrape(t, g)
+		return value(fams, "urlkit_gateway_requests_in_flight", nil) == 0 && value(fams, "urlkit_gateway_client_connections", nil) == 0
+	})
 	for _, c := range []struct {
 		name   string
 		labels map[string]string
@@ -96,9 +107,19 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
 	}
-	// http.Get keeps its connection open: one counted.
-	if got := value(fams, "urlkit_gateway_client_connections", nil); got != 1 {
-		t.Errorf("client connections %v, want 1", got)
+	// A connection held open, its request not finished: counted.
+	c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "GET / HTTP/1.1\r\n")
+	var conns float64
+	if !testio.Eventually(func() bool {
+		conns = value(scrape(t, g), "urlkit_gateway_client_connections", nil)
+		return conns == 1
+	}) {
+		t.Errorf("client connections %v, want 1", conns)
 	}
 	if fams["go_goroutines"] == nil || fams["process_cpu_seconds_total"] == nil {
 		t.Errorf("no runtime or process metrics")

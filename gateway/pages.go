@@ -164,7 +164,7 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 {{end}}{{if .Parent}}<tr><td><a href="../">../</a></td><td></td><td></td><td>parent directory</td></tr>
 {{end}}{{end}}
 {{define "ftpdir-item"}}{{if .Raw}}<tr><td colspan="4" class="info">{{shown .Raw}}</td></tr>
-{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{shown .Name}}</a>{{else}}{{shown .Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{.Date}}</td><td class="kind">{{.Kind}}</td></tr>
+{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{shown .Name}}</a>{{else}}{{shown .Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{shown .Date}}</td><td class="kind">{{shown .Kind}}</td></tr>
 {{end}}{{end}}
 {{define "ftpdir-end"}}</table>
 {{template "page-end" .}}{{end}}
@@ -183,8 +183,8 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 <table class="files">
 <tr><th>headline</th><th class="size">score</th><th class="size">size</th><th>type</th></tr>
 {{end}}
-{{define "hits-item"}}{{if .Raw}}<tr><td colspan="4" class="{{if .Error}}error{{else}}info{{end}}">{{.Raw}}</td></tr>
-{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Headline}}</a>{{else}}{{.Headline}}{{end}}</td><td class="size">{{.Score}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td class="kind">{{.Type}}</td></tr>
+{{define "hits-item"}}{{if .Raw}}<tr><td colspan="4" class="{{if .Error}}error{{else}}info{{end}}">{{shown .Raw}}</td></tr>
+{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{shown .Headline}}</a>{{else}}{{shown .Headline}}{{end}}</td><td class="size">{{.Score}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td class="kind">{{shown .Type}}</td></tr>
 {{end}}{{end}}
 {{define "hits-end"}}</table>
 {{template "page-end" .}}{{end}}
@@ -202,6 +202,14 @@ The gateway fetches it with urlkit's clients and shows menus and directories as 
 <p>You can also put a URL after the gateway's address: <code>/gopher://host/1/</code>,
 <code>/ftp://host/pub/</code>, <code>/nntp://host/group</code>.
 Clients with gateway settings (lynx with <code>gopher_proxy</code>, <code>ftp_proxy</code>) use the gateway as a proxy.</p>
+{{template "foot" .}}{{end}}
+{{define "replay-root"}}{{template "head" .}}<h1>urlkit gateway: an archive</h1>
+<p>The gateway is replaying an archive: it fetches nothing. Type a URL into the box above, or put it after the gateway's address;
+<code>/TIMESTAMP/URL</code> (<code>YYYYMMDDhhmmss</code>, or its first digits) shows the capture nearest that time.</p>
+<p>Archived URLs{{if .More}} (the first {{len .URLs}}, in index order){{end}}:</p>
+<ul class="items">
+{{range .URLs}}<li><a href="{{.Href}}">{{.Text}}</a></li>
+{{end}}</ul>
 {{template "foot" .}}{{end}}
 `))
 
@@ -285,8 +293,13 @@ func (g *Gateway) formAction(q *request) (action template.URL, origin string) {
 	return "/go", ""
 }
 
-// rootPage is the gateway's front page.
+// rootPage is the gateway's front page; a replaying gateway's lists the
+// URLs its archive begins with (replay.go).
 func (g *Gateway) rootPage(w http.ResponseWriter) {
+	if g.cfg.Replay != nil {
+		g.replayRootPage(w)
+		return
+	}
 	g.render(w, "root", struct {
 		Title string
 		Proxy bool

@@ -159,3 +159,31 @@ func notArchived(err error) bool {
 	var na *archive.NotArchivedError
 	return errors.As(err, &na)
 }
+
+// maxRootURLs bounds the archived URLs the front page lists.
+const maxRootURLs = 200
+
+// replayRootPage is a replaying gateway's front page: the archived URLs
+// its index begins with, as links.
+func (g *Gateway) replayRootPage(w http.ResponseWriter) {
+	urls, more, err := g.cfg.Replay.URLs(maxRootURLs)
+	if err != nil {
+		g.errorPage(w, nil, problem{Status: http.StatusBadGateway, Message: err.Error()})
+		return
+	}
+	var list []entry
+	for _, u := range urls {
+		u = stripUserinfo(u)
+		if !hasScheme(u) {
+			continue
+		}
+		list = append(list, entry{Text: u, Href: trustedURL("/" + u)})
+	}
+	g.render(w, "replay-root", struct {
+		Title string
+		Proxy bool
+		URLs  []entry
+		More  bool
+		bar
+	}{"urlkit gateway: an archive", false, list, more, bar{}}, "")
+}

@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -360,4 +362,82 @@ func BenchmarkReplayVsLive(b *testing.B) {
 	b.ReportMetric(float64(liveCPU.Microseconds())/float64(n), "live-cpu-us/page")
 	b.ReportMetric(float64(replayCPU.Microseconds())/float64(n), "replay-cpu-us/page")
 	b.ReportMetric(float64(replayCPU)/float64(liveCPU), "replay/live")
+}
+
+// FuzzReplayRequest: any request target given to a replaying gateway
+// (the path form, /TIMESTAMP/URL, the proxy form) is answered without a
+// dial and without a failure of the gateway's own (500) or of its archive
+// (502: every record here is whole); a capture served carries its
+// Memento-Datetime.
+func FuzzReplayRequest(f *testing.F) {
+	c := &capturer{t: f}
+	d := time.Date(1994, 6, 1, 12, 0, 0, 0, time.UTC)
+	c.record("gopher://h.example/1/", "text/x-gopher-menu", []byte("0Doc\t/doc\th.example\t70\r\n7Find\t/find\th.example\t70\r\n"), d)
+	c.record("gopher://h.example/0/doc", "text/plain", []byte("doc\n"), d)
+	c.record("gopher://h.example/7/find%09a%20b", "text/x-gopher-menu", []byte("0Hit\t/hit\th.example\t70\r\n"), d)
+	c.record("wais://w.example/db?q", "text/x-wais-hits; charset=utf-8", []byte(""), d)
+	c.record("nntp://n.example/g/1", "message/rfc822", []byte("Message-ID: <1@n.example>\r\n\r\nbody\r\n"), d)
+	for _, s := range []string{"/gopher://h.example/1/", "/1994/gopher://h.example/0/doc", "/19940601120000/gopher://h.example/1/",
+		"gopher://h.example/0/doc", "/gopher://h.example/7/find%09x", "/wais://w.example/db?z", "/news:1@n.example",
+		"/99/gopher://h.example/1/", "/2026/", "/1994/x", "/0000/gopher://h.example/1/", "/gopher://h.example/1/#frag"} {
+		f.Add(s)
+	}
+	a := c.archive()
+	f.Fuzz(func(t *testing.T, target string) {
+		u, err := url.ParseRequestURI(target)
+		if err != nil || strings.ContainsAny(target, " \t\r\n\x00") {
+			return
+		}
+		g := New(Config{Replay: a, Timeout: time.Second})
+		g.testDial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			t.Fatalf("%q: replay dialled %s", target, addr)
+			return nil, nil
+		}
+		r := &http.Request{Method: "GET", URL: u, RequestURI: target, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+			Header: http.Header{}, Host: "127.0.0.1:8070", RemoteAddr: "127.0.0.1:1234"}
+		r = r.WithContext(context.WithValue(context.Background(), http.LocalAddrContextKey, net.TCPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:8070"))))
+		if u.Host != "" {
+			r.Host = u.Host
+		}
+		w := httptest.NewRecorder()
+		func() {
+			defer func() {
+				if p := recover(); p != nil && p != http.ErrAbortHandler {
+					t.Fatalf("%q: panic %v", target, p)
+				}
+			}()
+			g.ServeHTTP(w, r)
+		}()
+		if w.Code == 500 || w.Code == 502 {
+			t.Fatalf("%q: %d %s", target, w.Code, w.Body)
+		}
+		if w.Code == 200 && strings.Contains(target, "://") && !strings.HasSuffix(target, "/go") && w.Header().Get("Memento-Datetime") == "" && !strings.Contains(w.Body.String(), `name="q"`) {
+			t.Fatalf("%q: a capture without Memento-Datetime", target)
+		}
+	})
+}
+
+// TestReplayRootPage: a replaying gateway's front page says so and links
+// the archived URLs (each once, exchange records and message-id entries
+// passed over), where a live one has its instructions.
+func TestReplayRootPage(t *testing.T) {
+	c := &capturer{t: t}
+	d := time.Date(1994, 6, 1, 12, 0, 0, 0, time.UTC)
+	c.record("gopher://h.example/1/", "text/x-gopher-menu", []byte("0Doc\t/doc\th.example\t70\r\n"), d)
+	c.record("gopher://h.example/1/", "text/x-gopher-menu", []byte("0Doc\t/doc\th.example\t70\r\n"), d.Add(time.Hour))
+	c.record("gopher://h.example/1/", "text/x-gopher-conversation", []byte("> /\r\n"), d)
+	c.record("nntp://n.example/g/1", "message/rfc822", []byte("Message-ID: <1@n.example>\r\n\r\nbody\r\n"), d)
+	base := serve(t, replayGateway(t, c.archive()))
+	resp, body := raw(t, base, "GET", "/")
+	if resp.StatusCode != 200 || !strings.Contains(body, "replaying an archive") {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	links := regexp.MustCompile(`<li><a href="([^"]*)">`).FindAllStringSubmatch(body, -1)
+	var got []string
+	for _, l := range links {
+		got = append(got, l[1])
+	}
+	if want := "/gopher://h.example/1/ /nntp://n.example/g/1"; strings.Join(got, " ") != want {
+		t.Errorf("links %q, want %q", got, want)
+	}
 }

@@ -89,6 +89,12 @@ func TestRealWAISPages(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(body, `href="wais://`+addr+`/demo/TEXT/`) || !strings.Contains(body, "The Prospero Directory Service") {
 		t.Errorf("proxy form: %d %s", resp.StatusCode, body)
 	}
+	// Its search field goes to the gateway by its address (the page's own
+	// address is the wais URL), which its Content-Security-Policy allows.
+	gw := strings.TrimPrefix(base, "http://")
+	if !strings.Contains(body, `<form method="get" action="http://`+gw+`/go">`) || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "form-action 'self' http://"+gw+";") {
+		t.Errorf("proxy form's search field: %q\n%s", resp.Header.Get("Content-Security-Policy"), body)
+	}
 	// A database the server does not have: its diagnostic, as 502.
 	resp, body = raw(t, base, "GET", "/wais://"+addr+"/nosuchdb?x")
 	if resp.StatusCode != 502 || !strings.Contains(body, "not available") {
@@ -167,6 +173,15 @@ func TestWAISProsperoPolicy(t *testing.T) {
 	resp, body = raw(t, serve(t, New(allow(w.Addr))), "GET", "/wais://"+w.Addr+"/db?x")
 	if resp.StatusCode != 200 || strings.Contains(body, "<script>") || !strings.Contains(body, "&lt;script&gt;") {
 		t.Errorf("headline: %d %s", resp.StatusCode, body)
+	}
+	// A bidi control in a headline is shown, not obeyed (the listing's
+	// escape, access.EscapeText).
+	w = hostile.Serve(t, hostile.WAISScript(func(int, []byte) []byte {
+		return hostile.WAISMessage(waisHits("photo\u202egpj.exe"))
+	}))
+	resp, body = raw(t, serve(t, New(allow(w.Addr))), "GET", "/wais://"+w.Addr+"/db?x")
+	if resp.StatusCode != 200 || strings.Contains(body, "\u202e") || !strings.Contains(body, `photo\u202egpj.exe`) {
+		t.Errorf("bidi headline: %d %s", resp.StatusCode, body)
 	}
 }
 

@@ -2,6 +2,7 @@ package scheme
 
 import (
 	"errors"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -304,8 +305,8 @@ func (v *File) wireParts() []wirePart {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *File) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("host", v.Host)
 	w.KBool("local", v.Local)
@@ -319,7 +320,8 @@ func (v *File) MarshalJSON() ([]byte, error) { return viewJSON(v) }
 // plainJSON marks File's strings as parts of its URL as written (plainView).
 func (v *File) plainJSON() {}
 
-// writeJSON writes the plan's own members of its JSON object, before "steps".
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
 func (p *FilePlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("path", p.Path)
 	return w
@@ -328,7 +330,8 @@ func (p *FilePlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendPlanJSON).
 func (p *FilePlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s OpenFile) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("path", s.Path)
 	return w
@@ -336,3 +339,12 @@ func (s OpenFile) writeJSON(w jsonw.Writer) jsonw.Writer {
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s OpenFile) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the last element of the local path.
+func (v *File) fileName() (string, error) {
+	p, err := v.LocalPath()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Base(p), nil
+}

@@ -657,8 +657,8 @@ func rfc1630Type(code string) string {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *FTP) writeJSON(w jsonw.Writer) jsonw.Writer {
 	writeLogin(&w, v.Host, v.Port, v.User, v.HasUser, v.Password, v.HasPassword)
 	w.KStrs("cwd", v.CWD)
@@ -670,7 +670,8 @@ func (v *FTP) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendViewJSON).
 func (v *FTP) MarshalJSON() ([]byte, error) { return viewJSON(v) }
 
-// writeJSON writes the plan's own members of its JSON object, before "steps".
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
 func (p *FTPPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("addr", p.Addr)
 	w.Key("cwd")
@@ -694,7 +695,8 @@ func (p *FTPPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendPlanJSON).
 func (p *FTPPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s FTPCommand) writeJSON(w jsonw.Writer) jsonw.Writer {
 	if s.hasArg() && s.Pass != PassURL && s.Pass != PassAsk {
 		w.KStr("arg", s.Arg)
@@ -724,7 +726,8 @@ func (s FTPCommand) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s FTPCommand) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s FTPIfDirectory) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("refused", FTPCommand{Verb: s.Verb}.Op())
 	w.KStr("name", s.Name)
@@ -747,3 +750,10 @@ func (c FTPCommand) hasArg() bool {
 	}
 	return false
 }
+
+// fileName is the name RETR asks for (RFC 1738 3.2.2: the last segment).
+func (v *FTP) fileName() (string, error) { return v.Name, nil }
+
+// asksHead marks the plan as one Config.Head turns into SIZE and MDTM
+// (RFC 3659 4, 3): headPlan.
+func (p *FTPPlan) asksHead() {}

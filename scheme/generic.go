@@ -53,8 +53,8 @@ func (v *Generic) Plan(Config) (Plan, error) {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *Generic) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("scheme", v.Scheme)
 	w.KBool("experimental", v.Experimental)

@@ -616,8 +616,8 @@ func checkGopherServer(host, port string) (bracket bool, err error) {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *Gopher) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("host", v.Host)
 	w.KNum("port", v.Port)
@@ -645,7 +645,8 @@ func (v *Gopher) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendViewJSON).
 func (v *Gopher) MarshalJSON() ([]byte, error) { return viewJSON(v) }
 
-// writeJSON writes the plan's own members of its JSON object, before "steps".
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
 func (p *GopherPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("addr", p.Addr)
 	w.KStr("type", typeString(p.Type))
@@ -659,7 +660,8 @@ func (p *GopherPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendPlanJSON).
 func (p *GopherPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s GopherRequest) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("selector", s.Selector)
 	w.KOpt("search", s.Search, s.HasSearch)
@@ -674,7 +676,8 @@ func (s GopherRequest) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s GopherRequest) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s GopherRead) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("type", typeString(s.Type))
 	w.KStr("as", s.As)
@@ -686,3 +689,12 @@ func (s GopherRead) writeJSON(w jsonw.Writer) jsonw.Writer {
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s GopherRead) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the last "/"-segment of the selector.
+func (v *Gopher) fileName() (string, error) {
+	return v.Selector[strings.LastIndexByte(v.Selector, '/')+1:], nil
+}
+
+// asksHead marks the plan as one Config.Head turns into the Gopher+
+// attribute request (headPlan).
+func (p *GopherPlan) asksHead() {}

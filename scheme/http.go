@@ -358,8 +358,8 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *HTTP) writeJSON(w jsonw.Writer) jsonw.Writer {
 	writeLogin(&w, v.Host, v.Port, v.User, v.HasUser, v.Password, v.HasPassword)
 	w.KStr("path", v.Path)
@@ -416,7 +416,8 @@ func appendValidHTTPJSON(b []byte, u urlkit.URL, def int) ([]byte, error) {
 	return append(b, '"', '}'), nil
 }
 
-// writeJSON writes the plan's own members of its JSON object, before "steps".
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
 func (p *HTTPPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("addr", p.Addr)
 	w.KBool("tls", p.TLS)
@@ -430,7 +431,8 @@ func (p *HTTPPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendPlanJSON).
 func (p *HTTPPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s HTTPRequestLine) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("method", s.Method)
 	w.KStr("request_uri", s.RequestURI)
@@ -441,7 +443,8 @@ func (s HTTPRequestLine) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s HTTPRequestLine) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s HeaderField) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("name", s.Name)
 	_, v, _ := strings.Cut(s.Redacted(), ": ") // an Authorization field's credentials masked
@@ -457,3 +460,15 @@ func (s HTTPEndHeader) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s HTTPRead) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the last segment of the path (RFC 1738 3.3), decoded: the
+// view keeps the path encoded, and a valid URL's escapes are valid, so
+// decoding cannot fail.
+func (v *HTTP) fileName() (string, error) {
+	last, _ := urlkit.Unescape(v.Path[strings.LastIndexByte(v.Path, '/')+1:])
+	return last, nil
+}
+
+// asksHead marks the plan as one Config.Head turns into HEAD (RFC 1945
+// 8.2): headPlan.
+func (p *HTTPPlan) asksHead() {}

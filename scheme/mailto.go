@@ -90,8 +90,8 @@ func (v *Mailto) Plan(Config) (Plan, error) { return &MailPlan{To: v.Address}, n
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *Mailto) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("address", v.Address)
 	return w
@@ -100,7 +100,8 @@ func (v *Mailto) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendViewJSON).
 func (v *Mailto) MarshalJSON() ([]byte, error) { return viewJSON(v) }
 
-// writeJSON writes the plan's own members of its JSON object, before "steps".
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
 func (p *MailPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("to", p.To)
 	return w
@@ -109,7 +110,8 @@ func (p *MailPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendPlanJSON).
 func (p *MailPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s Compose) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("to", s.To)
 	return w

@@ -68,8 +68,8 @@ func (v *MID) Plan(Config) (Plan, error) {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *MID) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("id", v.ID)
 	w.KStr("header", v.Header)
@@ -79,7 +79,8 @@ func (v *MID) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendViewJSON).
 func (v *MID) MarshalJSON() ([]byte, error) { return viewJSON(v) }
 
-// writeJSON writes the plan's own members of its JSON object, before "steps".
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
 func (p *LookupPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("header", p.Header)
 	w.KStr("value", p.Value)

@@ -255,8 +255,8 @@ func (v *News) wireParts() []wirePart {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *News) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KBool("all", v.All)
 	w.KNonEmpty("group", v.Group)
@@ -267,7 +267,8 @@ func (v *News) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendViewJSON).
 func (v *News) MarshalJSON() ([]byte, error) { return viewJSON(v) }
 
-// writeJSON writes the plan's own members of its JSON object, before "steps".
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
 func (p *NNTPPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("addr", p.Addr)
 	w.KNonEmpty("group", p.Group)
@@ -280,7 +281,8 @@ func (p *NNTPPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendPlanJSON).
 func (p *NNTPPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s NNTPCommand) writeJSON(w jsonw.Writer) jsonw.Writer {
 	if int(s.Verb) < len(nntpVerbs) && nntpVerbs[s.Verb].arg == argAlways {
 		w.KStr("arg", s.Arg)

@@ -1,6 +1,8 @@
 package scheme
 
 import (
+	"fmt"
+
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
 	"github.com/urlkit/urlkit/internal/jsonw"
@@ -78,8 +80,8 @@ func (v *NNTP) Plan(Config) (Plan, error) {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *NNTP) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("host", v.Host)
 	w.KNum("port", v.Port)
@@ -90,3 +92,11 @@ func (v *NNTP) writeJSON(w jsonw.Writer) jsonw.Writer {
 
 // MarshalJSON implements json.Marshaler (see AppendViewJSON).
 func (v *NNTP) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// fileName is the article number (RFC 1738 3.7).
+func (v *NNTP) fileName() (string, error) {
+	if v.Article == "" {
+		return "", fmt.Errorf("an nntp URL without an article number: %w", ErrNoFileName)
+	}
+	return v.Article, nil
+}

@@ -460,8 +460,8 @@ func prosperoVersionForm(tail []part) bool {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *Prospero) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("host", v.Host)
 	w.KNum("port", v.Port)
@@ -477,7 +477,8 @@ func (v *Prospero) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendViewJSON).
 func (v *Prospero) MarshalJSON() ([]byte, error) { return viewJSON(v) }
 
-// writeJSON writes the plan's own members of its JSON object, before "steps".
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
 func (p *ProsperoPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("addr", p.Addr)
 	w.KStr("hsoname", p.HSOName)
@@ -487,7 +488,8 @@ func (p *ProsperoPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendPlanJSON).
 func (p *ProsperoPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s ProsperoRequest) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("when", s.When)
 	w.KStr("reply", s.Reply)
@@ -497,7 +499,8 @@ func (s ProsperoRequest) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s ProsperoRequest) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s ProsperoVersion) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KNum("version", s.Version)
 	return w
@@ -506,7 +509,8 @@ func (s ProsperoVersion) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s ProsperoVersion) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s ProsperoAuthenticate) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("type", s.Type)
 	w.KStr("data", s.Data)
@@ -516,7 +520,8 @@ func (s ProsperoAuthenticate) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s ProsperoAuthenticate) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s ProsperoDirectory) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("hsoname_type", s.HSONameType)
 	w.KStr("hsoname", s.HSOName)
@@ -527,7 +532,8 @@ func (s ProsperoDirectory) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s ProsperoDirectory) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s ProsperoList) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("options", s.Options)
 	if len(s.Components) > 0 {
@@ -539,7 +545,8 @@ func (s ProsperoList) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s ProsperoList) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s ProsperoGetObjectInfo) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStrs("attributes", s.Attributes)
 	w.KStr("hsoname_type", s.HSONameType)
@@ -551,7 +558,8 @@ func (s ProsperoGetObjectInfo) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s ProsperoGetObjectInfo) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s ProsperoSelect) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("applies_to", s.AppliesTo)
 	w.KStr("namespace", s.Namespace)
@@ -566,3 +574,10 @@ func (s ProsperoSelect) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s ProsperoStatus) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the hsoname's last "/"-segment: no structure may be assumed
+// (RFC 1738 3.11), but the name a server gives a file is its last segment
+// in every hsoname dirsrv writes.
+func (v *Prospero) fileName() (string, error) {
+	return v.HSOName[strings.LastIndexByte(v.HSOName, '/')+1:], nil
+}

@@ -541,13 +541,18 @@ func PlanOf(u urlkit.URL, cfg Config) (Plan, error) {
 	}
 	p, err := v.Plan(cfg)
 	if err == nil && cfg.Head {
-		switch p.(type) {
-		case *HTTPPlan, *FTPPlan, *GopherPlan:
-		default:
+		if _, ok := p.(headPlan); !ok {
 			return nil, fmt.Errorf("%s: %w: -I (--head) asks http and https for HEAD, ftp for SIZE and MDTM, gopher for its Gopher+ attributes", u.Scheme(), ErrNoHead)
 		}
 	}
 	return p, err
+}
+
+// A headPlan is a plan that Config.Head changes into a request for what
+// is known about the resource (-I): each such plan type says so in its
+// scheme's file.
+type headPlan interface {
+	asksHead()
 }
 
 // builtin is the Scheme of a built-in scheme: its info comes from the core

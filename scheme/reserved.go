@@ -43,8 +43,8 @@ func (v *Reserved) Plan(Config) (Plan, error) {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *Reserved) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("scheme", v.Scheme)
 	w.KStr("source", v.Source)

@@ -100,7 +100,8 @@ func holdsLineBreak(s string) bool { return strings.ContainsAny(s, "\r\n\x00") }
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s Connect) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("addr", s.Addr)
 	if s.TLS {

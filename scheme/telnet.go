@@ -161,8 +161,8 @@ func (v *Telnet) wireParts() []wirePart {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *Telnet) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("program", v.Program)
 	writeLogin(&w, v.Host, v.Port, v.User, v.HasUser, v.Password, v.HasPassword)
@@ -172,7 +172,8 @@ func (v *Telnet) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendViewJSON).
 func (v *Telnet) MarshalJSON() ([]byte, error) { return viewJSON(v) }
 
-// writeJSON writes the plan's own members of its JSON object, before "steps".
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
 func (p *Session) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("program", p.Program)
 	w.KStr("addr", hostPort(p.Host, p.Port))
@@ -183,7 +184,8 @@ func (p *Session) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendPlanJSON).
 func (p *Session) MarshalJSON() ([]byte, error) { return planJSON(p) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s StartSession) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("program", s.Program)
 	w.KStr("addr", s.Addr)
@@ -193,7 +195,8 @@ func (s StartSession) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s StartSession) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s AdviseUser) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("user", s.Name)
 	return w

@@ -331,8 +331,8 @@ func (v *WAIS) wireParts() []wirePart {
 
 // ---- JSON -----------------------------------------------------------------
 
-// writeJSON writes the members of the view's JSON object (the package documentation's
-// "JSON keys").
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
 func (v *WAIS) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("host", v.Host)
 	w.KNum("port", v.Port)
@@ -350,7 +350,8 @@ func (v *WAIS) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendViewJSON).
 func (v *WAIS) MarshalJSON() ([]byte, error) { return viewJSON(v) }
 
-// writeJSON writes the plan's own members of its JSON object, before "steps".
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
 func (p *WAISPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("addr", p.Addr)
 	w.KStr("form", p.Form)
@@ -362,7 +363,8 @@ func (p *WAISPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendPlanJSON).
 func (p *WAISPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s WAISInitAPDU) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KNum("preferred_message_size", s.PreferredMessageSize)
 	w.KNum("maximum_record_size", s.MaximumRecordSize)
@@ -373,7 +375,8 @@ func (s WAISInitAPDU) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s WAISInitAPDU) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s WAISSearchAPDU) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("database", s.Database)
 	w.KStr("seed_words", s.SeedWords)
@@ -387,7 +390,8 @@ func (s WAISSearchAPDU) writeJSON(w jsonw.Writer) jsonw.Writer {
 // MarshalJSON implements json.Marshaler (see AppendStepJSON).
 func (s WAISSearchAPDU) MarshalJSON() ([]byte, error) { return stepJSON(s) }
 
-// writeJSON writes the step's own members of its JSON object, between "op" and "text".
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
 func (s WAISRetrieval) writeJSON(w jsonw.Writer) jsonw.Writer {
 	w.KStr("database", s.Database)
 	w.KStr("docid", s.DocID)

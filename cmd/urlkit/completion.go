@@ -85,7 +85,7 @@ _urlkit() {
         ;;
 `)
 	for _, c := range orderedCommands() {
-		var flags, values, files []string
+		var flags, values, files, words []string
 		for _, f := range commandFlags(c) {
 			for _, s := range f.spellings() {
 				flags = append(flags, s)
@@ -94,6 +94,9 @@ _urlkit() {
 					if f.arg == "FILE" {
 						files = append(files, s)
 					}
+				}
+				if len(f.values) > 0 {
+					words = append(words, s+") COMPREPLY=($(compgen -W '"+strings.Join(f.values, " ")+"' -- \"$cur\")); return ;;")
 				}
 			}
 		}
@@ -107,6 +110,13 @@ _urlkit() {
 		}
 		if takesFiles(c) {
 			b.WriteString("        args=files\n")
+		}
+		if len(words) > 0 {
+			b.WriteString("        case $prev in\n")
+			for _, w := range words {
+				b.WriteString("        " + w + "\n")
+			}
+			b.WriteString("        esac\n")
 		}
 		b.WriteString("        ;;\n")
 	}
@@ -184,6 +194,8 @@ _urlkit() {
 				action := " "
 				if f.arg == "FILE" {
 					action = "_files"
+				} else if len(f.values) > 0 {
+					action = "(" + strings.Join(f.values, " ") + ")"
 				}
 				value = ":" + zshQuote(strings.ToLower(f.arg)) + ":" + action
 			}
@@ -252,6 +264,8 @@ complete -c urlkit -f
 				line += " -r"
 				if f.arg == "FILE" {
 					line += " -F"
+				} else if len(f.values) > 0 {
+					line += " -xa " + fishQuote(strings.Join(f.values, " "))
 				}
 			}
 			b.WriteString(line + " -d " + fishQuote(f.usage) + "\n")

@@ -158,3 +158,39 @@ func TestLinkProblemsFinds(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIPageListsEveryCommand requires docs/cli.md's table of commands
+// to have a row for every command urlkit has, so that a new command is
+// documented where a reader looks for it.
+func TestCLIPageListsEveryCommand(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(b), "\n| command | what it does |\n")
+	if !ok {
+		t.Fatal(`docs/cli.md has no table headed "| command | what it does |"`)
+	}
+	rows := map[string]bool{}
+	for _, l := range strings.Split(table, "\n") {
+		if strings.HasPrefix(l, "|---") {
+			continue
+		}
+		cell, ok := strings.CutPrefix(l, "| ")
+		if !ok {
+			break // the table's end
+		}
+		cell, _, _ = strings.Cut(cell, " |")
+		// A cell names one or more commands: "`escape [...]`, `unescape [...]`".
+		for _, part := range strings.Split(cell, "`") {
+			if name, _, _ := strings.Cut(part, " "); name != "" {
+				rows[name] = true
+			}
+		}
+	}
+	for _, c := range orderedCommands() {
+		if !rows[c.name] {
+			t.Errorf("docs/cli.md has no row for the command %s in its table of commands", c.name)
+		}
+	}
+}

@@ -313,10 +313,9 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		return exitOK
 	case *scheme.MailPlan:
 		return sendMail(ctx, e, g, cfg, p, fail)
-	case *scheme.FTPPlan, *scheme.GopherPlan, *scheme.NNTPPlan, *scheme.HTTPPlan, *scheme.FilePlan, *scheme.WAISPlan, *scheme.ProsperoPlan:
 	default:
-		if g.via != "" {
-			break // the gateway retrieves it
+		if access.Retrievable(plan) || g.via != "" {
+			break // a client of access, or the gateway, retrieves it
 		}
 		// mid, cid: print what a client would do.
 		fmt.Fprintln(e.stdout, redact(u.String()))

@@ -23,8 +23,7 @@ import (
 // It reports the ratio capture/plain (cpu-ratio); the bound is
 // 1.10.
 func BenchmarkGetRecursiveOverhead(b *testing.B) {
-	docs := map[string][]byte{}
-	gs, err := fakeservers.Gopher(docs)
+	gs, docs, err := fakeservers.GopherDocs()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -37,12 +36,12 @@ func BenchmarkGetRecursiveOverhead(b *testing.B) {
 	for i := 1; i < 1000; i++ {
 		sel := fmt.Sprintf("/doc/%04d", i)
 		doc := bytes.Repeat([]byte(fmt.Sprintf("document %04d line of text, as gopher holes hold them\r\n", i)), 36)
-		docs[sel] = append(doc, ".\r\n"...)
+		docs.Set(sel, append(doc, ".\r\n"...))
 		fmt.Fprintf(&menu, "0Document %04d\t%s\t%s\t%s\r\n", i, sel, h, p)
 		plainArgs = append(plainArgs, "-o", filepath.Join(dir, fmt.Sprintf("doc%04d", i)), "gopher://"+gs.Addr()+"/0"+sel)
 	}
 	menu.WriteString(".\r\n")
-	docs[""] = menu.Bytes()
+	docs.Set("", menu.Bytes())
 	captureArgs := []string{"get", "-s", "-r", "--depth", "1", "--warc", filepath.Join(dir, "hole"), "gopher://" + gs.Addr() + "/1"}
 	run := func(args []string) time.Duration {
 		cmd := exec.Command(os.Args[0], args...)

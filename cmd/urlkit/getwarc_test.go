@@ -249,25 +249,24 @@ func TestGetWARCMode(t *testing.T) {
 // set, is an item of the submenu served by it (a slow server).
 func gopherHole(t *testing.T, drip string) (string, *fakeservers.Server) {
 	t.Helper()
-	docs := map[string][]byte{}
-	gs, err := fakeservers.Gopher(docs)
+	gs, docs, err := fakeservers.GopherDocs()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(gs.Close)
 	h, p, _ := strings.Cut(gs.Addr(), ":")
 	item := func(typ byte, sel string) string { return fmt.Sprintf("%c%s\t%s\t%s\t%s\r\n", typ, sel, sel, h, p) }
-	docs[""] = []byte(item('0', "/a") + item('1', "/sub") + item('0', "/private/p") + ".\r\n")
+	docs.Set("", []byte(item('0', "/a")+item('1', "/sub")+item('0', "/private/p")+".\r\n"))
 	sub := item('0', "/sub/b") + item('1', "")
 	if drip != "" {
 		dh, dp, _ := strings.Cut(drip, ":")
 		sub += "9Slow\t/slow\t" + dh + "\t" + dp + "\r\n"
 	}
-	docs["/sub"] = []byte(sub + ".\r\n")
-	docs["/a"] = []byte("a\r\n.\r\n")
-	docs["/sub/b"] = []byte("b\r\n.\r\n")
-	docs["/private/p"] = []byte("p\r\n.\r\n")
-	docs["robots.txt"] = []byte("User-agent: veronica\nDisallow: /private/\n")
+	docs.Set("/sub", []byte(sub+".\r\n"))
+	docs.Set("/a", []byte("a\r\n.\r\n"))
+	docs.Set("/sub/b", []byte("b\r\n.\r\n"))
+	docs.Set("/private/p", []byte("p\r\n.\r\n"))
+	docs.Set("robots.txt", []byte("User-agent: veronica\nDisallow: /private/\n"))
 	return "gopher://" + gs.Addr(), gs
 }
 

@@ -4,6 +4,8 @@ import (
 	"flag"
 	"sort"
 	"strings"
+
+	"github.com/urlkit/urlkit"
 )
 
 // The help of each command, the man page urlkit(1) ("urlkit help --man")
@@ -18,6 +20,9 @@ type flagDoc struct {
 	arg   string // the value's placeholder (FILE, DURATION...); "" for a switch
 	usage string // one line, as defined
 	def   string // the default as the help shows it, "" when none is worth saying
+	// values are the words the flag takes, when they are a fixed set the
+	// flag's own type knows (a resolution mode); completions offer them.
+	values []string
 }
 
 // spellings returns the flag's spellings, the short one first: "-I",
@@ -51,6 +56,13 @@ func commandFlags(c *command) []flagDoc {
 			d.arg = strings.ToUpper(arg)
 		}
 		d.usage = usage
+		if g, ok := f.Value.(flag.Getter); ok {
+			if _, ok := g.Get().(*urlkit.Mode); ok {
+				for _, m := range urlkit.Modes() {
+					d.values = append(d.values, m.String())
+				}
+			}
+		}
 		if v := f.DefValue; v != "" && v != "0" && v != "false" && v != "0s" {
 			d.def = v
 		}

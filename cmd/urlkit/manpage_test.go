@@ -230,6 +230,19 @@ func TestBashCompletion(t *testing.T) {
 			}
 		}
 	}
+	for _, c := range orderedCommands() {
+		for _, f := range commandFlags(c) {
+			if len(f.values) == 0 {
+				continue
+			}
+			if got := complete("urlkit", c.name, f.spellings()[0], ""); strings.Join(got, " ") != strings.Join(f.values, " ") {
+				t.Errorf("urlkit %s %s <TAB>: %q, want %q", c.name, f.spellings()[0], got, f.values)
+			}
+		}
+	}
+	if got := complete("urlkit", "resolve", "--mode", "rfc3"); strings.Join(got, " ") != "rfc3986" {
+		t.Errorf("urlkit resolve --mode rfc3<TAB>: %q, want rfc3986", got)
+	}
 	if got := complete("urlkit", "get", "--timeout", "li"); len(got) != 0 {
 		t.Errorf("urlkit get --timeout li<TAB>: %q, want nothing (a duration)", got)
 	}
@@ -289,6 +302,7 @@ func fishCompletes(t *testing.T, fish, script string) {
 	for _, c := range orderedCommands() {
 		prog.WriteString("echo '# " + c.name + "'; complete -C'urlkit " + c.name + " -'; complete -C'urlkit " + c.name + " --'\n")
 	}
+	prog.WriteString("echo '# resolve --mode'; complete -C'urlkit resolve --mode '\n")
 	out, err := exec.Command(fish, "--no-config", "-c", prog.String()).CombinedOutput()
 	if err != nil {
 		t.Fatalf("fish: %v\n%s", err, out)
@@ -304,6 +318,11 @@ func fishCompletes(t *testing.T, fish, script string) {
 		word, _, _ := strings.Cut(l, "\t")
 		if section != "" && word != "" {
 			offered[section][word] = true
+		}
+	}
+	for _, m := range []string{"rfc1630", "libwww", "rfc3986", "rfc1808"} {
+		if !offered["resolve --mode"][m] {
+			t.Errorf("fish: urlkit resolve --mode <TAB> does not offer %s", m)
 		}
 	}
 	for _, c := range orderedCommands() {

@@ -50,7 +50,7 @@ func init() {
 			fs.Bool("quiet", false, "do not log requests on standard error")
 			fs.String("record", "", "write what the gateway fetches for its users into WARC files in `DIR` (rotated by --record-size; each file complete, records whole)")
 			fs.Int64("record-size", archive.DefaultRecordFileSize, "size in bytes past which a --record file is closed and a new one begun")
-			fs.Bool("replay", false, "serve the WARC files (and directories of them) given as arguments instead of fetching: the same pages from the captures, /TIMESTAMP/URL for the capture nearest a time; nothing is dialled")
+			fs.Bool("replay", false, "serve the WARC files (and directories of them) given as arguments instead of fetching: the same pages from the captures, /TIMESTAMP/URL for the capture nearest a time; nothing is dialled (an argument ending .cdxj: their index, from urlkit index -o)")
 			fs.String("log", "", "append the Common Log Format lines to `FILE` instead of standard error (reopened on SIGHUP, for log rotation)")
 			fs.String("log-json", "", "append one JSON object per request to `FILE` (reopened on SIGHUP)")
 			fs.String("metrics", "", "serve Prometheus metrics at http://`HOST:PORT`/metrics (an address of its own, not the gateway's)")

@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/urlkit/urlkit/internal/fakeservers"
 	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testio"
 )
 
 var gatewayOn = regexp.MustCompile(`gateway on (http://127\.0\.0\.1:[0-9]+)/`)
@@ -29,7 +32,14 @@ func TestServeRecordSignal(t *testing.T) {
 	defer gs.Close()
 	drip := serveHostile(t, hostile.Drip("", 20*time.Millisecond))
 	dir := t.TempDir()
-	cmd, errb := urlkitProcess(t, nil, "serve", "--listen", "127.0.0.1:0", "--quiet", "--drain-timeout", "1s", "--record", dir, "--allow", gs.Addr()+","+drip.Addr)
+	// The gateway's stderr is read while it runs: a buffer safe for that.
+	cmd := exec.Command(os.Args[0], "serve", "--listen", "127.0.0.1:0", "--quiet", "--drain-timeout", "1s", "--record", dir, "--allow", gs.Addr()+","+drip.Addr)
+	cmd.Env = append(os.Environ(), "URLKIT_TEST_MAIN=1")
+	errb := &testio.SyncBuffer{}
+	cmd.Stderr = errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
 	defer cmd.Process.Kill()
 	var base string
 	for deadline := time.Now().Add(30 * time.Second); base == ""; time.Sleep(10 * time.Millisecond) {
@@ -58,7 +68,16 @@ func TestServeRecordSignal(t *testing.T) {
 		}
 	}
 	time.Sleep(100 * time.Millisecond)
-	signalAndWait(t, cmd, errb, syscall.SIGTERM, 20*time.Second)
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running 20 s after SIGTERM; stderr %q", errb.String())
+	}
 	files := entries(t, dir)
 	if len(files) != 1 || !strings.HasSuffix(files[0], ".warc.gz") || strings.HasPrefix(files[0], ".") {
 		t.Fatalf("directory holds %q; stderr %q", files, errb.String())

@@ -43,16 +43,25 @@ _urlkit() {
         flags='--append --canonical --delete --format --json --keep --lenient --max-line --mode --redirect --set --sort-search --url-file --workers --help'
         values='--append --delete --format --keep --max-line --mode --redirect --set --url-file --workers'
         files='--url-file'
+        case $prev in
+        --mode) COMPREPLY=($(compgen -W 'rfc1630 libwww rfc3986 rfc1808' -- "$cur")); return ;;
+        esac
         ;;
     resolve)
         flags='--json --lenient --max-line --mode --strict --url-file --workers --help'
         values='--max-line --mode --url-file --workers'
         files='--url-file'
+        case $prev in
+        --mode) COMPREPLY=($(compgen -W 'rfc1630 libwww rfc3986 rfc1808' -- "$cur")); return ;;
+        esac
         ;;
     relative)
         flags='--json --lenient --max-line --mode --strict --url-file --workers --help'
         values='--max-line --mode --url-file --workers'
         files='--url-file'
+        case $prev in
+        --mode) COMPREPLY=($(compgen -W 'rfc1630 libwww rfc3986 rfc1808' -- "$cur")); return ;;
+        esac
         ;;
     escape)
         flags='--json --max-line --set --url-file --workers --help'
