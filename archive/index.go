@@ -78,9 +78,8 @@ func IndexFile(f *File, filename string, emit func(Entry), bad func(error)) {
 		if typ == TypeResource && e.Mime == "message/rfc822" {
 			if id := messageID(r.Head); id != "" {
 				m := e
-				// An article captured as news:MESSAGE-ID has that key
-				// already: one line is enough.
-				if m.Key = SortKey("news:" + id); m.Key != e.Key {
+				m.Key = SortKey("news:" + id)
+				if m.Key != e.Key { // captured as news:MESSAGE-ID already: one entry
 					emit(m)
 				}
 			}
