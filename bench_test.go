@@ -32,7 +32,7 @@ func benchParse(b *testing.B, urls []string, parse func(string)) {
 
 // BenchmarkParse compares strict Parse and Check with net/url.Parse in the
 // same run. Run: go test -run '^$' -bench Parse -benchmem. The figures in
-// README come from bench/cmd/compare, which interleaves the
+// docs/performance.md come from bench/cmd/compare, which interleaves the
 // implementations and measures CPU time.
 func BenchmarkParse(b *testing.B) {
 	for _, name := range benchCorpora {

@@ -21,8 +21,8 @@
 // component, joining path segments, editing the search part as key=value
 // pairs) and building one from [Parts] is the business of the edit
 // package, which returns a new URL and keeps the other components byte
-// for byte. [URL.Redacted] hides a password. README's "Coming from
-// net/url" lists the call for each net/url operation.
+// for byte. [URL.Redacted] hides a password. docs/library.md's "Coming
+// from net/url" lists the call for each net/url operation.
 //
 // [Resolve] expands a partial (relative) URL in the context of a base URL,
 // and [Relative] does the reverse, in one of four modes: RFC 1630's rule

@@ -15,8 +15,8 @@ import (
 // WWW/Library/Implementation/HTParse.c (HTParse with PARSE_ALL, then
 // HTSimplify, compiled outside the repository) and are recorded here as
 // facts beside urlkit's, class by class. Where the two differ, urlkit's
-// result is the one chosen, for the reason given; README ("libwww mode is
-// HTParse") and CONFORMANCE.md list the same classes.
+// result is the one chosen, for the reason given; docs/partial-forms.md
+// ("libwww mode is HTParse") and CONFORMANCE.md list the same classes.
 
 // htparseRow is one pair: what urlkit's ModeLibwww gives, and what
 // HTParse 2.7.1 gave.
@@ -25,7 +25,7 @@ type htparseRow struct {
 	got        string // urlkit, ModeLibwww: pinned
 	htparse    string // lynx 2.7.1 HTParse: a recorded fact
 	class      string // "" where the two agree
-	reasonHint string // words of the reason, which README must carry
+	reasonHint string // words of the reason, which docs/partial-forms.md must carry
 }
 
 // htparseClasses are the differences, with the reason urlkit does not
@@ -79,9 +79,9 @@ var htparse214 = []htparseRow{
 
 // TestHTParse214 pins ModeLibwww on the libwww 2.14 line's HTParse: the
 // result urlkit chose for each pair, and, where HTParse 2.7.1 differs, a
-// documented class whose reason README carries.
+// documented class whose reason docs/partial-forms.md carries.
 func TestHTParse214(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile("docs/partial-forms.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestHTParse214(t *testing.T) {
 				t.Errorf("%q + %q: class %q has no reason", r.base, r.ref, r.class)
 			}
 			if !strings.Contains(string(readme), r.reasonHint) {
-				t.Errorf("%q + %q: README does not carry %q of the reason", r.base, r.ref, r.reasonHint)
+				t.Errorf("%q + %q: docs/partial-forms.md does not carry %q of the reason", r.base, r.ref, r.reasonHint)
 			}
 		}
 	}
@@ -115,7 +115,7 @@ func TestHTParse214(t *testing.T) {
 			t.Errorf("class %q pins no pair", class)
 		}
 		if !strings.Contains(string(readme), "*"+class+"*") {
-			t.Errorf("README's list of differences from HTParse 2.7.1 does not name *%s*", class)
+			t.Errorf("docs/partial-forms.md's list of differences from HTParse 2.7.1 does not name *%s*", class)
 		}
 	}
 }

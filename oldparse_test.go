@@ -8,20 +8,23 @@ package urlkit
 import (
 	"errors"
 	"fmt"
+	"os"
+	"regexp"
 	"strings"
+	"sync"
+	"testing"
 
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/rfcbnf"
 	"github.com/urlkit/urlkit/internal/schemes"
 )
 
-var oldOkX, oldOkLogin, oldOkPath, oldLoginStop [256]bool
+var oldOkX, oldOkPath [256]bool
 
 func init() {
 	for b := 0; b < 256; b++ {
 		oldOkX[b] = chars.Table[b]&chars.Xchar != 0
 		oldOkPath[b] = oldOkX[b] && b != '?'
-		oldLoginStop[b] = strings.IndexByte("/#?@:", byte(b)) >= 0
-		oldOkLogin[b] = chars.Table[b]&chars.Unreserved != 0 || strings.IndexByte(";?&=", byte(b)) >= 0
 	}
 }
 
@@ -196,57 +199,42 @@ func oldScanUntilHash(s string, i int) int {
 // oldParseLogin parses login ["/" url-path] ["#" fragment] from a, just after
 // "//". In a partial URL the host may be empty and a "?" also ends the
 // login, as in RFC 1808's net_loc.
+//
+// The login is read as RFC 1738 5 writes it, login = [ user [ ":" password ]
+// "@" ] hostport, hostport = host [ ":" port ]: user and password hold
+// neither ":" nor "@", and host no ":", so the first "@" ends the user and
+// password and the first ":" after it starts the port. Each part is
+// checked with the regular expression of its rule, made from the RFC's
+// text by internal/rfcbnf (refGrammar), never with the parser's own code:
+// a bug planted in the parser's host check shows here.
 func (u *URL) oldParseLogin(input string, base, a int, syntax schemes.Syntax, partial bool) error {
 	s := u.s
 	n := len(s)
 	u.flags |= hasAuthority
-	at, colon, portColon := -1, -1, -1
-	i := a
-	for ; i < n; i++ {
-		c := s[i]
-		if !oldLoginStop[c] {
-			continue
-		}
-		switch c {
-		case '/', '#':
-			goto done
-		case '?':
-			if partial {
-				goto done
-			}
-		case '@':
-			if at < 0 {
-				at = i
-				portColon = -1
-			}
-		case ':':
-			if colon < 0 && at < 0 {
-				colon = i
-			}
-			if portColon < 0 {
-				portColon = i
-			}
-		}
+	stop := "/#"
+	if partial {
+		stop = "/#?"
 	}
-done:
-	authEnd := i
+	authEnd := n
+	if k := strings.IndexAny(s[a:], stop); k >= 0 {
+		authEnd = a + k
+	}
 	hostStart := a
-	if at >= 0 {
+	if at := strings.IndexByte(s[a:authEnd], '@'); at >= 0 {
+		at += a
 		u.flags |= hasUser
-		userEnd := at
-		if colon >= 0 {
-			userEnd = colon
-		}
+		user, pass, hasPass := strings.Cut(s[a:at], ":")
+		u.user = span{int32(a), int32(a + len(user))}
 		// The user first: the error names the first offending byte.
-		u.user = span{int32(a), int32(userEnd)}
-		if j := oldScan(s, a, userEnd, &oldOkLogin); j < userEnd {
-			return oldCharErrorAt(input, base, j, ComponentUser)
+		if k := refPrefix(refRE.user, user); k < len(user) {
+			return oldCharErrorAt(input, base, a+k, ComponentUser)
 		}
-		if colon >= 0 {
+		if hasPass {
 			u.flags |= hasPassword
-			u.pass = span{int32(colon + 1), int32(at)}
-			if j := oldScan(s, colon+1, at, &oldOkLogin); j < at {
-				return oldCharErrorAt(input, base, j, ComponentPassword)
+			ps := a + len(user) + 1
+			u.pass = span{int32(ps), int32(at)}
+			if k := refPrefix(refRE.password, pass); k < len(pass) {
+				return oldCharErrorAt(input, base, ps+k, ComponentPassword)
 			}
 		} else {
 			u.pass = span{int32(at), int32(at)}
@@ -256,36 +244,37 @@ done:
 		u.user = span{int32(a), int32(a)}
 		u.pass = u.user
 	}
-	hostEnd := authEnd
-	if hostStart < authEnd && s[hostStart] == '[' {
-		return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrBadHost, why: whyHostChar}
-	}
-	if portColon >= 0 {
-		hostEnd = portColon
-	}
+	host, port, withPort := strings.Cut(s[hostStart:authEnd], ":")
+	hostEnd := hostStart + len(host)
 	// The host's error before the port's (RFC 1738 5: hostport = host
 	// [ ":" port ], so the host's bytes come first).
 	u.host = span{int32(hostStart), int32(hostEnd)}
-	if hostStart == hostEnd {
+	if host == "" {
 		if syntax != schemes.IPOptionalHost && !partial {
 			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyMissingHost}
 		}
-	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {
-		return &SyntaxError{Input: input, Offset: base + off, Component: ComponentHost, Err: ErrBadHost, why: w, n: int32(k)}
+	} else if !refRE.host.MatchString(host) {
+		// Where RFC 1738 5's host rule refuses it: the first byte no host
+		// has after the ones before it (the recognizer's dead offset).
+		dead := refDead("host", host)
+		detail := "" // the refused byte is in the host
+		if dead == len(host) {
+			detail = "ends too soon" // a prefix of hosts, such as "1.2.3"
+		}
+		return &SyntaxError{Input: input, Offset: base + hostStart + dead, Component: ComponentHost, Err: ErrBadHost, Detail: detail}
 	}
-	if portColon >= 0 {
+	if withPort {
 		u.flags |= hasPort
 		u.port = span{int32(hostEnd + 1), int32(authEnd)}
-		if hostEnd+1 == authEnd {
+		if port == "" {
 			return &SyntaxError{Input: input, Offset: base + hostEnd, Component: ComponentPort, Err: ErrEmptyPort, why: whyEmptyPort}
 		}
-		for j := hostEnd + 1; j < authEnd; j++ {
-			if chars.Table[s[j]]&chars.Digit == 0 {
-				if c := s[j]; c == ':' || c == '@' {
-					return oldCharErrorAt(input, base, j, ComponentPort)
-				}
-				return &SyntaxError{Input: input, Offset: base + j, Component: ComponentPort, Err: ErrBadPort, why: whyBadPort}
+		if k := refPrefix(refRE.digits, port); k < len(port) {
+			j := hostEnd + 1 + k
+			if c := s[j]; c == ':' || c == '@' {
+				return oldCharErrorAt(input, base, j, ComponentPort)
 			}
+			return &SyntaxError{Input: input, Offset: base + j, Component: ComponentPort, Err: ErrBadPort, why: whyBadPort}
 		}
 	} else {
 		u.port = span{int32(authEnd), int32(authEnd)}
@@ -302,4 +291,75 @@ done:
 	}
 	u.flags &^= hasPath
 	return nil
+}
+
+// refRE holds the regular expressions of RFC 1738 5's login rules, made
+// from the RFC's text (rfcbnf.Grammar.Regexp), for the reference parser.
+var refRE struct {
+	once                         sync.Once
+	g                            *rfcbnf.Grammar
+	user, password, host, digits *regexp.Regexp
+	err                          error
+}
+
+// refGrammar loads the rules, skipping the test when RFC 1738's text is
+// absent (failing under URLKIT_REQUIRE_CORPORA=1, as in CI).
+func refGrammar(tb testing.TB) {
+	tb.Helper()
+	refRE.once.Do(func() {
+		if _, err := os.Stat(rfcbnf.SpecPath()); err != nil {
+			refRE.err = err
+			return
+		}
+		g, err := rfcbnf.LoadURL(rfcbnf.SpecPath())
+		if err != nil {
+			refRE.err = err
+			return
+		}
+		refRE.g = g
+		for _, r := range []struct {
+			re   **regexp.Regexp
+			rule string
+		}{{&refRE.user, "user"}, {&refRE.password, "password"}, {&refRE.host, "host"}, {&refRE.digits, "digits"}} {
+			re, err := g.Regexp(r.rule)
+			if err != nil {
+				refRE.err = err
+				return
+			}
+			if r.rule != "host" {
+				// For refPrefix: the rule from the start, not to the end,
+				// leftmost-longest.
+				re = regexp.MustCompile(strings.TrimSuffix(re.String(), "$"))
+				re.Longest()
+			}
+			*r.re = re
+		}
+	})
+	if refRE.err != nil {
+		msg := "the reference parser needs RFC 1738's text (" + rfcbnf.SpecPath() + "): " + refRE.err.Error()
+		if os.Getenv("URLKIT_REQUIRE_CORPORA") == "1" {
+			tb.Fatal(msg)
+		}
+		tb.Skip(msg)
+	}
+}
+
+// refPrefix returns the length of the longest prefix of s that re (a rule
+// of one repeated element: user, password, digits, anchored at the start
+// only) matches: the offset of the first byte the rule refuses, or len(s).
+func refPrefix(re *regexp.Regexp, s string) int {
+	if loc := re.FindStringIndex(s); loc != nil {
+		return loc[1]
+	}
+	return 0
+}
+
+// refDead returns where RFC 1738 5's rule refuses s, by the grammar's
+// recognizer.
+func refDead(rule, s string) int { return refRE.g.Match(rule, s).Dead }
+
+// refHostByte reports whether b is in some host of RFC 1738 5's host rule
+// (between two letters, or alone).
+func refHostByte(b byte) bool {
+	return refRE.host.MatchString("a"+string(b)+"a") || refRE.host.MatchString(string(b))
 }

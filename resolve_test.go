@@ -149,7 +149,7 @@ func (r resRow) expected() string {
 
 // TestResolveCorpora checks every applicable corpus row in each mode, and
 // that each documented divergence gives the documented result. Run with
-// -v to see the counts quoted in the README.
+// -v to see the counts quoted in docs/partial-forms.md.
 func TestResolveCorpora(t *testing.T) {
 	for _, plan := range corpusPlan {
 		rows := loadResolveCorpus(t, plan.file)
@@ -476,6 +476,42 @@ func TestRelativeExamples(t *testing.T) {
 	_, err := Relative(MustParse("http://a/b/c"), MustParse("http://a/./g"), ModeRFC3986)
 	if !errors.Is(err, ErrUnreachable) {
 		t.Errorf("RFC 3986 cannot give a path with dot segments: %v", err)
+	}
+}
+
+// TestRelativeOtherScheme: a target of another scheme is given whole (RFC
+// 1630: "If the scheme parts are different, the whole absolute URI must
+// be given"), in every mode, also when it breaks its scheme's rules and
+// was read by the generic syntax ("ftp:this", RFC 3986 5.4.1's
+// "g:h"-style target that Resolve gives back as it is); never when the
+// target itself would resolve elsewhere.
+func TestRelativeOtherScheme(t *testing.T) {
+	base := MustParse("http://example.org/base/uri")
+	for _, mode := range []Mode{ModeRFC1630, ModeLibwww, ModeRFC3986, ModeRFC1808} {
+		for _, target := range []string{"ftp:this", "ftp://h/x", "gopher://h/1x", "news:comp.misc", "mailto:a@b.example", "g:h", "file:///etc/x"} {
+			tu, err := ParseGeneric(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Relative(base, tu, mode)
+			if err != nil || r.String() != target {
+				t.Errorf("%s: Relative(%q, %q) = %q, %v; want the target whole", mode, base, target, r, err)
+			}
+			if res, err := Resolve(base, r, mode); (err != nil && !IsResolveWarning(err)) || res.String() != target {
+				t.Errorf("%s: Resolve(%q, %q) = %q, %v", mode, base, r, res, err)
+			}
+		}
+	}
+	// RFC 1630 and libwww read "http:g" against an http base differently:
+	// libwww joins it to the base (the partial form with the base's scheme),
+	// so no reference gives the literal "http:g" there; RFC 1630 mode (as
+	// urlkit reads it) and RFC 3986 take it whole.
+	g, _ := ParseGeneric("http:g")
+	if r, err := Relative(MustParse("http://a/b/c/d"), g, ModeLibwww); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("libwww: Relative(http://a/b/c/d, http:g) = %q, %v; want ErrUnreachable (it resolves to http://a/b/c/g)", r, err)
+	}
+	if r, err := Relative(MustParse("http://a/b/c/d"), g, ModeRFC3986); err != nil || r.String() != "http:g" {
+		t.Errorf("rfc3986: Relative(http://a/b/c/d, http:g) = %q, %v; want http:g (RFC 3986 5.4.2, strict parser)", r, err)
 	}
 }
 
@@ -1021,4 +1057,48 @@ func splitRef(u *URL) resolve.Parts {
 	var p resolve.Parts
 	splitRefInto(u, &p)
 	return p
+}
+
+// RelativeString reads its inputs as ResolveString does (issue 10: the
+// generic syntax, the scheme's complaints as warnings) and gives
+// Relative's result; RFC 1630's slash-count rule places "/g" after the
+// "//a" section.
+func TestRelativeString(t *testing.T) {
+	tests := []struct {
+		mode               Mode
+		base, target, want string
+		parts              string // the findings' parts, or the error's Part after "error:"
+	}{
+		{ModeRFC1630, "http://a/b/c", "http://a/b/g", "g", ""},
+		{ModeRFC1630, "http:///s//a/b/c", "http:///s//a/g", "/g", "base,target"},
+		{ModeRFC1630, "http://a/b/c", "http:///s//a/g", "http:///s//a/g", "target"}, // the target itself, as read
+		{ModeRFC1630, "http://a b/", "http://a/g", "", "error:base"},
+		{ModeRFC1630, "http://a/b/c", "http://a/%zz", "", "error:target"},
+		{ModeRFC3986, "http://a/b/c", "http://a/./g", "", "error:target"}, // Relative's ErrUnreachable, as it is
+	}
+	for _, tt := range tests {
+		u, err := RelativeString(tt.base, tt.target, tt.mode)
+		var parts []string
+		var w *ResolveWarning
+		var re *ResolveError
+		switch {
+		case errors.As(err, &w):
+			for _, f := range w.Findings {
+				parts = append(parts, f.Part)
+			}
+			if w.Result != u.String() || w.Base != tt.base || w.Ref != tt.target || w.Op != "relative" || !strings.HasPrefix(w.Error(), "relative ") {
+				t.Errorf("%q, %q: warning %+v does not name the operation, the inputs and the result", tt.base, tt.target, w)
+			}
+		case errors.As(err, &re):
+			parts = []string{"error:" + re.Part}
+			if re.Op != "relative" || re.Base != tt.base || re.Ref != tt.target {
+				t.Errorf("%q, %q: error %+v does not name the operation and the inputs", tt.base, tt.target, re)
+			}
+		case err != nil:
+			t.Errorf("%q, %q: error %v is neither a warning nor a *ResolveError", tt.base, tt.target, err)
+		}
+		if got := strings.Join(parts, ","); u.String() != tt.want || got != tt.parts {
+			t.Errorf("RelativeString(%q, %q) = %q, findings or error in %q; want %q, %q (%v)", tt.base, tt.target, u, got, tt.want, tt.parts, err)
+		}
+	}
 }

@@ -38,8 +38,9 @@ GWPID=
 HOSTILEPID=
 BAITPID=
 ATTACKPID=
+REPLAYPID= # issue 33: the replaying gateway
 cleanup() {
-	for pid in "$HOSTILEPID" "$BAITPID" "$ATTACKPID"; do
+	for pid in "$HOSTILEPID" "$BAITPID" "$ATTACKPID" "$REPLAYPID"; do
 		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 			kill "$pid" 2>/dev/null || true
 			wait "$pid" 2>/dev/null || true
@@ -58,20 +59,24 @@ mkdir -p "$OUT"
 G=$URLKIT_GOPHER_ADDR
 F=$URLKIT_FTP_ADDR
 N=$URLKIT_NNTP_ADDR
-freeport() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# freeports N: N distinct free ports, each socket held until all are bound (one
+# at a time, the kernel gives the same port twice often enough to make the bait
+# and the page of another origin share one).
+freeports() { python3 -c 'import socket, sys; ss = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in ss])' "$1"; }
 # The hostile menu's server, the bait listener that counts connections and
 # the page of another origin (issue 21) get their ports now: the gateway
 # must be told which loopback targets it may reach.
-HPORT=$(freeport)
-BPORT=$(freeport)
-APORT=$(freeport)
+read -r HPORT BPORT APORT < <(freeports 3)
 
 go build -o "$TMP/urlkit" ./cmd/urlkit
 # Port 0: the kernel picks a free port; the gateway says which on stderr.
 # The daemons are on loopback on ports of their own: each is named with
 # --allow (the policy reaches loopback targets only on their scheme's own
 # port otherwise).
-"$TMP/urlkit" serve --listen 127.0.0.1:0 --allow "$G,$F,$N,127.0.0.1:$HPORT,127.0.0.1:$BPORT" 2>"$OUT/serve.log" &
+# (issue 36: and freeWAIS-sf and dirsrv, for the WAIS and Prospero pages)
+"$TMP/urlkit" serve --listen 127.0.0.1:0 --allow "$G,$F,$N,127.0.0.1:$HPORT,127.0.0.1:$BPORT,$URLKIT_WAIS_ADDR,$URLKIT_PROSPERO_ADDR" 2>"$OUT/serve.log" &
 GWPID=$!
 GW=
 for _ in $(seq 100); do
@@ -172,6 +177,8 @@ printf '%s\r\n' \
 	"1javascript link	javascript:document.title='PWNED'	127.0.0.1	70" \
 	"hURL link	URL:javascript:document.title='PWNED'	127.0.0.1	70" \
 	"hdata link	URL:data:text/html,<script>alert(1)</script>	127.0.0.1	70" \
+	$'0photo\xe2\x80\xaegpj.exe (a name reversed by U+202E)	/p	127.0.0.1	70' \
+	$'i\xe2\x81\xa7isolated\xe2\x81\xa9 \xe2\x80\x8fmarks\xe2\x80\x8e and \xe2\x80\xabembedding\xe2\x80\xac	x	h	1' \
 	"." >"$TMP/hostile.menu"
 socat "TCP-LISTEN:$HPORT,bind=127.0.0.1,reuseaddr,fork" "SYSTEM:cat $TMP/hostile.menu" 2>/dev/null &
 HOSTILEPID=$!
@@ -182,6 +189,16 @@ if grep -q 'PWNED</' "$OUT/hostile.html" || grep -qi '<img\|<script\|href="javas
 	fail "chromium: the hostile menu's markup or script reached the page (see $OUT/hostile.html)"
 fi
 grep -q 'urlkit gateway</title>\|<title>gopher://' "$OUT/hostile.html" || fail "chromium: the page title changed"
+# >>> issue 34: bidi controls in display strings are shown, not applied
+# The page shows each as a visible mark ("[U+202E]") and holds none of them:
+# the listed name reads "photo[U+202E]gpj.exe", never "photoexe.jpg".
+grep -q 'photo\[U+202E\]gpj.exe' "$OUT/hostile.html" || fail "chromium: the U+202E name is not shown with its mark"
+# (U+202E, U+2067, U+2069, U+200F, U+200E, U+202B, U+202C as UTF-8 bytes)
+if LC_ALL=C grep -q -e $'\xe2\x80\xae' -e $'\xe2\x81\xa7' -e $'\xe2\x81\xa9' -e $'\xe2\x80\x8f' \
+	-e $'\xe2\x80\x8e' -e $'\xe2\x80\xab' -e $'\xe2\x80\xac' "$OUT/hostile.html"; then
+	fail "chromium: a bidi control reached the page (see $OUT/hostile.html)"
+fi
+# <<< issue 34
 chrome --screenshot="$OUT/hostile-menu.png" "$GW/gopher://127.0.0.1:$HPORT/1/" >/dev/null
 for f in gopher-menu.png ftp-dir.png hostile-menu.png; do
 	[ -s "$OUT/$f" ] || fail "chromium wrote no $f"
@@ -304,6 +321,96 @@ grep -q 'Retry' "$B/lynx-broken.txt" || fail "lynx: the error page has no retry 
 grep -q 'charset=windows-1252' <(curl -s -D - -o /dev/null "$GW/$latin1") || fail "curl: the Latin-1 text is not declared windows-1252"
 log "browse pages: ok ($((SECONDS - t22)) s; screenshots and dumps in $B)"
 # <<< issue 22
+
+# >>> issue 36: WAIS and Prospero pages, urlkit's own error pages, get --proxy as get
+# Screenshots (headless Chromium) of the WAIS search form and hits of freeWAIS-sf, a Prospero
+# directory of dirsrv and its page for a name outside its tree, and the error pages of a
+# malformed escape (which net/http would answer itself), a "~" (with the repaired link) and a
+# gopher search written with "?", kept in $OUT/browse with the lynx dumps of the same pages; then
+# urlkit get --proxy against urlkit get for a menu, a directory, WAIS hits and a Prospero listing.
+t36=$SECONDS
+W=$URLKIT_WAIS_ADDR
+P=$URLKIT_PROSPERO_ADDR
+PR=$URLKIT_PROSPERO_ROOT
+declare -A pages36=(
+	[wais-form]="wais://$W/demo"
+	[wais-hits]="wais://$W/demo?retrieval"
+	[prospero-dir]="prospero://$P/$PR/pub"
+	[prospero-refused]="prospero://$P/pub"
+	[error-escape]="gopher://$G/0/a%zz"
+	[error-tilde]="gopher://$G/1/~user/"
+	[search-question]="gopher://$G/7/cgi-bin/search?hello"
+)
+for name in "${!pages36[@]}"; do
+	url=${pages36[$name]}
+	chrome --screenshot="$B/$name.png" "$GW/$url" >/dev/null
+	[ -s "$B/$name.png" ] || fail "chromium wrote no $name.png"
+	chrome --dump-dom "$GW/$url" >"$B/$name.html"
+	timeout 60 lynx -dump -display_charset=utf-8 "$GW/$url" >"$B/lynx-$name.txt" || true
+done
+grep -q '<title>search WAIS database: demo</title>' "$B/wais-form.html" || fail "chromium: the WAIS form's title"
+if grep -q 'href="/gopher://' "$B/wais-form.html"; then fail "chromium: the WAIS form links to gopher"; fi
+grep -q 'rel="up"' "$B/wais-hits.html" && grep -q 'name="q" value="retrieval"' "$B/wais-hits.html" || fail "chromium: the WAIS hits page lacks its up link or search field"
+grep -q '>The Internet Gopher</a></td><td class="size">147</td>' "$B/wais-hits.html" || fail "chromium: the WAIS hits page lacks a hit's headline and score"
+grep -q 'title="35 bytes">35 B</td>' "$B/prospero-dir.html" || fail "chromium: the Prospero page lacks hello.txt's size"
+grep -q "href=\"/prospero://$P/$PR/pub\"" "$B/prospero-refused.html" || fail "chromium: the refused Prospero name's page does not link the name under the root"
+grep -q 'a<mark>%</mark>zz' "$B/error-escape.html" && grep -q "href=\"/gopher://$G/0/a%25zz\"" "$B/error-escape.html" || fail "chromium: the malformed escape's page lacks its mark or repaired link"
+grep -q "href=\"/gopher://$G/1/%7Euser/\"" "$B/error-tilde.html" || fail "chromium: the ~ page lacks the repaired link"
+grep -q "href=\"/gopher://$G/7/cgi-bin/search%09hello\"" "$B/search-question.html" || fail "chromium: the search item's page lacks the lenient reading's link"
+# curl: one line of plain text, with the offset and the repaired URL.
+expect_status 400 "$GW/gopher://$G/0/a%zz"
+[ "$(wc -l <"$TMP/body")" = 1 ] && grep -q "offset .* try /gopher://$G/0/a%25zz" "$TMP/body" || fail "curl: the malformed escape's answer: $(cat "$TMP/body")"
+# What net/http answers by itself is urlkit's too: no Host header (curl -H 'Host:' drops it).
+expect_status 400 -H 'Host:' "$GW/"
+grep -q '^urlkit gateway: 400 Bad Request: the request was refused before it reached the gateway: it has no Host header' "$TMP/body" || fail "curl: the answer without Host: $(cat "$TMP/body")"
+# get --proxy prints what get prints.
+for url in "gopher://$G/1/" "ftp://$F/pub/" "wais://$W/demo?retrieval" "prospero://$P/$PR/pub"; do
+	"$TMP/urlkit" get -s "$url" >"$TMP/direct" || fail "urlkit get $url"
+	"$TMP/urlkit" get -s --proxy "$GW" "$url" >"$TMP/via" || fail "urlkit get --proxy $url"
+	cmp -s "$TMP/direct" "$TMP/via" || fail "urlkit get --proxy $url differs from urlkit get: $(diff "$TMP/direct" "$TMP/via" | head -5)"
+done
+log "issue 36 pages: ok ($((SECONDS - t36)) s; $(printf '%s.png ' "${!pages36[@]}")in $B)"
+# <<< issue 36
+
+# >>> issue 33: replayed pages in Chromium. urlkit get --warc captures a gopher menu, an ftp
+# directory and a WAIS hit list from the daemons; urlkit serve --replay serves the capture back,
+# dialling nothing, and headless Chromium shows each page with its replay banner (screenshots
+# and DOM dumps in $OUT/replay, as for the live pages above). A few seconds.
+R=$OUT/replay
+mkdir -p "$R"
+W=$URLKIT_WAIS_ADDR
+rmenu="gopher://$G/1/"
+rftpdir="ftp://$F/pub/"
+rwais="wais://$W/demo?retrieval"
+"$TMP/urlkit" get --warc "$R/capture" "$rmenu" "$rftpdir" "$rwais" || fail "get --warc: exit $?"
+"$TMP/urlkit" serve --listen 127.0.0.1:0 --replay "$R/capture.warc.gz" 2>"$R/serve.log" &
+REPLAYPID=$!
+RGW=
+for _ in $(seq 100); do
+	RGW=$(sed -n 's#.*gateway on \(http://127\.0\.0\.1:[0-9]*\)/.*#\1#p' "$R/serve.log")
+	[ -n "$RGW" ] && break
+	sleep 0.1
+done
+[ -n "$RGW" ] || fail "urlkit serve --replay did not start: $(cat "$R/serve.log")"
+for name in rmenu rftpdir rwais; do
+	url=${!name}
+	chrome --screenshot="$R/${name#r}.png" "$RGW/$url" >/dev/null
+	[ -s "$R/${name#r}.png" ] || fail "chromium wrote no replayed ${name#r}.png"
+	chrome --dump-dom "$RGW/$url" >"$R/${name#r}.html"
+	grep -q 'class="replay"' "$R/${name#r}.html" || fail "chromium: the replayed $url has no banner"
+done
+grep -q "href=\"/gopher://$G/1/docs\">Docs directory</a>" "$R/menu.html" || fail "chromium: the replayed menu lacks the Docs link"
+grep -q 'README' "$R/ftpdir.html" || fail "chromium: the replayed ftp directory lacks README"
+grep -q 'The Internet Gopher' "$R/wais.html" || fail "chromium: the replayed WAIS hits lack their first hit"
+chrome --screenshot="$R/front.png" "$RGW/" >/dev/null
+chrome --dump-dom "$RGW/" >"$R/front.html"
+grep -q "href=\"/gopher://$G/1/\"" "$R/front.html" || fail "chromium: the replay's front page does not link the captured menu"
+expect_status 404 "$RGW/gopher://$G/0/never-captured"
+grep -q 'not in the archive' "$TMP/body" || fail "curl: the replay's 404 does not say the URL is not in the archive"
+kill "$REPLAYPID" && wait "$REPLAYPID" 2>/dev/null || true
+REPLAYPID=
+log "replay: ok (screenshots in $R)"
+# <<< issue 33
 
 # ---- the log: Common Log Format, no password ---------------------------------------
 if grep -q "$URLKIT_FTP_PASSWORD" "$OUT/serve.log"; then fail "the log shows the ftp password"; fi

@@ -8,9 +8,9 @@
 #   dirsrv      prospero, UDP (built from ../shared/servers/prospero)
 #
 #   bash .ci/servers.sh [start]   start them; print the environment file's name
-#   bash .ci/servers.sh stop      stop what start started, delete the FTP
-#                                 account, the PAM service, the directory and
-#                                 the environment file
+#   bash .ci/servers.sh stop      stop what start started, delete the PAM
+#                                 service, the directory and the environment
+#                                 file
 #
 # Variables (all optional):
 #   URLKIT_SERVERS_DIR  working directory (default: a new mktemp -d directory)
@@ -23,10 +23,13 @@
 #   URLKIT_SHARED_SERVERS  the servers' sources and scripts (default:
 #                       ../shared/servers beside the repository)
 #
-# Every run makes its own FTP account (nologin shell, random password, only
-# allowed through this run's vsftpd by a private PAM service and user list),
-# its own ports and its own files, so runs on one machine do not collide and
-# nothing is left behind by `stop`. Only processes whose pids this script
+# Every run makes its own FTP login as a virtual user of its own vsftpd (a
+# random name and password in a file of the run's directory, checked by a
+# PAM service of its own, the session run as the existing unprivileged
+# "ftp" user): no system account is made, so nothing can be left in
+# /etc/passwd, /etc/shadow or their backups. It uses its own ports and its
+# own files, so runs on one machine do not collide and nothing is left
+# behind by `stop` (which checks that the PAM service file is gone). Only processes whose pids this script
 # recorded are ever signalled. Installing the packages never starts their
 # system services, and their boot-time services are disabled.
 set -euo pipefail
@@ -34,7 +37,7 @@ set -euo pipefail
 log() { printf 'servers.sh: %s\n' "$*" >&2; }
 
 if [ "$(id -u)" != 0 ]; then
-	log "must run as root (installs packages, adds a test account, starts vsftpd and innd)"
+	log "must run as root (installs packages, adds a PAM service for its run, starts vsftpd and innd)"
 	exit 1
 fi
 
@@ -67,8 +70,10 @@ kill_group() {
 	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 }
 
-# stop_dir DIR: stop the daemons recorded under DIR, remove the account and
-# PAM service recorded there, then DIR itself.
+# stop_dir DIR: stop the daemons recorded under DIR, remove the PAM service
+# recorded there (and the account a run of an earlier version of this
+# script made), then DIR itself. It fails when the PAM service file is
+# still there.
 stop_dir() {
 	local dir=$1 f pid user pam
 	if [ ! -d "$dir/run" ]; then
@@ -100,7 +105,13 @@ stop_dir() {
 	if [ -f "$dir/run/pam-service" ]; then
 		pam=$(tr -dc a-z0-9- <"$dir/run/pam-service")
 		case $pam in
-		urlkit-ftp-*) rm -f "/etc/pam.d/$pam" ;;
+		urlkit-ftp-*)
+			rm -f "/etc/pam.d/$pam"
+			if [ -e "/etc/pam.d/$pam" ]; then
+				log "could not remove /etc/pam.d/$pam"
+				return 1
+			fi
+			;;
 		esac
 	fi
 	rm -rf "$dir"
@@ -169,7 +180,9 @@ heal_inn_conf() {
 	rm -f "$tmp"
 }
 
-ci_apt_install vsftpd gophernicus socat
+# db-util: db_load writes the Berkeley DB file of the FTP login that
+# pam_userdb reads (issue 34: a virtual user, no system account).
+ci_apt_install vsftpd gophernicus socat db-util
 # The build tools of the servers built from ../shared/servers (issue 23's
 # freeWAIS-sf and Prospero): installed here, through lib.sh, before their
 # build scripts look for them.
@@ -196,7 +209,8 @@ else
 	ENVFILE=$(mktemp /tmp/urlkit-servers.XXXXXXXX.env)
 fi
 
-# If starting fails half-way, stop what was started and remove the account.
+# If starting fails half-way, stop what was started and remove the PAM
+# service.
 started=0
 cleanup_on_failure() {
 	if [ "$started" != 1 ]; then
@@ -241,7 +255,8 @@ done
 PASV_MIN=$((30000 + (RANDOM % 300) * 100))
 PASV_MAX=$((PASV_MIN + 99))
 
-# This run's FTP account: a random name and password, no login shell.
+# This run's FTP login: a random name and password, a virtual user of this
+# run's vsftpd only.
 FTP_USER=ukftp$(head -c 64 /dev/urandom | tr -dc a-z0-9 | head -c 8)
 FTP_PASS=$(head -c 256 /dev/urandom | tr -dc A-Za-z0-9 | head -c 24)
 PAM_SERVICE=urlkit-ftp-${FTP_USER#ukftp}
@@ -293,22 +308,26 @@ head -c 1572864 /dev/zero >"$FTPROOT/pub/big.bin"
 # <<< issue 22
 chmod -R a+rX,go-w "$FTPROOT"
 chmod 555 "$FTPROOT" # vsftpd refuses a writable anonymous root
-# A local account for the user:password tests: no login shell, a random
-# password, recorded so that `stop` (or a failed start) deletes it.
-echo "$FTP_USER" >"$BASE/run/ftp-user"
-useradd --system --no-create-home --home-dir "$FTPROOT" --shell /usr/sbin/nologin "$FTP_USER"
-echo "$FTP_USER:$FTP_PASS" | chpasswd
-# Debian's vsftpd authenticates through PAM, and /etc/pam.d/vsftpd requires a
-# shell listed in /etc/shells (pam_shells), which nologin is not (vsftpd's own
-# check_shell applies only to builds without PAM). Rather than list nologin in
-# /etc/shells for every service, this run's vsftpd uses a PAM service of its
-# own that checks the password and admits only this run's user.
+# The login for the user:password tests: a virtual user (vsftpd's
+# guest_enable), its name and password in a Berkeley DB file of this run's
+# directory that pam_userdb reads, through a PAM service of this run's own
+# (PAM reads services only from /etc/pam.d: the one file this script puts
+# under /etc, recorded so that `stop` or a failed start deletes it). The
+# session runs as "ftp", the unprivileged user the vsftpd package made for
+# anonymous ftp. No account is added to /etc/passwd or /etc/shadow.
+GUEST_USER=ftp
+id "$GUEST_USER" >/dev/null 2>&1 || GUEST_USER=nobody
+(
+	umask 077
+	printf '%s\n%s\n' "$FTP_USER" "$FTP_PASS" >"$BASE/ftp-login.txt"
+	db_load -T -t hash -f "$BASE/ftp-login.txt" "$BASE/ftp-login.db"
+	rm -f "$BASE/ftp-login.txt"
+)
 echo "$PAM_SERVICE" >"$BASE/run/pam-service"
 cat >"/etc/pam.d/$PAM_SERVICE" <<PAM
 # urlkit CI ($BASE): deleted by .ci/servers.sh stop
-auth    required pam_succeed_if.so quiet user = $FTP_USER
-auth    required pam_unix.so
-account required pam_unix.so
+auth    required pam_userdb.so db=$BASE/ftp-login
+account required pam_userdb.so db=$BASE/ftp-login
 session required pam_permit.so
 PAM
 # vsftpd's own list: only anonymous and this run's user may log in.
@@ -324,6 +343,8 @@ anon_root=$FTPROOT
 no_anon_password=NO
 local_enable=YES
 local_root=$FTPROOT
+guest_enable=YES
+guest_username=$GUEST_USER
 write_enable=NO
 pasv_enable=YES
 pasv_address=127.0.0.1

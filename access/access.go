@@ -31,6 +31,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -109,6 +111,10 @@ type Options struct {
 	// that gives a user and no password, when the server wants one (RFC
 	// 1738 3.2.1). It must return when its context ends.
 	PasswordPrompt func(ctx context.Context) (string, error)
+	// ListDetails asks a gateway (FetchViaProxy) for ftp directories
+	// with each file's kind, size and date, as scheme.Config.FTPListDetails
+	// asks a server.
+	ListDetails bool
 	// FTPSessions, when set, keeps FTP control connections open between
 	// retrievals and reuses them (see FTPSessions). A gateway sets it.
 	FTPSessions *FTPSessions
@@ -127,6 +133,29 @@ type Options struct {
 	// failing: a resource longer than its server announced (a
 	// *SizeError), which is delivered whole.
 	Warn func(error)
+	// Origin, when valid, is the address of the server whose answer
+	// named the URL being retrieved (Resource.ServerAddr of a page whose
+	// link a crawler follows): every connection of the retrieval, the
+	// first included, is then held to the follow rule against it (see
+	// MayFollow). When it is not valid, the first connection is the
+	// user's own choice; every later one was named by a server (a
+	// Prospero FORWARDED answer or access method, an HTTP redirect, an
+	// FTP data connection) and is held to the rule against the address
+	// of the server that named it. A refused connection is a
+	// *RefusedError wrapping a *FollowError, before anything is sent.
+	Origin netip.Addr
+	// AllowPrivateFollow turns the follow rule off: servers may then
+	// steer the retrieval to any address (urlkit get
+	// --allow-private-follow).
+	AllowPrivateFollow bool
+	// Capture, when set, receives the protocol exchange as it happens:
+	// each connection opened, and the bytes sent and received on it that
+	// are not the resource's (see Exchange), exactly as on the wire but
+	// for a password, masked as `urlkit plan` masks it. The resource
+	// itself is the stream Execute returns. Package archive writes WARC
+	// records from it. It is called from the goroutine reading the
+	// stream, and must not keep Data.
+	Capture func(Exchange)
 	// KeepAlive is the TCP keep-alive period of the default dialer (as
 	// net.Dialer's: zero means the system default of 15 s, negative turns
 	// the probes off).
@@ -185,12 +214,16 @@ func (o *Options) traceRecv(line string) {
 // EscapeText returns s fit for a terminal: control characters (C0, DEL and
 // C1), and bytes that are not valid UTF-8, are written as \xNN (TAB as \t),
 // so that text from a server cannot move the cursor, change colours or
-// retitle the window. Other text is unchanged.
+// retitle the window; invisible formatting characters (IsFormatControl:
+// the bidirectional controls, zero-width and other invisible format
+// characters) are written as \uNNNN, so that a name cannot read
+// reordered ("gpj.exe" behind U+202E reads "exe.jpg") or hide part of
+// itself. Other text is unchanged.
 func EscapeText(s string) string {
 	clean := true
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r == utf8.RuneError && n == 1) {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r == utf8.RuneError && n == 1) || r >= 0xad && IsFormatControl(r) {
 			clean = false
 			break
 		}
@@ -211,12 +244,44 @@ func EscapeText(s string) string {
 			for j := 0; j < n; j++ {
 				fmt.Fprintf(&b, `\x%02x`, s[i+j])
 			}
+		case IsFormatControl(r):
+			if r > 0xffff {
+				fmt.Fprintf(&b, `\U%08x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
 		default:
 			b.WriteString(s[i : i+n])
 		}
 		i += n
 	}
 	return b.String()
+}
+
+// IsFormatControl reports whether r is an invisible formatting character
+// that text from a server could use to disguise itself: the bidirectional
+// controls, which reorder what follows them (the embeddings and overrides
+// U+202A-202E, the isolates U+2066-2069, the marks U+200E, U+200F and
+// U+061C), and the other invisible format characters that hide or split
+// text (soft hyphen U+00AD, Mongolian vowel separator U+180E, zero width
+// space U+200B, word joiner and invisible operators U+2060-2064, the
+// deprecated format characters U+206A-206F, the byte order mark U+FEFF,
+// the interlinear annotation characters U+FFF9-FFFB and the tag
+// characters U+E0000-E007F). Zero width non-joiner and joiner (U+200C,
+// U+200D) are not among them: Arabic and Indic scripts and emoji need
+// them, and they reorder nothing. It is the one rule for such characters:
+// EscapeText writes them escaped on a terminal, and the gateway's pages
+// show them as visible marks.
+func IsFormatControl(r rune) bool {
+	switch {
+	case r < 0xad:
+		return false
+	case r == 0x00ad, r == 0x061c, r == 0x180e, r == 0x200b, r == 0x200e, r == 0x200f,
+		r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x206f, r == 0xfeff,
+		r >= 0xfff9 && r <= 0xfffb, r >= 0xe0000 && r <= 0xe007f:
+		return true
+	}
+	return false
 }
 
 // ---- errors ------------------------------------------------------------
@@ -377,6 +442,12 @@ type Resource struct {
 	// Content-Length and Last-Modified. Empty otherwise.
 	Status string
 	Header http.Header
+	// ServerAddr is the IP address of the server the resource came from
+	// (after redirects and forwards, the last one's), invalid when it is
+	// not known (a connection through Options.Dial that reports none). A
+	// crawler following a link found in the resource passes it as
+	// Options.Origin (see MayFollow).
+	ServerAddr netip.Addr
 	// Directory is set when the plan named a file and the server refused
 	// its RETR (SIZE, for a Head plan) with 550 while accepting the name
 	// as a directory (CWD): the stream is that directory's listing (none,
@@ -407,22 +478,11 @@ func Execute(ctx context.Context, p scheme.Plan, opts *Options) (*Resource, erro
 		r   *Resource
 		err error
 	)
-	switch p := p.(type) {
-	case *scheme.FTPPlan:
-		r, err = x.ftp(p)
-	case *scheme.GopherPlan:
-		r, err = x.gopher(p)
-	case *scheme.NNTPPlan:
-		r, err = x.nntp(p)
-	case *scheme.HTTPPlan:
-		r, err = x.http(p)
-	case *scheme.FilePlan:
-		r, err = x.file(p)
-	case *scheme.WAISPlan:
-		r, err = x.wais(p)
-	case *scheme.ProsperoPlan:
-		r, err = x.prospero(p, 0)
-	case nil:
+	run, ok := clients[reflect.TypeOf(p)]
+	switch {
+	case ok:
+		r, err = run(x, p)
+	case p == nil:
 		err = errors.New("access: no plan")
 	default:
 		err = fmt.Errorf("access: %s: %w", p.Scheme(), ErrNotRetrievable)
@@ -431,7 +491,26 @@ func Execute(ctx context.Context, p scheme.Plan, opts *Options) (*Resource, erro
 		cancel(nil)
 		return nil, err
 	}
+	r.ServerAddr = x.server
 	return r, nil
+}
+
+// clients maps a plan's type to the client that carries it out over its
+// protocol. Each client registers itself in its own file (registerClient
+// in an init function), so a scheme's client is one file of this package.
+var clients = map[reflect.Type]func(x *execution, p scheme.Plan) (*Resource, error){}
+
+// registerClient makes run the client of the plans of type P.
+func registerClient[P scheme.Plan](run func(x *execution, p P) (*Resource, error)) {
+	clients[reflect.TypeFor[P]()] = func(x *execution, p scheme.Plan) (*Resource, error) { return run(x, p.(P)) }
+}
+
+// Retrievable reports whether [Execute] has a client for p: false for a
+// plan no protocol client carries out (a telnet session, a mail to compose,
+// a message-id to look up), which Execute refuses with ErrNotRetrievable.
+func Retrievable(p scheme.Plan) bool {
+	_, ok := clients[reflect.TypeOf(p)]
+	return ok
 }
 
 // newExec starts an execution: its context ends with MaxTime, and its
@@ -458,6 +537,10 @@ type execution struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	opts   *Options
+	// server is the address of the server last connected to (invalid
+	// before the first connection): the follow rule holds the next
+	// connection to it.
+	server netip.Addr
 }
 
 // fail turns an I/O error during step into the error to report: the

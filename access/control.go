@@ -34,6 +34,12 @@ func (c *ctrl) send(shown, line string) error {
 	if _, err := c.rw.Write(buf); err != nil {
 		return c.x.fail(c.proto, shown, err)
 	}
+	if o := c.x.opts; o.Capture != nil {
+		if shown != line { // a password, masked as the plan shows it
+			buf = append(append(buf[:0], shown...), '\r', '\n')
+		}
+		o.sent(c.conn, false, buf)
+	}
 	return nil
 }
 
@@ -68,9 +74,15 @@ func (c *ctrl) readLine(step string, n *int) (string, error) {
 		var s string
 		if len(c.line) == 0 {
 			s = string(bytes.TrimRight(frag, "\r\n"))
+			if c.x.opts.Capture != nil {
+				c.x.opts.received(c.conn, false, frag)
+			}
 		} else {
 			c.line = append(c.line, frag...)
 			s = string(bytes.TrimRight(c.line, "\r\n"))
+			if c.x.opts.Capture != nil {
+				c.x.opts.received(c.conn, false, c.line)
+			}
 		}
 		c.x.opts.traceRecv(s)
 		return s, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"path/filepath"
 
@@ -51,4 +52,24 @@ func ExampleMenuItem_URL() {
 func ExampleEscapeText() {
 	fmt.Println(access.EscapeText("550 \x1b[2Jgone\tnow"))
 	// Output: 550 \x1b[2Jgone\tnow
+}
+
+// The follow rule, as a crawler applies it: a link found in a page of a
+// public server may lead to another public server, never inward. A
+// crawler passes the page's Resource.ServerAddr as Options.Origin of the
+// next retrieval, and Execute holds every connection to it; MayFollow is
+// the same decision on two addresses.
+func ExampleMayFollow() {
+	public := netip.MustParseAddr("93.184.215.14")
+	for _, to := range []string{"8.8.8.8", "192.168.1.1", "169.254.169.254", "127.0.0.1"} {
+		fmt.Println(to, access.MayFollow(public, netip.MustParseAddr(to)) == nil)
+	}
+	// From a server on the local network, the local network is fine.
+	fmt.Println(access.MayFollow(netip.MustParseAddr("10.0.0.5"), netip.MustParseAddr("10.0.0.6")) == nil)
+	// Output:
+	// 8.8.8.8 true
+	// 192.168.1.1 false
+	// 169.254.169.254 false
+	// 127.0.0.1 false
+	// true
 }

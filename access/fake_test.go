@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -130,6 +131,32 @@ func TestMenuListing(t *testing.T) {
 		"# error: Oops\n"
 	if err != nil || n != 5 || b.String() != want {
 		t.Errorf("listing (%d, %v):\n%s\nwant\n%s", n, err, b.String(), want)
+	}
+}
+
+// A menu of error items only (RFC 1436 3.8, type 3), informational lines
+// aside, is the server refusing the selector: written, and reported as a
+// *GopherErrorMenu; one real item among them makes it a menu.
+func TestMenuListingErrorOnly(t *testing.T) {
+	for _, tc := range []struct {
+		menu string
+		want string // the error's text, "" for none
+	}{
+		{"3Not found\t\terror.host\t1\r\n", "gopher: the server answered with an error item only: Not found"},
+		{"iSorry\t\terror.host\t1\r\n3No such selector\t\terror.host\t1\r\n3Try /\t\terror.host\t1\r\n", "gopher: the server answered with an error item only: No such selector; Try /"},
+		{"3Partly\t\terror.host\t1\r\n0Good\t/g.txt\th.example\t70\r\n", ""},
+		{"iJust text\t\terror.host\t1\r\n", ""},
+		{"", ""},
+	} {
+		var b bytes.Buffer
+		_, err := WriteMenuListing(&b, strings.NewReader(tc.menu), 0)
+		var em *GopherErrorMenu
+		if got := fmt.Sprint(err); (tc.want == "" && err != nil) || (tc.want != "" && (!errors.As(err, &em) || got != tc.want)) {
+			t.Errorf("%q: %v, want %q", tc.menu, err, tc.want)
+		}
+		if strings.Count(tc.menu, "3") > 0 && !strings.Contains(b.String(), "# error: ") {
+			t.Errorf("%q: the listing lacks its error line: %q", tc.menu, b.String())
+		}
 	}
 }
 

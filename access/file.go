@@ -15,6 +15,8 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
+func init() { registerClient((*execution).file) }
+
 // file opens the plan's local file, or for a directory returns a listing:
 // the entries' names sorted, one a line, directories marked with a
 // trailing "/". Opening a FIFO or a device can block (a FIFO until a

@@ -13,6 +13,8 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
+func init() { registerClient((*execution).ftp) }
+
 // ftp carries out an FTP plan (RFC 1738 3.2): each of p.Commands in
 // order, by its verb. USER is answered 230 (logged in, PASS is then
 // skipped), 331 or 332; a PASS whose password is to be asked
@@ -33,14 +35,19 @@ func (x *execution) ftp(p *scheme.FTPPlan) (*Resource, error) {
 		key = ftpSessionKey(p)
 	}
 	if kept := x.opts.FTPSessions.take(key); kept != nil {
-		r, err := x.ftpSession(p, key, kept)
+		if err := x.reuse(Connection{Protocol: "ftp", Name: p.Addr, Network: "tcp"}, kept.conn); err != nil {
+			// The follow rule refuses its server: kept for others.
+			x.opts.FTPSessions.put(key, kept.conn, kept.typ, kept.feat)
+			return nil, err
+		}
+		r, err := x.runFTP(p, key, kept)
 		var re *ReplyError
 		if err == nil || errors.As(err, &re) || x.ctx.Err() != nil {
 			return r, err
 		}
 		x.opts.tracef("* kept session failed (%v): a new connection", err)
 	}
-	return x.ftpSession(p, key, nil)
+	return x.runFTP(p, key, nil)
 }
 
 // checkFTPPlan refuses a plan this client cannot carry out as it stands:
@@ -81,221 +88,337 @@ func redactedLines(p *scheme.FTPPlan) []string {
 	return out
 }
 
-// ftpSession carries out p on a new connection, or on a kept session
+// ftpState is where an FTP session is in its plan. runFTP calls the
+// state's method, which carries out one step and sets the next state:
+//
+//	ftpGreeting  --220-->                                        ftpCommands
+//	ftpCommands  --RETR (SIZE) refused with 550, CWD accepted--> ftpDirectory
+//	ftpCommands  --transfer started, or a Head plan's end-->     ftpDone
+//	ftpDirectory --transfer started, or a Head plan's end-->     ftpDone
+//
+// Any step's error ends the session (ftpSession.fail).
+type ftpState uint8
+
+const (
+	ftpGreeting  ftpState = iota // awaiting the server's 220
+	ftpCommands                  // the plan's commands, but QUIT, in order
+	ftpDirectory                 // the name is a directory: p.Directory's commands after its CWD
+	ftpDone                      // the resource is the caller's: a transfer's stream, or a Head plan's header
+)
+
+// ftpSession is one control connection carrying out a plan: what the
+// steps so far have left it in.
+type ftpSession struct {
+	x    *execution
+	p    *scheme.FTPPlan
+	key  string   // Options.FTPSessions' key for the session
+	kept *ftpIdle // the kept session reused, or nil on a new connection
+	raw  net.Conn
+	c    *ctrl
+	stop func() bool // ends the context's watch on raw
+
+	state ftpState
+	todo  []scheme.FTPCommand // the commands left in this state
+
+	loggedIn bool
+	typ      string   // the argument of the last TYPE sent
+	feat     []string // what the server's FEAT reply offered (RFC 2389); nil until asked
+	data     net.Conn // the data connection opened by the last EPSV or PASV, until a transfer takes it
+	passive  scheme.FTPCommand
+	header   http.Header // the SIZE and MDTM replies of a Head plan
+	res      *Resource   // the resource, once done
+}
+
+// runFTP carries out p on a new connection, or on a kept session
 // (skipping the greeting and the login and CWD commands, and TYPE when the
 // session's type is the same).
-func (x *execution) ftpSession(p *scheme.FTPPlan, key string, kept *ftpIdle) (*Resource, error) {
-	var raw net.Conn
-	var err error
+func (x *execution) runFTP(p *scheme.FTPPlan, key string, kept *ftpIdle) (*Resource, error) {
+	s := &ftpSession{x: x, p: p, key: key, kept: kept, state: ftpGreeting, todo: p.Commands[:len(p.Commands)-1]}
 	if kept != nil {
-		raw = kept.conn
+		s.raw, s.feat, s.state = kept.conn, kept.feat, ftpCommands // x.reuse noted its server
 		x.opts.tracef("* reusing a logged-in session to %s", p.Addr)
-	} else if raw, err = x.opts.dial(x.ctx, "ftp", p.Addr); err != nil {
-		return nil, err
-	}
-	stop := x.watch(raw)
-	c := x.newCtrl("ftp", raw)
-	var data net.Conn
-	quit := func() {
-		// Polite end, bounded: the reply does not matter.
-		if x.ctx.Err() == nil {
-			raw.SetDeadline(time.Now().Add(2 * time.Second))
-			if c.send("QUIT", "QUIT") == nil {
-				c.reply("QUIT")
-			}
+		if x.opts.Capture != nil {
+			// The exchange of this retrieval starts on a session opened
+			// for an earlier one: it is reported as connected now.
+			s.raw = x.opts.connected(Connection{Protocol: "ftp", Name: p.Addr}, s.raw)
+		}
+	} else {
+		var err error
+		if s.raw, err = x.dial("ftp", p.Addr); err != nil {
+			return nil, err
 		}
 	}
-	fail := func(err error) (*Resource, error) {
-		var re *ReplyError
-		if errors.As(err, &re) {
-			quit()
+	s.stop = x.watch(s.raw)
+	s.c = x.newCtrl("ftp", s.raw)
+	for {
+		var err error
+		switch s.state {
+		case ftpGreeting:
+			err = s.greeting()
+		case ftpCommands, ftpDirectory:
+			err = s.command()
+		case ftpDone:
+			return s.res, nil
 		}
-		if data != nil {
-			data.Close()
-		}
-		stop()
-		raw.Close()
-		return nil, err
-	}
-	typ := ""
-	// feat is what the server's FEAT reply offered (RFC 2389), nil until
-	// it is asked.
-	var feat []string
-	if kept != nil {
-		feat = kept.feat
-	}
-	// Greeting: 220, possibly after 120 "service ready in nnn minutes"
-	// (at most a few of those: a server repeating it forever is refused).
-	for n := 0; kept == nil; n++ {
-		code, msg, err := c.reply("greeting")
 		if err != nil {
-			return fail(err)
+			return s.fail(err)
+		}
+	}
+}
+
+// fail ends the session after err: QUIT when the server refused a step
+// (it is still talking), then both connections closed.
+func (s *ftpSession) fail(err error) (*Resource, error) {
+	var re *ReplyError
+	if errors.As(err, &re) {
+		s.quit()
+	}
+	if s.data != nil {
+		s.data.Close()
+	}
+	s.stop()
+	s.raw.Close()
+	return nil, err
+}
+
+// quit is the polite end, bounded: the reply does not matter.
+func (s *ftpSession) quit() {
+	if s.x.ctx.Err() == nil {
+		s.raw.SetDeadline(time.Now().Add(2 * time.Second))
+		if s.c.send("QUIT", "QUIT") == nil {
+			s.c.reply("QUIT")
+		}
+	}
+}
+
+// greeting awaits 220, possibly after 120 "service ready in nnn minutes"
+// (at most a few of those: a server repeating it forever is refused).
+func (s *ftpSession) greeting() error {
+	for n := 0; ; n++ {
+		code, msg, err := s.c.reply("greeting")
+		if err != nil {
+			return err
 		}
 		if code == 120 && n < 5 {
 			continue
 		}
 		if code != 220 {
-			return fail(c.refused("greeting", code, msg))
+			return s.c.refused("greeting", code, msg)
 		}
-		break
+		s.state = ftpCommands
+		return nil
 	}
-	loggedIn := false
-	var passive scheme.FTPCommand // the command that opened the data connection
-	cmds := p.Commands[:len(p.Commands)-1]
-	header := http.Header{} // the SIZE and MDTM replies of a Head plan
-	// dir is set once the server has refused the plan's RETR (SIZE) with
-	// 550 and accepted CWD to its name: the plan's Directory commands
-	// replace the rest (toDirectory).
-	dir := false
-	toDirectory := func(refused error) bool {
-		var re *ReplyError
-		if dir || len(p.Directory) == 0 || !errors.As(refused, &re) || re.Code != 550 {
-			return false
+}
+
+// command carries out the next command of the state's list; with none
+// left, a Head plan is answered, and any other plan has lost its
+// transfer.
+func (s *ftpSession) command() error {
+	if len(s.todo) == 0 {
+		if !s.p.Head {
+			return fmt.Errorf("ftp: plan ends before its transfer")
 		}
-		cwd := p.Directory[0]
-		code, _, err := c.cmd(cwd.Redacted(), cwd.Line())
-		if err != nil || code/100 != 2 {
-			return false // not a directory either: the refusal stands
-		}
-		x.opts.tracef("* %s is a directory (%s refused with 550, CWD accepted)", EscapeText(cwd.Arg), re.Step)
-		dir, cmds = true, p.Directory[1:]
-		return true
+		s.res, s.state = s.answer(), ftpDone
+		return nil
 	}
-	for i := 0; i < len(cmds); i++ {
-		cmd := cmds[i]
-		if kept != nil && !dir && kept.has(cmd) {
-			continue // the kept session is in this state already
-		}
-		line, show := cmd.Line(), cmd.Redacted()
-		switch cmd.Verb {
-		case scheme.FTPUser:
-			code, msg, err := c.cmd(show, line)
-			if err != nil {
-				return fail(err)
-			}
-			switch code {
-			case 230, 202:
-				loggedIn = true
-				x.opts.tracef("* logged in without a password: PASS is not sent")
-			case 331:
-			case 332:
-				return fail(c.refused(show, code, msg+" (accounts are not supported)"))
-			default:
-				return fail(c.refused(show, code, msg))
-			}
-		case scheme.FTPPass:
-			if loggedIn {
-				continue
-			}
-			if cmd.Pass == scheme.PassAsk {
-				pw, err := x.askPassword()
-				if err != nil {
-					return fail(err)
-				}
-				cmd.Arg = pw
-				line = cmd.Line()
-			}
-			code, msg, err := c.cmd(show, line)
-			if err != nil {
-				return fail(err)
-			}
-			if code != 230 && code != 202 {
-				return fail(c.refused("PASS", code, msg))
-			}
-			loggedIn = true
-		case scheme.FTPCwd, scheme.FTPType:
-			code, msg, err := c.cmd(show, line)
-			if err != nil {
-				return fail(err)
-			}
-			if code/100 != 2 {
-				return fail(c.refused(show, code, msg))
-			}
-			if cmd.Verb == scheme.FTPType {
-				typ = cmd.Arg
-			}
-		case scheme.FTPSize, scheme.FTPMdtm:
-			code, msg, err := c.cmd(show, line)
-			if err != nil {
-				return fail(err)
-			}
-			if code != 213 && cmd.Verb == scheme.FTPMdtm {
-				x.opts.tracef("* MDTM refused (%d): no Last-Modified", code)
-				continue
-			}
-			if code != 213 {
-				refused := c.refused(show, code, msg)
-				if toDirectory(refused) {
-					i = -1
-					continue
-				}
-				return fail(refused)
-			}
-			if err := ftpHeader(header, cmd.Verb, msg); err != nil {
-				if cmd.Verb == scheme.FTPSize {
-					return fail(&StepError{Protocol: "ftp", Step: show, Err: err})
-				}
-				x.opts.tracef("* MDTM: %v: no Last-Modified", err)
-			}
-		case scheme.FTPFeat:
-			if feat != nil {
-				continue // the kept session's server answered it already
-			}
-			// RFC 2389 3: 211 and the features, one a line; a server
-			// without FEAT refuses it (500, 502) and offers none.
-			code, msg, err := c.cmd(show, line)
-			if err != nil {
-				return fail(err)
-			}
-			feat = []string{}
-			if code == 211 {
-				feat = featFeatures(msg)
-			}
-		case scheme.FTPEpsv, scheme.FTPPasv:
-			if data, err = x.passive(c, cmd, p.Addr); err != nil {
-				return fail(err)
-			}
-			passive = cmd
-		case scheme.FTPRetr, scheme.FTPNlst, scheme.FTPMlsd, scheme.FTPList:
-			if data == nil {
-				return fail(fmt.Errorf("ftp: plan command %q comes before EPSV or PASV", show))
-			}
-			keep := func() {
-				if typ == "" && kept != nil {
-					typ = kept.typ
-				}
-				x.opts.FTPSessions.put(key, raw, typ, feat)
-			}
-			if dir {
-				keep = nil // the session is in another directory than its key says
-			}
-			// A refusal comes back here unanswered (no QUIT yet): it may
-			// send the plan to its Directory commands.
-			unanswered := func(err error) (*Resource, error) { return nil, err }
-			r, err := x.ftpTransfer(p, c, raw, data, cmd, passive, feat, stop, unanswered, keep)
-			if err != nil {
-				data = nil // ftpTransfer closed it
-				if cmd.Verb == scheme.FTPRetr && toDirectory(err) {
-					i = -1
-					continue
-				}
-				return fail(err)
-			}
-			r.Directory = dir
-			return r, nil
-		default:
-			return fail(fmt.Errorf("ftp: plan command %q is not one this client carries out", EscapeText(show)))
-		}
+	cmd := s.todo[0]
+	s.todo = s.todo[1:]
+	if s.state == ftpCommands && s.kept != nil && s.kept.has(cmd) {
+		return nil // the kept session is in this state already
 	}
-	if !p.Head {
-		return fail(fmt.Errorf("ftp: plan ends before its transfer"))
+	switch cmd.Verb {
+	case scheme.FTPUser:
+		return s.user(cmd)
+	case scheme.FTPPass:
+		return s.pass(cmd)
+	case scheme.FTPCwd, scheme.FTPType:
+		return s.set(cmd)
+	case scheme.FTPSize, scheme.FTPMdtm:
+		return s.ask(cmd)
+	case scheme.FTPFeat:
+		return s.features(cmd)
+	case scheme.FTPEpsv, scheme.FTPPasv:
+		return s.openData(cmd)
+	case scheme.FTPRetr, scheme.FTPNlst, scheme.FTPMlsd, scheme.FTPList:
+		return s.transfer(cmd)
 	}
-	// A Head plan: what the replies said, as a header, and no body.
-	quit()
-	stop()
-	raw.Close()
-	b := x.newBody(strings.NewReader(""), nil, "ftp", "QUIT", nil, nil)
-	return &Resource{ReadCloser: b, Plan: p, Kind: "head", Size: -1, Header: header, Directory: dir}, nil
+	return fmt.Errorf("ftp: plan command %q is not one this client carries out", EscapeText(cmd.Redacted()))
+}
+
+// user sends USER: 230 (or 202) logs in without PASS, 331 asks for it,
+// 332 asks for an account, which this client does not give.
+func (s *ftpSession) user(cmd scheme.FTPCommand) error {
+	show := cmd.Redacted()
+	code, msg, err := s.c.cmd(show, cmd.Line())
+	if err != nil {
+		return err
+	}
+	switch code {
+	case 230, 202:
+		s.loggedIn = true
+		s.x.opts.tracef("* logged in without a password: PASS is not sent")
+		return nil
+	case 331:
+		return nil
+	case 332:
+		return s.c.refused(show, code, msg+" (accounts are not supported)")
+	}
+	return s.c.refused(show, code, msg)
+}
+
+// pass sends PASS unless USER logged in already, asking
+// Options.PasswordPrompt for a password to be asked (scheme.PassAsk).
+func (s *ftpSession) pass(cmd scheme.FTPCommand) error {
+	if s.loggedIn {
+		return nil
+	}
+	show := cmd.Redacted()
+	if cmd.Pass == scheme.PassAsk {
+		pw, err := s.x.askPassword()
+		if err != nil {
+			return err
+		}
+		cmd.Arg = pw
+	}
+	code, msg, err := s.c.cmd(show, cmd.Line())
+	if err != nil {
+		return err
+	}
+	if code != 230 && code != 202 {
+		return s.c.refused("PASS", code, msg)
+	}
+	s.loggedIn = true
+	return nil
+}
+
+// set sends CWD or TYPE, which a 2xx reply accepts.
+func (s *ftpSession) set(cmd scheme.FTPCommand) error {
+	show := cmd.Redacted()
+	code, msg, err := s.c.cmd(show, cmd.Line())
+	if err != nil {
+		return err
+	}
+	if code/100 != 2 {
+		return s.c.refused(show, code, msg)
+	}
+	if cmd.Verb == scheme.FTPType {
+		s.typ = cmd.Arg
+	}
+	return nil
+}
+
+// ask sends SIZE or MDTM (a Head plan's) and records the 213 reply in the
+// header. A refused SIZE is the plan's error, or sends the plan to its
+// Directory commands; a refused or unreadable MDTM only leaves
+// Last-Modified out.
+func (s *ftpSession) ask(cmd scheme.FTPCommand) error {
+	show := cmd.Redacted()
+	code, msg, err := s.c.cmd(show, cmd.Line())
+	if err != nil {
+		return err
+	}
+	if code != 213 && cmd.Verb == scheme.FTPMdtm {
+		s.x.opts.tracef("* MDTM refused (%d): no Last-Modified", code)
+		return nil
+	}
+	if code != 213 {
+		refused := s.c.refused(show, code, msg)
+		if s.toDirectory(refused) {
+			return nil
+		}
+		return refused
+	}
+	if s.header == nil {
+		s.header = http.Header{}
+	}
+	if err := ftpHeader(s.header, cmd.Verb, msg); err != nil {
+		if cmd.Verb == scheme.FTPSize {
+			return &StepError{Protocol: "ftp", Step: show, Err: err}
+		}
+		s.x.opts.tracef("* MDTM: %v: no Last-Modified", err)
+	}
+	return nil
+}
+
+// features sends FEAT, unless the kept session's server answered it
+// already. RFC 2389 3: 211 and the features, one a line; a server without
+// FEAT refuses it (500, 502) and offers none.
+func (s *ftpSession) features(cmd scheme.FTPCommand) error {
+	if s.feat != nil {
+		return nil
+	}
+	code, msg, err := s.c.cmd(cmd.Redacted(), cmd.Line())
+	if err != nil {
+		return err
+	}
+	s.feat = []string{}
+	if code == 211 {
+		s.feat = featFeatures(msg)
+	}
+	return nil
+}
+
+// openData opens the data connection as cmd (EPSV or PASV) says.
+func (s *ftpSession) openData(cmd scheme.FTPCommand) error {
+	var err error
+	if s.data, err = s.x.passive(s.c, cmd, s.p.Addr); err != nil {
+		return err
+	}
+	s.passive = cmd
+	return nil
+}
+
+// transfer starts the transfer on the data connection: the session is
+// then done, its stream the caller's. A RETR refused with 550 may send
+// the plan to its Directory commands instead.
+func (s *ftpSession) transfer(cmd scheme.FTPCommand) error {
+	if s.data == nil {
+		return fmt.Errorf("ftp: plan command %q comes before EPSV or PASV", cmd.Redacted())
+	}
+	data := s.data
+	s.data = nil // the transfer closes it, whatever happens
+	r, err := s.startTransfer(cmd, data)
+	if err != nil {
+		if cmd.Verb == scheme.FTPRetr && s.toDirectory(err) {
+			return nil
+		}
+		return err
+	}
+	r.Directory = s.state == ftpDirectory
+	s.res, s.state = r, ftpDone
+	return nil
+}
+
+// toDirectory reports whether the server's refusal of the plan's RETR
+// (SIZE) with 550 makes its name a directory: the plan has Directory
+// commands and the server accepts the first, CWD to the name. The
+// session then carries out the others in place of the rest of the plan.
+func (s *ftpSession) toDirectory(refused error) bool {
+	var re *ReplyError
+	if s.state == ftpDirectory || len(s.p.Directory) == 0 || !errors.As(refused, &re) || re.Code != 550 {
+		return false
+	}
+	cwd := s.p.Directory[0]
+	code, _, err := s.c.cmd(cwd.Redacted(), cwd.Line())
+	if err != nil || code/100 != 2 {
+		return false // not a directory either: the refusal stands
+	}
+	s.x.opts.tracef("* %s is a directory (%s refused with 550, CWD accepted)", EscapeText(cwd.Arg), re.Step)
+	s.state, s.todo = ftpDirectory, s.p.Directory[1:]
+	return true
+}
+
+// answer ends a Head plan: QUIT, and what the replies said, as a header,
+// with no body.
+func (s *ftpSession) answer() *Resource {
+	s.quit()
+	s.stop()
+	s.raw.Close()
+	if s.header == nil {
+		s.header = http.Header{}
+	}
+	b := s.x.newBody(strings.NewReader(""), nil, "ftp", "QUIT", nil, nil)
+	return &Resource{ReadCloser: b, Plan: s.p, Kind: "head", Size: -1, Header: s.header, Directory: s.state == ftpDirectory}
 }
 
 // ftpHeader records the 213 reply to SIZE (RFC 3659 4: the size in
@@ -322,18 +445,18 @@ func ftpHeader(h http.Header, v scheme.FTPVerb, msg string) error {
 	return nil
 }
 
-// ftpTransfer sends the transfer command (RETR, NLST, MLSD or LIST) and
-// returns the data connection's stream. The command's rule decides what
-// is sent: Else[0] in its place when the FEAT reply feat does not offer
+// startTransfer sends the transfer command (RETR, NLST, MLSD or LIST)
+// and returns the data connection's stream. The command's rule decides
+// what is sent: Else[0] in its place when the FEAT reply does not offer
 // its Feature; and each verb of Else in turn when the server refuses the
 // one before as a command it does not carry out (500, 501, 502, 504), on
-// a new data connection opened as passive says.
-//
-// keep, called on Close after a complete transfer when sessions are kept,
-// hands the control connection to Options.FTPSessions instead of QUIT.
-func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, cmd scheme.FTPCommand, passive scheme.FTPCommand, feat []string, stop func() bool, fail func(error) (*Resource, error), keep func()) (*Resource, error) {
+// a new data connection opened as the session's passive command says.
+// On an error, data is closed and the refusal is left unanswered (no
+// QUIT yet): it may send the plan to its Directory commands.
+func (s *ftpSession) startTransfer(cmd scheme.FTPCommand, data net.Conn) (*Resource, error) {
+	x, c := s.x, s.c
 	next := cmd.Else[:]
-	if cmd.Feature != 0 && !offers(feat, cmd.Feature) && next[0] != 0 {
+	if cmd.Feature != 0 && !offers(s.feat, cmd.Feature) && next[0] != 0 {
 		cmd.Verb, next = next[0], next[1:]
 	}
 	show, line := cmd.Redacted(), cmd.Line()
@@ -343,8 +466,8 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 		x.opts.tracef("* %s refused (%d): %s", cmd.Verb, code, next[0])
 		stopData()
 		data.Close()
-		if data, err = x.passive(c, passive, p.Addr); err != nil {
-			return fail(err)
+		if data, err = x.passive(c, s.passive, s.p.Addr); err != nil {
+			return nil, err
 		}
 		cmd.Verb, next = next[0], next[1:]
 		show, line = cmd.Redacted(), cmd.Line()
@@ -357,54 +480,21 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 	if err != nil {
 		stopData()
 		data.Close()
-		return fail(err)
+		return nil, err
 	}
-	size := int64(-1)
+	t := &ftpStream{s: s, data: data, stopData: stopData, show: show, size: -1,
+		finished: code/100 == 2, // some servers complete before we read
+		// Not in the directory state: the session is then in another
+		// directory than its key says. Not without a key: a password
+		// asked is never pooled (ftpSessionKey).
+		keep: s.state != ftpDirectory && s.key != "",
+	}
 	if code == 150 {
-		size = parse150Size(msg)
+		t.size = parse150Size(msg)
 	}
-	finished := code/100 == 2 // some servers complete before we read
-	complete := false         // read to the end and the completion reply was 2xx
-	var m *meter
-	atEOF := func() error {
-		data.Close()
-		if !finished {
-			finished = true
-			code, msg, err := c.reply(show)
-			if err != nil {
-				return err
-			}
-			if code/100 != 2 {
-				return c.refused(show, code, msg)
-			}
-		}
-		// The length the 150 reply announced: fewer bytes is an error
-		// (and the session is not kept), more is delivered with a warning.
-		if err := x.checkAnnounced("ftp", show, size, m.n.Load()); err != nil {
-			return err
-		}
-		complete = true
-		return nil
-	}
-	closer := func() error {
-		stopData()
-		data.Close()
-		if complete && keep != nil && x.opts.FTPSessions != nil && x.ctx.Err() == nil && keepable(c.br) && stop() {
-			keep()
-			return nil
-		}
-		if finished && x.ctx.Err() == nil {
-			raw.SetDeadline(time.Now().Add(2 * time.Second))
-			if c.send("QUIT", "QUIT") == nil {
-				c.reply("QUIT")
-			}
-		}
-		stop()
-		return raw.Close()
-	}
-	m = x.newMeter(&deadlineConn{Conn: data, idle: x.opts.readTimeout()}, "ftp", show)
-	b := x.newBody(bufio.NewReaderSize(m, 32<<10), m, "ftp", show, atEOF, closer)
-	r := &Resource{ReadCloser: b, Plan: p, Kind: "file", Size: size}
+	t.m = x.newMeter(&deadlineConn{Conn: data, idle: x.opts.readTimeout()}, "ftp", show)
+	b := x.newBody(bufio.NewReaderSize(t.m, 32<<10), t.m, "ftp", show, t.atEOF, t.close)
+	r := &Resource{ReadCloser: b, Plan: s.p, Kind: "file", Size: t.size}
 	switch cmd.Verb {
 	case scheme.FTPNlst:
 		r.Kind, r.ListFormat = "directory", ListNames
@@ -414,6 +504,65 @@ func (x *execution) ftpTransfer(p *scheme.FTPPlan, c *ctrl, raw, data net.Conn, 
 		r.Kind, r.ListFormat = "directory", ListLong
 	}
 	return r, nil
+}
+
+// ftpStream is a transfer in progress: the data connection its stream
+// reads, and what the stream's end does on the control connection.
+type ftpStream struct {
+	s        *ftpSession
+	data     net.Conn
+	stopData func() bool
+	show     string // the transfer command, as shown
+	size     int64  // what the 150 reply announced, or -1
+	m        *meter
+	finished bool // the completion reply is read, or came first
+	complete bool // read to the end, and the completion reply was 2xx
+	keep     bool // the session may be kept (Options.FTPSessions) after a complete transfer
+}
+
+// atEOF reads the completion reply at the end of the data and checks the
+// length the 150 reply announced: fewer bytes is an error (and the
+// session is not kept), more is delivered with a warning.
+func (t *ftpStream) atEOF() error {
+	t.data.Close()
+	if !t.finished {
+		t.finished = true
+		code, msg, err := t.s.c.reply(t.show)
+		if err != nil {
+			return err
+		}
+		if code/100 != 2 {
+			return t.s.c.refused(t.show, code, msg)
+		}
+	}
+	if err := t.s.x.checkAnnounced("ftp", t.show, t.size, t.m.n.Load()); err != nil {
+		return err
+	}
+	t.complete = true
+	return nil
+}
+
+// close ends the stream: after a complete transfer, the control
+// connection goes to Options.FTPSessions when sessions are kept and
+// nothing is left unread on it; else QUIT (when the server is known to
+// be listening) and close.
+func (t *ftpStream) close() error {
+	s, x := t.s, t.s.x
+	t.stopData()
+	t.data.Close()
+	if t.complete && t.keep && x.opts.FTPSessions != nil && x.ctx.Err() == nil && keepable(s.c.br) && s.stop() {
+		typ := s.typ
+		if typ == "" && s.kept != nil {
+			typ = s.kept.typ
+		}
+		x.opts.FTPSessions.put(s.key, s.raw, typ, s.feat)
+		return nil
+	}
+	if t.finished {
+		s.quit()
+	}
+	s.stop()
+	return s.raw.Close()
 }
 
 // featFeatures returns the features a FEAT reply's text offers (RFC 2389
@@ -500,7 +649,7 @@ func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand, control string) (net
 			if port, err = parseEPSV(msg); err != nil {
 				return nil, &StepError{Protocol: "ftp", Step: "EPSV", Err: err}
 			}
-			return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
+			return x.dialConn(Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
 		}
 		if cmd.Else[0] != scheme.FTPPasv {
 			return nil, c.refused("EPSV", code, msg)
@@ -516,7 +665,7 @@ func (x *execution) passive(c *ctrl, cmd scheme.FTPCommand, control string) (net
 	if port, err = parsePASV(msg); err != nil {
 		return nil, &StepError{Protocol: "ftp", Step: "PASV", Err: err}
 	}
-	return x.opts.dialConn(x.ctx, Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
+	return x.dialConn(Connection{Protocol: "ftp", Name: net.JoinHostPort(host, strconv.Itoa(port)), Data: true, Control: control})
 }
 
 // parseEPSV extracts the port from "Entering Extended Passive Mode (|||port|)".

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,6 +52,8 @@ func gopherContentType(t byte) string {
 	return "application/octet-stream"
 }
 
+func init() { registerClient((*execution).gopher) }
+
 // gopher sends the plan's request line and returns the item. Text replies
 // (p.Reply "text" or "menu", RFC 1436) end at a line holding a lone "."
 // and have their dot-stuffing undone, line ends kept as the server sent
@@ -69,7 +72,7 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		return nil, err
 	}
 	line := p.Line()
-	raw, err := x.opts.dial(x.ctx, "gopher", p.Addr)
+	raw, err := x.dial("gopher", p.Addr)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +101,9 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		closer()
 		return nil, x.fail("gopher", step, err)
 	}
+	if x.opts.Capture != nil {
+		x.opts.sent(raw, false, []byte(line))
+	}
 	m := x.newMeter(conn, "gopher", step)
 	br := getGopherBuf(m)
 	bufs[0] = br
@@ -117,7 +123,7 @@ func (x *execution) gopher(p *scheme.GopherPlan) (*Resource, error) {
 		}
 	}
 	if p.HasPlus {
-		r, text, size, err = x.gopherPlus(br, text, step)
+		r, text, size, err = x.gopherPlus(raw, br, text, step)
 		if err != nil {
 			closer()
 			return nil, err
@@ -183,7 +189,7 @@ func checkGopherRequest(r scheme.GopherRequest) error {
 // gopherPlus reads the Gopher+ header line (at most 24 bytes) and returns
 // the reader for the data that follows, whether it is dot-terminated, and
 // the declared length (-1 when none).
-func (x *execution) gopherPlus(br *bufio.Reader, text bool, step string) (io.Reader, bool, int64, error) {
+func (x *execution) gopherPlus(raw net.Conn, br *bufio.Reader, text bool, step string) (io.Reader, bool, int64, error) {
 	peek, err := br.Peek(1)
 	if err != nil {
 		return nil, false, -1, x.fail("gopher", step, err)
@@ -200,6 +206,9 @@ func (x *execution) gopherPlus(br *bufio.Reader, text bool, step string) (io.Rea
 	size, err := strconv.ParseInt(hdr[1:], 10, 64)
 	if err != nil || size < -2 {
 		return br, text, -1, nil
+	}
+	if x.opts.Capture != nil {
+		x.opts.received(raw, false, b[:i+1])
 	}
 	br.Discard(i + 1)
 	x.opts.traceRecv(hdr)
@@ -617,20 +626,40 @@ func (mr *MenuReader) str(b []byte) string {
 	return unsafe.String(&mr.chunk[start], len(b))
 }
 
+// GopherErrorMenu reports a menu of error items only (type 3, RFC 1436
+// 3.8: "Item is an error"; informational items aside): how a gopher
+// server says it has nothing for a selector.
+type GopherErrorMenu struct {
+	Text []string // the error items' display strings (the first four), escaped
+}
+
+func (e *GopherErrorMenu) Error() string {
+	return "gopher: the server answered with an error item only: " + strings.Join(e.Text, "; ")
+}
+
 // WriteMenuListing copies a menu from r to w as a listing, one item a line,
 // as it arrives: the item's URL, a TAB and its display string. Display
 // strings are escaped (EscapeText). Informational items are written as
 // "# " and the text, error items (type 3) as "# error: " and the text, and
 // an item that cannot form a valid gopher URL as "# invalid item: " with
 // the reason and its display string. It returns the number of items.
+// A menu whose items are all error items (besides informational ones) is
+// the server refusing the selector: it is written, and a *GopherErrorMenu
+// returned.
 func WriteMenuListing(w io.Writer, r io.Reader, maxLine int) (int, error) {
 	mr := NewMenuReader(r, maxLine)
 	bw := bufio.NewWriter(w)
-	n := 0
+	n, errs, others := 0, []string(nil), 0
 	for {
 		it, err := mr.Next()
 		if err == io.EOF {
-			return n, bw.Flush()
+			if err := bw.Flush(); err != nil {
+				return n, err
+			}
+			if len(errs) > 0 && others == 0 {
+				return n, &GopherErrorMenu{Text: errs}
+			}
+			return n, nil
 		}
 		if err != nil {
 			bw.Flush()
@@ -642,7 +671,11 @@ func WriteMenuListing(w io.Writer, r io.Reader, maxLine int) (int, error) {
 			fmt.Fprintf(bw, "# %s\n", EscapeText(it.Display))
 		case '3':
 			fmt.Fprintf(bw, "# error: %s\n", EscapeText(it.Display))
+			if len(errs) < 4 {
+				errs = append(errs, EscapeText(it.Display))
+			}
 		default:
+			others++
 			u, err := it.URL()
 			if err != nil {
 				fmt.Fprintf(bw, "# invalid item (%s): %s\n", EscapeText(err.Error()), EscapeText(it.Display))

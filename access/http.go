@@ -44,6 +44,8 @@ func (e *RedirectError) Error() string {
 	return fmt.Sprintf("http: GET %s: %d redirect to %q not followed: %s", e.URL, e.Code, EscapeText(e.Location), e.Reason)
 }
 
+func init() { registerClient((*execution).http) }
+
 // http sends the plan's Request, exactly, and reads the response; with
 // FollowRedirects each redirect is planned anew (scheme.PlanOf on the
 // resolved Location) and carried out the same way.
@@ -169,7 +171,7 @@ func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error)
 		return nil, "", 0, err
 	}
 	step := p.RequestLine()
-	raw, err := x.opts.dial(x.ctx, "http", p.Addr)
+	raw, err := x.dial("http", p.Addr)
 	if err != nil {
 		return nil, "", 0, err
 	}
@@ -183,6 +185,12 @@ func (x *execution) httpOnce(p *scheme.HTTPPlan) (*Resource, string, int, error)
 			return nil, "", 0, x.fail("http", "TLS handshake with "+p.ServerName, err)
 		}
 		conn = tc
+		if x.opts.Capture != nil {
+			x.opts.capture(Secured, connOf(raw), false, []byte(tlsName(tc.ConnectionState().Version)))
+		}
+	}
+	if x.opts.Capture != nil {
+		conn = &capConn{Conn: conn, o: x.opts, c: connOf(raw)}
 	}
 	x.opts.traceSent(step)
 	for _, h := range p.Header {

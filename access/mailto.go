@@ -143,7 +143,7 @@ func SendMail(ctx context.Context, addr string, m *MailMessage, opts *Options) e
 	}
 	x := newExec(ctx, opts)
 	defer x.cancel(nil)
-	raw, err := x.opts.dial(x.ctx, "smtp", addr)
+	raw, err := x.dial("smtp", addr)
 	if err != nil {
 		return err
 	}

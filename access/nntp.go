@@ -14,6 +14,8 @@ import (
 // name no host (RFC 1630, News), so one must be configured.
 var ErrNoNewsServer = errors.New("news: no news server configured (set NNTPSERVER or --nntp-server)")
 
+func init() { registerClient((*execution).nntp) }
+
 // nntp carries out an NNTP plan: each of p.Commands in order, by its
 // verb. MODE
 // READER may be refused with 5xx (a server without the command is used as
@@ -34,7 +36,7 @@ func (x *execution) nntp(p *scheme.NNTPPlan) (*Resource, error) {
 			return nil, fmt.Errorf("nntp: plan command %d %q holds CR, LF or NUL; refusing to send it (RFC 1738 6)", i+1, EscapeText(c.Line()))
 		}
 	}
-	raw, err := x.opts.dial(x.ctx, "nntp", p.Addr)
+	raw, err := x.dial("nntp", p.Addr)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,6 +54,10 @@ func (e *NoAccessMethodError) Is(target error) bool { return target == ErrNoAcce
 // prosperoMaxHops bounds the FORWARDED answers followed.
 const prosperoMaxHops = 4
 
+func init() {
+	registerClient(func(x *execution, p *scheme.ProsperoPlan) (*Resource, error) { return x.prospero(p, 0) })
+}
+
 // prospero carries out a Prospero plan: the listing first; for a file, its
 // attributes, then its contents through the access method followed.
 func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error) {
@@ -69,7 +74,7 @@ func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error
 			return nil, fmt.Errorf("prospero: a request holds a NUL byte, which the protocol cannot carry; refusing to send it")
 		}
 	}
-	raw, err := x.opts.dialUDP(x.ctx, "prospero", p.Addr)
+	raw, err := x.dialUDP("prospero", p.Addr)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +98,7 @@ func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error
 		if len(toks) > 0 && toks[0] == "NONE-FOUND" {
 			l.pendingLine = nil
 		}
-		fmt.Fprintf(&l.out, "%sdirectory %s on %s (URL, target, name, host, hsoname)\n", prosperoListingHeader, strconv.Quote(EscapeText(p.HSOName)), p.Addr)
+		fmt.Fprintf(&l.out, "%sdirectory %s on %s (URL, target, name, host, hsoname, bytes, last-modified, access methods)\n", prosperoListingHeader, strconv.Quote(EscapeText(p.HSOName)), p.Addr)
 		m := x.newMeter(l, "prospero", step)
 		body := x.newBody(m, m, "prospero", step, nil, closer)
 		return &Resource{ReadCloser: body, Plan: p, Kind: "directory", ContentType: "text/plain; charset=utf-8", Size: -1}, nil
@@ -102,6 +107,16 @@ func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error
 	case toks[0] == "FORWARDED":
 		closer()
 		return x.prosperoForward(p, toks, hops, step)
+	case toks[0] == "FAILURE" && len(toks) > 1 && toks[1] == "NOT-AUTHORIZED":
+		err := prosperoReplyError(step, toks)
+		if r, ok := reqs[scheme.ProsperoNotAuthorized]; ok {
+			// Most often a name outside the tree the server serves: ask
+			// it for its root, as pstatus does, and say which name works.
+			if root := x.prosperoRoot(raw, p.Addr, r); root != "" {
+				err = &ProsperoRootError{Err: err, Addr: p.Addr, HSOName: p.HSOName, Root: root}
+			}
+		}
+		return fail(err)
 	default:
 		return fail(prosperoReplyError(step, toks))
 	}
@@ -130,12 +145,8 @@ func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error
 	for _, at := range attrs {
 		switch at.name {
 		case "SIZE":
-			if len(at.values) == 1 {
-				if n, unit, ok := strings.Cut(at.values[0], " "); ok && unit == "bytes" {
-					if v, err := strconv.ParseInt(n, 10, 64); err == nil && v >= 0 {
-						size = v
-					}
-				}
+			if v, ok := prosperoSize(at.values); ok {
+				size = v
 			}
 		case "ACCESS-METHOD":
 			methods = append(methods, at.values)
@@ -163,6 +174,72 @@ func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error
 		noAccess.Why = append(noAccess.Why, why)
 	}
 	return fail(noAccess)
+}
+
+// prosperoSize reads a SIZE attribute's value: "364737 bytes", as dirsrv
+// writes it.
+func prosperoSize(values []string) (int64, bool) {
+	if len(values) != 1 {
+		return 0, false
+	}
+	n, unit, ok := strings.Cut(values[0], " ")
+	if !ok || unit != "bytes" {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(n, 10, 64)
+	return v, err == nil && v >= 0
+}
+
+// ProsperoRootError is a refusal (FAILURE NOT-AUTHORIZED) of an hsoname
+// outside the tree the server serves, with the root the server reports
+// (its STATUS, as pstatus shows it) and the URL that names the same path
+// under it (URL).
+type ProsperoRootError struct {
+	Err     error  // the refusal
+	Addr    string // the server, host:port
+	HSOName string // the name refused
+	Root    string // the server's Root
+}
+
+func (e *ProsperoRootError) Error() string {
+	return e.Err.Error() + "; the server serves the tree under " + strconv.Quote(e.Root) + " (its STATUS's Root, as pstatus reports it): try " + e.URL()
+}
+
+func (e *ProsperoRootError) Unwrap() error { return e.Err }
+
+// URL is the prospero URL of the refused name under the server's root:
+// the root itself for a name above it ("", "/", a prefix of the root),
+// the name after the root otherwise ("pub" and "/pub" become ROOT/pub).
+func (e *ProsperoRootError) URL() string {
+	root := strings.TrimSuffix(e.Root, "/")
+	name := strings.Trim(e.HSOName, "/")
+	hso := root
+	if name != "" && !strings.HasPrefix(root+"/", "/"+name+"/") {
+		hso = root + "/" + name
+	}
+	host, port := splitAddr(e.Addr)
+	return ProsperoURL(host+"("+strconv.Itoa(port)+")", hso)
+}
+
+// prosperoRoot sends the STATUS request r and returns the Root its reply
+// names, "" when it names none or the server does not answer.
+func (x *execution) prosperoRoot(conn net.Conn, addr string, r scheme.ProsperoRequest) string {
+	_, lx, err := x.prosperoSend(conn, addr, "STATUS", r, int64(x.opts.maxReply()))
+	if err != nil {
+		return ""
+	}
+	for {
+		line, err := lx.r.ReadString('\n')
+		if root, ok := strings.CutPrefix(strings.TrimSpace(line), "Root:"); ok {
+			root = strings.TrimSpace(root)
+			if strings.HasPrefix(root, "/") && !strings.ContainsAny(root, "\x00\r\n") {
+				return root
+			}
+		}
+		if err != nil {
+			return ""
+		}
+	}
 }
 
 // prosperoSend sends one request and returns its reply's lexer.
@@ -651,12 +728,21 @@ type ProsperoEntry struct {
 	Name    string
 	Host    string // as the server writes it: HOST(PORT)
 	HSOName string
-	Note    string // for a line of the listing that is a note, not an entry
+	// What the server's attributes say of the object (vls -A shows
+	// them): SIZE in bytes (-1 when not given), LAST-MODIFIED as the
+	// server writes it (YYYYMMDDHHMMSSZ, "" when not given) and the names
+	// of its ACCESS-METHODs (PROSPERO-CONTENTS, AFTP, GOPHER, LOCAL...).
+	Size     int64
+	Modified string
+	Access   []string
+	Note     string // for a line of the listing that is a note, not an entry
 }
 
 // prosperoListing turns LINK lines into listing lines as they arrive: the
-// entry's URL (RFC 1738 3.11; "-" when none), target, name, host and
-// hsoname, separated by TABs, the texts escaped with EscapeText.
+// entry's URL (RFC 1738 3.11; "-" when none), target, name, host,
+// hsoname, size, last-modified and access methods (comma-separated),
+// separated by TABs, the texts escaped with EscapeText, "-" for what the
+// server did not give.
 type prosperoListing struct {
 	x           *execution
 	lx          *prosperoLexer
@@ -713,10 +799,8 @@ func (l *prosperoListing) more() error {
 		// An EXTERNAL link's access method names its URL (RFC 1738
 		// 3.11: "External Prospero links are represented as URLs of the
 		// underlying access method").
-		if a, ok := parseAttr(toks); ok && a.name == "ACCESS-METHOD" && l.pending != nil && l.pending.Target == "EXTERNAL" && l.pending.URL == "" {
-			if u, _ := prosperoMethodURL(a.values, l.pending.Host, l.pending.HSOName); u != "" {
-				l.pending.URL = u
-			}
+		if a, ok := parseAttr(toks); ok && l.pending != nil {
+			l.pending.attr(a)
 		}
 	case toks[0] == "UNRESOLVED", toks[0] == "WARNING", toks[0] == "VERSION", toks[0] == "AUTHENTICATED", toks[0] == "NONE-FOUND":
 		l.flush()
@@ -736,11 +820,45 @@ func (l *prosperoListing) flush() {
 		return
 	}
 	l.pending = nil
-	u := e.URL
-	if u == "" {
-		u = "-"
+	orDash := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return s
 	}
-	fmt.Fprintf(&l.out, "%s\t%s\t%s\t%s\t%s\n", u, EscapeText(e.Target), EscapeText(e.Name), EscapeText(e.Host), EscapeText(e.HSOName))
+	size := "-"
+	if e.Size >= 0 {
+		size = strconv.FormatInt(e.Size, 10)
+	}
+	fmt.Fprintf(&l.out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", orDash(e.URL), EscapeText(e.Target), EscapeText(e.Name), EscapeText(e.Host), EscapeText(e.HSOName),
+		size, orDash(EscapeText(e.Modified)), orDash(EscapeText(strings.Join(e.Access, ","))))
+}
+
+// attr takes what the listing shows of one of the entry's ATTRIBUTE
+// lines (Prospero protocol v5, the LIST command's ATTRIBUTES option): its
+// size, its last modification, its access methods; an EXTERNAL link's
+// access method also names its URL (RFC 1738 3.11: "External Prospero
+// links are represented as URLs of the underlying access method").
+func (e *ProsperoEntry) attr(a prosperoAttr) {
+	switch a.name {
+	case "SIZE":
+		if v, ok := prosperoSize(a.values); ok {
+			e.Size = v
+		}
+	case "LAST-MODIFIED":
+		if len(a.values) == 1 {
+			e.Modified = a.values[0]
+		}
+	case "ACCESS-METHOD":
+		if len(a.values) > 0 && a.values[0] != "" && !slices.Contains(e.Access, a.values[0]) {
+			e.Access = append(e.Access, a.values[0])
+		}
+		if e.Target == "EXTERNAL" && e.URL == "" {
+			if u, _ := prosperoMethodURL(a.values, e.Host, e.HSOName); u != "" {
+				e.URL = u
+			}
+		}
+	}
 }
 
 // entry reads "LINK link-type target name-component host-type host-name
@@ -749,7 +867,7 @@ func (l *prosperoListing) entry(toks []string) (ProsperoEntry, error) {
 	if len(toks) < 9 {
 		return ProsperoEntry{}, &StepError{Protocol: "prospero", Step: l.step, Err: fmt.Errorf("a LINK line of %d tokens; it has at least 9: %q", len(toks), EscapeText(strings.Join(toks, " ")))}
 	}
-	e := ProsperoEntry{Target: toks[2], Name: toks[3], Host: toks[5], HSOName: toks[7]}
+	e := ProsperoEntry{Target: toks[2], Name: toks[3], Host: toks[5], HSOName: toks[7], Size: -1}
 	if toks[1] == "U" {
 		e.Target = "UNION"
 	}
@@ -889,13 +1007,25 @@ func (l *ProsperoListReader) Next() (ProsperoEntry, error) {
 			return ProsperoEntry{Note: n}, nil
 		}
 		f := strings.Split(line, "\t")
-		if len(f) != 5 {
-			return ProsperoEntry{}, fmt.Errorf("prospero: listing line %q has %d fields, not 5", EscapeText(line), len(f))
+		if len(f) != 8 && len(f) != 5 {
+			return ProsperoEntry{}, fmt.Errorf("prospero: listing line %q has %d fields, not 8 (or 5, without the attributes)", EscapeText(line), len(f))
 		}
-		if f[0] == "-" {
-			f[0] = ""
+		for i, v := range f {
+			if v == "-" {
+				f[i] = ""
+			}
 		}
-		return ProsperoEntry{URL: f[0], Target: f[1], Name: f[2], Host: f[3], HSOName: f[4]}, nil
+		e := ProsperoEntry{URL: f[0], Target: f[1], Name: f[2], Host: f[3], HSOName: f[4], Size: -1}
+		if len(f) == 8 {
+			if n, err := strconv.ParseInt(f[5], 10, 64); err == nil && n >= 0 {
+				e.Size = n
+			}
+			e.Modified = f[6]
+			if f[7] != "" {
+				e.Access = strings.Split(f[7], ",")
+			}
+		}
+		return e, nil
 	}
 	if err := l.sc.Err(); err != nil {
 		return ProsperoEntry{}, err

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -124,6 +125,12 @@ func TestProsperoTranscript(t *testing.T) {
 			t.Fatalf("request %d header %+v", i, h)
 		}
 		got, want := tokens([]byte(c.mine.Message())), tokens(payload)
+		// The listing asks for each entry's attributes, as vls -A does
+		// (Prospero protocol v5, LIST's ATTRIBUTES option); the capture is
+		// of a plain vls, whose LIST has no option.
+		if l := got[len(got)-1]; l[0] == "LIST" && l[1] == "ATTRIBUTES" {
+			l[1] = ""
+		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("request %d:\n got %q\nwant %q", i, got, want)
 		}
@@ -314,6 +321,59 @@ func TestProsperoRealListings(t *testing.T) {
 			if g.URL != ProsperoURL(w.host, w.hso) || !strings.HasPrefix(g.URL, "prospero://"+addr+"//") {
 				t.Errorf("%s: URL %s", dir, g.URL)
 			}
+		}
+	}
+}
+
+// Each entry carries what `vls -A` shows of it (Prospero protocol v5,
+// LIST's ATTRIBUTES option): SIZE, LAST-MODIFIED and the access methods,
+// checked against the files on disk that dirsrv serves.
+func TestProsperoRealAttributes(t *testing.T) {
+	env := testservers.RequireUDP(t, "URLKIT_PROSPERO_ADDR")
+	addr, root := env["URLKIT_PROSPERO_ADDR"], env["URLKIT_PROSPERO_ROOT"]
+	got := listing(t, "prospero://"+addr+"/"+escapeSegments(root+"/pub"), nil)
+	if len(got) == 0 {
+		t.Fatal("an empty listing")
+	}
+	for _, e := range got {
+		fi, err := os.Stat(root + "/pub/" + e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Size != fi.Size() || e.Modified != fi.ModTime().UTC().Format("20060102150405Z") {
+			t.Errorf("%s: size %d, modified %q; on disk %d, %s", e.Name, e.Size, e.Modified, fi.Size(), fi.ModTime().UTC())
+		}
+		if fi.Mode().IsRegular() != slices.Contains(e.Access, "PROSPERO-CONTENTS") {
+			t.Errorf("%s: access methods %q", e.Name, e.Access)
+		}
+	}
+}
+
+// A name outside the tree dirsrv serves ("pub", "/pub", "", a prefix of
+// the root) is refused (FAILURE NOT-AUTHORIZED); the error names the root
+// the server reports to STATUS (as pstatus shows it) and the URL of the
+// same name under it, which lists.
+func TestProsperoRealRoot(t *testing.T) {
+	env := testservers.RequireUDP(t, "URLKIT_PROSPERO_ADDR")
+	addr, root := env["URLKIT_PROSPERO_ADDR"], env["URLKIT_PROSPERO_ROOT"]
+	for _, tc := range []struct{ path, want string }{
+		{"pub", root + "/pub"},
+		{"/pub", root + "/pub"},
+		{"", root},
+		{"/" + strings.Split(strings.Trim(root, "/"), "/")[0], root},
+	} {
+		var trace bytes.Buffer
+		_, _, err := get(t, "prospero://"+addr+"/"+escapeSegments(tc.path), scheme.Config{}, &Options{Trace: &trace})
+		var re *ProsperoRootError
+		if !errors.As(err, &re) || re.Root != root {
+			t.Fatalf("%q: %v\n%s", tc.path, err, trace.String())
+		}
+		want := "prospero://" + addr + "/" + escapeSegments(tc.want)
+		if re.URL() != want || !strings.Contains(err.Error(), "try "+want) || !strings.Contains(trace.String(), "> STATUS\n") {
+			t.Errorf("%q: %s, want %s", tc.path, err, want)
+		}
+		if got := listing(t, re.URL(), nil); len(got) == 0 {
+			t.Errorf("%s lists nothing", re.URL())
 		}
 	}
 }
@@ -714,6 +774,39 @@ func TestProsperoCancel(t *testing.T) {
 	}
 }
 
+// A refusal (FAILURE NOT-AUTHORIZED) leads to the STATUS request; a Root
+// there is named in the error (*ProsperoRootError) with the URL under
+// it; a status without one, or a Root that is not an absolute path, leaves
+// the refusal as it was.
+func TestProsperoRefusedStatus(t *testing.T) {
+	for _, tc := range []struct {
+		status string
+		root   string // "" : no ProsperoRootError
+	}{
+		{"Prospero server (PreAlpha.5.3)\n   Root: /srv/tree\n", "/srv/tree"},
+		{"Prospero server\nRequests since startup 1\n", ""},
+		{"   Root: relative/tree\n", ""},
+	} {
+		d := &hostile.ProsperoDirectory{Size: 1250, Window: 16, Answer: func(req string) string {
+			if strings.HasPrefix(req, "STATUS") {
+				return tc.status
+			}
+			return "FAILURE NOT-AUTHORIZED\n"
+		}}
+		s := hostile.ServeUDP(t, d.Handle)
+		_, _, err := get(t, "prospero://"+s.Addr+"/pub", scheme.Config{}, nil)
+		var re *ProsperoRootError
+		switch {
+		case err == nil || !strings.Contains(err.Error(), "FAILURE NOT-AUTHORIZED"):
+			t.Errorf("%q: %v", tc.status, err)
+		case tc.root == "" && errors.As(err, &re):
+			t.Errorf("%q: a root %q from nowhere", tc.status, re.Root)
+		case tc.root != "" && (!errors.As(err, &re) || re.Root != tc.root || re.URL() != "prospero://"+s.Addr+"//srv/tree/pub"):
+			t.Errorf("%q: %v", tc.status, err)
+		}
+	}
+}
+
 // FORWARDED (Prospero protocol v5, standard responses): the object moved;
 // the same requests go to the new host and name, as a new plan (get -v
 // shows it); a loop of forwards stops after 4.
@@ -743,7 +836,7 @@ func TestProsperoForwarded(t *testing.T) {
 	var plans []string
 	opts := &Options{OnPlan: func(p scheme.Plan) { plans = append(plans, p.(*scheme.ProsperoPlan).HSOName) }}
 	b := mustGet(t, "prospero://"+addr+"//old", scheme.Config{}, opts)
-	if !strings.Contains(string(b), "\tFILE\tf\th(1)\t/new/f\n") || fmt.Sprint(plans) != "[/old /new]" {
+	if !strings.Contains(string(b), "\tFILE\tf\th(1)\t/new/f\t-\t-\t-\n") || fmt.Sprint(plans) != "[/old /new]" {
 		t.Errorf("forwarded: %q, plans %q", b, plans)
 	}
 	_, _, err := get(t, "prospero://"+addr+"//loop", scheme.Config{}, nil)

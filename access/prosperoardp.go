@@ -44,11 +44,21 @@ const (
 	ardpMaxPackets = 16      // a request is at most one window
 	ardpWindow     = 64      // packets accepted beyond the next one expected
 	ardpMaxAhead   = 1 << 20 // bytes held out of order
-	ardpFirstRetry = 500 * time.Millisecond
 	ardpMaxRetry   = 8 * time.Second
-	ardpFlagAck    = 0x80 // octet 11: please acknowledge this packet
-	ardpFlagCtrl   = 0x40 // octet 11: a sequenced control packet only
+	// ardpMaxSends bounds the transmissions of one request (the first
+	// and its retransmissions, 0.5 s, 1 s and 2 s apart), and the
+	// acknowledgements sent into one silence of a reply under way:
+	// whatever the load, the deadline and the server, one request sends
+	// at most ardpMaxSends times its packets (one, for every request
+	// urlkit makes but the longest), then waits in silence for its end.
+	ardpMaxSends = 4
+	ardpFlagAck  = 0x80 // octet 11: please acknowledge this packet
+	ardpFlagCtrl = 0x40 // octet 11: a sequenced control packet only
 )
+
+// ardpFirstRetry is the wait before the first retransmission (doubled for
+// each next one, up to ardpMaxRetry); a variable for tests only.
+var ardpFirstRetry = 500 * time.Millisecond
 
 // ardpConn is one request and its reply over a connected UDP socket.
 type ardpConn struct {
@@ -71,7 +81,14 @@ type ardpConn struct {
 	last        time.Time // the last packet of the reply (or the request)
 	retry       time.Duration
 	retx        time.Time // when to send again
+	sends       int       // transmissions of the request (or acknowledgements in this silence)
+	wakeups     int       // read timeouts handled (see ardpStats)
 }
+
+// ardpStats, when set (by tests), is told how many times each request
+// was sent and how many read timeouts its receive loop woke up for, when
+// the request fails.
+var ardpStats func(sends, wakeups int)
 
 // ardp sends msg as a request to addr (a connected UDP socket).
 func (x *execution) ardp(conn net.Conn, addr, step string, msg []byte, limit int64) (*ardpConn, error) {
@@ -109,7 +126,11 @@ func (a *ardpConn) sendRequest() error {
 		if _, err := a.conn.Write(p); err != nil {
 			return a.ioErr(err)
 		}
+		if a.x.opts.Capture != nil {
+			a.x.opts.sent(a.conn, true, p)
+		}
 	}
+	a.sends++
 	a.retx = time.Now().Add(a.retry)
 	return nil
 }
@@ -123,6 +144,9 @@ func (a *ardpConn) ack() error {
 	a.x.opts.tracef("> ARDP acknowledgement: received through packet %d", a.next-1)
 	if _, err := a.conn.Write(p); err != nil {
 		return a.ioErr(err)
+	}
+	if a.x.opts.Capture != nil {
+		a.x.opts.sent(a.conn, true, p)
 	}
 	return nil
 }
@@ -145,27 +169,46 @@ func (a *ardpConn) complete() bool { return a.done }
 
 // receive waits for the next packet, retransmitting the request (nothing
 // heard yet) or acknowledging what arrived (a reply under way) when the
-// server is silent, until the idle timeout.
-func (a *ardpConn) receive() error {
+// server is silent, with backoff and at most ardpMaxSends times, until the
+// idle timeout or the context's deadline. The deadline is read on the
+// clock as well as from ctx.Err(): a read that timed out at the deadline
+// ends the request even when the context's own timer has not fired yet
+// (under load it fires milliseconds late), so no retransmission is ever
+// sent past it and the loop never spins on a deadline already gone.
+func (a *ardpConn) receive() (err error) {
+	if ardpStats != nil {
+		defer func() {
+			if err != nil {
+				ardpStats(a.sends, a.wakeups)
+			}
+		}()
+	}
 	idle := a.x.opts.readTimeout()
+	ctxDeadline, hasDeadline := a.x.ctx.Deadline()
 	for {
 		if err := a.x.ctx.Err(); err != nil {
 			return a.x.ctxErr("prospero", a.step)
 		}
 		now := time.Now()
+		if hasDeadline && !now.Before(ctxDeadline) {
+			return a.deadlineErr()
+		}
 		deadline := a.retx
+		if a.sends >= ardpMaxSends {
+			deadline = time.Time{} // nothing more to send: wait for the end
+		}
 		if a.wait.After(deadline) {
 			deadline = a.wait
 		}
 		var giveUp time.Time
 		if idle > 0 {
 			giveUp = a.last.Add(idle)
-			if deadline.After(giveUp) {
+			if deadline.IsZero() || deadline.After(giveUp) {
 				deadline = giveUp
 			}
 		}
-		if d, ok := a.x.ctx.Deadline(); ok && d.Before(deadline) {
-			deadline = d
+		if hasDeadline && (deadline.IsZero() || ctxDeadline.Before(deadline)) {
+			deadline = ctxDeadline
 		}
 		a.conn.SetReadDeadline(deadline)
 		n, err := a.conn.Read(a.buf)
@@ -174,10 +217,14 @@ func (a *ardpConn) receive() error {
 			if !errors.As(err, &ne) || !ne.Timeout() {
 				return a.ioErr(err)
 			}
+			a.wakeups++
 			if a.x.ctx.Err() != nil {
 				return a.x.ctxErr("prospero", a.step)
 			}
 			now = time.Now()
+			if hasDeadline && !now.Before(ctxDeadline) {
+				return a.deadlineErr()
+			}
 			if idle > 0 && !now.Before(giveUp) {
 				what := "no reply"
 				if a.heard {
@@ -185,7 +232,7 @@ func (a *ardpConn) receive() error {
 				}
 				return &LimitError{Protocol: "prospero", Step: a.step, Limit: "timeout", Value: fmt.Sprintf("%s between packets (%s)", idle, what)}
 			}
-			if now.Before(a.wait) {
+			if now.Before(a.wait) || now.Before(a.retx) || a.sends >= ardpMaxSends {
 				continue
 			}
 			// Silence: ask again.
@@ -193,15 +240,22 @@ func (a *ardpConn) receive() error {
 				if err := a.ack(); err != nil {
 					return err
 				}
+				a.sends++
 			} else {
 				a.x.opts.tracef("* no reply in %s: sending the request again", a.retry)
 				if err := a.sendRequest(); err != nil {
 					return err
 				}
 			}
+			if a.sends >= ardpMaxSends {
+				a.x.opts.tracef("* sent %d times: waiting without sending again", a.sends)
+			}
 			a.retry = min(2*a.retry, ardpMaxRetry)
 			a.retx = time.Now().Add(a.retry)
 			continue
+		}
+		if a.x.opts.Capture != nil {
+			a.x.opts.received(a.conn, true, a.buf[:n])
 		}
 		delivered, err := a.packet(a.buf[:n])
 		if err != nil {
@@ -210,6 +264,20 @@ func (a *ardpConn) receive() error {
 		if delivered {
 			return nil
 		}
+	}
+}
+
+// deadlineErr is the error for the context's deadline reached on the
+// clock: the context's own error once its timer has fired, which is
+// waited for (it is due), not polled.
+func (a *ardpConn) deadlineErr() error {
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-a.x.ctx.Done():
+		return a.x.ctxErr("prospero", a.step)
+	case <-t.C:
+		return &StepError{Protocol: "prospero", Step: a.step, Err: errors.New("the deadline has passed")}
 	}
 }
 
@@ -316,6 +384,7 @@ func (a *ardpConn) packet(d []byte) (bool, error) {
 		now := time.Now()
 		a.last = now
 		a.heard = true
+		a.sends = 0 // a new silence may be acknowledged into again
 		a.retry = ardpFirstRetry
 		a.retx = now.Add(a.retry)
 	}

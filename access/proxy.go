@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"strings"
@@ -167,11 +168,29 @@ func (e *GatewayError) Error() string {
 	return msg
 }
 
+// ListingType is the media type of a listing as the access layer gives it
+// (a Resource whose Kind is not "file": a gopher menu as sent, an ftp
+// directory's NLST, MLSD or LIST lines, a WAIS search's or a Prospero
+// directory's listing, a group list or overview), which urlkit's gateway
+// sends to a client that names it in its Accept header, rather than its
+// HTML page of the listing. Its parameters: "kind", the Resource's Kind;
+// "type", its ContentType; "format", an ftp listing's ListFormat
+// ("nlst", "mlsd", "list"); "directory=1" for an ftp URL naming a file
+// the server took for a directory (Resource.Directory). In a request's
+// Accept, "ftp-details=1" asks for ftp directories with each file's kind,
+// size and date (scheme.Config.FTPListDetails).
+const ListingType = "application/x-urlkit-listing"
+
+// listingKinds are the Kinds a ListingType answer may name.
+var listingKinds = map[string]bool{"directory": true, "menu": true, "overview": true, "groups": true, "search": true}
+
 // FetchViaProxy asks the gateway (as ProxyFor returns it) for u: it sends
 // "GET <u without fragment> HTTP/1.0" (the proxy request line of RFC 1630
 // and of the http plan) and returns the body of a 200 answer as a Resource
 // of kind "file", with the gateway's Content-Type, Content-Length (-1 when
-// absent), status line and header. Any other answer is a *GatewayError. The options' timeouts, MaxSize, Progress,
+// absent), status line and header. It asks for listings as ListingType
+// (ftp ones with details when opts.ListDetails is set): a gateway that
+// answers one gives a Resource of that kind, as Execute would. Any other answer is a *GatewayError. The options' timeouts, MaxSize, Progress,
 // Trace and Dial apply as for a direct fetch; Trace shows the request
 // line with the password masked.
 func FetchViaProxy(ctx context.Context, gateway string, u urlkit.URL, opts *Options) (*Resource, error) {
@@ -195,7 +214,11 @@ func FetchViaProxy(ctx context.Context, gateway string, u urlkit.URL, opts *Opti
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	closeAll := func() error { stop(); return c.Close() }
 	conn := &deadlineConn{Conn: c, idle: opts.readTimeout()}
-	req := "GET " + target + " HTTP/1.0\r\nHost: " + addr + "\r\nUser-Agent: urlkit\r\nAccept: */*\r\n\r\n"
+	accept := ListingType
+	if opts.ListDetails {
+		accept += ";ftp-details=1"
+	}
+	req := "GET " + target + " HTTP/1.0\r\nHost: " + addr + "\r\nUser-Agent: urlkit\r\nAccept: " + accept + ", */*;q=0.5\r\n\r\n"
 	if opts.Trace != nil {
 		fmt.Fprintf(opts.Trace, "> GET %s HTTP/1.0 (to gateway %s)\n", u.WithoutFragment().Redacted(), addr)
 	}
@@ -222,8 +245,16 @@ func FetchViaProxy(ctx context.Context, gateway string, u urlkit.URL, opts *Opti
 		}, string(b)))}
 	}
 	body := &proxyBody{ctx: ctx, r: resp.Body, opts: opts, close: closeAll, want: resp.ContentLength}
-	return &Resource{ReadCloser: body, Kind: "file", ContentType: resp.Header.Get("Content-Type"), Size: resp.ContentLength,
-		Status: resp.Proto + " " + resp.Status, Header: resp.Header}, nil
+	r := &Resource{ReadCloser: body, Kind: "file", ContentType: resp.Header.Get("Content-Type"), Size: resp.ContentLength,
+		Status: resp.Proto + " " + resp.Status, Header: resp.Header}
+	if mt, params, err := mime.ParseMediaType(r.ContentType); err == nil && mt == ListingType && listingKinds[params["kind"]] {
+		r.Kind, r.ContentType, r.Directory = params["kind"], params["type"], params["directory"] == "1"
+		switch f := ListFormat(params["format"]); f {
+		case ListNames, ListFacts, ListLong:
+			r.ListFormat = f
+		}
+	}
+	return r, nil
 }
 
 func proxyCtxErr(ctx context.Context, err error) error {

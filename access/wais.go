@@ -18,6 +18,8 @@ import (
 // give (RFC 1738 3.9). Add ?words to the URL; the gateway shows a form.
 var ErrWAISNoWords = errors.New("the URL names a database to search and gives no words: add ?words (wais://host:port/database?words, RFC 1738 3.9)")
 
+func init() { registerClient((*execution).wais) }
+
 // wais carries out a WAIS plan over one TCP connection: the messages of
 // p.Messages in order (RFC 1625; the encoding in waisapdu.go). A search
 // becomes a listing of the hits, one a line (see WriteWAISHits for the
@@ -36,7 +38,7 @@ func (x *execution) wais(p *scheme.WAISPlan) (*Resource, error) {
 	if s, ok := last.(scheme.WAISSearchAPDU); ok && s.AskUser {
 		return nil, fmt.Errorf("wais: %w", ErrWAISNoWords)
 	}
-	raw, err := x.opts.dial(x.ctx, "wais", p.Addr)
+	raw, err := x.dial("wais", p.Addr)
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +99,9 @@ func (c *waisConn) send(step string, body []byte, shown string) error {
 	if _, err := c.conn.Write(msg); err != nil {
 		return c.x.fail("wais", step, err)
 	}
+	if c.x.opts.Capture != nil {
+		c.x.opts.sent(c.raw, true, msg)
+	}
 	return nil
 }
 
@@ -124,6 +129,9 @@ func (c *waisConn) read(step string, limit int) (*waisPDU, int, error) {
 			err = fmt.Errorf("the connection ended inside a message: %d of the %d bytes its header announces arrived", k, n)
 		}
 		return nil, 0, c.x.fail("wais", step, err)
+	}
+	if c.x.opts.Capture != nil {
+		c.x.opts.received(c.raw, true, append(h[:], body...))
 	}
 	p, err := decodeWAIS(body)
 	if err != nil {

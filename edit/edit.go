@@ -82,9 +82,29 @@ func Build(p urlkit.Parts) (urlkit.URL, error) { return build(p, urlkit.Componen
 func Set(u urlkit.URL, c urlkit.Component, text string) (urlkit.URL, error) {
 	if c == urlkit.ComponentPath && u.HasAuthority() && strings.HasPrefix(text, "/") {
 		return urlkit.URL{}, &urlkit.SyntaxError{Input: text, Component: c, Err: ErrConflict,
-			Detail: fmt.Sprintf(`the path follows the "/" after the host (RFC 1738 3.1): write %q, not %q, or the URL gets a second "/"`, text[1:], text)}
+			Detail: fmt.Sprintf(`the path follows the "/" after the host (RFC 1738 3.1): %s, or the URL gets a second "/"`, pathSuggestion(u, text))}
 	}
 	return set(u, c, text)
+}
+
+// pathSuggestion says what to write instead of a path text that starts
+// with "/" in a URL with "//": the text without that "/" when Set takes
+// it; when the rest is not a path either ("/a b"), the rest as data,
+// encoded for a path, and its offending byte. A suggestion is only made
+// when Set takes it (TestSuggestionsAreValid).
+func pathSuggestion(u urlkit.URL, text string) string {
+	rest := text[1:]
+	if strings.HasPrefix(rest, "/") {
+		return "a path whose first segment is empty is built with Build and Parts.HasPath set"
+	}
+	if _, err := set(u, urlkit.ComponentPath, rest); err == nil {
+		return fmt.Sprintf("write %q, not %q", rest, text)
+	}
+	enc := urlkit.Escape(rest, urlkit.ComponentPath)
+	if _, err := set(u, urlkit.ComponentPath, enc); err == nil {
+		return fmt.Sprintf("write the path without its first \"/\"; %q is not a path either (%v), but as data it is written %q (SetUnescaped encodes it)", rest, urlkit.CheckComponent(urlkit.ComponentPath, rest), enc)
+	}
+	return "write the path without its first \"/\""
 }
 
 // set is Set without the check of a path's leading "/".
@@ -132,7 +152,43 @@ func set(u urlkit.URL, c urlkit.Component, text string) (urlkit.URL, error) {
 	default:
 		return urlkit.URL{}, fmt.Errorf("edit: Set: %s is not a component that can be set", c)
 	}
-	return build(p, c)
+	v, err := build(p, c)
+	if err != nil && c == urlkit.ComponentHost {
+		err = hostHint(err, text)
+	}
+	return v, err
+}
+
+// hostHint adds to the error of a host text that RFC 1738 3.1 refuses but
+// the lenient reading may take (an international name, a name written
+// with escapes, an IPv6 literal) the function that reads it so. The
+// package lenient imports this one, so the name is given, not called.
+func hostHint(err error, text string) error {
+	var se *urlkit.SyntaxError
+	if !errors.As(err, &se) || se.Component != urlkit.ComponentHost {
+		return err
+	}
+	why := ""
+	switch {
+	case strings.HasPrefix(text, "["):
+		why = "an IPv6 literal is RFC 3986's (3.2.2), not RFC 1738's"
+	case strings.IndexByte(text, '%') >= 0 || !isASCII(text):
+		why = "an international host name is written in ASCII by IDNA (UTS #46), which RFC 1738 does not do"
+	default:
+		return err
+	}
+	h := *se
+	h.Detail = se.Reason() + "; " + why + ": lenient.Set(u, urlkit.ComponentHost, text) reads the host as the lenient reading does (urlkit edit --lenient)"
+	return &h
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // SetUnescaped is like [Set] but takes text that is data: it is

@@ -231,3 +231,31 @@ func BenchmarkMenuLines1000(b *testing.B) {
 		b.SetBytes(int64(n / b.N))
 	})
 }
+
+// BenchmarkHTTPStaticCapped and BenchmarkHTTPStaticListener are
+// BenchmarkHTTPStatic behind the connection caps alone, and behind the
+// gateway's Listener (the caps and the request-line reading of
+// reqline.go): the difference is what reading each request line costs.
+func BenchmarkHTTPStaticCapped(b *testing.B) {
+	benchStaticBehind(b, func(g *Gateway, ln net.Listener) net.Listener { return &limitListener{Listener: ln, t: g.conns} })
+}
+
+func BenchmarkHTTPStaticListener(b *testing.B) {
+	benchStaticBehind(b, (*Gateway).Listener)
+}
+
+func benchStaticBehind(b *testing.B, wrap func(*Gateway, net.Listener) net.Listener) {
+	doc := benchDoc()
+	g := New(Config{})
+	srv := g.HTTPServer()
+	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "2048")
+		w.Write(doc)
+	})
+	s := httptest.NewUnstartedServer(srv.Handler)
+	s.Config = srv
+	s.Listener = wrap(g, s.Listener)
+	s.Start()
+	defer s.Close()
+	benchProxy(b, s.Listener.Addr().String(), "gopher://h/9/d", doc)
+}

@@ -2,27 +2,37 @@ package gateway
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/urlkit/urlkit/access"
 )
 
 // Client connections are bounded: at most MaxConns open at once and at
-// most MaxConnsPerClient from one client address. A connection beyond a
-// cap first makes room by closing the oldest idle keep-alive connection
-// (of that client, for the per-client cap); when none is idle, the new
-// connection is answered 503 and closed before any request is read from
-// it. The header and idle timeouts of HTTPServer end the connections that
-// send nothing. Listener applies the caps; HTTPServer's ConnState tells it
-// which connections are idle.
+// most MaxConnsPerClient from one client address (MaxConns/16 by default,
+// so that a handful of addresses cannot fill the gateway). A connection
+// beyond a cap first makes room by closing a connection that is doing
+// nothing: an idle keep-alive connection, or one that has sent nothing
+// yet (a connection held open without a request, as a flood holds it).
+// For the per-client cap it is that client's oldest; for MaxConns, the
+// oldest of the client holding the most connections. When none can give
+// way, the new connection is answered 503: the answer is written, the
+// sending side shut, and whatever the client sent is read (for a moment,
+// a bounded number at once) before the close, so that the client reads
+// the 503 rather than a reset. The header and idle timeouts of
+// HTTPServer end the connections that send nothing. Listener applies the
+// caps; HTTPServer's ConnState tells it which connections are idle.
 
 // Defaults of the client-connection limits of Config.
 const (
-	DefaultMaxConns          = 256
-	DefaultMaxConnsPerClient = 64
+	DefaultMaxConns = 256
+	// DefaultMaxConnsPerClient is MaxConns/16 for the default MaxConns;
+	// a MaxConns of another size gets MaxConns/16 (at least 4).
+	DefaultMaxConnsPerClient = DefaultMaxConns / 16
 	DefaultHeaderTimeout     = 10 * time.Second
 	DefaultIdleTimeout       = 30 * time.Second
 	// MaxHeaderBytes bounds a request's header (net/http adds 4 KiB).
@@ -40,59 +50,125 @@ type connTracker struct {
 
 type connInfo struct {
 	client clientID
-	idle   bool
-	since  time.Time // when it became idle
+	idle   bool        // between requests of a keep-alive connection
+	since  time.Time   // when it was accepted, or last became idle
+	sent   atomic.Bool // a byte has been read from it
+}
+
+// doingNothing reports whether the connection may give way to a new
+// one: idle between requests, or nothing sent since it was accepted.
+func (in *connInfo) doingNothing() bool { return in.idle || !in.sent.Load() }
+
+// trackedConn is a client connection as Listener returns it: its first
+// byte read is noted (connInfo.sent).
+type trackedConn struct {
+	net.Conn
+	in *connInfo
+}
+
+func (c *trackedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 && !c.in.sent.Load() {
+		c.in.sent.Store(true)
+	}
+	return n, err
+}
+
+// CloseWrite shuts the sending side, as net/http does after a response
+// it closes the connection for.
+func (c *trackedConn) CloseWrite() error {
+	if cw, ok := socket(c.Conn).(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
+// socket returns the connection under the listener's wrappers (the
+// request-line reader, reqline.go): the socket itself, to write the
+// refusal to and to shut.
+func socket(c net.Conn) net.Conn {
+	for {
+		switch w := c.(type) {
+		case *trackedConn:
+			c = w.Conn
+		case *requestLineConn:
+			c = w.Conn
+		default:
+			return c
+		}
+	}
 }
 
 func newConnTracker(max, perClient int) *connTracker {
 	return &connTracker{max: max, perClient: perClient, conns: map[net.Conn]*connInfo{}, byClient: map[clientID]int{}}
 }
 
-// admit decides on a connection just accepted: it is counted and true
-// returned, after closing the oldest idle connection that makes room for
-// it if a cap is reached; or false when no idle connection can give way.
-func (t *connTracker) admit(c net.Conn) bool {
+// admit decides on a connection just accepted: it is counted and
+// returned, tracked, after closing a connection doing nothing that makes
+// room for it if a cap is reached; or nil is returned when none can give
+// way.
+func (t *connTracker) admit(raw net.Conn) net.Conn {
+	c := &trackedConn{Conn: raw, in: &connInfo{since: time.Now()}}
 	client := clientKey(c.RemoteAddr().String())
+	c.in.client = client
 	var victims []net.Conn
 	t.mu.Lock()
 	if t.byClient[client] >= t.perClient {
-		v := t.oldestIdle(client, false)
+		v := t.victim(client, false)
 		if v == nil {
 			t.mu.Unlock()
-			return false
+			return nil
 		}
 		victims = append(victims, v)
 		t.forget(v)
 	}
 	if len(t.conns) >= t.max {
-		v := t.oldestIdle(clientID{}, true)
+		v := t.victim(clientID{}, true)
 		if v == nil {
 			t.mu.Unlock()
 			for _, v := range victims {
 				v.Close()
 			}
-			return false
+			return nil
 		}
 		victims = append(victims, v)
 		t.forget(v)
 	}
-	t.conns[c] = &connInfo{client: client}
+	t.conns[c] = c.in
 	t.byClient[client]++
 	t.mu.Unlock()
 	for _, v := range victims {
 		v.Close() // its serving goroutine sees the close and ends
 	}
-	return true
+	return c
 }
 
-// oldestIdle returns the connection idle the longest, of client unless
-// any is set; t.mu is held.
-func (t *connTracker) oldestIdle(client clientID, any bool) net.Conn {
+// victim returns the connection to close to make room: of those doing
+// nothing (idle keep-alive, or nothing sent yet), client's oldest; or,
+// with any set, the oldest of the client holding the most connections.
+// t.mu is held.
+func (t *connTracker) victim(client clientID, any bool) net.Conn {
 	var best net.Conn
-	var since time.Time
+	var bestIn *connInfo
 	for c, in := range t.conns {
-		if in.idle && (any || in.client == client) && (best == nil || in.since.Before(since)) {
-			best, since = c, in.since
+		if !in.doingNothing() || !any && in.client != client {
+			continue
+		}
+		if best == nil {
+			best, bestIn = c, in
+			continue
+		}
+		if any {
+			n, bn := t.byClient[in.client], t.byClient[bestIn.client]
+			if n != bn {
+				if n > bn {
+					best, bestIn = c, in
+				}
+				continue
+			}
+		}
+		if in.since.Before(bestIn.since) {
+			best, bestIn = c, in
 		}
 	}
 	return best
@@ -154,20 +230,62 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if l.t.admit(c) {
-			return c, nil
+		if tc := l.t.admit(c); tc != nil {
+			return tc, nil
 		}
-		// A fresh socket's send buffer is empty: this write does not block.
-		c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
-		c.Write(busy)
-		c.Close()
+		l.refuse(c)
 	}
 }
 
-// Listener returns ln with the gateway's client-connection caps applied:
-// serve HTTPServer on it (urlkit serve does).
+// Bounds of the refusals' lingering: how many connections answered 503
+// are read from at once, for how long and how much.
+const (
+	maxLingering  = 64
+	lingerTime    = time.Second
+	lingerReadMax = 64 << 10
+)
+
+// lingering counts the refused connections being read from.
+var lingering = make(chan struct{}, maxLingering)
+
+// refuse answers c 503 and closes it. Closing a socket whose received
+// data is unread makes the kernel send a reset, which may reach the
+// client before the answer is read (and the answer is lost): so the
+// sending side is shut after the answer (the client reads it, then end
+// of file), and what the client sent is read until it closes, for at
+// most lingerTime and lingerReadMax bytes, then the socket is closed.
+// At most maxLingering refused connections linger at once; beyond that
+// they are closed at once.
+func (l *limitListener) refuse(c net.Conn) {
+	c = socket(c)
+	// A fresh socket's send buffer is empty: this write does not block.
+	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+	c.Write(busy)
+	cw, ok := c.(interface{ CloseWrite() error })
+	if !ok {
+		c.Close()
+		return
+	}
+	select {
+	case lingering <- struct{}{}:
+	default:
+		c.Close()
+		return
+	}
+	cw.CloseWrite()
+	go func() {
+		defer func() { <-lingering }()
+		defer c.Close()
+		c.SetReadDeadline(time.Now().Add(lingerTime))
+		io.Copy(io.Discard, io.LimitReader(c, lingerReadMax))
+	}()
+}
+
+// Listener returns ln with the gateway's client-connection caps applied,
+// and the request lines net/http would refuse passed on to the handler
+// (reqline.go): serve HTTPServer on it (urlkit serve does).
 func (g *Gateway) Listener(ln net.Listener) net.Listener {
-	return &limitListener{Listener: ln, t: g.conns}
+	return &limitListener{Listener: requestLineListener{ln, g}, t: g.conns} // reqline.go
 }
 
 // Descriptors returns the most file descriptors a gateway with c uses

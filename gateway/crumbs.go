@@ -106,3 +106,54 @@ func unescapeShown(s string) string {
 	}
 	return d
 }
+
+// waisTrail is the trail of a WAIS page (RFC 1738 3.9): the server (no
+// page of its own: a WAIS server lists no databases), its database (the
+// search form), and for a search its words. link turns a wais URL into
+// the page's href for it.
+func waisTrail(u urlkit.URL, link func(string) template.URL) trail {
+	hostport := hostPort(u)
+	db, _ := u.Path()
+	if i := strings.IndexByte(db, '/'); i >= 0 {
+		db = db[:i] // a document's URL: its database
+	}
+	t := trail{Crumbs: []crumb{{Name: hostport}, {Name: unescapeShown(db), Href: link("wais://" + hostport + "/" + db)}}}
+	if words, ok := u.Search(); ok {
+		t.Up = t.Crumbs[1].Href
+		t.Crumbs = append(t.Crumbs, crumb{Name: unescapeShown(words)})
+	}
+	t.Crumbs[len(t.Crumbs)-1].Href = ""
+	return t
+}
+
+// prosperoTrail is the trail of a Prospero directory (RFC 1738 3.11): the
+// server's name space (prospero://host:port/, which the gateway answers
+// with the server's root), then each "/"-separated prefix of the hsoname
+// as a directory, the fields (";name=value") left out. The prefixes above
+// the server's root are linked too: the server refuses them, and the
+// gateway's page for the refusal names the root.
+func prosperoTrail(u urlkit.URL, link func(string) template.URL) trail {
+	hostport := hostPort(u)
+	p, _ := u.Path()
+	if i := strings.IndexByte(p, ';'); i >= 0 {
+		p = p[:i]
+	}
+	lead := ""
+	if strings.HasPrefix(p, "/") {
+		lead = "/"
+	}
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	if len(segs) == 1 && segs[0] == "" {
+		segs = nil
+	}
+	t := trail{Crumbs: []crumb{{Name: hostport, Href: link("prospero://" + hostport + "/")}}}
+	for i, s := range segs {
+		t.Crumbs = append(t.Crumbs, crumb{Name: unescapeShown(s), Href: link("prospero://" + hostport + "/" + lead + strings.Join(segs[:i+1], "/"))})
+	}
+	last := len(t.Crumbs) - 1
+	if last > 0 {
+		t.Up = t.Crumbs[last-1].Href
+	}
+	t.Crumbs[last].Href = ""
+	return t
+}

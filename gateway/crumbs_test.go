@@ -3,6 +3,8 @@ package gateway
 import (
 	"html/template"
 	"testing"
+
+	"github.com/urlkit/urlkit"
 )
 
 func TestTrails(t *testing.T) {
@@ -48,6 +50,37 @@ func TestTrails(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := ftpTrail(u); !equalTrail(got, tc.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.url, got, tc.want)
+		}
+	}
+}
+
+// WAIS (RFC 1738 3.9) and Prospero (3.11) trails stay on their scheme:
+// a WAIS server has no page, its database is the search form, a search
+// goes up to it; a Prospero hsoname's prefixes are directories, its
+// fields left out.
+func TestTrailsWAISProspero(t *testing.T) {
+	link := func(s string) template.URL { return template.URL("/" + s) }
+	for _, tc := range []struct {
+		url  string
+		f    func(u urlkit.URL, link func(string) template.URL) trail
+		want trail
+	}{
+		{"wais://h.example:210/demo", waisTrail, trail{Crumbs: []crumb{{Name: "h.example:210"}, {Name: "demo"}}}},
+		{"wais://h.example/my%20db?two%20words", waisTrail, trail{Up: "/wais://h.example/my%20db", Crumbs: []crumb{
+			{Name: "h.example"}, {"my db", "/wais://h.example/my%20db"}, {Name: "two words"}}}},
+		{"wais://h.example/db/TEXT/id", waisTrail, trail{Crumbs: []crumb{{Name: "h.example"}, {Name: "db"}}}},
+		{"prospero://h.example:1525//r/pub;OBJECT-VERSION=0", prosperoTrail, trail{Up: "/prospero://h.example:1525//r", Crumbs: []crumb{
+			{"h.example:1525", "/prospero://h.example:1525/"}, {"r", "/prospero://h.example:1525//r"}, {Name: "pub"}}}},
+		{"prospero://h.example/a/b%20c", prosperoTrail, trail{Up: "/prospero://h.example/a", Crumbs: []crumb{
+			{"h.example", "/prospero://h.example/"}, {"a", "/prospero://h.example/a"}, {Name: "b c"}}}},
+		{"prospero://h.example/", prosperoTrail, trail{Crumbs: []crumb{{Name: "h.example"}}}},
+	} {
+		u, err := readTarget(tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tc.f(u, link); !equalTrail(got, tc.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", tc.url, got, tc.want)
 		}
 	}

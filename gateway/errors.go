@@ -21,7 +21,12 @@ type problem struct {
 	Target  string       // the URL asked for, "" when none
 	Retry   template.URL // the address that asks for Target again
 	Input   []inputPart  // the typed input, in pieces, one of them marked
-	Repairs []string     // what the lenient reading repaired (a 303's page)
+	Repairs []string     // what the lenient reading repaired (a 303's page, or Fix's)
+	// Fix is the URL as the lenient reading repairs it, when it can: the
+	// page links to it (FixHref).
+	Fix     string
+	FixHref template.URL
+	FixText string // what the link to Fix is ("" : the lenient reading's repair)
 }
 
 // inputPart is a piece of typed input; Bad marks the offending byte.
@@ -41,29 +46,27 @@ func (g *Gateway) errorPage(w http.ResponseWriter, r *http.Request, p problem) {
 			p.Retry = template.URL(p.Target) // the proxy form: the URL itself
 		}
 	}
+	proxy := r != nil && !strings.HasPrefix(r.RequestURI, "/")
+	if p.Fix != "" {
+		p.FixHref = template.URL("/" + p.Fix)
+		if proxy {
+			p.FixHref = template.URL(p.Fix)
+		}
+	}
 	if r == nil || !wantsHTML(r.Header.Get("Accept")) {
+		// One line, for curl and scripts: the status, what is wrong
+		// (where, for a URL: its offset), and the repaired URL to ask for.
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
 		var b strings.Builder
-		fmt.Fprintf(&b, "urlkit gateway: %d %s: %s\n", p.Status, http.StatusText(p.Status), p.Message)
-		if len(p.Input) > 0 {
-			b.WriteString("  ")
-			for _, part := range p.Input {
-				b.WriteString(part.Text)
-			}
-			b.WriteString("\n  ")
-			for _, part := range p.Input {
-				c := " "
-				if part.Bad {
-					c = "^"
-				}
-				b.WriteString(strings.Repeat(c, len([]rune(part.Text))))
-			}
-			b.WriteString("\n")
+		fmt.Fprintf(&b, "urlkit gateway: %d %s: %s", p.Status, http.StatusText(p.Status), oneLine(p.Message))
+		if len(p.Repairs) > 0 {
+			b.WriteString("; repaired: " + oneLine(strings.Join(p.Repairs, "; ")))
 		}
-		for _, rep := range p.Repairs {
-			b.WriteString("  repaired: " + rep + "\n")
+		if p.Fix != "" {
+			b.WriteString("; try " + string(p.FixHref))
 		}
+		b.WriteString("\n")
 		h.Set("Content-Length", strconv.Itoa(b.Len()))
 		w.WriteHeader(p.Status)
 		w.Write([]byte(b.String()))
@@ -75,7 +78,7 @@ func (g *Gateway) errorPage(w http.ResponseWriter, r *http.Request, p problem) {
 		Title, StatusText string
 		Proxy             bool
 		bar
-	}{p, fmt.Sprintf("%d %s", p.Status, http.StatusText(p.Status)), http.StatusText(p.Status), r != nil && !strings.HasPrefix(r.RequestURI, "/"), bar{URL: p.Target}}
+	}{p, fmt.Sprintf("%d %s", p.Status, http.StatusText(p.Status)), http.StatusText(p.Status), proxy, bar{URL: p.Target}}
 	if len(p.Input) > 0 {
 		var in strings.Builder
 		for _, part := range p.Input {
@@ -123,4 +126,9 @@ func wantsHTML(accept string) bool {
 		}
 	}
 	return html > 0 && html >= plain
+}
+
+// oneLine is s with its line breaks made spaces.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }

@@ -30,7 +30,7 @@ type fileRow struct {
 // each line), row by row as the listing arrives (stream.go).
 func (g *Gateway) ftpListing(q *request, rc io.Reader, format access.ListFormat) {
 	now := g.now()
-	head := &pageHead{Title: stripUserinfo(q.u.String()), Proxy: q.proxy, Details: format != access.ListNames,
+	head := &pageHead{Title: stripUserinfo(q.u.String()), Heading: "ftp directory", Proxy: q.proxy, Details: format != access.ListNames,
 		bar: bar{URL: q.shown(), trail: ftpTrail(q.u)}}
 	if p, _ := q.u.Path(); p != "" && p != "/" {
 		head.Parent = true

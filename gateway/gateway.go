@@ -28,6 +28,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -37,6 +38,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/archive"
 	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -77,11 +79,11 @@ type Config struct {
 	MaxUpstreamPerClient int
 	MaxUpstreamPerTarget int
 	// MaxConns bounds the client connections open at once and
-	// MaxConnsPerClient those of one client address: beyond a cap the
-	// oldest idle keep-alive connection is closed to make room, and when
-	// none is idle the new connection is answered 503 (zero:
-	// DefaultMaxConns, DefaultMaxConnsPerClient). They apply to a server
-	// made with HTTPServer that serves Listener.
+	// MaxConnsPerClient those of one client address: beyond a cap a
+	// connection doing nothing (idle keep-alive, or nothing sent yet) is
+	// closed to make room, and when none is the new connection is
+	// answered 503 (zero: DefaultMaxConns, and MaxConns/16, at least 4).
+	// They apply to a server made with HTTPServer that serves Listener.
 	MaxConns          int
 	MaxConnsPerClient int
 	// HeaderTimeout bounds the time to read a request's header and
@@ -102,8 +104,23 @@ type Config struct {
 	MaxPageItems int
 	MaxPageBytes int64
 	// Log, when set, receives one Common Log Format line per request, with
-	// passwords masked.
-	Log io.Writer
+	// passwords masked; LogJSON, when set, one JSON object per request
+	// with the same facts (log.go).
+	Log     io.Writer
+	LogJSON io.Writer
+	// Metrics keeps the gateway's Prometheus metrics (metrics.go), which
+	// MetricsHandler serves.
+	Metrics bool
+	// Replay, when set, is the archive the gateway serves instead of
+	// fetching (urlkit serve --replay): the same pages, from the captures,
+	// with a banner naming the capture shown; nothing is dialled. The
+	// path form also takes /TIMESTAMP/URL, the capture nearest that time.
+	Replay *archive.Archive
+	// Record, when set, writes every retrieval the gateway makes for its
+	// users into WARC files (urlkit serve --record DIR): the records of a
+	// resource read to its end, none of one that failed or was cut
+	// short; URLs without their user and password.
+	Record *archive.Recorder
 }
 
 // Gateway is the http.Handler. Create it with New.
@@ -120,6 +137,7 @@ type Gateway struct {
 	// ftp keeps logged-in FTP control connections between requests
 	// (access.FTPSessions says when a session may be reused).
 	sessions *access.FTPSessions
+	metrics  *metrics // nil unless Config.Metrics
 }
 
 // New returns a gateway with cfg, its zero fields set to the defaults.
@@ -142,10 +160,14 @@ func New(cfg Config) *Gateway {
 	// own schedule does: after a burst, its resident memory comes back
 	// to where it was (measured by internal/gwsoak's soak).
 	sl.idle, sl.idleAfter = freeMemory, 3*time.Second
-	return &Gateway{cfg: cfg, pol: pol, now: time.Now,
+	g := &Gateway{cfg: cfg, pol: pol, now: time.Now,
 		slots:    sl,
 		conns:    newConnTracker(cfg.MaxConns, cfg.MaxConnsPerClient),
 		sessions: &access.FTPSessions{MaxIdleTotal: cfg.FTPIdle, IdleTimeout: cfg.FTPIdleTimeout}}
+	if cfg.Metrics {
+		g.metrics = newMetrics(g)
+	}
+	return g
 }
 
 // freeMemory collects twice (the buffers kept in sync.Pools outlive one
@@ -163,7 +185,7 @@ func (cfg Config) withDefaults() Config {
 	orDefault(&cfg.MaxUpstreamPerClient, max(1, cfg.MaxUpstream/4))
 	orDefault(&cfg.MaxUpstreamPerTarget, max(1, cfg.MaxUpstream/8))
 	orDefault(&cfg.MaxConns, DefaultMaxConns)
-	orDefault(&cfg.MaxConnsPerClient, DefaultMaxConnsPerClient)
+	orDefault(&cfg.MaxConnsPerClient, max(4, cfg.MaxConns/16))
 	orDefault(&cfg.HeaderTimeout, DefaultHeaderTimeout)
 	orDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
 	orDefault(&cfg.MaxPageItems, DefaultMaxPageItems)
@@ -207,6 +229,17 @@ type request struct {
 	u          urlkit.URL // the target, fragment removed
 	user       string     // the target's user and password, kept out of pages
 	pass       string
+	// Replay: the time the path form /TIMESTAMP/URL names (zero: the
+	// latest capture), and the capture the request is answered from.
+	at       time.Time
+	replayed *replayed
+	// Record: the retrieval being recorded, and whether its resource
+	// was read to its end.
+	recording *archive.Recording
+	readAll   bool
+	// listing: the client asked for listings as access.ListingType
+	// (listing.go), with ftp details when listDetails.
+	listing, listDetails bool
 }
 
 // ServeHTTP serves one request in the proxy form or the path form, or the
@@ -216,8 +249,15 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// that records the log line's status and size.
 	q := &request{lw: logWriter{ResponseWriter: w}, r: r}
 	lw := &q.lw
-	if g.cfg.Log != nil {
+	if g.cfg.Log != nil || g.cfg.LogJSON != nil {
 		defer g.logRequest(lw, r, g.now())
+	}
+	if m := g.metrics; m != nil {
+		m.inFlight.Inc()
+		defer func() {
+			m.inFlight.Dec()
+			m.observe(q)
+		}()
 	}
 	h := lw.Header()
 	h["X-Content-Type-Options"] = hdrNosniff
@@ -228,6 +268,13 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.errorPage(lw, r, problem{Status: http.StatusMethodNotAllowed, Message: "the gateway answers GET and HEAD only"})
 		return
 	}
+	if t, ok := strings.CutPrefix(r.RequestURI, badTargetPath+"?"); ok {
+		// A target net/http would have refused (reqline.go): served as
+		// written, so that urlkit's reading says what is wrong with it.
+		if orig, err := url.PathUnescape(t); err == nil {
+			r.RequestURI = orig
+		}
+	}
 	// Rules O1-O3, before anything is planned or dialled.
 	publicOnly, err := g.pol.checkRequest(r)
 	if err != nil {
@@ -235,6 +282,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if _, ok := err.(*hostError); ok {
 			status = http.StatusMisdirectedRequest
 		}
+		lw.rule = ruleOf(err)
 		g.errorPage(lw, r, problem{Status: status, Message: err.Error()})
 		return
 	}
@@ -251,6 +299,18 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.rootPage(lw)
 	case rest == "go" || strings.HasPrefix(rest, "go?"):
 		g.goForm(lw, r)
+	case g.cfg.Replay != nil && !hasScheme(rest):
+		at, target, ok, err := replayTarget(rest)
+		if !ok || err != nil {
+			msg := "no such page: the gateway's paths are /, /SCHEME:... (an absolute URL) and /TIMESTAMP/SCHEME:... (the capture nearest a time, YYYYMMDDhhmmss); type a URL below"
+			if err != nil {
+				msg = err.Error()
+			}
+			g.errorPage(lw, r, problem{Status: http.StatusNotFound, Message: msg})
+			return
+		}
+		q.at = at
+		g.fetch(q, target)
 	case !hasScheme(rest):
 		g.errorPage(lw, r, problem{Status: http.StatusNotFound, Message: "no such page: the gateway's paths are / and /SCHEME:... (an absolute URL); type a URL below"})
 	default:
@@ -297,7 +357,11 @@ func (g *Gateway) fetch(q *request, raw string) {
 		return
 	}
 	q.u = u.WithoutFragment()
-	plan, err := g.check(q.u)
+	cfg := g.cfg.Scheme
+	if q.listing, q.listDetails = wantsListing(q.r.Header["Accept"]); q.listing {
+		cfg.FTPListDetails = q.listDetails
+	}
+	plan, err := g.checkWith(q.u, cfg)
 	if err != nil {
 		g.fail(q, err)
 		return
@@ -311,6 +375,11 @@ func (g *Gateway) fetch(q *request, raw string) {
 		return
 	}
 	defer g.slots.release(client, target)
+	defer q.endRecording(g)
+	if q.listing {
+		g.relay(q, plan)
+		return
+	}
 	switch p := plan.(type) {
 	case *scheme.GopherPlan:
 		g.gopher(q, p)
@@ -322,6 +391,8 @@ func (g *Gateway) fetch(q *request, raw string) {
 		g.wais(q, p)
 	case *scheme.ProsperoPlan:
 		g.prospero(q, p)
+	case *scheme.HTTPPlan:
+		g.archivedHTTP(q, p) // replay only (check)
 	default:
 		g.fail(q, &unsupportedError{scheme: plan.Scheme()})
 	}
@@ -390,17 +461,25 @@ func targetOf(plan scheme.Plan) string {
 
 // check is the gateway's policy, applied to every URL before anything is
 // sent: it returns the URL's plan or the reason for refusing it.
-func (g *Gateway) check(u urlkit.URL) (scheme.Plan, error) {
+func (g *Gateway) check(u urlkit.URL) (scheme.Plan, error) { return g.checkWith(u, g.cfg.Scheme) }
+
+// checkWith is check, planning with cfg.
+func (g *Gateway) checkWith(u urlkit.URL, cfg scheme.Config) (scheme.Plan, error) {
 	switch u.Scheme() {
 	case "file":
 		return nil, &PolicyError{Rule: "U1", Reason: "file URLs name the gateway's own files and are never served"}
 	case "http", "https":
-		return nil, &unsupportedError{scheme: u.Scheme(), why: "HTTP clients fetch http URLs themselves; the gateway carries the schemes they lack"}
+		if g.cfg.Replay == nil {
+			return nil, &unsupportedError{scheme: u.Scheme(), why: "HTTP clients fetch http URLs themselves; the gateway carries the schemes they lack"}
+		}
+		// A replaying gateway dials nothing: an archived http response
+		// is served as it was captured (replay.go).
+		return scheme.PlanOf(u, cfg)
 	}
 	if err := checkPort(u); err != nil {
 		return nil, err
 	}
-	plan, err := scheme.PlanOf(u, g.cfg.Scheme)
+	plan, err := scheme.PlanOf(u, cfg)
 	if errors.Is(err, scheme.ErrControl) {
 		return nil, &PolicyError{Rule: "U2", Reason: err.Error()}
 	}
@@ -427,7 +506,8 @@ func (e *unsupportedError) Error() string {
 }
 
 // statusOf maps an error onto the HTTP status the gateway answers with:
-// 400 for a URL urlkit rejects, 403 for a refusal by policy, 501 for a
+// 400 for a URL urlkit rejects, 403 for a refusal by policy (the follow
+// rule's included), 501 for a
 // scheme without a client, 504 for an upstream timeout, 502 for any other
 // upstream failure.
 func statusOf(err error) int {
@@ -440,7 +520,9 @@ func statusOf(err error) int {
 		lim *access.LimitError
 	)
 	switch {
-	case errors.As(err, &pe), errors.Is(err, scheme.ErrControl), errors.Is(err, scheme.ErrNotLocal):
+	case notArchived(err):
+		return http.StatusNotFound
+	case errors.As(err, &pe), errors.As(err, new(*access.FollowError)), errors.Is(err, scheme.ErrControl), errors.Is(err, scheme.ErrNotLocal):
 		return http.StatusForbidden
 	case errors.As(err, &un), errors.Is(err, scheme.ErrNoAccess):
 		return http.StatusNotImplemented
@@ -462,6 +544,9 @@ func statusOf(err error) int {
 // password kept out of it.
 func (g *Gateway) fail(q *request, err error) {
 	status := statusOf(err)
+	if w, ok := q.w.(*logWriter); ok {
+		w.rule = ruleOf(err)
+	}
 	msg := access.PlainError(err)
 	if status == http.StatusGatewayTimeout {
 		msg = "the upstream server did not answer in time: " + msg
@@ -472,6 +557,20 @@ func (g *Gateway) fail(q *request, err error) {
 	var se *urlkit.SyntaxError
 	if errors.As(err, &se) && q.user == "" && q.pass == "" && se.Offset >= 0 && se.Offset <= len(se.Input) {
 		p.Input = markInput(se.Input, se.Offset)
+		// What the lenient reading makes of it (the URL box's reading),
+		// as a link to follow in one click.
+		if lu, warns, lerr := lenient.Parse(se.Input); lerr == nil && lu.IsAbsolute() && lu.String() != se.Input {
+			p.Fix = lu.WithoutFragment().String()
+			for _, w := range warns {
+				p.Repairs = append(p.Repairs, w.Reason)
+			}
+		}
+	}
+	// A Prospero name outside the server's tree: the URL that names it
+	// under the root the server reports.
+	var re *access.ProsperoRootError
+	if errors.As(err, &re) {
+		p.Fix, p.FixText = re.URL(), "The server serves the tree under "+re.Root+" (as pstatus reports it); the same name there"
 	}
 	g.errorPage(q.w, q.r, p)
 }

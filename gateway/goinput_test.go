@@ -72,11 +72,11 @@ func TestGoInput(t *testing.T) {
 			}
 		}
 	}
-	// Plain text for a client that does not ask for HTML: the input and a
-	// caret under the offending character.
+	// Plain text for a client that does not ask for HTML: one line, with
+	// the offset.
 	resp, body := getAccept(t, base, "/go?url="+url.QueryEscape("gopher://h_x.example/"), "")
 	if resp.StatusCode != 400 || resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" ||
-		!strings.Contains(body, "\n  gopher://h_x.example/\n  "+strings.Repeat(" ", 10)+"^"+strings.Repeat(" ", 10)+"\n") {
+		!strings.HasPrefix(body, "urlkit gateway: 400 Bad Request: offset 10 ") || strings.Count(body, "\n") != 1 {
 		t.Errorf("plain: %d %q\n%q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 	// A search form's term is added as a gopher search.
@@ -124,11 +124,11 @@ func TestErrorPage(t *testing.T) {
 func TestErrorPageMarksURL(t *testing.T) {
 	base := serve(t, New(Config{}))
 	resp, body := raw(t, base, "GET", "/gopher://h_x.example/1/")
-	if resp.StatusCode != 400 || !strings.Contains(body, "\n  gopher://h_x.example/1/\n  "+strings.Repeat(" ", len("gopher://h"))+"^"+strings.Repeat(" ", len("x.example/1/"))+"\n") {
+	if resp.StatusCode != 400 || !strings.HasPrefix(body, "urlkit gateway: 400 Bad Request: offset 10 ") || strings.Count(body, "\n") != 1 {
 		t.Errorf("%d:\n%s", resp.StatusCode, body)
 	}
 	resp, body = raw(t, base, "GET", "/ftp://user:pw@h_x.example/")
-	if resp.StatusCode != 400 || strings.Contains(body, "^") || strings.Contains(body, "pw@") {
+	if resp.StatusCode != 400 || strings.Contains(body, "pw@") {
 		t.Errorf("with a login: %d:\n%s", resp.StatusCode, body)
 	}
 }
@@ -146,5 +146,34 @@ func TestWantsHTML(t *testing.T) {
 		if got := wantsHTML(accept); got != want {
 			t.Errorf("wantsHTML(%q) = %v", accept, got)
 		}
+	}
+}
+
+// Issue 36 item 3: a gopher search as lynx users write it,
+// "gopher://h/7/find?words". Typed into the URL box, the lenient reading
+// takes the "?" as the search's start (written %09, RFC 1738 3.4) and says
+// so; in the path form the strict reading stands (the selector holds the
+// "?"): the search item's form, with the words in its field and the
+// lenient reading's URL one click away.
+func TestGopherSearchAsTyped(t *testing.T) {
+	base := serve(t, New(Config{}))
+	resp, body := getAccept(t, base, "/go?url="+url.QueryEscape("gopher://h.example/7/find?two words"), browserAccept)
+	if resp.StatusCode != 303 || resp.Header.Get("Location") != "/gopher://h.example/7/find%09two%20words" || !strings.Contains(body, "read as the start of its search") {
+		t.Errorf("/go: %d %q\n%s", resp.StatusCode, resp.Header.Get("Location"), body)
+	}
+	resp, body = getAccept(t, base, "/gopher://h.example/7/find?two%20words", browserAccept)
+	for _, w := range []string{
+		`<a href="/gopher://h.example/7/find%09two%20words">gopher://h.example/7/find%09two%20words</a>`,
+		`<input type="hidden" name="url" value="gopher://h.example/7/find">`,
+		`<input type="text" name="q" value="two words" autofocus>`,
+	} {
+		if resp.StatusCode != 200 || !strings.Contains(body, w) {
+			t.Errorf("search page: %d, lacks %s\n%s", resp.StatusCode, w, body)
+		}
+	}
+	// A search item named without words: no such line.
+	_, body = getAccept(t, base, "/gopher://h.example/7/find", browserAccept)
+	if strings.Contains(body, `class="fix"`) || !strings.Contains(body, `name="q" value="" autofocus`) {
+		t.Errorf("plain search page:\n%s", body)
 	}
 }

@@ -136,6 +136,7 @@ func TestSlowUpstreamFairness(t *testing.T) {
 	good := gopherServer(t, map[string][]byte{"/a": []byte("good")})
 	cfg := allow(silent.Addr, good)
 	cfg.MaxUpstream, cfg.ReadTimeout, cfg.Timeout = 8, 20*time.Second, 20*time.Second
+	cfg.MaxConnsPerClient = 32 // 16 connections held and one more, from one client
 	g := New(cfg)
 	addr := serveCapped(t, g)
 	for i := 0; i < 16; i++ {
@@ -209,8 +210,8 @@ func TestConnectionCaps(t *testing.T) {
 		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\n", target, addr) // no blank line yet
 		busyConns = append(busyConns, c)
 	}
-	if !testio.Eventually(func() bool { return g.conns.open() == 12 }) {
-		t.Fatalf("%s: not within 5 s", "twelve connections counted")
+	if !testio.Eventually(func() bool { return g.conns.open() == 12 && idleConns(g) == 0 }) {
+		t.Fatalf("%s: not within 5 s", "twelve connections counted, none idle")
 	}
 	c := dialFrom(t, "127.0.0.20", addr)
 	status, body := get(t, c, bufio.NewReader(c), addr, target)
@@ -227,6 +228,20 @@ func TestConnectionCaps(t *testing.T) {
 	if status, body := get(t, c, bufio.NewReader(c), addr, target); status != 200 {
 		t.Errorf("after: %d %q", status, body)
 	}
+}
+
+// idleConns counts the client connections doing nothing (idle, or
+// nothing sent yet): those that may give way.
+func idleConns(g *Gateway) int {
+	g.conns.mu.Lock()
+	defer g.conns.mu.Unlock()
+	n := 0
+	for _, in := range g.conns.conns {
+		if in.doingNothing() {
+			n++
+		}
+	}
+	return n
 }
 
 // The descriptor budget: one per client connection, two per slot, the

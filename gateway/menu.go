@@ -143,7 +143,9 @@ func appendLabel(dst []byte, c byte) []byte {
 // appendHTML appends s escaped for HTML text and attribute values. Bytes
 // that are not UTF-8 are read as windows-1252, the single-byte fallback of
 // the gateway's text (contentType): a Latin-1 menu keeps its accents.
-// Runs of bytes that need nothing are copied whole.
+// Invisible formatting characters (access.IsFormatControl: bidi controls
+// and the like) are shown as visible marks (appendShownControl). Runs of
+// bytes that need nothing are copied whole.
 func appendHTML[T ~string | ~[]byte](dst []byte, s T) []byte {
 	start := 0
 	for i := 0; i < len(s); {
@@ -164,9 +166,17 @@ func appendHTML[T ~string | ~[]byte](dst []byte, s T) []byte {
 		if c >= utf8.RuneSelf {
 			// At most four bytes: the conversion does not allocate.
 			r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
-			if r == utf8.RuneError && size == 1 {
-				dst = utf8.AppendRune(dst, cp1252(c))
-			} else {
+			switch {
+			case r == utf8.RuneError && size == 1:
+				r = cp1252(c)
+				if access.IsFormatControl(r) {
+					dst = appendShownControl(dst, r)
+				} else {
+					dst = utf8.AppendRune(dst, r)
+				}
+			case access.IsFormatControl(r):
+				dst = appendShownControl(dst, r)
+			default:
 				dst = append(dst, s[i:i+size]...)
 			}
 			i += size
@@ -225,6 +235,43 @@ func htmlPlain(b []byte) int {
 		i++
 	}
 	return i
+}
+
+// appendShownControl appends the visible mark that stands for the
+// invisible formatting character r in a page: "[U+202E]". A name from a
+// server is shown with its controls in sight, and none of them can
+// reorder or hide what the page shows (a "photo\u202egpj.exe" reads
+// "photo[U+202E]gpj.exe", not "photoexe.jpg"). The mark is plain text, fit
+// for attribute values too.
+func appendShownControl(dst []byte, r rune) []byte {
+	const hex = "0123456789ABCDEF"
+	dst = append(dst, "[U+"...)
+	digits := 4
+	if r > 0xffff {
+		digits = 5
+	}
+	for i := digits - 1; i >= 0; i-- {
+		dst = append(dst, hex[(r>>(4*i))&15])
+	}
+	return append(dst, ']')
+}
+
+// shownControls returns s with its invisible formatting characters shown
+// as appendShownControl marks: for the strings html/template writes (the
+// entries of lists and ftp directories).
+func shownControls(s string) string {
+	if !strings.ContainsFunc(s, access.IsFormatControl) {
+		return s
+	}
+	var b []byte
+	for _, r := range s {
+		if access.IsFormatControl(r) {
+			b = appendShownControl(b, r)
+		} else {
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return string(b)
 }
 
 // appendHTMLBytes is appendHTML for bytes, its plain start found eight

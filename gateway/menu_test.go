@@ -245,8 +245,14 @@ func TestAppendWordSkips(t *testing.T) {
 			case c >= utf8.RuneSelf:
 				r, size := utf8.DecodeRuneInString(s[i:])
 				if r == utf8.RuneError && size == 1 {
-					b.WriteRune(cp1252(c))
-				} else {
+					r = cp1252(c)
+				}
+				switch {
+				case access.IsFormatControl(r):
+					fmt.Fprintf(&b, "[U+%04X]", r) // shown, not applied
+				case size == 1:
+					b.WriteRune(r)
+				default:
 					b.WriteString(s[i : i+size])
 				}
 				i += size

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/urlkit/urlkit/lenient"
 )
 
 // pageCSP is the Content-Security-Policy of every page the gateway builds:
@@ -73,6 +75,7 @@ table.files{border-collapse:collapse;font-family:monospace}
 table.files td,table.files th{padding:.1em .8em .1em 0;text-align:left;white-space:pre}
 table.files .size{text-align:right}
 .truncated{color:#a60;font-weight:bold}
+a,.info,.error,.url,td,h1,nav.crumbs{unicode-bidi:isolate}
 `
 
 // head is the start of every page, up to its header bar (the template
@@ -120,6 +123,9 @@ func head(title string, proxy bool, url string, crumbs []crumb, up template.URL,
 				b = append(b, `">`...)
 				b = appendHTML(b, c.Name)
 				b = append(b, "</a>"...)
+			} else if i < len(crumbs)-1 {
+				// a step with no page of its own (a WAIS server)
+				b = appendHTML(b, c.Name)
 			} else {
 				b = append(b, "<strong>"...)
 				b = appendHTML(b, c.Name)
@@ -132,7 +138,7 @@ func head(title string, proxy bool, url string, crumbs []crumb, up template.URL,
 	return template.HTML(b)
 }
 
-var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": head}).Parse(`
+var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": head, "shown": shownControls}).Parse(`
 {{define "head"}}{{head .Title .Proxy .URL .Crumbs .Up ""}}{{end}}
 {{define "foot"}}<footer>urlkit gateway{{if not .Proxy}} · <a href="/">enter another URL</a>{{end}}</footer>
 </body></html>
@@ -143,7 +149,7 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 {{define "list-start"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
 <ul class="items">
 {{end}}
-{{define "list-item"}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{.Text}}</a>{{if .Shown}} <span class="url">{{.Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{.Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{.Text}}</span>{{end}}</li>
+{{define "list-item"}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{shown .Text}}</a>{{if .Shown}} <span class="url">{{shown .Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{shown .Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{shown .Text}}</span>{{end}}</li>
 {{end}}
 {{define "list-end"}}</ul>
 {{template "page-end" .}}{{end}}
@@ -152,26 +158,41 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 {{end}}
 {{define "menu-end"}}</pre>
 {{template "page-end" .}}{{end}}
-{{define "ftpdir-start"}}{{template "head" .}}<h1>ftp directory: {{.Title}}</h1>
+{{define "ftpdir-start"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
 <table class="files">
 {{if .Details}}<tr><th>name</th><th class="size">size</th><th>modified</th><th>kind</th></tr>
 {{end}}{{if .Parent}}<tr><td><a href="../">../</a></td><td></td><td></td><td>parent directory</td></tr>
 {{end}}{{end}}
-{{define "ftpdir-item"}}{{if .Raw}}<tr><td colspan="4" class="info">{{.Raw}}</td></tr>
-{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{.Date}}</td><td class="kind">{{.Kind}}</td></tr>
+{{define "ftpdir-item"}}{{if .Raw}}<tr><td colspan="4" class="info">{{shown .Raw}}</td></tr>
+{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{shown .Name}}</a>{{else}}{{shown .Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{shown .Date}}</td><td class="kind">{{shown .Kind}}</td></tr>
 {{end}}{{end}}
 {{define "ftpdir-end"}}</table>
 {{template "page-end" .}}{{end}}
 {{define "error"}}{{template "head" .}}<h1>{{.StatusText}} ({{.Status}})</h1>
 <p class="error">{{.Message}}</p>
 {{if .Input}}<pre class="input">{{range .Input}}{{if .Bad}}<mark>{{.Text}}</mark>{{else}}{{.Text}}{{end}}{{end}}</pre>
+{{end}}{{if .Fix}}<p class="fix">{{if .FixText}}{{.FixText}}{{else}}Repaired as the URL box reads it{{end}}: <a href="{{.FixHref}}">{{.Fix}}</a></p>
 {{end}}{{if .Repairs}}<ul>{{range .Repairs}}<li>repaired: {{.}}</li>{{end}}</ul>
 {{end}}{{if .Retry}}<p><a href="{{.Retry}}">Retry {{.Target}}</a>{{if not .Proxy}}, or change the URL in the box above.{{end}}</p>
 {{end}}{{template "foot" .}}{{end}}
-{{define "search"}}{{template "head" .}}<h1>{{.Title}}</h1>
+{{define "hits-start"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
 <form method="get" action="{{.Action}}">
+<input type="hidden" name="url" value="{{.Database}}">
+<input type="search" name="q" value="{{.Words}}" aria-label="words"> <input type="submit" value="search again">
+</form>
+<table class="files">
+<tr><th>headline</th><th class="size">score</th><th class="size">size</th><th>type</th></tr>
+{{end}}
+{{define "hits-item"}}{{if .Raw}}<tr><td colspan="4" class="{{if .Error}}error{{else}}info{{end}}">{{shown .Raw}}</td></tr>
+{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{shown .Headline}}</a>{{else}}{{shown .Headline}}{{end}}</td><td class="size">{{.Score}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td class="kind">{{shown .Type}}</td></tr>
+{{end}}{{end}}
+{{define "hits-end"}}</table>
+{{template "page-end" .}}{{end}}
+{{define "search"}}{{template "head" .}}<h1>{{.Title}}</h1>
+{{if .Fix}}<p class="fix">This URL's selector ends in "?{{.Words}}" (RFC 1738 3.4 puts a search after %09); as lynx reads it, it searches for "{{.Words}}": <a href="{{.FixHref}}">{{.Fix}}</a></p>
+{{end}}<form method="get" action="{{.Action}}">
 <input type="hidden" name="url" value="{{.Target}}">
-<input type="text" name="q" autofocus> <input type="submit" value="search">
+<input type="text" name="q" value="{{.Words}}" autofocus> <input type="submit" value="search">
 </form>
 {{template "foot" .}}{{end}}
 {{define "root"}}{{template "head" .}}<h1>urlkit gateway</h1>
@@ -182,7 +203,23 @@ The gateway fetches it with urlkit's clients and shows menus and directories as 
 <code>/ftp://host/pub/</code>, <code>/nntp://host/group</code>.
 Clients with gateway settings (lynx with <code>gopher_proxy</code>, <code>ftp_proxy</code>) use the gateway as a proxy.</p>
 {{template "foot" .}}{{end}}
+{{define "replay-root"}}{{template "head" .}}<h1>urlkit gateway: an archive</h1>
+<p>The gateway is replaying an archive: it fetches nothing. Type a URL into the box above, or put it after the gateway's address;
+<code>/TIMESTAMP/URL</code> (<code>YYYYMMDDhhmmss</code>, or its first digits) shows the capture nearest that time.</p>
+<p>Archived URLs{{if .More}} (the first {{len .URLs}}, in index order){{end}}:</p>
+<ul class="items">
+{{range .URLs}}<li><a href="{{.Href}}">{{.Text}}</a></li>
+{{end}}</ul>
+{{template "foot" .}}{{end}}
 `))
+
+// cspWithForms is pageCSP letting forms go to origin too (none when "").
+func cspWithForms(origin string) string {
+	if origin == "" {
+		return pageCSP
+	}
+	return strings.Replace(pageCSP, "form-action 'self'", "form-action 'self' "+origin, 1)
+}
 
 // render writes a page built from template name with data.
 func (g *Gateway) render(w http.ResponseWriter, name string, data any, formOrigin string) {
@@ -193,11 +230,7 @@ func (g *Gateway) render(w http.ResponseWriter, name string, data any, formOrigi
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	csp := pageCSP
-	if formOrigin != "" {
-		csp = strings.Replace(csp, "form-action 'self'", "form-action 'self' "+formOrigin, 1)
-	}
-	h.Set("Content-Security-Policy", csp)
+	h.Set("Content-Security-Policy", cspWithForms(formOrigin))
 	h.Set("Content-Length", fmt.Sprint(b.Len()))
 	w.WriteHeader(http.StatusOK)
 	w.Write(b.Bytes())
@@ -216,25 +249,57 @@ func (g *Gateway) listPage(q *request, heading string) *page {
 // for /7/cgi/find%20it; the server for an empty selector), since a URL
 // names no display string; the URL itself is in the box above.
 func (g *Gateway) searchPage(q *request) {
-	action, origin := "/go", ""
-	if q.proxy {
-		// The page's address is the gopher URL itself: name the gateway.
-		if a, ok := q.r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
-			origin = "http://" + a.String()
-			action = origin + "/go"
+	action, origin := g.formAction(q)
+	link := func(s string) template.URL { return g.link(q, s) }
+	var tr trail
+	title, target, words, fix := "search: ", q.u.String(), "", ""
+	if q.u.Scheme() == "wais" {
+		// wais://host:port/database: the database's name (RFC 1738 3.9)
+		tr, title = waisTrail(q.u, link), "search WAIS database: "
+	} else {
+		tr = gopherTrail(q.u, link)
+		// "/7/find?words", as lynx users write a search: strictly the
+		// selector "find?words" (RFC 1738 3.4), which the gateway asks
+		// for; the lenient reading's search is offered beside it, and
+		// its words fill the field.
+		if lu, _, err := lenient.Parse(target); err == nil && lu.String() != target {
+			if w, ok := q.u.Search(); ok {
+				fix, words = lu.String(), unescapeShown(w)
+				target = target[:len(target)-len(w)-1]
+			}
 		}
 	}
-	tr := gopherTrail(q.u, func(s string) template.URL { return g.link(q, s) })
 	g.render(q.w, "search", struct {
-		Title, Target string
-		Action        template.URL
-		Proxy         bool
+		Title, Target, Words, Fix string
+		FixHref, Action           template.URL
+		Proxy                     bool
 		bar
-	}{"search: " + tr.Crumbs[len(tr.Crumbs)-1].Name, q.u.String(), template.URL(action), q.proxy, bar{URL: q.shown(), trail: tr}}, origin)
+	}{title + tr.Crumbs[len(tr.Crumbs)-1].Name, target, words, fix, g.link(q, fix), action, q.proxy, bar{URL: q.shown(), trail: tr}}, origin)
 }
 
-// rootPage is the gateway's front page.
+// formAction is where a page's search form is sent (the gateway's /go),
+// and the origin the page's Content-Security-Policy must let forms go to
+// besides its own ("" for a page in the path form, whose origin is the
+// gateway's). A page answering the proxy form has the gopher or wais URL
+// as its address: the form names the gateway by the address the request
+// came to.
+func (g *Gateway) formAction(q *request) (action template.URL, origin string) {
+	if q.proxy {
+		if a, ok := q.r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+			origin = "http://" + a.String()
+			return template.URL(origin + "/go"), origin
+		}
+	}
+	return "/go", ""
+}
+
+// rootPage is the gateway's front page; a replaying gateway's lists the
+// URLs its archive begins with (replay.go).
 func (g *Gateway) rootPage(w http.ResponseWriter) {
+	if g.cfg.Replay != nil {
+		g.replayRootPage(w)
+		return
+	}
 	g.render(w, "root", struct {
 		Title string
 		Proxy bool

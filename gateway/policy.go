@@ -4,7 +4,7 @@ package gateway
 // browser-origin rules: Host, Sec-Fetch-Site, Origin, Referer), which URLs
 // it plans (file:, ports), and which connections it opens (the address
 // actually dialled, the port of every connection, FTP data connections
-// included). Its zero value is the safe one. README's "Policy" table lists
+// included). Its zero value is the safe one. docs/gateway.md's "Policy" table lists
 // these rules by name; the names (O1, T1, ...) appear in the refusals.
 
 import (
@@ -55,7 +55,7 @@ type Policy struct {
 // PolicyError reports a request the gateway refuses on purpose (HTTP 403):
 // a file URL, the port of another service, a private target, a request a
 // browser made for another site, or a request argument that would inject
-// protocol commands. Rule names the rule of the policy table in README.
+// protocol commands. Rule names the rule of the policy table in docs/gateway.md.
 type PolicyError struct {
 	Rule   string
 	Reason string
@@ -304,8 +304,8 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 	} else if service, bad := BadPort(c.Protocol, port); bad {
 		return &PolicyError{Rule: "P1", Reason: fmt.Sprintf("port %d belongs to another service (%s; WHATWG Fetch bad port list)", port, service)}
 	}
-	class, name := classify(c.Addr.Addr())
-	if class == classPublic {
+	class, name := access.ClassifyAddr(c.Addr.Addr())
+	if class == access.AddrPublic {
 		return nil
 	}
 	what := func() string { return fmt.Sprintf("%s is a %s address", c.Addr.Addr().WithZone(""), name) }
@@ -319,7 +319,7 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 	if p.allowed(named) {
 		return nil // T4: a named exception
 	}
-	if class == classLoopback && p.allowLoopback || class == classPrivate && p.allowPrivate {
+	if class == access.AddrLoopback && p.allowLoopback || class == access.AddrPrivate && p.allowPrivate {
 		// T3 with P3: private targets on their scheme's own port only.
 		if c.Data || port == scheme.DefaultPort(c.Protocol) {
 			return nil
@@ -328,9 +328,9 @@ func (p *policy) allowConn(c access.Connection, publicOnly bool) error {
 	}
 	how := "urlkit serve --allow HOST:PORT names one"
 	switch class {
-	case classLoopback:
+	case access.AddrLoopback:
 		how = "urlkit serve on a loopback address allows loopback targets on their scheme's port; --allow HOST:PORT names one"
-	case classPrivate:
+	case access.AddrPrivate:
 		how = "--allow-private allows private targets on their scheme's port; --allow HOST:PORT names one"
 	}
 	return &PolicyError{Rule: "T2", Reason: what() + ", which the gateway does not reach (" + how + ")"}
@@ -347,130 +347,6 @@ func (p *policy) allowed(hostPort string) bool {
 	}
 	k, err := hostPortKey(hostPort, 0)
 	return err == nil && p.allow[k]
-}
-
-// Address classes.
-const (
-	classPublic = iota
-	classLoopback
-	classPrivate
-	classSpecial // every other special-purpose range: never reached but as a named exception
-)
-
-// special is one block of IANA's IPv4 and IPv6 Special-Purpose Address
-// Registries (as of 2025), with its "Globally Reachable" column; "N/A"
-// entries (deprecated blocks) count as not reachable. The most specific
-// block containing an address decides. IPv4 multicast (RFC 5771) is added:
-// no TCP connection goes there.
-type special struct {
-	prefix netip.Prefix
-	global bool
-	class  int
-	name   string
-}
-
-func sp(prefix string, global bool, class int, name string) special {
-	return special{netip.MustParsePrefix(prefix), global, class, name}
-}
-
-var specials = []special{
-	// IPv4: iana-ipv4-special-registry.
-	sp("0.0.0.0/8", false, classSpecial, `"this network" (RFC 791)`),
-	sp("10.0.0.0/8", false, classPrivate, "private-use (RFC 1918)"),
-	sp("100.64.0.0/10", false, classSpecial, "shared (carrier-grade NAT, RFC 6598)"),
-	sp("127.0.0.0/8", false, classLoopback, "loopback (RFC 1122)"),
-	sp("169.254.0.0/16", false, classSpecial, "link-local (RFC 3927)"),
-	sp("172.16.0.0/12", false, classPrivate, "private-use (RFC 1918)"),
-	sp("192.0.0.0/24", false, classSpecial, "IETF protocol assignment (RFC 6890)"),
-	sp("192.0.0.9/32", true, classPublic, ""),  // Port Control Protocol anycast (RFC 7723)
-	sp("192.0.0.10/32", true, classPublic, ""), // TURN anycast (RFC 8155)
-	sp("192.0.2.0/24", false, classSpecial, "documentation (TEST-NET-1, RFC 5737)"),
-	sp("192.88.99.0/24", false, classSpecial, "deprecated 6to4 relay anycast (RFC 7526)"),
-	sp("192.168.0.0/16", false, classPrivate, "private-use (RFC 1918)"),
-	sp("198.18.0.0/15", false, classSpecial, "benchmarking (RFC 2544)"),
-	sp("198.51.100.0/24", false, classSpecial, "documentation (TEST-NET-2, RFC 5737)"),
-	sp("203.0.113.0/24", false, classSpecial, "documentation (TEST-NET-3, RFC 5737)"),
-	sp("224.0.0.0/4", false, classSpecial, "multicast (RFC 5771)"),
-	sp("240.0.0.0/4", false, classSpecial, "reserved (RFC 1112)"),
-	sp("255.255.255.255/32", false, classSpecial, "limited broadcast (RFC 919)"),
-	// IPv6: iana-ipv6-special-registry, within the global unicast space
-	// 2000::/3 (addresses outside it are decided by classify).
-	sp("2001::/23", false, classSpecial, "IETF protocol assignment (RFC 2928)"),
-	sp("2001::/32", false, classSpecial, "Teredo (RFC 4380)"),
-	sp("2001:1::1/128", true, classPublic, ""), // PCP anycast (RFC 7723)
-	sp("2001:1::2/128", true, classPublic, ""), // TURN anycast (RFC 8155)
-	sp("2001:1::3/128", true, classPublic, ""), // DNS-SD SRP anycast (RFC 9665)
-	sp("2001:2::/48", false, classSpecial, "benchmarking (RFC 5180)"),
-	sp("2001:3::/32", true, classPublic, ""),     // AMT (RFC 7450)
-	sp("2001:4:112::/48", true, classPublic, ""), // AS112-v6 (RFC 7535)
-	sp("2001:10::/28", false, classSpecial, "deprecated ORCHID (RFC 4843)"),
-	sp("2001:20::/28", true, classPublic, ""), // ORCHIDv2 (RFC 7343)
-	sp("2001:30::/28", true, classPublic, ""), // DRIP DETs (RFC 9374)
-	sp("2001:db8::/32", false, classSpecial, "documentation (RFC 3849)"),
-	sp("2002::/16", false, classSpecial, "6to4 (RFC 3056; it reaches the IPv4 address inside it)"),
-	sp("3fff::/20", false, classSpecial, "documentation (RFC 9637)"),
-}
-
-// The IPv6 ranges outside 2000::/3 that classify names.
-var (
-	globalUnicast = netip.MustParsePrefix("2000::/3")
-	nat64         = netip.MustParsePrefix("64:ff9b::/96") // RFC 6052: an IPv4 address inside
-	v6Named       = []special{
-		sp("::/128", false, classSpecial, "unspecified (RFC 4291)"),
-		sp("::1/128", false, classLoopback, "loopback (RFC 4291)"),
-		sp("::/96", false, classSpecial, "IPv4-compatible (deprecated, RFC 4291 2.5.5.1)"),
-		sp("64:ff9b:1::/48", false, classSpecial, "local-use IPv4/IPv6 translation (RFC 8215)"),
-		sp("100::/64", false, classSpecial, "discard-only (RFC 6666)"),
-		sp("100:0:0:1::/64", false, classSpecial, "dummy prefix (RFC 9780)"),
-		sp("5f00::/16", false, classSpecial, "SRv6 SID (RFC 9602)"),
-		sp("fc00::/7", false, classPrivate, "unique local (RFC 4193)"),
-		sp("fe80::/10", false, classSpecial, "link-local (RFC 4291)"),
-		sp("fec0::/10", false, classSpecial, "site-local (deprecated, RFC 3879)"),
-		sp("ff00::/8", false, classSpecial, "multicast (RFC 4291)"),
-	}
-)
-
-// classify returns the class of ip and, when it is not public, the name
-// of its range. IPv4-mapped IPv6 addresses are the IPv4 address they
-// carry (the kernel connects to it); a NAT64 address (64:ff9b::/96) is
-// public only when the IPv4 address inside it is; IPv6 addresses outside
-// the global unicast space 2000::/3 are never public.
-func classify(ip netip.Addr) (int, string) {
-	if !ip.IsValid() {
-		return classSpecial, "invalid"
-	}
-	ip = ip.Unmap().WithZone("")
-	if ip.Is6() {
-		if nat64.Contains(ip) {
-			b := ip.As16()
-			v4 := netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
-			if c, name := classify(v4); c != classPublic {
-				return classSpecial, "NAT64 (RFC 6052) form of a " + name
-			}
-			return classPublic, ""
-		}
-		if !globalUnicast.Contains(ip) {
-			if s, ok := mostSpecific(v6Named, ip); ok {
-				return s.class, s.name
-			}
-			return classSpecial, "reserved IPv6 (outside the global unicast space 2000::/3, RFC 4291)"
-		}
-	}
-	if s, ok := mostSpecific(specials, ip); ok && !s.global {
-		return s.class, s.name
-	}
-	return classPublic, ""
-}
-
-// mostSpecific returns the longest prefix in list containing ip.
-func mostSpecific(list []special, ip netip.Addr) (special, bool) {
-	best, found := special{}, false
-	for _, s := range list {
-		if s.prefix.Contains(ip) && (!found || s.prefix.Bits() > best.prefix.Bits()) {
-			best, found = s, true
-		}
-	}
-	return best, found
 }
 
 // IsLoopbackListen reports whether the listen address addr (host:port)

@@ -118,7 +118,7 @@ func escape(s, reserved string) string {
 func (g *Gateway) news(q *request, p *scheme.NNTPPlan) {
 	rc, err := g.open(q, p)
 	if err != nil {
-		if p.Addr == "" {
+		if p.Addr == "" && !notArchived(err) {
 			err = &unsupportedError{scheme: "news", why: "news URLs name no server and the gateway has none configured (urlkit serve --nntp-server)"}
 		}
 		g.fail(q, err)

@@ -40,7 +40,12 @@ type pageHead struct {
 	Parent  bool         // an ftp directory below the root: a "../" line
 	Details bool         // an ftp directory whose listing gave sizes or dates
 	Style   template.CSS // style rules of this kind of page (menuStyle)
-	bar                  // the header bar: the URL box's value, breadcrumbs, up
+	// A page of WAIS hits: its search form, sent to Action, asks
+	// Database again, with Words in the field.
+	Action          template.URL
+	Database, Words string
+	formOrigin      string // another origin Action may be on (formAction)
+	bar                    // the header bar: the URL box's value, breadcrumbs, up
 	// Set when the page ends.
 	Items     int    // items written
 	Truncated string // why the page stops before the listing's end
@@ -70,6 +75,7 @@ func (g *Gateway) newPage(q *request, kind string, head *pageHead) *page {
 	p := &page{g: g, q: q, kind: kind, head: head, item: pages.Lookup(kind + "-item"),
 		maxItems: g.cfg.MaxPageItems, maxBytes: g.cfg.MaxPageBytes, hold: pageBufs.Get().(*pageBuf)}
 	p.tmplErr = pages.ExecuteTemplate(p.hold, kind+"-start", head)
+	p.hold.b = q.withBanner(p.hold.b)
 	return p
 }
 
@@ -197,7 +203,7 @@ func (p *page) commit(whole bool) {
 	p.committed = true
 	h := p.q.w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("Content-Security-Policy", cspWithForms(p.head.formOrigin))
 	if whole {
 		h.Set("Content-Length", strconv.Itoa(len(p.hold.b)))
 	}

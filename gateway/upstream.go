@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"time"
+
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -36,8 +38,26 @@ func (g *Gateway) options(q *request) *access.Options {
 
 // open executes plan through access for request q. No password prompt is
 // offered: a gateway has nobody to ask.
+// With an archive to replay (Config.Replay), the resource is its capture
+// instead (replay.go), and nothing is dialled.
 func (g *Gateway) open(q *request, plan scheme.Plan) (*access.Resource, error) {
-	return access.Execute(q.ctx, plan, g.options(q))
+	if g.cfg.Replay != nil {
+		return g.replay(q, plan)
+	}
+	start := time.Now()
+	var (
+		rc  *access.Resource
+		err error
+	)
+	if g.cfg.Record != nil {
+		rc, err = g.record(q, plan)
+	} else {
+		rc, err = access.Execute(q.ctx, plan, g.options(q))
+	}
+	if g.metrics != nil {
+		g.metrics.upstreamTime(plan.Scheme(), start)
+	}
+	return rc, err
 }
 
 // menuItem is one line of a gopher menu.

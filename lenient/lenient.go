@@ -20,13 +20,19 @@
 //   - an international host name: mapped to its A-labels by IDNA (UTS #46
 //     processing, non-transitional, as the WHATWG URL Standard's "domain
 //     to ASCII" does it, through golang.org/x/net/idna); a host written
-//     with escapes is decoded first;
+//     with escapes is decoded first; every A-label ("xn--" and Punycode,
+//     in any host, ASCII or not) is decoded and validated as UTS #46
+//     section 4 does, so "xn--ab-j1t" (a ZWNJ out of context, C1) is an
+//     error, though RFC 1738's grammar takes it;
 //   - a host number in one of the forms browsers take (hexadecimal or
 //     octal parts, fewer than four parts: "0x7f.1", "2130706433"): written
 //     as four decimal parts, the form of RFC 1738 3.1;
 //   - a ":" with no port after it: removed;
 //   - a search part written straight after the host ("http://host?q"):
-//     the "/" that RFC 1738 section 3.1 puts before the url-path is added.
+//     the "/" that RFC 1738 section 3.1 puts before the url-path is added;
+//   - the "?" of a gopher search item (type 7: "gopher://host/7/find?words"),
+//     read as lynx reads it: as the start of the search, written %09 (RFC
+//     1738 3.4), where the strict reading takes it into the selector.
 //
 // It accepts, each with a warning saying which later standard it follows:
 // an IPv6 literal host ("[::1]", RFC 3986 3.2.2), a user name and password
@@ -65,7 +71,8 @@ import (
 
 // Parse reads s as an absolute URL leniently (see the package comment). A
 // URL that [urlkit.Parse] accepts comes back as it is, with no warnings
-// other than the scheme's relaxed rules.
+// other than the scheme's relaxed rules, except a gopher search item's
+// "?" (gopherSearch).
 func Parse(s string) (urlkit.URL, []urlkit.Warning, error) { return read(s, false) }
 
 // ParseRef is [Parse] for a URL or a partial URL (RFC 1630's partial
@@ -122,6 +129,10 @@ type reader struct {
 	// idnaErr is IDNA's refusal of the host, reported when the parser
 	// refuses the host too.
 	idnaErr *urlkit.SyntaxError
+	// labelErr is UTS #46's refusal of an A-label ("xn--...") of a host
+	// that RFC 1738's grammar accepts: reported even when the parser
+	// accepts the host.
+	labelErr *urlkit.SyntaxError
 	// quiet: count the warnings in n instead of writing them (Repairs).
 	quiet bool
 	n     int
@@ -201,7 +212,21 @@ func readRejected(s string, partialOK, quiet, rejected bool) (urlkit.URL, []urlk
 	}
 	if !rejected || strings.IndexByte(s, '[') >= 0 {
 		if u, err := parse(s); err == nil {
-			return u, relaxed(u, nil), 0, nil
+			if h := u.Host(); hasALabel(h) {
+				at, _, _ := u.Span(urlkit.ComponentHost)
+				if err := checkALabels(s, at, h); err != nil {
+					return urlkit.URL{}, nil, 0, err
+				}
+			}
+			var warns []urlkit.Warning
+			n := 0
+			if gu, q, ok := gopherSearch(u, parse); ok {
+				u, n = gu, 1
+				if !quiet {
+					warns = append(warns, gopherSearchWarning(q))
+				}
+			}
+			return u, append(warns, relaxed(u, nil)...), n, nil
 		}
 	}
 	// The reader and its buffers come from a pool: finish copies what it
@@ -381,6 +406,9 @@ func (r *reader) host(h, e int) {
 	name := s[h:e]
 	if name == "" || validHost(name) {
 		r.copyIn(h, e)
+		if hasALabel(name) {
+			r.labelErr = checkALabels(s, h, name)
+		}
 		return
 	}
 	mapped := name
@@ -411,6 +439,9 @@ func (r *reader) host(h, e int) {
 			return
 		}
 		a, err := profile.ToASCII(decoded)
+		if err == nil {
+			err = checkV4(a)
+		}
 		if err != nil || a == "" {
 			r.copyIn(h, e) // the parser names the first byte it refuses
 			if err != nil {
@@ -432,6 +463,72 @@ func (r *reader) host(h, e int) {
 	}
 	r.warn(h, urlkit.ComponentHost, "host name %q mapped to %q by IDNA (UTS #46; RFC 1738 3.1 names hosts in ASCII)", name, mapped)
 	r.put(h, mapped)
+}
+
+// hasALabel reports whether a label of the host name h starts with the
+// ACE prefix "xn--" (in any case): an A-label, which UTS #46 decodes and
+// validates.
+func hasALabel(h string) bool {
+	for i := 0; i+4 <= len(h); i++ {
+		if (i == 0 || h[i-1] == '.') && h[i+2] == '-' && h[i+3] == '-' && h[i]|0x20 == 'x' && h[i+1]|0x20 == 'n' {
+			return true
+		}
+	}
+	return false
+}
+
+// checkALabels validates the A-labels of name, an ASCII host name at
+// offset h of s, as UTS #46 section 4 (Processing) does each label that
+// starts with "xn--": decoded by Punycode, then held to the validity
+// criteria of section 4.1 and the rules CheckJoiners and CheckBidi
+// (RFC 5892 appendix A, RFC 5893) bring in, the checks the lenient
+// reading's profile makes (golang.org/x/net/idna). RFC 1738 3.1 knows no
+// IDNA, so the strict parser takes any such label; the lenient reading,
+// which maps international names by IDNA, refuses the ones IDNA refuses
+// (WPT's IdnaTestV2: "xn--ab-j1t" is an error, C1). It returns nil when
+// they are valid.
+func checkALabels(s string, h int, name string) *urlkit.SyntaxError {
+	_, err := profile.ToASCII(name)
+	if err == nil {
+		err = checkV4(name)
+	}
+	if err == nil {
+		return nil
+	}
+	// Name the first A-label refused on its own; a rule over the whole
+	// name (CheckBidi) is put at the host's start.
+	at, label := h, name
+	for off := 0; off < len(name); {
+		lab, _, _ := strings.Cut(name[off:], ".")
+		if hasALabel(lab) {
+			if _, e := profile.ToASCII(lab); e != nil || checkV4(lab) != nil {
+				if e == nil {
+					e = checkV4(lab)
+				}
+				at, label, err = h+off, lab, e
+				break
+			}
+		}
+		off += len(lab) + 1
+	}
+	return &urlkit.SyntaxError{Input: s, Offset: at, Component: urlkit.ComponentHost, Err: urlkit.ErrBadHost,
+		Detail: fmt.Sprintf("%q starts with \"xn--\", so IDNA reads it as an A-label, and UTS #46 (section 4) refuses it: %v", label, err)}
+}
+
+// checkV4 applies UTS #46's validity criterion V4 (section 4.1, since
+// Unicode 15.1), which golang.org/x/net/idna does not: with CheckHyphens
+// off, a label must not begin with "xn--", so an A-label must not decode
+// to one that does ("xn--xn--a--gua" decodes to "xn--a-ä").
+func checkV4(name string) error {
+	for _, lab := range strings.Split(name, ".") {
+		if !hasALabel(lab) {
+			continue
+		}
+		if u, err := idna.Punycode.ToUnicode(strings.ToLower(lab)); err == nil && hasALabel(u) {
+			return fmt.Errorf("the label decodes to %q, which begins with \"xn--\" (UTS #46 4.1, V4)", u)
+		}
+	}
+	return nil
 }
 
 func isASCII(s string) bool {
@@ -591,10 +688,18 @@ func (r *reader) finish(parse func(string) (urlkit.URL, error)) (urlkit.URL, []u
 	u, err := parse(text)
 	if err != nil {
 		var se *urlkit.SyntaxError
-		if r.idnaErr != nil && errors.As(err, &se) && se.Component == urlkit.ComponentHost {
-			return urlkit.URL{}, r.warns, r.idnaErr
+		if hostErr := r.idnaErr; r.labelErr != nil || hostErr != nil {
+			if hostErr == nil {
+				hostErr = r.labelErr
+			}
+			if errors.As(err, &se) && se.Component == urlkit.ComponentHost {
+				return urlkit.URL{}, r.warns, hostErr
+			}
 		}
 		return urlkit.URL{}, r.warns, r.mapError(err)
+	}
+	if r.labelErr != nil {
+		return urlkit.URL{}, r.warns, r.labelErr
 	}
 	for k := range r.warns {
 		w := &r.warns[k]
@@ -607,7 +712,51 @@ func (r *reader) finish(parse func(string) (urlkit.URL, error)) (urlkit.URL, []u
 			w.Component = componentAt(u, j)
 		}
 	}
+	if gu, q, ok := gopherSearch(u, parse); ok {
+		u = gu
+		if r.quiet {
+			r.n++
+		} else {
+			r.warns = append(r.warns, gopherSearchWarning(r.origAt(q)))
+		}
+	}
 	return u, relaxed(u, r), nil
+}
+
+// gopherSearch reads the "?" of a gopher search item's URL (type 7) as
+// the start of its search, as lynx and Floodgap's users write one
+// ("gopher://host/7/search?words"): RFC 1738 3.4 has no "?" in a gopher
+// URL (a selector may hold one, and the search follows %09), so the
+// strict reading sends "/search?words" as the selector. It returns the
+// URL with that "?" written as %09 and the "?"'s offset in u, or false
+// when u is not such a URL (another type, or a search already after
+// %09).
+func gopherSearch(u urlkit.URL, parse func(string) (urlkit.URL, error)) (urlkit.URL, int, bool) {
+	if u.Scheme() != "gopher" {
+		return u, 0, false
+	}
+	p, _ := u.Path()
+	if _, has := u.Search(); !has || len(p) == 0 || p[0] != '7' || strings.Contains(p, "%09") {
+		return u, 0, false
+	}
+	start, _, _ := u.Span(urlkit.ComponentSearch)
+	s := u.String()
+	q := strings.LastIndexByte(s[:start], '?')
+	if q < 0 {
+		return u, 0, false
+	}
+	gu, err := parse(s[:q] + "%09" + s[q+1:])
+	if err != nil {
+		return u, 0, false
+	}
+	return gu, q, true
+}
+
+// gopherSearchWarning is the repair gopherSearch makes, at offset off of
+// the input.
+func gopherSearchWarning(off int) urlkit.Warning {
+	return urlkit.Warning{Offset: off, Component: urlkit.ComponentPath,
+		Reason: `"?" of a gopher search item (type 7) read as the start of its search, written %09, as lynx reads it (RFC 1738 3.4: the search follows %09)`}
 }
 
 // relaxed appends the warnings of what u takes from later standards: an

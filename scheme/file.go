@@ -2,17 +2,60 @@ package scheme
 
 import (
 	"errors"
+	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // FILES (RFC 1738 3.10; RFC 1630, file): file://<host>/<path>
 
 func init() {
-	registerChecked("file", func(u urlkit.URL) (View, error) { return FileOf(u) }, checkFile)
+	registerFast("file", func(u urlkit.URL) (View, error) { return FileOf(u) }, checkFile,
+		&fastPaths{into: fileInto, validJSON: appendValidFileJSON})
+}
+
+// fileInto is FileOf building the view in buf (ViewInto).
+func fileInto(buf *ViewBuf, u urlkit.URL) (View, error) {
+	if err := checkFile(u); err != nil {
+		return nil, err
+	}
+	buf.file.fill(u)
+	return &buf.file, nil
+}
+
+// appendValidFileJSON checks u as checkFile does and writes the view's
+// object from the URL as written (AppendValidViewJSON: the caller has
+// made sure u needs no escaping and holds no "%").
+func appendValidFileJSON(b []byte, u urlkit.URL) ([]byte, error) {
+	if err := checkFile(u); err != nil {
+		return b, err
+	}
+	host := u.Host()
+	b = append(b, `{"host":"`...)
+	b = append(b, host...)
+	if localHost(host) {
+		b = append(b, `","local":true,"segments":["`...)
+	} else {
+		b = append(b, `","local":false,"segments":["`...)
+	}
+	// The segments are the parts between "/" (File.fill), as they are
+	// written: each "/" becomes `","`.
+	raw := u.PathAndSearch()
+	for {
+		k := strings.IndexByte(raw, '/')
+		if k < 0 {
+			break
+		}
+		b = append(b, raw[:k]...)
+		b = append(b, `","`...)
+		raw = raw[k+1:]
+	}
+	b = append(b, raw...)
+	return append(b, `"]}`...), nil
 }
 
 // File is the view of a file URL.
@@ -258,4 +301,50 @@ func (v *File) wireParts() []wirePart {
 		out[i] = wirePart{s, "file name"}
 	}
 	return out
+}
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *File) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("host", v.Host)
+	w.KBool("local", v.Local)
+	w.KStrs("segments", v.Segments)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *File) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// plainJSON marks File's strings as parts of its URL as written (plainView).
+func (v *File) plainJSON() {}
+
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
+func (p *FilePlan) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("path", p.Path)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *FilePlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s OpenFile) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("path", s.Path)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s OpenFile) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the last element of the local path.
+func (v *File) fileName() (string, error) {
+	p, err := v.LocalPath()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Base(p), nil
 }

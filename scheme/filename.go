@@ -3,7 +3,6 @@ package scheme
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -27,39 +26,21 @@ var ErrNoFileName = errors.New("the URL names no file")
 // the error wraps [ErrNoFileName] and quotes the segment, and the caller
 // asks for a name instead. So is every URL whose scheme names no file: a
 // news URL, an nntp URL without an article, mailto, telnet.
+//
+// Each scheme whose URLs name a file says which segment in its own file
+// (a fileName method: the namedFile interface).
 func FileName(u urlkit.URL) (string, error) {
 	v, err := ViewOf(u)
 	if err != nil {
 		return "", err
 	}
-	var last string
-	switch v := v.(type) {
-	case *FTP:
-		last = v.Name
-	case *Gopher:
-		last = v.Selector[strings.LastIndexByte(v.Selector, '/')+1:]
-	case *HTTP:
-		// The view keeps the path encoded; a valid URL's escapes are
-		// valid, so decoding cannot fail.
-		last, _ = urlkit.Unescape(v.Path[strings.LastIndexByte(v.Path, '/')+1:])
-	case *File:
-		p, err := v.LocalPath()
-		if err != nil {
-			return "", err
-		}
-		last = filepath.Base(p)
-	case *Prospero:
-		// The hsoname's last "/"-segment: no structure may be assumed
-		// (RFC 1738 3.11), but the name a server gives a file is its
-		// last segment in every hsoname dirsrv writes.
-		last = v.HSOName[strings.LastIndexByte(v.HSOName, '/')+1:]
-	case *NNTP:
-		if v.Article == "" {
-			return "", fmt.Errorf("an nntp URL without an article number: %w", ErrNoFileName)
-		}
-		last = v.Article
-	default:
+	n, ok := v.(namedFile)
+	if !ok {
 		return "", fmt.Errorf("a %s URL names no file to save: %w", u.Scheme(), ErrNoFileName)
+	}
+	last, err := n.fileName()
+	if err != nil {
+		return "", err
 	}
 	switch {
 	case last == "", last == ".", last == "..":
@@ -68,4 +49,10 @@ func FileName(u urlkit.URL) (string, error) {
 		return "", fmt.Errorf("the URL's last path segment %q holds \"/\" or a control character: %w", last, ErrNoFileName)
 	}
 	return last, nil
+}
+
+// A namedFile is a view whose URL names a file: fileName returns its last
+// segment, decoded, before FileName checks that it can name a file.
+type namedFile interface {
+	fileName() (string, error)
 }

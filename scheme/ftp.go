@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // FTP (RFC 1738 3.2; RFC 1630, FTP): ftp://<user>:<password>@<host>:<port>/<cwd1>/.../<cwdN>/<name>;type=<typecode>
@@ -14,6 +15,10 @@ func init() {
 }
 
 // FTP is the view of an ftp URL (RFC 1738 3.2). Strings are decoded.
+//
+// Reserved: "/" and ";" in a name or CWD component (RFC 1738 3.2.2), and
+// nothing else, so ftp://h/a%3Fb and ftp://h/a?b are equal ([urlkit.Equal]):
+// both send RETR a?b. [Info].ReservedChars reports the set.
 type FTP struct {
 	u           urlkit.URL
 	Host        string
@@ -649,3 +654,106 @@ func rfc1630Type(code string) string {
 	}
 	return ""
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *FTP) writeJSON(w jsonw.Writer) jsonw.Writer {
+	writeLogin(&w, v.Host, v.Port, v.User, v.HasUser, v.Password, v.HasPassword)
+	w.KStrs("cwd", v.CWD)
+	w.KStr("name", v.Name)
+	w.KStr("type", typeString(v.Type))
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *FTP) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
+func (p *FTPPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("addr", p.Addr)
+	w.Key("cwd")
+	w.OpenArray()
+	for _, c := range p.Commands {
+		if c.Verb == FTPCwd {
+			w.Str(c.Arg)
+		}
+	}
+	w.CloseArray()
+	w.KStr("name", p.Name)
+	w.KStr("type", typeString(p.Type))
+	w.KBool("type_guessed", p.Guessed)
+	w.KBool("list", p.List)
+	if p.Head {
+		w.KBool("head", true)
+	}
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *FTPPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s FTPCommand) writeJSON(w jsonw.Writer) jsonw.Writer {
+	if s.hasArg() && s.Pass != PassURL && s.Pass != PassAsk {
+		w.KStr("arg", s.Arg)
+	}
+	if s.Pass != 0 {
+		w.KStr("source", s.Pass.String())
+	}
+	if s.Feature != 0 {
+		w.KStr("feature", FTPCommand{Verb: s.Feature}.Op())
+	}
+	if s.Else[0] != 0 {
+		w.Key("else")
+		w.OpenArray()
+		for _, e := range s.Else {
+			if e != 0 {
+				w.Str(FTPCommand{Verb: e}.Op())
+			}
+		}
+		w.CloseArray()
+	}
+	if s.Guessed {
+		w.KBool("guessed", true)
+	}
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s FTPCommand) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s FTPIfDirectory) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("refused", FTPCommand{Verb: s.Verb}.Op())
+	w.KStr("name", s.Name)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s FTPIfDirectory) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// hasArg reports whether the command's line carries its argument.
+func (c FTPCommand) hasArg() bool {
+	if int(c.Verb) >= len(ftpVerbs) {
+		return false
+	}
+	switch ftpVerbs[c.Verb].arg {
+	case argAlways:
+		return true
+	case argIfAny:
+		return c.Arg != ""
+	}
+	return false
+}
+
+// fileName is the name RETR asks for (RFC 1738 3.2.2: the last segment).
+func (v *FTP) fileName() (string, error) { return v.Name, nil }
+
+// asksHead marks the plan as one Config.Head turns into SIZE and MDTM
+// (RFC 3659 4, 3): headPlan.
+func (p *FTPPlan) asksHead() {}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // Unknown schemes follow the generic syntax of RFC 1738 section 5
@@ -49,3 +50,17 @@ func (v *Generic) Plan(Config) (Plan, error) {
 	}
 	return nil, fmt.Errorf("%s: %s scheme, its access algorithm is not known: %w", v.Scheme, kind, ErrNoAccess)
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *Generic) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("scheme", v.Scheme)
+	w.KBool("experimental", v.Experimental)
+	w.KStr("opaque", v.Opaque)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *Generic) MarshalJSON() ([]byte, error) { return viewJSON(v) }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // Gopher (RFC 1738 3.4; RFC 1630, Gopher; RFC 1436):
@@ -19,6 +20,10 @@ func init() {
 
 // Gopher is the view of a gopher URL. Selector, Search and PlusString are
 // decoded.
+//
+// Reserved: nothing within the gopher-path (RFC 1738 3.4.1), so
+// gopher://h/1a%3Fb and gopher://h/1a?b are equal ([urlkit.Equal]): both
+// send the selector "a?b". [Info].ReservedChars reports the set.
 type Gopher struct {
 	u          urlkit.URL
 	Host       string
@@ -608,3 +613,88 @@ func checkGopherServer(host, port string) (bracket bool, err error) {
 	}
 	return bracket, nil
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *Gopher) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("host", v.Host)
+	w.KNum("port", v.Port)
+	w.KStr("type", typeString(v.Type))
+	w.KStr("selector", v.Selector)
+	w.KOpt("search", v.Search, v.HasSearch)
+	w.KOpt("plus", v.PlusString, v.HasPlus)
+	if p := v.Plus; p != nil {
+		w.Key("plus_parsed")
+		w.Open()
+		w.KStr("kind", p.Kind)
+		w.KNonEmpty("view", p.View)
+		w.KNonEmpty("language", p.Language)
+		if len(p.Attributes) > 0 {
+			w.KStrs("attributes", p.Attributes)
+		}
+		if len(p.Values) > 0 {
+			w.KStrs("values", p.Values)
+		}
+		w.Close()
+	}
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *Gopher) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
+func (p *GopherPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("addr", p.Addr)
+	w.KStr("type", typeString(p.Type))
+	w.KStr("selector", p.Selector)
+	w.KOpt("search", p.Search, p.HasSearch)
+	w.KOpt("plus", p.PlusString, p.HasPlus)
+	w.KStr("reply", p.Reply)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *GopherPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s GopherRequest) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("selector", s.Selector)
+	w.KOpt("search", s.Search, s.HasSearch)
+	w.KOpt("plus", s.PlusString, s.HasPlus)
+	if s.Form {
+		w.KBool("form", true)
+	}
+	w.KStr("line", s.Line())
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s GopherRequest) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s GopherRead) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("type", typeString(s.Type))
+	w.KStr("as", s.As)
+	if s.Plus {
+		w.KBool("plus_header", true)
+	}
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s GopherRead) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the last "/"-segment of the selector.
+func (v *Gopher) fileName() (string, error) {
+	return v.Selector[strings.LastIndexByte(v.Selector, '/')+1:], nil
+}
+
+// asksHead marks the plan as one Config.Head turns into the Gopher+
+// attribute request (headPlan).
+func (p *GopherPlan) asksHead() {}

@@ -3,17 +3,21 @@ package scheme
 import (
 	"encoding/base64"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // HTTP (RFC 1738 3.3; RFC 1630, HTTP): http://<host>:<port>/<path>?<searchpart>
 // https (RFC 2818) is read the same way with port 443.
 
 func init() {
-	registerChecked("http", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP)
-	registerChecked("https", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP)
+	registerFast("http", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP,
+		&fastPaths{into: httpInto, validJSON: func(b []byte, u urlkit.URL) ([]byte, error) { return appendValidHTTPJSON(b, u, 80) }})
+	registerFast("https", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP,
+		&fastPaths{into: httpInto, validJSON: func(b []byte, u urlkit.URL) ([]byte, error) { return appendValidHTTPJSON(b, u, 443) }})
 	relaxers["http"] = httpRelaxed
 	relaxers["https"] = httpRelaxed
 }
@@ -40,6 +44,11 @@ func httpRelaxed(u urlkit.URL) []urlkit.Warning {
 // HTTP is the view of an http (or https) URL. Path and Search are as
 // written, still encoded: HTTP passes them to the server uninterpreted
 // (RFC 1630, HTTP).
+//
+// Reserved: "/", ";" and "?" in the path and search part (RFC 1738 3.3),
+// and "+" in the search part (RFC 1630: shorthand for a space), so
+// http://h/a%40b and http://h/a@b are equal ([urlkit.Equal]) but
+// http://h/a%3Fb and http://h/a?b are not. [Info].ReservedChars reports the set.
 type HTTP struct {
 	u         urlkit.URL
 	Host      string
@@ -346,3 +355,120 @@ func (v *HTTP) Plan(cfg Config) (Plan, error) {
 	p.Header = append(p.Header, HeaderField{"Connection", "close"})
 	return p, nil
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *HTTP) writeJSON(w jsonw.Writer) jsonw.Writer {
+	writeLogin(&w, v.Host, v.Port, v.User, v.HasUser, v.Password, v.HasPassword)
+	w.KStr("path", v.Path)
+	w.KOpt("search", v.Search, v.HasSearch)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *HTTP) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// plainJSON marks HTTP's strings as parts of its URL as written (plainView).
+func (v *HTTP) plainJSON() {}
+
+// httpInto is HTTPOf building the view in buf (ViewInto).
+func httpInto(buf *ViewBuf, u urlkit.URL) (View, error) {
+	if err := checkHTTP(u); err != nil {
+		return nil, err
+	}
+	buf.http.fill(u)
+	return &buf.http, nil
+}
+
+// appendValidHTTPJSON checks u as checkHTTP does and writes the view's
+// object from the URL as written (AppendValidViewJSON: the caller has
+// made sure u needs no escaping and holds no "%"). def is the scheme's
+// default port, 80 or 443, given here rather than looked up on every line
+// (HTTP.fill asks DefaultPort; TestAppendValidViewJSON compares the two).
+func appendValidHTTPJSON(b []byte, u urlkit.URL, def int) ([]byte, error) {
+	if err := checkHTTP(u); err != nil {
+		return b, err
+	}
+	port, _ := portOf(u, def)
+	b = append(b, `{"host":"`...)
+	b = append(b, u.Host()...)
+	b = append(b, `","port":`...)
+	b = strconv.AppendInt(b, int64(port), 10)
+	if user, ok := u.User(); ok {
+		b = append(b, `,"user":"`...)
+		b = append(b, user...)
+		b = append(b, '"')
+		if pw, ok := u.Password(); ok {
+			b = append(b, `,"password":"`...)
+			b = append(b, pw...)
+			b = append(b, '"')
+		}
+	}
+	path, _ := u.Path()
+	b = append(b, `,"path":"`...)
+	b = append(b, path...)
+	if search, ok := u.Search(); ok {
+		b = append(b, `","search":"`...)
+		b = append(b, search...)
+	}
+	return append(b, '"', '}'), nil
+}
+
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
+func (p *HTTPPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("addr", p.Addr)
+	w.KBool("tls", p.TLS)
+	w.KNonEmpty("server_name", p.ServerName)
+	w.KStr("url", p.URL)
+	w.KBool("compressed", p.Compressed)
+	w.KStr("proxy_request_line", p.ProxyRequestLine)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *HTTPPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s HTTPRequestLine) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("method", s.Method)
+	w.KStr("request_uri", s.RequestURI)
+	w.KStr("version", s.Version)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s HTTPRequestLine) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s HeaderField) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("name", s.Name)
+	_, v, _ := strings.Cut(s.Redacted(), ": ") // an Authorization field's credentials masked
+	w.KStr("value", v)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s HeaderField) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s HTTPEndHeader) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s HTTPRead) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the last segment of the path (RFC 1738 3.3), decoded: the
+// view keeps the path encoded, and a valid URL's escapes are valid, so
+// decoding cannot fail.
+func (v *HTTP) fileName() (string, error) {
+	last, _ := urlkit.Unescape(v.Path[strings.LastIndexByte(v.Path, '/')+1:])
+	return last, nil
+}
+
+// asksHead marks the plan as one Config.Head turns into HEAD (RFC 1945
+// 8.2): headPlan.
+func (p *HTTPPlan) asksHead() {}

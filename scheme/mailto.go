@@ -4,6 +4,7 @@ import (
 	"net/mail"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // MAILTO (RFC 1738 3.5; RFC 1630, Mailto): mailto:<rfc822-addr-spec>
@@ -11,6 +12,10 @@ import (
 func init() { registerBuiltin("mailto", func(u urlkit.URL) (View, error) { return MailtoOf(u) }) }
 
 // Mailto is the view of a mailto URL: one RFC 822 addr-spec, decoded.
+//
+// Reserved: nothing (RFC 1738 3.5: "Within mailto URLs, there are no
+// reserved characters"), so mailto:a%40b.example is mailto:a@b.example
+// ([urlkit.Equal]). [Info].ReservedChars reports the set.
 type Mailto struct {
 	u       urlkit.URL
 	Address string
@@ -82,3 +87,35 @@ func (c Compose) Text() string {
 
 // Plan returns the message to compose.
 func (v *Mailto) Plan(Config) (Plan, error) { return &MailPlan{To: v.Address}, nil }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *Mailto) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("address", v.Address)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *Mailto) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
+func (p *MailPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("to", p.To)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *MailPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s Compose) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("to", s.To)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s Compose) MarshalJSON() ([]byte, error) { return stepJSON(s) }

@@ -2,6 +2,7 @@ package scheme
 
 import (
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // Message-Id and Content-Id (RFC 1630): mid:<msg-id> and cid:<content-id>,
@@ -64,3 +65,27 @@ func (p *LookupPlan) Steps() []Step {
 func (v *MID) Plan(Config) (Plan, error) {
 	return &LookupPlan{Header: v.Header, Value: "<" + v.ID + ">", scheme: v.u.Scheme()}, nil
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *MID) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("id", v.ID)
+	w.KStr("header", v.Header)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *MID) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
+func (p *LookupPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("header", p.Header)
+	w.KStr("value", p.Value)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *LookupPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }

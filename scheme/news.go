@@ -1,10 +1,12 @@
 package scheme
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // NEWS (RFC 1738 3.6; RFC 1630, News): news:<newsgroup-name> | news:<message-id> | news:*
@@ -13,6 +15,11 @@ func init() { registerBuiltin("news", func(u urlkit.URL) (View, error) { return 
 
 // News is the view of a news URL: all groups ("*"), one group, or one
 // article by message-id. News URLs name no host (RFC 1630, News, note 1).
+//
+// Reserved: "@", which tells a message-id from a group name (RFC 1738
+// 3.6: "No additional characters are reserved"), and "*", news:* being
+// all groups; so news:a%3Fb@h and news:a?b@h are equal ([urlkit.Equal]).
+// [Info].ReservedChars reports the set.
 type News struct {
 	u         urlkit.URL
 	All       bool   // news:*
@@ -70,54 +77,30 @@ func checkArticle(l loc, p part) error {
 	if i := left.firstNot(ucharOr(";/?:&=")); i >= 0 {
 		return l.err(p.off+i, p.comp, ErrBadArticle, "%q is not allowed in a message-id before \"@\" (%s)", left.raw[i:i+1], rule)
 	}
-	if off, why := checkHost(p.raw[at+1:]); off >= 0 {
+	if off, why := newsHost(p.raw[at+1:]); off >= 0 {
 		return l.err(p.off+at+1+off, p.comp, ErrBadArticle, "message-id domain: %s (%s)", why, rule)
 	}
 	return nil
 }
 
-// checkHost checks s against RFC 1738's host = hostname | hostnumber and
-// returns the offset of the first offending byte and why, or -1.
-func checkHost(s string) (int, string) {
+// newsHost checks the domain of a message-id, s, against RFC 1738's host
+// = hostname | hostnumber: the core's host rule (urlkit.CheckComponent),
+// the one the parser applies to every URL's host, with an empty domain
+// refused. It returns the offset of the first offending byte and why, or
+// -1.
+func newsHost(s string) (int, string) {
 	if s == "" {
 		return 0, "empty host"
 	}
-	labels := strings.Split(s, ".")
-	off := 0
-	numeric := true
-	for k, lab := range labels {
-		if lab == "" {
-			return off, `empty label: labels are separated by single "."`
-		}
-		for i := 0; i < len(lab); i++ {
-			c := lab[i]
-			if !chars.Is(c, chars.AlphaDigit) && c != '-' {
-				return off + i, "character " + strquote(c) + " not allowed in a host name"
-			}
-			if !chars.Is(c, chars.Digit) {
-				numeric = false
-			}
-		}
-		if lab[0] == '-' || lab[len(lab)-1] == '-' {
-			return off, `a label must start and end with a letter or digit`
-		}
-		if k < len(labels)-1 {
-			off += len(lab) + 1
-		}
+	if s[0] == '[' {
+		return 0, `"[" is not allowed in a host name (an IPv6 literal is no message-id domain)`
 	}
-	if numeric {
-		if len(labels) == 4 {
-			return -1, ""
-		}
-		return 0, "a host number has four decimal parts"
-	}
-	if !chars.Is(labels[len(labels)-1][0], chars.Alpha) {
-		return off, "the last label of a host name starts with a letter"
+	var se *urlkit.SyntaxError
+	if err := urlkit.CheckComponent(urlkit.ComponentHost, s); errors.As(err, &se) {
+		return se.Offset, se.Reason()
 	}
 	return -1, ""
 }
-
-func strquote(c byte) string { return `"` + string(rune(c)) + `"` }
 
 // URL returns the URL the view was made from.
 func (v *News) URL() urlkit.URL { return v.u }
@@ -269,3 +252,49 @@ func (v *News) wireParts() []wirePart {
 	}
 	return []wirePart{{v.id, "message-id"}}
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *News) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KBool("all", v.All)
+	w.KNonEmpty("group", v.Group)
+	w.KNonEmpty("message_id", v.MessageID)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *News) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
+func (p *NNTPPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("addr", p.Addr)
+	w.KNonEmpty("group", p.Group)
+	w.KNonEmpty("article", p.Article)
+	w.KNonEmpty("message_id", p.MessageID)
+	w.KBool("list_groups", p.ListGroups)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *NNTPPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s NNTPCommand) writeJSON(w jsonw.Writer) jsonw.Writer {
+	if int(s.Verb) < len(nntpVerbs) && nntpVerbs[s.Verb].arg == argAlways {
+		w.KStr("arg", s.Arg)
+	}
+	if s.Else != 0 {
+		w.Key("else")
+		w.OpenArray()
+		w.Str(NNTPCommand{Verb: s.Else}.Op())
+		w.CloseArray()
+	}
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s NNTPCommand) MarshalJSON() ([]byte, error) { return stepJSON(s) }

@@ -1,8 +1,11 @@
 package scheme
 
 import (
+	"fmt"
+
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // NNTP (RFC 1738 3.7; RFC 1630, NNTP): nntp://<host>:<port>/<newsgroup-name>/<article-number>
@@ -73,4 +76,27 @@ func (v *NNTP) Plan(Config) (Plan, error) {
 		p.Commands = []NNTPCommand{{Verb: NNTPModeReader}, {Verb: NNTPGroup, Arg: v.Group}, overAll, {Verb: NNTPQuit}}
 	}
 	return p, nil
+}
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *NNTP) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("host", v.Host)
+	w.KNum("port", v.Port)
+	w.KStr("group", v.Group)
+	w.KNonEmpty("article", v.Article)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *NNTP) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// fileName is the article number (RFC 1738 3.7).
+func (v *NNTP) fileName() (string, error) {
+	if v.Article == "" {
+		return "", fmt.Errorf("an nntp URL without an article number: %w", ErrNoFileName)
+	}
+	return v.Article, nil
 }

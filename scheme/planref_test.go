@@ -3,44 +3,67 @@ package scheme
 import (
 	"errors"
 	"fmt"
+	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/rfcbnf"
 )
 
-// refFTPCommands is the FTP command sequence built the straightforward
-// way, one concatenation per line from wire-decoded parts, as Plan built it
-// before it wrote every line into one string.
-func refFTPCommands(v *FTP, cfg Config) (addr string, cmds, cwd []string, err error) {
-	if err = planPort(v.u); err != nil {
-		return
+// refFTPCommands is the FTP command sequence of RFC 1738 3.2.2 built the
+// straightforward way, from the URL's text alone: the url-path read with
+// the regular expression of ftpurl's fpath and ftptype made from RFC 1738
+// 5's text (ftpPathByGrammar), each part decoded by urlkit.Unescape, a
+// part that decodes to a control character refused (RFC 1738 6), the
+// port bound checked on the digits as written. Nothing of ftp.go's path
+// reading, decoding or checking is called; the type guessed for a name
+// without ";type=" is GuessFTPType's, a policy of the plan with its own
+// table test rather than a rule of the RFC. The host, port, type and
+// whether there is a user and a password are the view's, which Plan
+// follows (TestFTPPlanOfChangedView changes them); refFTPView checks an
+// unchanged view's against the URL's text.
+func refFTPCommands(tb testing.TB, v *FTP, cfg Config) (addr string, cmds, cwd []string, err error) {
+	u := v.u
+	if p, ok := u.RawPort(); ok {
+		if n, e := strconv.Atoi(strings.TrimLeft(p, "0") + "0"); e != nil || n/10 > 65535 {
+			return "", nil, nil, fmt.Errorf("port %s is above 65535", p)
+		}
 	}
-	l := locOf(v.u)
+	decode := func(raw string) (string, error) {
+		d := decodeOracle(raw)
+		if strings.IndexFunc(d, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+			return "", fmt.Errorf("%q decodes to a control character", raw)
+		}
+		return d, nil
+	}
 	user, pass := "", ""
-	if s, ok := v.u.User(); ok {
-		if user, err = (part{s, l.user(), urlkit.ComponentUser}).wire(l, "USER argument"); err != nil {
+	if s, ok := u.User(); ok {
+		if user, err = decode(s); err != nil {
 			return
 		}
 	}
-	if s, ok := v.u.Password(); ok {
-		if pass, err = (part{s, l.password(), urlkit.ComponentPassword}).wire(l, "PASS argument"); err != nil {
+	if s, ok := u.Password(); ok {
+		if pass, err = decode(s); err != nil {
 			return
 		}
 	}
-	var segs []part
-	if _, ok := v.u.Path(); ok {
-		p, _, e := ftpPath(v.u)
-		if e != nil {
-			return "", nil, nil, e
+	var segs []string
+	if _, ok := u.Path(); ok {
+		var ok bool
+		segs, _, ok = ftpPathByGrammar(tb, u.PathAndSearch())
+		if !ok {
+			return "", nil, nil, errors.New("the url-path is not fpath [ \";type=\" ftptype ] (RFC 1738 5)")
 		}
-		segs = p.split('/')
 	}
 	name := ""
 	cwd = []string{}
 	for i, s := range segs {
-		d, e := s.wire(l, "")
+		d, e := decode(s)
 		if e != nil {
 			return "", nil, nil, e
 		}
@@ -80,6 +103,82 @@ func refFTPCommands(v *FTP, cfg Config) (addr string, cmds, cwd []string, err er
 	return fmt.Sprintf("%s:%d", v.Host, v.Port), cmds, cwd, nil
 }
 
+// refFTPView checks what an ftp view read from its URL against the URL's
+// text: the host as written, the port (21 when none, RFC 1738 3.2), a user
+// and a password when the login has them, and the type code of ";type="
+// by RFC 1738 5's rules.
+func refFTPView(tb testing.TB, v *FTP) {
+	tb.Helper()
+	u := v.u
+	port := 21
+	if p, ok := u.RawPort(); ok {
+		port, _ = strconv.Atoi(p)
+	}
+	_, hasUser := u.User()
+	_, hasPass := u.Password()
+	typ := byte(0)
+	if _, ok := u.Path(); ok {
+		_, typ, _ = ftpPathByGrammar(tb, u.PathAndSearch())
+	}
+	if v.Host != u.Host() || (port <= 65535 && v.Port != port) || v.HasUser != hasUser || v.HasPassword != hasPass || v.Type != typ {
+		tb.Fatalf("%s: view host %q port %d user %v password %v type %q; the URL says %q %d %v %v %q", u, v.Host, v.Port, v.HasUser, v.HasPassword, v.Type, u.Host(), port, hasUser, hasPass, typ)
+	}
+}
+
+// ftpPathRE is ftpurl's url-path, fpath [ ";type=" ftptype ], as a regular
+// expression made from RFC 1738 5's text, with the path and the type code
+// captured.
+var ftpPathRE struct {
+	once sync.Once
+	re   *regexp.Regexp
+	err  error
+}
+
+// ftpPathByGrammar reads an ftp url-path (the search part included:
+// fsegment admits "?") by RFC 1738 5's rules: its segments, as written,
+// and its type code in lower case (0 for none); ok is false when the
+// rules refuse it. RFC 1738's text is required (the test is skipped
+// without it, and fails under URLKIT_REQUIRE_CORPORA=1).
+func ftpPathByGrammar(tb testing.TB, path string) (segs []string, typ byte, ok bool) {
+	tb.Helper()
+	ftpPathRE.once.Do(func() {
+		g, err := rfcbnf.LoadURL(rfcbnf.SpecPath())
+		if err != nil {
+			ftpPathRE.err = err
+			return
+		}
+		fpath, err := g.Regexp("fpath")
+		if err != nil {
+			ftpPathRE.err = err
+			return
+		}
+		ftype, err := g.Regexp("ftptype")
+		if err != nil {
+			ftpPathRE.err = err
+			return
+		}
+		inner := func(re *regexp.Regexp) string {
+			return strings.TrimSuffix(strings.TrimPrefix(re.String(), "^"), "$")
+		}
+		ftpPathRE.re = regexp.MustCompile(`^(` + inner(fpath) + `)(?:;type=(` + inner(ftype) + `))?$`)
+	})
+	if ftpPathRE.err != nil {
+		msg := "the ftp reference needs RFC 1738's text (" + rfcbnf.SpecPath() + "): " + ftpPathRE.err.Error()
+		if os.Getenv("URLKIT_REQUIRE_CORPORA") == "1" {
+			tb.Fatal(msg)
+		}
+		tb.Skip(msg)
+	}
+	m := ftpPathRE.re.FindStringSubmatch(path)
+	if m == nil {
+		return nil, 0, false
+	}
+	if m[2] != "" {
+		typ = m[2][0] | 0x20
+	}
+	return strings.Split(m[1], "/"), typ, true
+}
+
 // TestFTPPlanMatchesReference compares Plan with refFTPCommands over logins,
 // ports, paths of 0 to 12 segments, escapes (control characters in an
 // argument, and in the fragment, which is not sent) and every type code.
@@ -107,10 +206,11 @@ func TestFTPPlanMatchesReference(t *testing.T) {
 							t.Fatalf("%s: %v", s, err)
 						}
 						v := view.(*FTP)
+						refFTPView(t, v)
 						for _, cfg := range []Config{{}, {Email: "me@my.dom"}} {
 							n++
 							plan, err := v.Plan(cfg)
-							addr, cmds, cwd, refErr := refFTPCommands(v, cfg)
+							addr, cmds, cwd, refErr := refFTPCommands(t, v, cfg)
 							if (err == nil) != (refErr == nil) {
 								t.Fatalf("%s: Plan error %v, reference %v", s, err, refErr)
 							}
@@ -132,9 +232,9 @@ func TestFTPPlanMatchesReference(t *testing.T) {
 
 // TestFTPPathSuffix checks ftpPath, which looks for the ";type=" suffix
 // at the end of the path first and searches only a path with a ";",
-// against ftpPathByRule, the rule as RFC 1738 3.2.2 states it (the last
-// ";type=", with no "/" after it), on type suffixes valid, invalid and
-// misplaced, reserved bytes and escapes.
+// against ftpPathByGrammar, RFC 1738 5's fpath [ ";type=" ftptype ] read
+// from the RFC's text, on type suffixes valid, invalid and misplaced,
+// reserved bytes and escapes: the same verdict, segments and type code.
 func TestFTPPathSuffix(t *testing.T) {
 	for _, seg := range []string{"", "a", "a%3Bb", "a;b", "a?b", "%2F", "a=b&c:d@e"} {
 		for _, suffix := range []string{"", ";type=a", ";type=I", ";type=d", ";type=D", ";type=x", ";type=", ";type=ai",
@@ -145,41 +245,17 @@ func TestFTPPathSuffix(t *testing.T) {
 					continue
 				}
 				p, typ, err := ftpPath(u)
-				want, wantTyp, wantErr := ftpPathByRule(u)
-				if fmt.Sprint(err) != fmt.Sprint(wantErr) || p != want || typ != wantTyp {
-					t.Errorf("%s: ftpPath %+v %q %v, by the rule %+v %q %v", u, p, typ, err, want, wantTyp, wantErr)
+				segs, wantTyp, ok := ftpPathByGrammar(t, u.PathAndSearch())
+				if (err == nil) != ok {
+					t.Errorf("%s: ftpPath %v, RFC 1738 5's rules say %v", u, err, ok)
+					continue
+				}
+				if ok && (p.raw != strings.Join(segs, "/") || typ != wantTyp) {
+					t.Errorf("%s: ftpPath %q %q, by RFC 1738 5's rules %q %q", u, p.raw, typ, strings.Join(segs, "/"), wantTyp)
 				}
 			}
 		}
 	}
-}
-
-// ftpPathByRule is ftpPath as it was before it looked at the end of the
-// path first: the last ";type=" found by searching the whole path.
-func ftpPathByRule(u urlkit.URL) (part, byte, error) {
-	l := locOf(u)
-	// The url-path includes any "?": fsegment allows it.
-	p := part{u.PathAndSearch(), l.urlPath(), urlkit.ComponentPath}
-	var typ byte
-	if k := strings.LastIndex(p.raw, ";type="); k >= 0 && strings.IndexByte(p.raw[k:], '/') < 0 {
-		code := p.raw[k+6:]
-		if len(code) != 1 || strings.IndexByte("aidAID", code[0]) < 0 {
-			if hint := rfc1630Type(code); hint != "" {
-				return p, 0, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
-					`ftp type code %q is RFC 1630's form (ftptype = A formcode | E formcode | I | L digits, formcode = N | T | C), which RFC 1738 3.2.2 replaced by "a", "i" or "d": %s`, code, hint)
-			}
-			return p, 0, l.err(p.off+k+6, urlkit.ComponentPath, ErrBadType,
-				`ftp type code %q: it is one of "a", "i" or "d" (RFC 1738 3.2.2: ftptype = "A" | "I" | "D" | "a" | "i" | "d")`, code)
-		}
-		typ = code[0] | 0x20
-		p.raw = p.raw[:k]
-	}
-	// Segment by segment, "/" separating them: the first reserved byte of
-	// the whole path is the first of the first segment holding one.
-	if i := p.firstNotIn(&fpathChars); i >= 0 {
-		return p, 0, reservedErr(l, p, i, `RFC 1738 3.2.2: within a name or CWD component, "/" and ";" are reserved and must be encoded`)
-	}
-	return p, typ, nil
 }
 
 // TestGopherPlanMatchesReference compares the gopher request line with
@@ -329,7 +405,7 @@ func TestFTPPlanOfChangedView(t *testing.T) {
 			change(&c)
 			for _, cfg := range []Config{{}, {Email: "me@my.dom"}} {
 				plan, err := c.Plan(cfg)
-				addr, cmds, cwd, refErr := refFTPCommands(&c, cfg)
+				addr, cmds, cwd, refErr := refFTPCommands(t, &c, cfg)
 				if err != nil || refErr != nil {
 					t.Fatalf("%s, change %d: %v, reference %v", s, i, err, refErr)
 				}
@@ -351,7 +427,7 @@ func TestPlanLongText(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan, err := v.Plan(Config{})
-	addr, cmds, cwd, refErr := refFTPCommands(v.(*FTP), Config{})
+	addr, cmds, cwd, refErr := refFTPCommands(t, v.(*FTP), Config{})
 	if err != nil || refErr != nil {
 		t.Fatalf("%s: %v, reference %v", u, err, refErr)
 	}
@@ -448,8 +524,9 @@ func FuzzFTPPlanReference(f *testing.F) {
 			return
 		}
 		v := view.(*FTP)
+		refFTPView(t, v)
 		plan, err := v.Plan(Config{Email: "a@b"})
-		addr, cmds, cwd, refErr := refFTPCommands(v, Config{Email: "a@b"})
+		addr, cmds, cwd, refErr := refFTPCommands(t, v, Config{Email: "a@b"})
 		if (err == nil) != (refErr == nil) {
 			t.Fatalf("%s: Plan error %v, reference %v", u, err, refErr)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/internal/chars"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // PROSPERO (RFC 1738 3.11; RFC 1630, Prospero; 1993 URL draft):
@@ -118,6 +119,7 @@ const (
 	ProsperoFirst          = "first"           // always, first
 	ProsperoNotADirectory  = "not-a-directory" // the listing was answered FAILURE NOT-A-DIRECTORY
 	ProsperoContentsMethod = "contents-method" // the attributes offer the PROSPERO-CONTENTS access method
+	ProsperoNotAuthorized  = "not-authorized"  // the listing was answered FAILURE NOT-AUTHORIZED
 )
 
 // ProsperoRequest is one request: the commands of one ARDP message, sent
@@ -137,6 +139,8 @@ func (r ProsperoRequest) Text() string {
 		return "request (when the server answers FAILURE NOT-A-DIRECTORY): " + r.Reply
 	case ProsperoContentsMethod:
 		return "request (when the object offers the PROSPERO-CONTENTS access method): " + r.Reply
+	case ProsperoNotAuthorized:
+		return "request (when the server answers FAILURE NOT-AUTHORIZED): " + r.Reply
 	}
 	return "request (" + r.When + "): " + r.Reply
 }
@@ -283,6 +287,21 @@ func (c ProsperoList) Text() string {
 	return s
 }
 
+// ProsperoStatus is "STATUS", a request of its own (no VERSION, no
+// AUTHENTICATE), as Prospero's pstatus sends it: the server answers with
+// lines of text about itself, among them "Root: PATH", the directory
+// whose tree it serves, under which every hsoname it answers lies
+// (../shared/servers/prospero/transcripts/prospero-status-vls).
+type ProsperoStatus struct{}
+
+func (ProsperoStatus) prosperoCommand() {}
+
+// Op returns "status".
+func (ProsperoStatus) Op() string { return "status" }
+
+// Text is the command line.
+func (ProsperoStatus) Text() string { return "STATUS" }
+
 // ProsperoGetObjectInfo is "GET-OBJECT-INFO requested-attributes
 // hsoname-type hsoname object-version" and its SELECT lines.
 type ProsperoGetObjectInfo struct {
@@ -391,14 +410,16 @@ func (v *Prospero) Plan(cfg Config) (Plan, error) {
 	p.Requests = []ProsperoRequest{
 		{When: ProsperoFirst, Commands: with(
 			ProsperoDirectory{HSONameType: "ASCII", HSOName: name, ObjectVersion: version, Select: sel},
-			ProsperoList{Options: ""}),
-			Reply: "the directory's LINK lines; FAILURE NOT-A-DIRECTORY: the object is a file"},
+			ProsperoList{Options: "ATTRIBUTES"}),
+			Reply: "the directory's LINK lines, each with its ATTRIBUTE lines (size, last-modified, access methods: what vls -A shows); FAILURE NOT-A-DIRECTORY: the object is a file"},
 		{When: ProsperoNotADirectory, Commands: with(
 			ProsperoGetObjectInfo{Attributes: attrs, HSONameType: "ASCII", HSOName: name, ObjectVersion: objVersion, Select: sel}),
 			Reply: "the object's ATTRIBUTE lines; follow an ACCESS-METHOD: PROSPERO-CONTENTS (next request), AFTP (through ftp), GOPHER (through gopher)"},
 		{When: ProsperoContentsMethod, Commands: with(
 			ProsperoGetObjectInfo{Attributes: []string{ProsperoContents}, HSONameType: "ASCII", HSOName: name, ObjectVersion: objVersion, Select: sel}),
 			Reply: "ATTRIBUTE OBJECT INTRINSIC CONTENTS SEQUENCE DATA and the file's bytes as one token"},
+		{When: ProsperoNotAuthorized, Commands: []ProsperoCommand{ProsperoStatus{}},
+			Reply: "the server's status, as pstatus shows it: its Root: line names the tree it serves, where the hsoname is looked for"},
 	}
 	return p, nil
 }
@@ -435,4 +456,128 @@ func prosperoVersionForm(tail []part) bool {
 		}
 	}
 	return true
+}
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *Prospero) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("host", v.Host)
+	w.KNum("port", v.Port)
+	w.KStr("hsoname", v.HSOName)
+	writePairs(&w, "fields", "name", "value", len(v.Fields), func(i int) (string, string) { return v.Fields[i].Name, v.Fields[i].Value })
+	w.KOpt("version", v.Version, v.HasVersion)
+	if len(v.Attributes) > 0 {
+		w.KStrs("attributes", v.Attributes)
+	}
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *Prospero) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
+func (p *ProsperoPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("addr", p.Addr)
+	w.KStr("hsoname", p.HSOName)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *ProsperoPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s ProsperoRequest) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("when", s.When)
+	w.KStr("reply", s.Reply)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoRequest) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s ProsperoVersion) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KNum("version", s.Version)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoVersion) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s ProsperoAuthenticate) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("type", s.Type)
+	w.KStr("data", s.Data)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoAuthenticate) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s ProsperoDirectory) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("hsoname_type", s.HSONameType)
+	w.KStr("hsoname", s.HSOName)
+	w.KNonEmpty("object_version", s.ObjectVersion)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoDirectory) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s ProsperoList) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("options", s.Options)
+	if len(s.Components) > 0 {
+		w.KStrs("components", s.Components)
+	}
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoList) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s ProsperoGetObjectInfo) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStrs("attributes", s.Attributes)
+	w.KStr("hsoname_type", s.HSONameType)
+	w.KStr("hsoname", s.HSOName)
+	w.KStr("object_version", s.ObjectVersion)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoGetObjectInfo) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s ProsperoSelect) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("applies_to", s.AppliesTo)
+	w.KStr("namespace", s.Namespace)
+	w.KStr("name", s.Name)
+	w.KStr("value_type", s.ValueType)
+	w.KStr("value", s.Value)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoSelect) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s ProsperoStatus) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// fileName is the hsoname's last "/"-segment: no structure may be assumed
+// (RFC 1738 3.11), but the name a server gives a file is its last segment
+// in every hsoname dirsrv writes.
+func (v *Prospero) fileName() (string, error) {
+	return v.HSOName[strings.LastIndexByte(v.HSOName, '/')+1:], nil
 }

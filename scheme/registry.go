@@ -38,7 +38,8 @@
 // with its text and argument rule in the verb table), methods Op and Text
 // computed from those fields, and return it from the plan's Steps; then
 // execute it in the access package by its fields (a case of the
-// protocol's switch on the verb) and write its JSON keys. A step whose
+// protocol's switch on the verb) and write its JSON keys (its writeJSON
+// method, beside the type, and its line in "JSON keys" below). A step whose
 // choice depends on a reply carries the rule as data, as [FTPCommand.Else]
 // does (EPSV, then PASV if refused): a choice made from an earlier reply,
 // such as "MLSD if the FEAT reply lists MLST, else LIST", is one more
@@ -50,7 +51,12 @@
 // Views, plans and steps have one JSON form, written by hand (no
 // reflection) by [AppendViewJSON], [AppendPlanJSON] and [AppendStepJSON],
 // which their MarshalJSON methods and `urlkit parse --json` and `urlkit
-// plan --json` call. A plan's object has its scheme's keys, then "steps";
+// plan --json` call. Each type writes its own keys in its scheme's file
+// (a writeJSON method), so a scheme is one file: its view, grammar,
+// plan, steps and JSON; the speed paths of `urlkit parse --json` (a view
+// built without an allocation, a view's JSON written straight from a valid
+// URL) are optional functions a scheme registers there too (fastPaths, as
+// file and http do). A plan's object has its scheme's keys, then "steps";
 // each step's object has "op", its type's keys, then "text". A password
 // from the URL is never in a plan or a step (a PASS step says only where
 // its password comes from: "source": "url").
@@ -318,10 +324,31 @@ type Info struct {
 	Syntax      Syntax
 	DefaultPort int    // 0 when the scheme has none
 	Source      string // the document that defines the scheme, e.g. "RFC 1738 3.3"
+	// ReservedChars says which characters the scheme reserves, which
+	// [urlkit.Canonical] and [urlkit.Equal] keep encoded in its url-path
+	// and search part; the zero value (Stated false) keeps RFC 1630's
+	// generic reserved set.
+	ReservedChars ReservedChars
+}
+
+// ReservedChars says which characters a scheme reserves in its url-path and
+// search part (for a scheme without "//", in its scheme-specific part).
+// RFC 1738 2.2: only ";", "/", "?", ":", "@", "=" and "&" may be reserved
+// within a scheme; an escape of any other character that needs no
+// encoding means the character itself. The built-in schemes whose section
+// says which they reserve (http, https, ftp, gopher, mailto, news) state
+// it here; the core's canonical form follows it.
+type ReservedChars struct {
+	Stated bool   // the scheme's document says which characters it reserves
+	Path   string // reserved in the url-path (or scheme-specific part)
+	Search string // reserved in the search part after "?"
+	Source string // the line that says so
 }
 
 func infoOf(i schemes.Info) Info {
-	return Info{Name: i.Name, Syntax: Syntax(i.Syntax), DefaultPort: i.DefaultPort, Source: i.Source}
+	r := i.Reserved
+	return Info{Name: i.Name, Syntax: Syntax(i.Syntax), DefaultPort: i.DefaultPort, Source: i.Source,
+		ReservedChars: ReservedChars{Stated: r.Stated, Path: r.Path, Search: r.Search, Source: r.Source}}
 }
 
 // The registry: what Register publishes, never changed once published
@@ -377,7 +404,9 @@ func Register(s Scheme) {
 		panic("scheme: Register called twice for " + name)
 	}
 	if schemes.BuiltinIndex(name) < 0 {
-		if !schemes.Add(schemes.Info{Name: name, Syntax: schemes.Syntax(info.Syntax), DefaultPort: info.DefaultPort, Source: info.Source}) {
+		r := info.ReservedChars
+		if !schemes.Add(schemes.Info{Name: name, Syntax: schemes.Syntax(info.Syntax), DefaultPort: info.DefaultPort, Source: info.Source,
+			Reserved: schemes.Reserved{Stated: r.Stated, Path: r.Path, Search: r.Search, Source: r.Source}}) {
 			panic("scheme: Register called twice for " + name)
 		}
 	}
@@ -446,7 +475,8 @@ func ViewOf(u urlkit.URL) (View, error) {
 	return For(u).View(u)
 }
 
-// A ViewBuf is storage for [ViewInto]: the zero value is ready to use.
+// A ViewBuf is storage for [ViewInto]: the zero value is ready to use. It
+// holds a view of each scheme that has a ViewInto path (fastPaths.into).
 type ViewBuf struct {
 	file File
 	http HTTP
@@ -460,21 +490,8 @@ type ViewBuf struct {
 // of ViewOf (TestViewIntoAgrees).
 func ViewInto(buf *ViewBuf, u urlkit.URL) (View, error) {
 	if u.IsAbsolute() {
-		if b, ok := For(u).(builtin); ok {
-			switch b.name {
-			case "file":
-				if err := checkFile(u); err != nil {
-					return nil, err
-				}
-				buf.file.fill(u)
-				return &buf.file, nil
-			case "http", "https":
-				if err := checkHTTP(u); err != nil {
-					return nil, err
-				}
-				buf.http.fill(u)
-				return &buf.http, nil
-			}
+		if b, ok := For(u).(builtin); ok && b.fast != nil && b.fast.into != nil {
+			return b.fast.into(buf, u)
 		}
 	}
 	return ViewOf(u)
@@ -524,13 +541,18 @@ func PlanOf(u urlkit.URL, cfg Config) (Plan, error) {
 	}
 	p, err := v.Plan(cfg)
 	if err == nil && cfg.Head {
-		switch p.(type) {
-		case *HTTPPlan, *FTPPlan, *GopherPlan:
-		default:
+		if _, ok := p.(headPlan); !ok {
 			return nil, fmt.Errorf("%s: %w: -I (--head) asks http and https for HEAD, ftp for SIZE and MDTM, gopher for its Gopher+ attributes", u.Scheme(), ErrNoHead)
 		}
 	}
 	return p, err
+}
+
+// A headPlan is a plan that Config.Head changes into a request for what
+// is known about the resource (-I): each such plan type says so in its
+// scheme's file.
+type headPlan interface {
+	asksHead()
 }
 
 // builtin is the Scheme of a built-in scheme: its info comes from the core
@@ -541,6 +563,20 @@ type builtin struct {
 	name  string
 	view  func(u urlkit.URL) (View, error)
 	check func(u urlkit.URL) error
+	fast  *fastPaths // nil for most schemes
+}
+
+// fastPaths are a built-in scheme's speed paths for programs that look at
+// one view at a time, many times over (urlkit parse --json), set in the
+// scheme's own file: into builds the view in buf without an allocation
+// ([ViewInto]); validJSON checks a URL as check does and writes its view's
+// JSON object straight from the URL, without building the view
+// ([AppendValidViewJSON]), or reports false for a URL it does not take.
+// Each gives exactly what the general path gives (TestViewIntoAgrees,
+// TestAppendValidViewJSON).
+type fastPaths struct {
+	into      func(buf *ViewBuf, u urlkit.URL) (View, error)
+	validJSON func(b []byte, u urlkit.URL) ([]byte, error)
 }
 
 func (b builtin) Info() Info {
@@ -560,13 +596,18 @@ func (b builtin) Validate(u urlkit.URL) error {
 }
 
 func registerBuiltin(name string, view func(u urlkit.URL) (View, error)) {
-	Register(builtin{name, view, nil})
+	Register(builtin{name: name, view: view})
 }
 
 // registerChecked registers a built-in scheme whose grammar check is a
 // function of its own, which the view function calls before it builds.
 func registerChecked(name string, view func(u urlkit.URL) (View, error), check func(u urlkit.URL) error) {
-	Register(builtin{name, view, check})
+	Register(builtin{name: name, view: view, check: check})
+}
+
+// registerFast registers a checked built-in scheme with speed paths.
+func registerFast(name string, view func(u urlkit.URL) (View, error), check func(u urlkit.URL) error, fast *fastPaths) {
+	Register(builtin{name: name, view: view, check: check, fast: fast})
 }
 
 // ---- positions -------------------------------------------------------------

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // Reserved names: urn (RFC 1630, reserved for URNs), and afs, nfs,
@@ -39,3 +40,18 @@ func (v *Reserved) URL() urlkit.URL { return v.u }
 func (v *Reserved) Plan(Config) (Plan, error) {
 	return nil, fmt.Errorf("%s: scheme name reserved (%s) with no syntax or access method defined: %w", v.Scheme, v.Source, ErrNoAccess)
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *Reserved) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("scheme", v.Scheme)
+	w.KStr("source", v.Source)
+	w.KBool("reserved", v.Reserved)
+	w.KStr("opaque", v.Opaque)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *Reserved) MarshalJSON() ([]byte, error) { return viewJSON(v) }

@@ -399,7 +399,8 @@ func TestReservedAndGeneric(t *testing.T) {
 type testScheme struct{}
 
 func (testScheme) Info() Info {
-	return Info{Name: "x-test-reg", Syntax: SyntaxIP, DefaultPort: 9999, Source: "test"}
+	return Info{Name: "x-test-reg", Syntax: SyntaxIP, DefaultPort: 9999, Source: "test",
+		ReservedChars: ReservedChars{Stated: true, Path: "/", Source: "test: only \"/\" is reserved"}}
 }
 func (testScheme) View(u urlkit.URL) (View, error) { return &Generic{u: u, Scheme: "x-test-reg"}, nil }
 
@@ -414,6 +415,22 @@ func TestRegister(t *testing.T) {
 	}
 	if DefaultPort("X-Test-Reg") != 9999 {
 		t.Errorf("default port not registered")
+	}
+	// The reserved set reaches urlkit.Equal (RFC 1738 2.2, 4: a new scheme
+	// says which characters it reserves); an unregistered scheme keeps
+	// RFC 1630's generic set.
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"x-test-reg://h/a?b", "x-test-reg://h/a%3Fb", true},
+		{"x-test-reg://h/a@b*", "x-test-reg://h/a%40b%2A", true},
+		{"x-test-reg://h/a/b", "x-test-reg://h/a%2Fb", false},
+		{"x-unstated://h/a?b", "x-unstated://h/a%3Fb", false},
+	} {
+		if got := urlkit.Equal(urlkit.MustParse(tt.a), urlkit.MustParse(tt.b)); got != tt.want {
+			t.Errorf("Equal(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
 	}
 	defer func() {
 		if recover() == nil {

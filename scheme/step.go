@@ -1,6 +1,10 @@
 package scheme
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/urlkit/urlkit/internal/jsonw"
+)
 
 // A Step is one step of a plan: a command, request or message a client
 // sends, or something it does that sends nothing (start a session, open a
@@ -93,3 +97,22 @@ func StepTexts(p Plan) []string {
 // holdsLineBreak reports whether s holds CR, LF or NUL, which no argument
 // of a command line may hold (RFC 1738 6).
 func holdsLineBreak(s string) bool { return strings.ContainsAny(s, "\r\n\x00") }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s Connect) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("addr", s.Addr)
+	if s.TLS {
+		w.KBool("tls", true)
+		w.KStr("server_name", s.ServerName)
+	}
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s Connect) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s Action) MarshalJSON() ([]byte, error) { return stepJSON(s) }

@@ -2,6 +2,7 @@ package scheme
 
 import (
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // TELNET (RFC 1738 3.8): telnet://<user>:<password>@<host>:<port>/
@@ -157,3 +158,52 @@ func (v *Telnet) wireParts() []wirePart {
 	}
 	return out
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *Telnet) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("program", v.Program)
+	writeLogin(&w, v.Host, v.Port, v.User, v.HasUser, v.Password, v.HasPassword)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *Telnet) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
+func (p *Session) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("program", p.Program)
+	w.KStr("addr", hostPort(p.Host, p.Port))
+	w.KOpt("user", p.User, p.HasUser)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *Session) MarshalJSON() ([]byte, error) { return planJSON(p) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s StartSession) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("program", s.Program)
+	w.KStr("addr", s.Addr)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s StartSession) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s AdviseUser) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("user", s.Name)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s AdviseUser) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s AdvisePassword) MarshalJSON() ([]byte, error) { return stepJSON(s) }

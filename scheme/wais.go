@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/jsonw"
 )
 
 // WAIS (RFC 1738 3.9; RFC 1630, WAIS; RFC 1625):
@@ -327,3 +328,77 @@ func (v *WAIS) wireParts() []wirePart {
 	}
 	return []wirePart{{v.search, "WAIS search words"}}
 }
+
+// ---- JSON -----------------------------------------------------------------
+
+// writeJSON writes the members of the view's JSON object (the package
+// documentation's "JSON keys").
+func (v *WAIS) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("host", v.Host)
+	w.KNum("port", v.Port)
+	w.KStr("form", v.Form)
+	w.KStr("database", v.Database)
+	w.KNonEmpty("search", v.Search)
+	w.KNonEmpty("wtype", v.WType)
+	w.KNonEmpty("wpath", v.WPath)
+	writePairs(&w, "docid_fields", "number", "value", len(v.DocIDFields), func(i int) (string, string) {
+		return v.DocIDFields[i].Number, v.DocIDFields[i].Value
+	})
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendViewJSON).
+func (v *WAIS) MarshalJSON() ([]byte, error) { return viewJSON(v) }
+
+// writeJSON writes the plan's own members of its JSON object, before
+// "steps".
+func (p *WAISPlan) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("addr", p.Addr)
+	w.KStr("form", p.Form)
+	w.KStr("database", p.Database)
+	w.KStr("url", p.URL)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendPlanJSON).
+func (p *WAISPlan) MarshalJSON() ([]byte, error) { return planJSON(p) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s WAISInitAPDU) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KNum("preferred_message_size", s.PreferredMessageSize)
+	w.KNum("maximum_record_size", s.MaximumRecordSize)
+	w.KStr("implementation_name", s.ImplementationName)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s WAISInitAPDU) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s WAISSearchAPDU) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("database", s.Database)
+	w.KStr("seed_words", s.SeedWords)
+	if s.AskUser {
+		w.KBool("ask_user", true)
+	}
+	w.KNum("max_documents", s.MaxDocuments)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s WAISSearchAPDU) MarshalJSON() ([]byte, error) { return stepJSON(s) }
+
+// writeJSON writes the step's own members of its JSON object, between
+// "op" and "text".
+func (s WAISRetrieval) writeJSON(w jsonw.Writer) jsonw.Writer {
+	w.KStr("database", s.Database)
+	w.KStr("docid", s.DocID)
+	w.KStr("type", s.Type)
+	w.KNum("chunk", s.Chunk)
+	return w
+}
+
+// MarshalJSON implements json.Marshaler (see AppendStepJSON).
+func (s WAISRetrieval) MarshalJSON() ([]byte, error) { return stepJSON(s) }

@@ -86,13 +86,15 @@ func TestProsperoPlanRequests(t *testing.T) {
 	// RFC 1738 3.11: "<URL:prospero://host.dom//pros/name> designates a
 	// <hsoname> of "/pros/name"".
 	p := mustPlan(t, "prospero://host.dom//pros/name", Config{Email: "joe@example.org"}).(*ProsperoPlan)
-	if p.Addr != "host.dom:1525" || p.HSOName != "/pros/name" || len(p.Requests) != 3 {
+	if p.Addr != "host.dom:1525" || p.HSOName != "/pros/name" || len(p.Requests) != 4 {
 		t.Fatalf("plan %+v", p)
 	}
 	want := []struct{ when, msg string }{
-		{ProsperoFirst, "VERSION 5\nAUTHENTICATE '' UNAUTHENTICATED joe\nDIRECTORY ASCII '/pros/name'\nLIST '' COMPONENTS\n"},
+		{ProsperoFirst, "VERSION 5\nAUTHENTICATE '' UNAUTHENTICATED joe\nDIRECTORY ASCII '/pros/name'\nLIST ATTRIBUTES COMPONENTS\n"},
 		{ProsperoNotADirectory, "VERSION 5\nAUTHENTICATE '' UNAUTHENTICATED joe\nGET-OBJECT-INFO #ALL ASCII '/pros/name' 0\n"},
 		{ProsperoContentsMethod, "VERSION 5\nAUTHENTICATE '' UNAUTHENTICATED joe\nGET-OBJECT-INFO CONTENTS ASCII '/pros/name' 0\n"},
+		// as pstatus sends it (transcripts/prospero-status-vls): STATUS alone
+		{ProsperoNotAuthorized, "STATUS\n"},
 	}
 	for i, w := range want {
 		if r := p.Requests[i]; r.When != w.when || r.Message() != w.msg {

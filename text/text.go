@@ -739,63 +739,108 @@ func (x *extractor) wrapped(i int) int {
 	return i + 1
 }
 
-// bare examines the ":" at text[i] and returns where to go on.
+// bare examines the ":" at text[i] and returns where to go on. Its steps:
+// the scheme name before the ":" (bareScheme), the run of URL characters
+// after it (bareRun), then either the URL, trimmed of the sentence's
+// punctuation (bareEmit), or, when nothing is left after the ":" or the
+// "//", an IPv6 literal's report (bareIPv6). Each step returns next >= 0
+// when the examination ends there (no URL here, or more text needed: see
+// needMore), and -1 to go on.
 func (x *extractor) bare(i int) int {
+	s, ip, next := x.bareScheme(i)
+	if next >= 0 {
+		return next
+	}
+	start, prefixed := s, false
+	if s-4 >= x.floor && isURLTag(x.text[s-4:]) {
+		start -= 4
+		prefixed = true
+	}
+	limit := min(len(x.text), s+MaxSpan)
+	p, e, next := x.bareRun(i, s, start, limit, prefixed)
+	if next >= 0 {
+		return next
+	}
+	if x.isTemplate(e) {
+		// "http://<host>:<port>/<path>": a grammar template, not a URL.
+		return e
+	}
+	if x.more {
+		return i
+	}
 	t := x.text
-	if i+1 >= len(t) {
-		if x.needMore() {
-			return i
+	end := trimTrailing(t, i+1, e)
+	if end <= i+1 || (t[i+1] == '/' && end <= i+3) {
+		// Nothing after the ":", or after the "//", unless it is "[": an
+		// IPv6 literal (RFC 2732), which is reported.
+		if ip && end == i+3 && x.ipv6(end, limit) {
+			return x.bareIPv6(i, s, end, limit, start, prefixed, p)
 		}
 		return i + 1
 	}
-	if w, _ := wordAt(t, i+1); w == 0 {
-		return i + 1
+	return x.bareEmit(i, end, e, start, prefixed, p)
+}
+
+// bareScheme reads the scheme name that ends at the ":" at text[i]: ASCII
+// letters first, at most maxSchemeLen bytes, not the end of a longer word
+// (a non-ASCII letter before it, as in "xhttp:"), a scheme text knows, and
+// "//" after the ":" for an Internet scheme (RFC 1738 3.1). It returns the
+// name's start and whether the scheme is an Internet one.
+func (x *extractor) bareScheme(i int) (s int, ip bool, next int) {
+	t := x.text
+	if i+1 >= len(t) {
+		if x.needMore() {
+			return 0, false, i
+		}
+		return 0, false, i + 1
 	}
-	// The scheme name before the ":".
-	s := i
+	if w, _ := wordAt(t, i+1); w == 0 {
+		return 0, false, i + 1
+	}
+	s = i
 	for s > x.floor && i-s <= maxSchemeLen && class[t[s-1]]&cScheme != 0 {
 		s--
 	}
 	if i-s > maxSchemeLen {
-		return i + 1
+		return 0, false, i + 1
 	}
 	for s < i && class[t[s]]&cAlpha == 0 {
 		s++
 	}
 	if s == i {
-		return i + 1
+		return 0, false, i + 1
 	}
 	if s > x.floor && t[s-1] >= utf8.RuneSelf {
 		// A non-ASCII letter before the scheme: the scheme is the end of
 		// a word, as in "xhttp:".
 		if r, w := utf8.DecodeLastRuneInString(t[max(x.floor, s-utf8.UTFMax):s]); !endsURL(r, w) {
-			return i + 1
+			return 0, false, i + 1
 		}
 	}
 	known, ip := lookupScheme(t[s:i])
 	if !known {
-		return i + 1
+		return 0, false, i + 1
 	}
 	if ip {
 		if len(t) < i+3 && x.needMore() {
-			return i
+			return 0, false, i
 		}
 		if !strings.HasPrefix(t[i+1:], "//") {
-			return i + 1
+			return 0, false, i + 1
 		}
 	}
-	start := s
-	prefixed := false
-	if s-4 >= x.floor && isURLTag(t[s-4:]) {
-		start -= 4
-		prefixed = true
-	}
+	return s, ip, -1
+}
 
-	// The URL runs over URL characters and non-ASCII letters, and on
-	// across a line break right after a hyphen.
-	limit := min(len(t), s+MaxSpan)
-	p := piece{a: s, nonASCII: -1}
-	e := i + 1
+// bareRun extends the URL whose scheme starts at text[s] over URL
+// characters and non-ASCII letters from just after its ":" at text[i], and
+// on across a line break right after a hyphen (hyphenBreakAfter), up to
+// limit. It returns the piece and the end of the run. A run longer than
+// MaxSpan is not a URL anyone can use: it is rejected and skipped.
+func (x *extractor) bareRun(i, s, start, limit int, prefixed bool) (p piece, e, next int) {
+	t := x.text
+	p = piece{a: s, nonASCII: -1}
+	e = i + 1
 	for {
 		for e < limit {
 			w, non := wordAt(t, e)
@@ -809,97 +854,104 @@ func (x *extractor) bare(i int) int {
 		}
 		if e >= len(t) {
 			if x.needMore() {
-				return i
+				return p, e, i
 			}
 		} else if e >= limit {
 			if w, _ := wordAt(t, e); w > 0 {
-				// Longer than MaxSpan: not a URL anyone can use; skip it.
 				p.b = limit
 				x.reject(p, start, limit, limit, false, prefixed, ErrTooLong)
 				x.floor = limit
-				return limit
+				return p, e, limit
 			}
 		}
 		if t[e-1] != '-' {
-			break
+			return p, e, -1
 		}
-		k := skipSpace(t, e, limit, true)
-		if k >= limit {
-			if limit == len(t) && x.needMore() {
-				return i
-			}
-			break
+		k, more := x.hyphenBreakAfter(e, limit)
+		if more {
+			return p, e, i
 		}
-		if t[k] != '\n' {
-			break
-		}
-		k = skipSpace(t, k, limit, false)
-		if k >= limit {
-			if limit == len(t) && x.needMore() {
-				return i
-			}
-			break
-		}
-		if w, _ := wordAt(t, k); w == 0 || strings.Count(t[e:k], "\n") > 1 {
-			break
+		if k < 0 {
+			return p, e, -1
 		}
 		p.spaces, p.hyphens = true, true
 		e = k
 	}
-	if x.isTemplate(e) {
-		// "http://<host>:<port>/<path>": a grammar template, not a URL.
-		return e
+}
+
+// hyphenBreakAfter looks past a hyphen that ends text[:e] for the line
+// break that continues the URL on the next line (RFC 1738's appendix: a
+// hyphen at a line break may be the URL's own or the writer's): white
+// space, one line feed, white space, then a URL character. It returns where
+// the URL goes on, -1 when it does not, and more when the text ends
+// before that is known.
+func (x *extractor) hyphenBreakAfter(e, limit int) (k int, more bool) {
+	t := x.text
+	k = skipSpace(t, e, limit, true)
+	if k >= limit {
+		return -1, limit == len(t) && x.needMore()
 	}
-	if x.more {
+	if t[k] != '\n' {
+		return -1, false
+	}
+	k = skipSpace(t, k, limit, false)
+	if k >= limit {
+		return -1, limit == len(t) && x.needMore()
+	}
+	if w, _ := wordAt(t, k); w == 0 || strings.Count(t[e:k], "\n") > 1 {
+		return -1, false
+	}
+	return k, false
+}
+
+// bareIPv6 reports the bare URL whose host, after "//" at text[i+1:end],
+// is an IPv6 literal: RFC 1738 has none (RFC 2732 came later), so it is
+// rejected, or with Lenient taken as the lenient reading takes it (RFC
+// 3986 3.2.2), without the sentence's punctuation.
+func (x *extractor) bareIPv6(i, s, end, limit, start int, prefixed bool, p piece) int {
+	t := x.text
+	k := end
+	for k < limit && t[k] > ' ' && t[k] < utf8.RuneSelf && t[k] != '<' && t[k] != '>' && t[k] != '"' {
+		k++
+	}
+	if k == len(t) && x.needMore() {
 		return i
 	}
-	runEnd := e
-	e = trimTrailing(t, i+1, e)
-	if e <= i+1 || (t[i+1] == '/' && e <= i+3) {
-		// Nothing after the ":", or after the "//", unless it is "[": an
-		// IPv6 literal (RFC 2732), which is reported.
-		if ip && e == i+3 && x.ipv6(e, limit) {
-			k := e
-			for k < limit && t[k] > ' ' && t[k] < utf8.RuneSelf && t[k] != '<' && t[k] != '>' && t[k] != '"' {
-				k++
+	if x.lenient {
+		if e := trimTrailing(t, i+1, k); e > i+3 {
+			if _, _, err := x.parseCandidate(t[s:e]); err == nil {
+				p.b = e
+				x.emit(p, start, e, false, prefixed)
+				return e
 			}
-			if k == len(t) && x.needMore() {
-				return i
-			}
-			if x.lenient {
-				// The lenient reading takes IPv6 literals (RFC 3986
-				// 3.2.2): a match, without the sentence's punctuation.
-				if e := trimTrailing(t, i+1, k); e > i+3 {
-					if _, _, err := x.parseCandidate(t[s:e]); err == nil {
-						p.b = e
-						x.emit(p, start, e, false, prefixed)
-						return e
-					}
-				}
-			}
-			if x.rejected == nil {
-				return k
-			}
-			p.b = k
-			_, _, err := x.parseCandidate(t[s:k])
-			if err == nil {
-				err = ErrUnclosed // cannot happen: a URL does not start with "//["
-			}
-			x.reject(p, start, k, e, false, prefixed, err)
-			return k
 		}
-		return i + 1
 	}
-	p.b = e
+	if x.rejected == nil {
+		return k
+	}
+	p.b = k
+	_, _, err := x.parseCandidate(t[s:k])
+	if err == nil {
+		err = ErrUnclosed // cannot happen: a URL does not start with "//["
+	}
+	x.reject(p, start, k, end, false, prefixed, err)
+	return k
+}
+
+// bareEmit offers text[p.a:end] as a bare URL (the run went on to runEnd
+// before the sentence's punctuation was trimmed) and returns where to go
+// on.
+func (x *extractor) bareEmit(i, end, runEnd, start int, prefixed bool, p piece) int {
+	p.b = end
 	// A hyphen break after the end of the URL is not part of it.
-	if p.hyphens && !strings.Contains(t[i:e], "\n") {
+	if p.hyphens && !strings.Contains(x.text[i:end], "\n") {
 		p.spaces, p.hyphens = false, false
 	}
-	if p.nonASCII >= e {
+	if p.nonASCII >= end {
 		p.nonASCII = -1
 	}
-	if x.emit(p, start, e, false, prefixed) {
-		return e
+	if x.emit(p, start, end, false, prefixed) {
+		return end
 	}
 	// Not a URL; neither is anything else in the same run of URL
 	// characters, which is not looked at again (this keeps extraction

@@ -5,15 +5,15 @@ import (
 	"testing"
 )
 
-// The benchmarks below hold the figures README's "Gateway performance"
-// gives for issue 22 (gopher through the gateway against fetching
+// The benchmarks below hold the figures docs/performance.md's "Gateway
+// performance" gives (gopher through the gateway against fetching
 // directly; a 1,000-item menu's page against fetching the menu): the same
 // sides as `go run ./bench/gateway -only gopher` and `-only menu`, set up
 // by the same code, measured the same way (this process's CPU time per
 // request, every side in turn, the order alternating), b.N requests per
 // side in four rounds. The two legs side (the direct fetch, then the
 // floor's exchange) bounds what any gateway can reach in this harness. They report each side's CPU time per request and
-// the ratios; the rates depend on the machine's load (README says how
+// the ratios; the rates depend on the machine's load (docs/performance.md says how
 // to read them), the CPU ratios much less. Run them with
 //
 //	go test ./bench/gateway -run X -bench . -benchtime 4000x -count 3

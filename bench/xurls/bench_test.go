@@ -92,8 +92,8 @@ func BenchmarkCorpus(b *testing.B) {
 // TestThroughputRatio measures both extractors in this one process, in CPU
 // time (user and system, so a loaded machine's waiting does not count),
 // in alternating rounds over the whole corpus, and fails when text.Extract
-// is less than 100 times as fast as xurls.Strict. README gives the ratio
-// measured (about 2,500x); the bound leaves room for machines that differ.
+// is less than 100 times as fast as xurls.Strict. docs/performance.md gives the ratio
+// measured (about 1,900x); the bound leaves room for machines that differ.
 //
 //	cd bench/xurls && go test -run TestThroughputRatio -v
 func TestThroughputRatio(t *testing.T) {

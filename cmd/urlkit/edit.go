@@ -8,6 +8,7 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/edit"
+	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -130,6 +131,13 @@ func applyEdit(o *results, line *input, rd reading, u urlkit.URL, op editOp, mod
 			// The "/" that separates the path from the host is not part of
 			// urlkit's path (RFC 1738 3.1); accept it, as trurl does.
 			value = strings.TrimPrefix(value, "/")
+		}
+		if c == urlkit.ComponentHost && rd.lenient {
+			// --lenient reads a host value as it reads a URL's host:
+			// IDNA, escapes, browsers' host numbers, IPv6 literals.
+			v, warns, err := lenient.Set(u, c, value)
+			o.warn(line, value, warns)
+			return v, err
 		}
 		if encoded {
 			return edit.Set(u, c, value)

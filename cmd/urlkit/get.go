@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -20,6 +19,8 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/archive"
+	"github.com/urlkit/urlkit/internal/tempfile"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -88,12 +89,21 @@ func init() {
 			outs := new([]string)
 			fs.Var(outputList{outs}, "o", "write the next URL's resource to `FILE` (- for standard output); repeat for several URLs")
 			fs.Var(remoteName{outs}, "O", "write the next URL's resource to a file named after the URL's last segment; repeat for several URLs")
+			fs.Bool("r", false, "with --warc: capture recursively, following gopher menu items, ftp directory entries, WAIS hits and Prospero links (docs/archiving.md)")
+			fs.Int("depth", 5, "-r: how many links deep to follow from the URLs given")
+			fs.Int("max-items", 10000, "-r: stop after this many retrievals (0: no limit)")
+			fs.Int64("max-bytes", 0, "-r: stop once the resources retrieved hold this many bytes (0: no limit)")
+			fs.Duration("wait", 0, "-r: pause this long between two retrievals")
+			fs.Bool("any-server", false, "-r: follow links to other servers too (default: only to the servers of the URLs given)")
+			fs.Bool("continue", false, "-r: take up the WARC file where it ends: what it holds is not fetched again, its listings are followed")
+			fs.String("warc", "", "also record every fetch, the exact bytes exchanged, into the WARC file `FILE`.warc.gz (docs/archiving.md); a URL without -o or -O is then not written to standard output")
 			fs.Bool("keep-partial", false, "on failure keep what was received, as FILE.part (the target itself is never touched)")
 			fs.Bool("i", false, "http: include the response status line and headers")
 			fs.Bool("v", false, "show each plan and the protocol exchange on standard error (passwords masked, server text escaped)")
 			fs.Bool("raw", false, "gopher: write a menu as the server sent it instead of a listing of gopher URLs")
 			fs.Bool("L", false, "http: follow redirects (each hop a new plan; only to http or https)")
 			fs.Bool("location", false, "same as -L")
+			fs.Bool("allow-private-follow", false, "let a server steer the retrieval to a more private address than its own (a redirect, a Prospero forward or access method, to loopback or the local network), which is refused by default")
 			fs.Int("max-redirs", access.DefaultMaxRedirects, "http: the most redirects -L follows")
 			fs.Duration("connect-timeout", access.DefaultConnectTimeout, "time allowed to connect, name resolution included")
 			fs.Duration("timeout", access.DefaultReadTimeout, "time allowed between reads")
@@ -130,6 +140,9 @@ type getFlags struct {
 	proxy, via                            string     // --proxy; the gateway in use
 	viaURL                                urlkit.URL // the URL asked of it
 	rd                                    reading    // --lenient
+	warcName                              string     // --warc
+	warc                                  *archive.Writer
+	crawl                                 crawlFlags // -r
 }
 
 func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
@@ -141,6 +154,9 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 		include: get("i").(bool), verbose: get("v").(bool), raw: get("raw").(bool),
 		exec: get("exec").(bool), progress: get("progress").(bool) && !get("no-progress").(bool), keepPartial: get("keep-partial").(bool),
 		silent: get("silent").(bool), rd: readingOf(fs), head: get("head").(bool),
+		warcName: str("warc"),
+		crawl: crawlFlags{on: get("r").(bool), depth: get("depth").(int), maxItems: get("max-items").(int), maxBytes: get("max-bytes").(int64),
+			wait: get("wait").(time.Duration), anyServer: get("any-server").(bool), resume: get("continue").(bool)},
 	}
 	o := &g.opts
 	o.Lenient = g.rd.lenient
@@ -154,6 +170,10 @@ func readGetFlags(e *env, fs *flag.FlagSet) getFlags {
 	o.MaxReplyLine = get("max-line").(int)
 	o.FollowRedirects = get("L").(bool) || get("location").(bool)
 	o.MaxRedirects = get("max-redirs").(int)
+	// The follow rule (access.MayFollow): a server never steers get to a
+	// more private address than its own, unless this flag says so.
+	o.AllowPrivateFollow = get("allow-private-follow").(bool)
+	o.Dial = e.dial
 	if g.verbose {
 		o.Trace = e.stderr
 		o.OnPlan = func(p scheme.Plan) {
@@ -172,10 +192,46 @@ func runGet(e *env, fs *flag.FlagSet, args []string) int {
 		fmt.Fprintf(e.stderr, "urlkit get: %d -o/-O for %d URLs\n", len(g.outs), len(args))
 		return exitUsage
 	}
+	if g.warcName != "" && g.head {
+		fmt.Fprintf(e.stderr, "urlkit get: --warc records retrievals; -I (--head) retrieves nothing\n")
+		return exitUsage
+	}
+	if msg := g.crawl.check(g); msg != "" {
+		fmt.Fprintf(e.stderr, "urlkit get: %s\n", msg)
+		return exitUsage
+	}
 	cfg := planConfig(e, fs)
+	g.opts.ListDetails = cfg.FTPListDetails // through a gateway (--proxy)
 	ctx, signalled, stop := stopOnSignals() // SIGINT, SIGTERM, SIGHUP (signals.go)
 	defer stop()
+	if g.warcName != "" {
+		// The records of each fetch are written when it is complete; a
+		// fetch that a signal stops leaves none. The file is closed with
+		// the complete ones whatever ends get (archive.Writer).
+		w, held, err := openWARC(g.warcName, g.crawl.resume)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "urlkit get: %v\n", err)
+			return exitInvalid
+		}
+		if held != nil && held.Dropped != nil && !g.silent {
+			fmt.Fprintf(e.stderr, "urlkit get: --continue: warning: %v\n", held.Dropped)
+		}
+		g.crawl.held = held
+		g.warc = w
+		defer func() {
+			if err := w.Close(); err != nil {
+				fmt.Fprintf(e.stderr, "urlkit get: --warc: %v\n", err)
+			}
+		}()
+	}
 	quietPipe()
+	if g.crawl.on {
+		status := runCrawl(ctx, e, fs, g, cfg, args)
+		if ctx.Err() != nil {
+			return signalled()
+		}
+		return status
+	}
 	// URLs from the arguments, --url-file or standard input (lines.go),
 	// one at a time, in order.
 	i := 0
@@ -232,6 +288,9 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		return fail(err)
 	}
 	g.viaURL = u
+	if g.via != "" && g.warc != nil {
+		return fail(fmt.Errorf("--warc records what urlkit exchanges with the server itself, and a gateway (%s) would answer instead: unset --proxy, or name the host in no_proxy", g.via))
+	}
 	if g.via != "" && g.head {
 		// The gateway is asked with GET (access.FetchViaProxy): -I would
 		// not be what plan -I prints.
@@ -254,10 +313,9 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		return exitOK
 	case *scheme.MailPlan:
 		return sendMail(ctx, e, g, cfg, p, fail)
-	case *scheme.FTPPlan, *scheme.GopherPlan, *scheme.NNTPPlan, *scheme.HTTPPlan, *scheme.FilePlan, *scheme.WAISPlan, *scheme.ProsperoPlan:
 	default:
-		if g.via != "" {
-			break // the gateway retrieves it
+		if access.Retrievable(plan) || g.via != "" {
+			break // a client of access, or the gateway, retrieves it
 		}
 		// mid, cid: print what a client would do.
 		fmt.Fprintln(e.stdout, redact(u.String()))
@@ -274,8 +332,10 @@ func getOne(ctx context.Context, e *env, g getFlags, cfg scheme.Config, line *in
 		}
 		out = name
 	}
-	w, err := openOutput(e, out, g.keepPartial)
-	if err != nil {
+	var w *output
+	if out == "" && g.warc != nil {
+		w = &output{w: io.Discard} // the WARC file is the output
+	} else if w, err = openOutput(e, out, g.keepPartial); err != nil {
 		return fail(err)
 	}
 	if err := fetch(ctx, e, g, plan, w, meterName(out, u)); err != nil {
@@ -329,6 +389,31 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 		defer func() { m.done(err == nil) }()
 	}
 	r, err := (*access.Resource)(nil), error(nil)
+	var capture *archive.Fetch
+	if g.warc != nil {
+		// The exchange and the resource as read are recorded; the
+		// records are written once the resource has been read whole and
+		// closed (the QUIT of ftp and nntp is part of the exchange), and
+		// dropped if it fails.
+		f := g.warc.Capture(g.viaURL, &opts)
+		capture = f
+		defer func() {
+			if err != nil {
+				if archive.RecordsFailure(err) {
+					if ferr := f.Finish(); ferr != nil {
+						err = errors.Join(err, ferr)
+					}
+				} else {
+					f.Abandon()
+				}
+				return
+			}
+			if r != nil {
+				r.Close()
+			}
+			err = f.Finish()
+		}()
+	}
 	if g.via != "" {
 		r, err = access.FetchViaProxy(ctx, g.via, g.viaURL, &opts)
 	} else {
@@ -336,6 +421,9 @@ func fetch(ctx context.Context, e *env, g getFlags, plan scheme.Plan, w *output,
 	}
 	if err != nil {
 		return err
+	}
+	if capture != nil {
+		r = capture.Resource(r)
 	}
 	defer r.Close()
 	if m != nil && r.Size >= 0 {
@@ -547,7 +635,7 @@ func openOutput(e *env, name string, keep bool) (*output, error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := createTemp(dir, "."+base+".urlkit-", ".part")
+	f, err := tempfile.Create(dir, "."+base+".urlkit-", ".part")
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
@@ -555,21 +643,6 @@ func openOutput(e *env, name string, keep bool) (*output, error) {
 		f.Chmod(st.Mode().Perm()) // the file it replaces keeps its mode
 	}
 	return &output{w: f, f: f, target: name, keep: keep}, nil
-}
-
-// createTemp creates a new file dir/prefix<random>suffix for writing with
-// mode 0666, which the kernel reduces by the umask (os.CreateTemp's 0600
-// would ignore it).
-func createTemp(dir, prefix, suffix string) (*os.File, error) {
-	for range 100 {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 36)+suffix)
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, err
-	}
-	return nil, fmt.Errorf("no free temporary name in %s", dir)
 }
 
 // commit renames the complete temporary file onto the target.

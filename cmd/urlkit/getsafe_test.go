@@ -322,12 +322,20 @@ func TestGetMaxRSS(t *testing.T) {
 		name string
 		args []string
 		code int
+		// extra KiB of anonymous memory allowed beyond the 10 MiB
+		extra int64
 	}{
-		{"gopher 64 MiB menu", []string{"get", "-o", os.DevNull, "gopher://" + menu.Addr + "/1"}, exitOK},
-		{"ftp endless reply", []string{"get", "ftp://" + ftpReply.Addr + "/f"}, exitInvalid},
-		{"nntp endless article, --max-size 256M", []string{"get", "-o", os.DevNull, "--max-size", "268435456", "nntp://" + nntpArticle.Addr + "/g/1"}, exitInvalid},
-		{"smtp endless reply", []string{"get", "--send", smtpReply.Addr, "--from", "a@example.org", "mailto:b@example.org"}, exitInvalid},
-		{"http endless header", []string{"get", "http://" + header.Addr + "/"}, exitInvalid},
+		{"gopher 64 MiB menu", []string{"get", "-o", os.DevNull, "gopher://" + menu.Addr + "/1"}, exitOK, 0},
+		// issue 33: the same menu captured (get --warc): the record is
+		// spooled to disk above archive.SpoolThreshold (1 MiB), never
+		// held; the spool's and the gzip writer's buffers are allowed 6
+		// MiB more (measured 8.9 to 10.5 MiB; a record held whole would
+		// be over 64 MiB).
+		{"gopher 64 MiB menu into a WARC file", []string{"get", "--warc", filepath.Join(t.TempDir(), "menu"), "gopher://" + menu.Addr + "/1"}, exitOK, 6 << 10},
+		{"ftp endless reply", []string{"get", "ftp://" + ftpReply.Addr + "/f"}, exitInvalid, 0},
+		{"nntp endless article, --max-size 256M", []string{"get", "-o", os.DevNull, "--max-size", "268435456", "nntp://" + nntpArticle.Addr + "/g/1"}, exitInvalid, 0},
+		{"smtp endless reply", []string{"get", "--send", smtpReply.Addr, "--from", "a@example.org", "mailto:b@example.org"}, exitInvalid, 0},
+		{"http endless header", []string{"get", "http://" + header.Addr + "/"}, exitInvalid, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd, errb := urlkitProcess(t, strings.NewReader("body"), tc.args...)
@@ -364,10 +372,10 @@ func TestGetMaxRSS(t *testing.T) {
 				t.Skip("no /proc/PID/status to read the memory from")
 			}
 			t.Logf("peak RSS %d KiB, of it anonymous at most %d KiB; %s", hwm, anon, strings.TrimSpace(errb.String()))
-			// README: urlkit lists a 64 MiB menu in under 20 MiB of
+			// docs/get.md: urlkit lists a 64 MiB menu in under 20 MiB of
 			// resident memory, of which about 10 MiB is its text; the
 			// race detector multiplies memory.
-			limit := int64(10 << 10) // KiB
+			limit := int64(10<<10) + tc.extra // KiB
 			if raceEnabled {
 				limit = 256 << 10
 			}

@@ -74,7 +74,7 @@ func TestWorkersKeepOrder(t *testing.T) {
 // wall time.
 func TestStreamingAnswersEachLine(t *testing.T) {
 	// The CPU the process spends from a line's write to its answer, the
-	// test's own included (README: within 100 ms; the race detector
+	// test's own included (docs/performance.md: within 100 ms; the race detector
 	// multiplies the work several times, so under it the bound is 1 s).
 	limit := 100 * time.Millisecond
 	if raceEnabled {

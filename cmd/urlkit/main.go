@@ -18,9 +18,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"io"
+	"net"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -75,6 +77,10 @@ type env struct {
 	// handler that kept a line past its call (see handler) shows in the
 	// output; main leaves it nil.
 	recycled func(data []byte)
+	// dial, when not nil, is the dialer of get (access.Options.Dial):
+	// tests route a server seen at a public address to a loopback one.
+	// main leaves it nil.
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // Exit statuses.
@@ -98,6 +104,9 @@ func run(e *env, args []string) int {
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && strings.HasPrefix(args[1], "-") {
+			return helpFormat(e, args[1:])
+		}
 		if len(args) > 1 {
 			c, ok := commands[args[1]]
 			if !ok {
@@ -303,37 +312,23 @@ func engineFor(e *env, name string, fs *flag.FlagSet) *engine {
 func helpText(c *command) string {
 	var b strings.Builder
 	b.WriteString("usage: urlkit " + c.name + " " + c.usage + "\n\n" + c.summary + "\n")
-	fs := newFlagSet(c)
-	short := map[string]string{} // long name -> short alias
-	for s, l := range c.aliases {
-		short[l] = s
-	}
 	type line struct{ left, right string }
 	var lines []line
 	width := 0
-	fs.VisitAll(func(f *flag.Flag) {
-		if _, isAlias := c.aliases[f.Name]; isAlias {
-			return
+	for _, f := range commandFlags(c) {
+		left := strings.Join(f.spellings(), ", ")
+		if f.arg != "" {
+			left += " " + f.arg
 		}
-		left := flagSpelling(f.Name)
-		if s, ok := short[f.Name]; ok {
-			left = flagSpelling(s) + ", " + left
-		}
-		arg, usage := flag.UnquoteUsage(f)
-		if _, ok := f.Value.(*stringList); ok && arg == "value" {
-			arg = "VALUE"
-		}
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
-			left += " " + strings.ToUpper(arg)
-		}
-		if d := f.DefValue; d != "" && d != "0" && d != "false" && d != "0s" {
-			usage += " (default " + d + ")"
-		} else if f.Name == "workers" {
+		usage := f.usage
+		if f.def != "" {
+			usage += " (default " + f.def + ")"
+		} else if f.name == "workers" {
 			usage += " (here " + strconv.Itoa(runtime.GOMAXPROCS(0)) + ")"
 		}
 		lines = append(lines, line{left, usage})
 		width = max(width, len(left))
-	})
+	}
 	if len(lines) > 0 {
 		b.WriteString("\nflags:\n")
 		for _, l := range lines {
@@ -370,7 +365,7 @@ var commandGroups = []struct {
 }{
 	{"Read and check URLs", []string{"parse", "check", "canon", "equal"}},
 	{"Change and compose URLs", []string{"edit", "resolve", "relative", "escape", "unescape"}},
-	{"Fetch what a URL names", []string{"plan", "get", "serve"}},
+	{"Fetch what a URL names", []string{"plan", "get", "serve", "index"}},
 	{"Find URLs in text", []string{"extract"}},
 }
 
@@ -407,7 +402,9 @@ func usage(w io.Writer) {
 		sort.Strings(other)
 		group("Other commands", other)
 	}
-	b.WriteString("\nRun 'urlkit help COMMAND' (or 'urlkit COMMAND --help') for a command's flags,\n'urlkit --version' for the version.\n")
+	b.WriteString("\nRun 'urlkit help COMMAND' (or 'urlkit COMMAND --help') for a command's flags,\n" +
+		"'urlkit help --man' for the manual page, 'urlkit help --completion bash|zsh|fish'\n" +
+		"for a completion script, 'urlkit --version' for the version.\n")
 	io.WriteString(w, b.String())
 }
 

@@ -110,7 +110,7 @@ func TestErrorNamesArePlain(t *testing.T) {
 	}
 }
 
-// TestParseJSONCPU holds the part of README's parse --json figure that is
+// TestParseJSONCPU holds the part of docs/performance.md's parse --json figure that is
 // urlkit's own work: parse --json in this process (one worker, output
 // discarded) against the net/url yardstick's parse and print of the same
 // lines, interleaved, the least CPU time of seven rounds each (what other

@@ -17,7 +17,7 @@ package main
 // or is interrupted the line is cleared and the error follows.
 //
 // Why not a progress library: schollz/progressbar v3.19.1 and
-// vbauerster/mpb v8.16.2 were tried for this (README, "get"). The first
+// vbauerster/mpb v8.16.2 were tried for this (docs/cli.md, the progress meter). The first
 // refuses a total of 0 bytes and a transfer that goes past its total (a
 // server that sends more than it announced), starts a redrawing goroutine
 // for an unknown total that runs until the bar finishes, and reads the

@@ -36,40 +36,9 @@ func init() {
 			fs.Bool("strict", false, "fail (exit 1) when the base or target breaks its scheme's rules; without it that is a warning")
 		},
 		run: func(e *env, fs *flag.FlagSet, args []string) int {
-			return runPair(e, fs, args, "relative", relativeString)
+			return runPair(e, fs, args, "relative", urlkit.RelativeStringWith)
 		},
 	})
-}
-
-func relativeString(base, target string, m urlkit.Mode, read func(string) (urlkit.URL, error)) (urlkit.URL, error) {
-	var findings []urlkit.SchemeFinding
-	parse := func(s, part string) (urlkit.URL, error) {
-		u, err := read(s)
-		if err == nil {
-			return u, nil
-		}
-		g, gerr := urlkit.ParseGeneric(s)
-		if gerr != nil {
-			return urlkit.URL{}, &urlkit.ResolveError{Op: "relative", Mode: m, Base: base, Ref: target, Part: part, Err: gerr}
-		}
-		findings = append(findings, urlkit.SchemeFinding{Part: part, Text: s, Err: err})
-		return g, nil
-	}
-	b, err := parse(base, "base")
-	if err != nil {
-		return urlkit.URL{}, err
-	}
-	t, err := parse(target, "target")
-	if err != nil {
-		return urlkit.URL{}, err
-	}
-	r, err := urlkit.Relative(b, t, m)
-	if err == nil && findings != nil {
-		// Generic URLs that break their scheme's rules: a warning, as
-		// for resolve.
-		return r, &urlkit.ResolveWarning{Mode: m, Base: base, Ref: target, Result: r.String(), Findings: findings}
-	}
-	return r, err
 }
 
 // runPair runs resolve or relative: the first argument is the base, the

@@ -79,3 +79,43 @@ func TestGetWaisThroughGateway(t *testing.T) {
 		}
 	}
 }
+
+// Issue 36 item 4: get --proxy gives what get gives for listings (a
+// gopher menu, an ftp directory, with and without --ftp-details): the
+// gateway answers a client that asks for access.ListingType with the
+// listing itself rather than its page. Files are the same bytes either
+// way.
+func TestGetProxyListings(t *testing.T) {
+	gs, err := fakeservers.Gopher(map[string][]byte{
+		"/m":   []byte("iHello\t\terror.host\t1\r\n0A file\t/f.txt\th.example\t70\r\n1A menu\t/sub\th.example\t7070\r\n.\r\n"),
+		"/f":   []byte("plain text\r\n.\r\n"),
+		"/bad": []byte("3No such thing\t\terror.host\t1\r\n.\r\n"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gs.Close()
+	fs, err := fakeservers.FTP(map[string][]byte{"/pub/a.txt": []byte("a\n"), "/pub/d/b.bin": {1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Close()
+	g := gateway.New(gateway.Config{Policy: gateway.Policy{Allow: []string{gs.Addr(), fs.Addr()}}})
+	defer g.Close()
+	gw := httptest.NewServer(g)
+	defer gw.Close()
+	for _, args := range [][]string{
+		{"gopher://" + gs.Addr() + "/1/m"},
+		{"gopher://" + gs.Addr() + "/0/f"},
+		{"gopher://" + gs.Addr() + "/1/bad"},
+		{"ftp://" + fs.Addr() + "/pub/"},
+		{"--ftp-details", "ftp://" + fs.Addr() + "/pub/"},
+		{"ftp://" + fs.Addr() + "/pub/a.txt"},
+	} {
+		direct, derr, dcode := runGetEnv(t, nil, "", append([]string{"get", "-s"}, args...)...)
+		via, verr, vcode := runGetEnv(t, nil, "", append([]string{"get", "-s", "--proxy", gw.URL}, args...)...)
+		if direct != via || dcode != vcode || direct == "" {
+			t.Errorf("%q:\ndirect %d %q %q\n   via %d %q %q", args, dcode, direct, derr, vcode, via, verr)
+		}
+	}
+}

@@ -40,5 +40,5 @@ func All(dir string) ([]*Suite, error) {
 var extraSuites []func(dir string) (*Suite, error)
 
 func init() {
-	extraSuites = append(extraSuites, WPTPercent, PerlEscape, Lib1560, CurlFTPGopher, NetURL, PythonSplit)
+	extraSuites = append(extraSuites, WPTPercent, PerlEscape, Lib1560, CurlFTPGopher, NetURL, PythonSplit, UTS46)
 }

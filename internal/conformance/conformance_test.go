@@ -35,25 +35,25 @@ func allSuites(t *testing.T) []*Suite {
 	return allResult
 }
 
-// TestREADMESummary checks that README.md's conformance table is the one
-// the suites produce now (rewrite it with the command in its marker).
-func TestREADMESummary(t *testing.T) {
+// TestDocsSummary checks that docs/conformance.md's table is the one the
+// suites produce now (rewrite it with the command in its marker).
+func TestDocsSummary(t *testing.T) {
 	suites := allSuites(t)
 	for _, s := range suites {
 		if s.Unavailable != "" {
 			t.Skipf("suite %q not run here (%s), so the figures cannot match", s.Name, s.Unavailable)
 		}
 	}
-	text, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	text, err := os.ReadFile(filepath.Join("..", "..", "docs", "conformance.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := Summary(string(text))
 	if got == "" {
-		t.Fatal("README.md has no conformance summary between the markers")
+		t.Fatal("docs/conformance.md has no conformance summary between the markers")
 	}
 	if want := SummaryTable(suites); got != want {
-		t.Errorf("README.md's conformance figures are stale; rerun go run ./internal/conformance/cmd/conformance -o CONFORMANCE.md -readme README.md\nREADME:\n%s\nnow:\n%s", got, want)
+		t.Errorf("docs/conformance.md's conformance figures are stale; rerun %s\ndocs:\n%s\nnow:\n%s", Command, got, want)
 	}
 }
 

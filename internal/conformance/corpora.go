@@ -23,7 +23,7 @@ var corpusUses = []corpusUse{
 	{"wpt-url/ada_extra_urltestdata.json", true, "WHATWG URL suite (this report)"},
 	{"wpt-url/percent-encoding.json", true, "WHATWG percent-encoding suite (this report), utf-8 column"},
 	{"wpt-url/setters_tests.json", false, "not used: WHATWG's setters re-encode and repair each component; comparing them needs urlkit's component-edit API (issue 11), which this report does not yet drive"},
-	{"wpt-url/toascii.json", false, "not used: IDNA ToASCII; RFC 1738 3.1 hosts are ASCII hostnames or hostnumbers, so international domain names are out of scope"},
+	{"wpt-url/toascii.json", true, "lenient/wpt_test.go TestWPTToASCII: the lenient reading's IDNA (RFC 1738 3.1 hosts are ASCII, so the strict parser is not run on it); UTS #46's own vectors are the UTS #46 suite (this report), from internal/conformance/testdata"},
 	{"wpt-url/urltestdata-javascript-only.json", false, "not used: one lone-surrogate input, which has no UTF-8 (or any octet) form and so cannot reach a Go parser"},
 	{"ada-url-datasets/*.txt", true, "net/url differential, Python urlsplit oracle, bases of the Python urljoin oracle (this report); parse benchmarks (bench_test.go)"},
 	{"relative/*.tsv", true, "Resolution suites and the Python urljoin oracle (this report); resolve_test.go"},

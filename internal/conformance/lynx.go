@@ -44,7 +44,7 @@ func Lynx(dir string) (*Suite, error) {
 			"the other side is lynx (Debian package, libwww-FM 2.14's HTParse) reading a page with `<base href>` and the references as links, `lynx -dump -listonly -force_html`.", lynxGenerated),
 		Notes: "Each pair goes to `urlkit.ResolveString(base, ref, urlkit.ModeLibwww)`; a result returned with a scheme warning counts as the result. " +
 			"Every pair is compared; a difference is classed only by a predicate over both outputs and the input, else it is wrong. " +
-			"lynx 2.9 is not the HTParse of the libwww 2.14 line (lynx 2.6 and 2.7.1) that the mode is named after; that one cannot run in CI, and its 20 differences from urlkit on 27 recorded pairs (trailing \"..\", a base with no path, dots after \"?\", fragments) are listed with their reasons in README (\"libwww mode is HTParse\") and pinned by TestHTParse214.",
+			"lynx 2.9 is not the HTParse of the libwww 2.14 line (lynx 2.6 and 2.7.1) that the mode is named after; that one cannot run in CI, and its 20 differences from urlkit on 27 recorded pairs (trailing \"..\", a base with no path, dots after \"?\", fragments) are listed with their reasons in docs/partial-forms.md (\"libwww mode is HTParse\") and pinned by TestHTParse214.",
 	}
 	lynx, err := exec.LookPath("lynx")
 	if err != nil {
@@ -179,8 +179,8 @@ const (
 	whyLynxEmptyFrag  = "lynx drops an empty fragment (\"#\" with nothing after it); RFC 1630: a void fragment-id with or without the hash sign means the whole object, so both name the same thing"
 	whyLynxLocalhost  = "the base has no \"//\" (\"http:\", \"x:a/b/c\"); lynx's local-file filler makes it \"scheme://localhost...\"; RFC 1630 and RFC 1738 5: a URL without \"//\" has no host, and urlkit resolves it as written"
 	whyLynxSchemeOnly = "lynx reads a reference that is the base's scheme and \":\" alone as the base's directory; ModeLibwww reads it as HTParse does: the empty partial form after the scheme, which is the whole context"
-	whyLynxSameHost   = "\"//h\" naming the base's own host keeps the base's path in HTParse (it drops the base's path only for a different host); RFC 1630: a reference starting \"//\" replaces everything after the scheme, so urlkit gives \"//h/\" (a deliberate difference from HTParse, listed in README)"
-	whyLynxSearchHack = "HTParse reads a host-only reference's search part (\"//g?y/../x\") as its path: no \"/\" before \"?\", and dot segments inside the search part simplified; RFC 1630 BNF: the search part is not a path (a deliberate difference from HTParse, listed in README)"
+	whyLynxSameHost   = "\"//h\" naming the base's own host keeps the base's path in HTParse (it drops the base's path only for a different host); RFC 1630: a reference starting \"//\" replaces everything after the scheme, so urlkit gives \"//h/\" (a deliberate difference from HTParse, listed in docs/partial-forms.md)"
+	whyLynxSearchHack = "HTParse reads a host-only reference's search part (\"//g?y/../x\") as its path: no \"/\" before \"?\", and dot segments inside the search part simplified; RFC 1630 BNF: the search part is not a path (a deliberate difference from HTParse, listed in docs/partial-forms.md)"
 )
 
 // compareLynx compares one pair and classes a difference by a predicate

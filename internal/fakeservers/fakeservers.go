@@ -102,6 +102,45 @@ func Gopher(docs map[string][]byte) (*Server, error) {
 
 // GopherOn is Gopher listening on addr ("[::1]:0" for IPv6 loopback).
 func GopherOn(addr string, docs map[string][]byte) (*Server, error) {
+	return gopherServe(addr, func(sel string) ([]byte, bool) {
+		d, ok := docs[sel]
+		return d, ok
+	})
+}
+
+// Docs are the documents of a gopher server started by GopherDocs, which
+// a test may add to while the server runs (a menu that names the server's
+// own address is written once the address is known), safely for the race
+// detector.
+type Docs struct {
+	mu sync.RWMutex
+	m  map[string][]byte
+}
+
+// Set makes the server answer selector sel with b.
+func (d *Docs) Set(sel string, b []byte) {
+	d.mu.Lock()
+	d.m[sel] = b
+	d.mu.Unlock()
+}
+
+func (d *Docs) get(sel string) ([]byte, bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	b, ok := d.m[sel]
+	return b, ok
+}
+
+// GopherDocs is Gopher with documents set afterwards (Docs.Set).
+func GopherDocs() (*Server, *Docs, error) {
+	d := &Docs{m: map[string][]byte{}}
+	s, err := gopherServe("127.0.0.1:0", d.get)
+	return s, d, err
+}
+
+// gopherServe starts a gopher server on addr answering each selector with
+// what doc gives it.
+func gopherServe(addr string, doc func(sel string) ([]byte, bool)) (*Server, error) {
 	return startOn(addr, func(s *Server, c net.Conn) {
 		br := bufio.NewReader(c)
 		line, err := br.ReadString('\n')
@@ -112,7 +151,7 @@ func GopherOn(addr string, docs map[string][]byte) (*Server, error) {
 		if i := strings.IndexByte(sel, '\t'); i >= 0 {
 			sel = sel[:i]
 		}
-		if d, ok := docs[sel]; ok {
+		if d, ok := doc(sel); ok {
 			c.Write(d)
 			return
 		}

@@ -19,7 +19,7 @@
 //
 // -before runs the listing measurements with a second binary too (an
 // older urlkit, whose serve takes none of the new flags), in the same
-// run, for the README's before and after figures.
+// run, to measure a change (docs/security.md gives the figures).
 package main
 
 import (

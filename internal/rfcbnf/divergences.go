@@ -3,7 +3,7 @@ package rfcbnf
 // A Divergence is a documented difference between urlkit and RFC 1738 5's
 // grammar (with the Extensions): a class of inputs on which the two may
 // disagree, with the reason. The grammar tests and the conformance suites
-// accept a disagreement only when a divergence applies to it; README's
+// accept a disagreement only when a divergence applies to it; docs/strictness.md's
 // list of deliberate divergences names each one.
 type Divergence struct {
 	Name   string

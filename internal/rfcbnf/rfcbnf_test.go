@@ -268,9 +268,9 @@ func TestGrammarAgreement(t *testing.T) {
 	}
 	t.Logf("%d URLs generated from %d rules and %d mutated; %d comparisons (urlkit.Parse and scheme.Parse each), %d agreed, divergences %v, unexplained %d",
 		perRule*len(urlRules), len(urlRules), perRule*len(urlRules), cases, agreed, divs, len(problems))
-	// README's figures (the grammar oracle).
+	// docs/conformance.md's figures (the grammar oracle).
 	if cases != 19212 || agreed != 18725 || divs["mailto is an RFC 822 addr-spec"] != 483 || divs["RFC 1630 schemes with a login"] != 4 {
-		t.Errorf("figures moved: %d comparisons, %d agreed, %v; README says 19,212, 18,725, 483 and 4: rerun and update README", cases, agreed, divs)
+		t.Errorf("figures moved: %d comparisons, %d agreed, %v; docs/conformance.md says 19,212, 18,725, 483 and 4: rerun and update it", cases, agreed, divs)
 	}
 }
 
@@ -324,16 +324,43 @@ func FuzzGrammarMutate(f *testing.F) {
 	})
 }
 
-// TestDivergencesDocumented requires README's list of deliberate
-// divergences to name every documented divergence.
+// TestDivergencesDocumented requires docs/strictness.md's list of
+// deliberate divergences to name every documented divergence.
 func TestDivergencesDocumented(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/strictness.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range rfcbnf.Divergences {
 		if !strings.Contains(string(readme), "*"+d.Name+"*") {
-			t.Errorf("README does not name the divergence %q (as *%s*)", d.Name, d.Name)
+			t.Errorf("docs/strictness.md does not name the divergence %q (as *%s*)", d.Name, d.Name)
 		}
+	}
+}
+
+// TestRegexp: the regular expressions of RFC 1738 5's host, user and port
+// rules accept what the recognizer accepts.
+func TestRegexp(t *testing.T) {
+	g := grammar(t)
+	for _, tt := range []struct {
+		rule string
+		in   []string
+	}{
+		{"host", []string{"a", "a.b", "a-b.c", "a--b.c9", "1.2.3.4", "9a.b", "1.2.3", "a.9b", "-a", "a-", "a..b", "a.", "", "a_b", "1.2.3.4.5", "A.B-C.d"}},
+		{"user", []string{"", "u", "u%20v", "u:v", "u@v", "u;?&=", "%zz", "u/v", "~"}},
+		{"port", []string{"", "1", "0080", "8a", "-1"}},
+	} {
+		re, err := g.Regexp(tt.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range tt.in {
+			if got, want := re.MatchString(s), g.Match(tt.rule, s).OK; got != want {
+				t.Errorf("%s %q: regexp %v, recognizer %v", tt.rule, s, got, want)
+			}
+		}
+	}
+	if _, err := g.Regexp("genericurl"); err != nil {
+		t.Logf("genericurl: %v", err)
 	}
 }

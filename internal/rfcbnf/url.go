@@ -6,7 +6,7 @@ import (
 
 // Extensions are the rules urlkit reads beyond RFC 1738 section 5, each from
 // another document and each a documented divergence from section 5 alone
-// (README, "Deliberate strictness and divergences"; internal/rfcbnf's
+// (docs/strictness.md, "Deliberate strictness and divergences"; internal/rfcbnf's
 // Divergences).
 var Extensions = []Extension{
 	{"RFC 1630 (fragment identifiers): a URL may be followed by \"#\" and a fragment; RFC 1738 2.2 makes \"#\" unsafe, so the fragment is read as *xchar",

@@ -37,31 +37,68 @@ type Info struct {
 	Syntax      Syntax
 	DefaultPort int    // 0 when the scheme has none
 	Source      string // the document that defines the scheme
+	// Reserved is what the scheme's document says about reserved
+	// characters; the zero value says nothing (the generic set applies).
+	Reserved Reserved
 }
+
+// Reserved says which characters a scheme reserves in its url-path and
+// search part (for a scheme without "//", in its scheme-specific part).
+// RFC 1738 2.2: only ";", "/", "?", ":", "@", "=" and "&" may be reserved
+// within a scheme, each scheme says which it does, and encoding a
+// character changes a URL's meaning only when the scheme reserves it. The
+// canonicaliser decodes an escape of any other character that needs no
+// encoding, there. A scheme whose document says nothing (Stated false)
+// keeps RFC 1630's generic reserved set, "!" and "*" included.
+type Reserved struct {
+	Stated bool   // the scheme's document says which characters it reserves
+	Path   string // reserved in the url-path (or scheme-specific part)
+	Search string // reserved in the search part after "?"
+	// Param is reserved, besides Path, after a ";" of a path segment
+	// when Path reserves ";" (a parameter, not data: ftp's ";type=").
+	Param  string
+	Source string // the line that says so
+}
+
+// The reserved sets of the schemes whose document states them. RFC 1738
+// 5's grammar agrees: fsegment, selector, article and hsegment admit, as
+// data, the reserved characters each section leaves unreserved.
+var (
+	httpReserved = Reserved{true, "/;?", "/;?+", "",
+		`RFC 1738 3.3: "Within the <path> and <searchpart> components, "/", ";", "?" are reserved"; RFC 1630: "Within the query string, the plus sign is reserved as shorthand notation for a space"`}
+	ftpReserved = Reserved{true, "/;", "/;", "=",
+		`RFC 1738 3.2.2: "Within a name or CWD component, the characters "/" and ";" are reserved and must be encoded" (a "?" is part of the name: fsegment admits it); after the ";", "=" belongs to ";type="`}
+	gopherReserved = Reserved{true, "", "", "",
+		`RFC 1738 3.4.1: "Within the <gopher-path>, no characters are reserved" (a "?" is part of the selector)`}
+	mailtoReserved = Reserved{true, "", "", "",
+		`RFC 1738 3.5: "Within mailto URLs, there are no reserved characters"`}
+	newsReserved = Reserved{true, "@*", "@*", "",
+		`RFC 1738 3.6: "A message identifier may be distinguished from a news group name by the presence of the commercial at "@" character. No additional characters are reserved within the components of a news URL"; "news:*" refers to "all available news groups" (3.6, RFC 1630)`}
+)
 
 // Builtin are the schemes of RFC 1738 and RFC 1630, the names RFC 1738
 // section 4 reserves, and https, which the Web added later.
 var Builtin = [...]Info{
-	{"http", IP, 80, "RFC 1738 3.3"},
-	{"ftp", IP, 21, "RFC 1738 3.2"},
-	{"gopher", IP, 70, "RFC 1738 3.4"},
-	{"mailto", Opaque, 0, "RFC 1738 3.5"},
-	{"news", Opaque, 0, "RFC 1738 3.6"},
-	{"nntp", IP, 119, "RFC 1738 3.7"},
-	{"telnet", IP, 23, "RFC 1738 3.8"},
-	{"wais", IP, 210, "RFC 1738 3.9"},
-	{"file", IPOptionalHost, 0, "RFC 1738 3.10"},
-	{"prospero", IP, 1525, "RFC 1738 3.11"},
-	{"mid", Opaque, 0, "RFC 1630; reserved by RFC 1738 4"},
-	{"cid", Opaque, 0, "RFC 1630; reserved by RFC 1738 4"},
-	{"urn", Opaque, 0, "RFC 1737 (reserved)"},
-	{"tn3270", IP, 23, "RFC 1630; reserved by RFC 1738 4"},
-	{"rlogin", IP, 513, "RFC 1630"},
-	{"afs", IP, 0, "RFC 1630 (historical); reserved by RFC 1738 4"},
-	{"nfs", IP, 2049, "reserved by RFC 1738 4"},
-	{"mailserver", Opaque, 0, "reserved by RFC 1738 4"},
-	{"z39.50", Generic, 0, "reserved by RFC 1738 4"},
-	{"https", IP, 443, "RFC 2818 (after RFC 1738)"},
+	{"http", IP, 80, "RFC 1738 3.3", httpReserved},
+	{"ftp", IP, 21, "RFC 1738 3.2", ftpReserved},
+	{"gopher", IP, 70, "RFC 1738 3.4", gopherReserved},
+	{"mailto", Opaque, 0, "RFC 1738 3.5", mailtoReserved},
+	{"news", Opaque, 0, "RFC 1738 3.6", newsReserved},
+	{"nntp", IP, 119, "RFC 1738 3.7", Reserved{}},
+	{"telnet", IP, 23, "RFC 1738 3.8", Reserved{}},
+	{"wais", IP, 210, "RFC 1738 3.9", Reserved{}},
+	{"file", IPOptionalHost, 0, "RFC 1738 3.10", Reserved{}},
+	{"prospero", IP, 1525, "RFC 1738 3.11", Reserved{}},
+	{"mid", Opaque, 0, "RFC 1630; reserved by RFC 1738 4", Reserved{}},
+	{"cid", Opaque, 0, "RFC 1630; reserved by RFC 1738 4", Reserved{}},
+	{"urn", Opaque, 0, "RFC 1737 (reserved)", Reserved{}},
+	{"tn3270", IP, 23, "RFC 1630; reserved by RFC 1738 4", Reserved{}},
+	{"rlogin", IP, 513, "RFC 1630", Reserved{}},
+	{"afs", IP, 0, "RFC 1630 (historical); reserved by RFC 1738 4", Reserved{}},
+	{"nfs", IP, 2049, "reserved by RFC 1738 4", Reserved{}},
+	{"mailserver", Opaque, 0, "reserved by RFC 1738 4", Reserved{}},
+	{"z39.50", Generic, 0, "reserved by RFC 1738 4", Reserved{}},
+	{"https", IP, 443, "RFC 2818 (after RFC 1738)", httpReserved},
 }
 
 // added holds the schemes registered at run time, copied on write so that

@@ -3,7 +3,7 @@
 //
 // Usage, from the module root:
 //
-//	go run ./internal/conformance/cmd/conformance [-o CONFORMANCE.md] [-readme README.md] [-corpora dir]
+//	go run ./internal/conformance/cmd/conformance [-o CONFORMANCE.md] [-readme docs/conformance.md] [-corpora dir]
 package main
 
 import (
@@ -18,7 +18,7 @@ const command = conformance.Command
 
 func main() {
 	out := flag.String("o", "", "write the report to this file instead of standard output")
-	readme := flag.String("readme", "", "also rewrite the conformance summary table of this README (between its markers)")
+	readme := flag.String("readme", "", "also rewrite the conformance summary table in this file (between its markers: docs/conformance.md)")
 	dir := flag.String("corpora", conformance.DefaultDir(), "the corpora folder (../shared/corpora)")
 	schemes := flag.Bool("schemes", true, "also run the scheme package's corpus tests (go test ./scheme/) and summarise them; run from the module root")
 	flag.Parse()
