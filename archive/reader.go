@@ -452,6 +452,12 @@ func (s *Scanner) parse(hdr []byte) (*Record, error) {
 			if err != nil || v < 0 {
 				return nil, fmt.Errorf("Content-Length %q is not a length", bytes.TrimSpace(value))
 			}
+			if cl >= 0 {
+				// Two lengths: which one ends the block is anyone's
+				// guess. (gowarc's WarcFields.Set also panics on a
+				// repeated field; found by FuzzReadWARC in beam/pipeline.)
+				return nil, errors.New("two Content-Length fields")
+			}
 			cl = v
 			buf.WriteString("Content-Length: 0\r\n")
 			continue
