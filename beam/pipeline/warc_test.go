@@ -20,12 +20,13 @@ import (
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/archive"
 	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/linkset"
 	"github.com/urlkit/urlkit/scheme"
 )
 
 // capture fetches each URL as `urlkit get --warc` does, into a new WARC
 // file at path (gzipped record by record when path ends in .gz).
-func capture(t *testing.T, path string, urls ...string) {
+func capture(t testing.TB, path string, urls ...string) {
 	t.Helper()
 	w, err := archive.Create(path, [][2]string{{"software", "urlkit test"}})
 	if err != nil {
@@ -74,7 +75,7 @@ func runWARC(t *testing.T, glob string) map[string][]string {
 
 // offsets lists where each record of a WARC file starts, by its type and
 // target ("resource gopher://..."), as urlkit's own reader finds them.
-func offsets(t *testing.T, path string) map[string]int64 {
+func offsets(t testing.TB, path string) map[string]int64 {
 	t.Helper()
 	f, err := archive.Open(path)
 	if err != nil {
@@ -100,7 +101,7 @@ func offsets(t *testing.T, path string) map[string]int64 {
 // text document with URLs in it (RFC 1738 appendix: <URL:...>), and two
 // ftp directories with the same listing, the second kept as a revisit
 // record (WARC/1.1 6.7.2): its links are its own directory's.
-func testArchive(t *testing.T, dir string) (path string, want []string) {
+func testArchive(t testing.TB, dir string) (path string, want []string) {
 	t.Helper()
 	menu := "iWelcome\t\terror.host\t1\r\n" +
 		"0About\t/about\texample.org\t70\r\n" +
@@ -302,4 +303,50 @@ func TestWARCAgreesWithCLI(t *testing.T) {
 		t.Errorf("rejected: pipeline %d, urlkit extract --verbose skipped or canon rejected %d", got, nSkipped)
 	}
 	t.Logf("%d files, %d distinct canonical URLs", len(files), len(distinct))
+}
+
+// FuzzReadWARC: any bytes given as a WARC file are read to the end
+// without a panic or an error for the whole file; every record that
+// cannot be read is reported with the file's name and an offset inside
+// the file. Seeds: the test archive (gzipped record by record, and
+// gunzipped) and damaged forms of it.
+func FuzzReadWARC(f *testing.F) {
+	path, _ := testArchive(f, f.TempDir())
+	gz, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		f.Fatal(err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(gz)
+	f.Add(plain)
+	f.Add(gz[:len(gz)-7])
+	f.Add(plain[:len(plain)/2])
+	f.Add(bytes.Replace(plain, []byte("Content-Length: 1"), []byte("Content-Length: 2"), 1))
+	f.Add([]byte("WARC/1.1\r\nWARC-Type: revisit\r\nContent-Length: 0\r\n\r\n\r\n\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n := 0
+		err := ReadWARC("fuzz.warc", bytes.NewReader(data), int64(len(data)), linkset.Options{},
+			func(string) {},
+			func(r linkset.Record) {
+				if r.Kind != KindBadRecord {
+					return // a candidate the text extractor gave up
+				}
+				if n++; n > len(data)+2 {
+					t.Fatalf("more than %d bad records in %d bytes", n, len(data))
+				}
+				if r.Input != "fuzz.warc" || r.Offset < 0 || r.Offset > len(data) || r.Reason == "" {
+					t.Fatalf("bad record %+v in %d bytes", r, len(data))
+				}
+			})
+		if err != nil {
+			t.Fatalf("ReadWARC: %v", err)
+		}
+	})
 }
