@@ -402,6 +402,9 @@ done
 grep -q "href=\"/gopher://$G/1/docs\">Docs directory</a>" "$R/menu.html" || fail "chromium: the replayed menu lacks the Docs link"
 grep -q 'README' "$R/ftpdir.html" || fail "chromium: the replayed ftp directory lacks README"
 grep -q 'The Internet Gopher' "$R/wais.html" || fail "chromium: the replayed WAIS hits lack their first hit"
+chrome --screenshot="$R/front.png" "$RGW/" >/dev/null
+chrome --dump-dom "$RGW/" >"$R/front.html"
+grep -q "href=\"/gopher://$G/1/\"" "$R/front.html" || fail "chromium: the replay's front page does not link the captured menu"
 expect_status 404 "$RGW/gopher://$G/0/never-captured"
 grep -q 'not in the archive' "$TMP/body" || fail "curl: the replay's 404 does not say the URL is not in the archive"
 kill "$REPLAYPID" && wait "$REPLAYPID" 2>/dev/null || true

@@ -42,11 +42,21 @@ function digest(algo, bytes) {
 }
 
 // payloadOf is the payload of a block: after the HTTP header of an
-// application/http block, the whole block otherwise.
+// application/http block (its first empty line, CRLF or a bare LF, as
+// RFC 9112 2.2 lets a recipient read it), the whole block otherwise.
 function payloadOf(type, contentType, block) {
   if ((type === "response" || type === "request") && /^application\/http/i.test(contentType || "")) {
-    const i = Buffer.from(block).indexOf("\r\n\r\n");
-    return i < 0 ? null : block.subarray(i + 4);
+    let lineStart = false;
+    for (let i = 0; i < block.length; i++) {
+      const c = block[i];
+      if (c === 10) {
+        if (lineStart) return block.subarray(i + 1);
+        lineStart = true;
+      } else if (!(c === 13 && lineStart)) {
+        lineStart = false;
+      }
+    }
+    return null;
   }
   return block;
 }

@@ -56,10 +56,10 @@ func ardpStorm(t *testing.T) {
 	}
 	defer func() { ardpStats = nil }()
 
-	// Busy CPUs: twice as many spinning goroutines as processors.
+	// Busy CPUs: a spinning goroutine per processor.
 	var stop atomic.Bool
 	var spinners sync.WaitGroup
-	for i := 0; i < 2*runtime.GOMAXPROCS(0); i++ {
+	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
 		spinners.Add(1)
 		go func() {
 			defer spinners.Done()

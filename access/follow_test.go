@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/netip"
 	"strings"
@@ -292,5 +293,42 @@ func TestFollowKeptSession(t *testing.T) {
 	}
 	if b, _, err := get(t, in, scheme.Config{}, &Options{FTPSessions: pool}); err != nil || string(b) != "data\n" {
 		t.Errorf("the kept session afterwards: %q %v", b, err)
+	}
+}
+
+// Properties of the follow rule over random addresses (IPv4, and IPv6
+// around the special blocks): a server may always point to itself and to
+// any public address; what it may not reach is never public; and the
+// rule is an order: if a may point to b and b to c, a may point to c.
+func TestMayFollowProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(34, 2))
+	prefixes := []string{"0.0.0.0/0", "127.0.0.0/8", "10.0.0.0/8", "169.254.0.0/16", "100.64.0.0/10", "::/0", "fc00::/7", "fe80::/10", "2001:db8::/32", "64:ff9b::/96", "::ffff:0:0/96"}
+	random := func() netip.Addr {
+		p := netip.MustParsePrefix(prefixes[rng.IntN(len(prefixes))])
+		b := p.Addr().AsSlice()
+		for i := range b {
+			keep := min(8, max(0, p.Bits()-8*i)) // bits of this byte fixed by the prefix
+			mask := byte(0xff) << (8 - keep)
+			b[i] = b[i]&mask | byte(rng.IntN(256))&^mask
+		}
+		a, _ := netip.AddrFromSlice(b)
+		return a
+	}
+	for n := 0; n < 20000; n++ {
+		a, b, c := random(), random(), random()
+		if err := MayFollow(a, a); err != nil {
+			t.Fatalf("%s may not point to itself: %v", a, err)
+		}
+		if cl, _ := ClassifyAddr(b); cl == AddrPublic && MayFollow(a, b) != nil {
+			t.Fatalf("%s may not point to the public %s", a, b)
+		}
+		if MayFollow(a, b) != nil {
+			if cl, _ := ClassifyAddr(b); cl == AddrPublic {
+				t.Fatalf("refused a public %s", b)
+			}
+		}
+		if MayFollow(a, b) == nil && MayFollow(b, c) == nil && MayFollow(a, c) != nil {
+			t.Fatalf("%s -> %s -> %s allowed step by step, %s -> %s refused", a, b, c, a, c)
+		}
 	}
 }

@@ -219,24 +219,16 @@ func trimWWW(host string) string {
 	return host
 }
 
-// reverseHost writes a host name's labels in reverse order joined by sep;
-// an IP address is kept as it is.
+// reverseHost writes a host's labels in reverse order joined by sep, an
+// IPv4 address's too, as pywb's SURT (reverse_ipaddr) and warcio.js write
+// it ("1,0,0,127"); an IPv6 literal is kept as it is.
 func reverseHost(host, sep string) string {
-	if strings.HasPrefix(host, "[") || isDotted(host) {
+	if strings.HasPrefix(host, "[") {
 		return host
 	}
 	labels := strings.Split(host, ".")
 	slices.Reverse(labels)
 	return strings.Join(labels, sep)
-}
-
-func isDotted(h string) bool {
-	for i := 0; i < len(h); i++ {
-		if (h[i] < '0' || h[i] > '9') && h[i] != '.' {
-			return false
-		}
-	}
-	return h != ""
 }
 
 // SortLines sorts CDXJ lines as bytes (as "LC_ALL=C sort" does, the order

@@ -25,7 +25,9 @@ func TestSortKey(t *testing.T) {
 		{"gopher://gopher.Example.org/1/Sel", "gopher://(org,example,gopher,)/1/Sel"},
 		{"gopher://gopher.example.org:70/1/Sel", "gopher://(org,example,gopher,)/1/Sel"},
 		{"gopher://gopher.example.org:7070/1/", "gopher://(org,example,gopher,:7070)/1/"},
-		{"ftp://127.0.0.1/pub/", "ftp://(127.0.0.1,)/pub/"},
+		{"ftp://127.0.0.1/pub/", "ftp://(1,0,0,127,)/pub/"},
+		{"http://127.0.0.1:8080/", "1,0,0,127:8080)/"}, // as warcio.js writes it (reverse_ipaddr in pywb's surt)
+		{"gopher://[::1]:7070/1/", "gopher://([::1],:7070)/1/"},
 		{"news:123@example.org", "news:123@example.org"},
 		{"wais://wais.example/db?query", "wais://(example,wais,)/db?query"},
 		{"gopher://h.example/1%41", "gopher://(example,h,)/1A"},

@@ -104,6 +104,25 @@ func TestCrawlLimits(t *testing.T) {
 	if got := targets(closeWARC(t, w, path)); len(got) != 3 { // robots.txt and 2 items
 		t.Errorf("max-items 2 captured %q", got)
 	}
+	// --max-bytes: the menu alone holds more than 10 bytes, so the crawl
+	// stops after it.
+	w, path = newWARC(t)
+	c = &Crawl{Writer: w, Depth: 5, MaxBytes: 10}
+	st, err = c.Run(context.Background(), []urlkit.URL{urlkit.MustParse(base + "/1")})
+	if !errors.Is(err, ErrCrawlLimit) || st.Items != 1 || st.Bytes < 10 {
+		t.Errorf("max-bytes 10: %+v %v", st, err)
+	}
+	closeWARC(t, w, path)
+	// --wait: robots.txt, the menu and its first item are 3 retrievals,
+	// so 2 waits.
+	w, path = newWARC(t)
+	c = &Crawl{Writer: w, Depth: 1, MaxItems: 2, Wait: 60 * time.Millisecond}
+	start := time.Now()
+	c.Run(context.Background(), []urlkit.URL{urlkit.MustParse(base + "/1")})
+	if d := time.Since(start); d < 120*time.Millisecond {
+		t.Errorf("3 retrievals with --wait 60ms took %v", d)
+	}
+	closeWARC(t, w, path)
 }
 
 // The follow rule (issue 34): a menu on a public server that points to

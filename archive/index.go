@@ -79,7 +79,9 @@ func IndexFile(f *File, filename string, emit func(Entry), bad func(error)) {
 			if id := messageID(r.Head); id != "" {
 				m := e
 				m.Key = SortKey("news:" + id)
-				emit(m)
+				if m.Key != e.Key { // captured as news:MESSAGE-ID already: one entry
+					emit(m)
+				}
 			}
 		}
 	}

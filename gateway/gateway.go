@@ -391,6 +391,8 @@ func (g *Gateway) fetch(q *request, raw string) {
 		g.wais(q, p)
 	case *scheme.ProsperoPlan:
 		g.prospero(q, p)
+	case *scheme.HTTPPlan:
+		g.archivedHTTP(q, p) // replay only (check)
 	default:
 		g.fail(q, &unsupportedError{scheme: plan.Scheme()})
 	}
@@ -467,7 +469,12 @@ func (g *Gateway) checkWith(u urlkit.URL, cfg scheme.Config) (scheme.Plan, error
 	case "file":
 		return nil, &PolicyError{Rule: "U1", Reason: "file URLs name the gateway's own files and are never served"}
 	case "http", "https":
-		return nil, &unsupportedError{scheme: u.Scheme(), why: "HTTP clients fetch http URLs themselves; the gateway carries the schemes they lack"}
+		if g.cfg.Replay == nil {
+			return nil, &unsupportedError{scheme: u.Scheme(), why: "HTTP clients fetch http URLs themselves; the gateway carries the schemes they lack"}
+		}
+		// A replaying gateway dials nothing: an archived http response
+		// is served as it was captured (replay.go).
+		return scheme.PlanOf(u, cfg)
 	}
 	if err := checkPort(u); err != nil {
 		return nil, err

@@ -164,7 +164,7 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 {{end}}{{if .Parent}}<tr><td><a href="../">../</a></td><td></td><td></td><td>parent directory</td></tr>
 {{end}}{{end}}
 {{define "ftpdir-item"}}{{if .Raw}}<tr><td colspan="4" class="info">{{shown .Raw}}</td></tr>
-{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{shown .Name}}</a>{{else}}{{shown .Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{.Date}}</td><td class="kind">{{.Kind}}</td></tr>
+{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{shown .Name}}</a>{{else}}{{shown .Name}}{{end}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td>{{shown .Date}}</td><td class="kind">{{shown .Kind}}</td></tr>
 {{end}}{{end}}
 {{define "ftpdir-end"}}</table>
 {{template "page-end" .}}{{end}}
@@ -183,8 +183,8 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 <table class="files">
 <tr><th>headline</th><th class="size">score</th><th class="size">size</th><th>type</th></tr>
 {{end}}
-{{define "hits-item"}}{{if .Raw}}<tr><td colspan="4" class="{{if .Error}}error{{else}}info{{end}}">{{.Raw}}</td></tr>
-{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{.Headline}}</a>{{else}}{{.Headline}}{{end}}</td><td class="size">{{.Score}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td class="kind">{{.Type}}</td></tr>
+{{define "hits-item"}}{{if .Raw}}<tr><td colspan="4" class="{{if .Error}}error{{else}}info{{end}}">{{shown .Raw}}</td></tr>
+{{else}}<tr><td>{{if .Href}}<a href="{{.Href}}">{{shown .Headline}}</a>{{else}}{{shown .Headline}}{{end}}</td><td class="size">{{.Score}}</td><td class="size"{{if .Bytes}} title="{{.Bytes}}"{{end}}>{{.Size}}</td><td class="kind">{{shown .Type}}</td></tr>
 {{end}}{{end}}
 {{define "hits-end"}}</table>
 {{template "page-end" .}}{{end}}

@@ -210,7 +210,10 @@ func TestRealRecordReplay(t *testing.T) {
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	keepForCI(t, dir)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
+	for i, f := range files {
+		testio.KeepWARC(t, f, fmt.Sprintf("serve-record-%d.warc.gz", i))
+	}
 	a, err := archive.OpenArchive([]string{dir}, scheme.Config{}, func(err error) { t.Errorf("reading the recording: %v", err) })
 	if err != nil {
 		t.Fatal(err)
@@ -231,74 +234,5 @@ func TestRealRecordReplay(t *testing.T) {
 	resp, body := raw(t, rp, "GET", "/news:"+msgid)
 	if resp.StatusCode != 200 || body != pages["nntp://"+n+"/"+group+"/2"] {
 		t.Errorf("news:%s: %d %q", msgid, resp.StatusCode, body)
-	}
-}
-
-// keepForCI copies the recording's files into $URLKIT_WARC_DIR, when set,
-// for warcio.js to read and index beside get --warc's (.ci/run).
-func keepForCI(t *testing.T, dir string) {
-	out := os.Getenv("URLKIT_WARC_DIR")
-	if out == "" {
-		return
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
-	for i, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(out, fmt.Sprintf("serve-record-%d.warc.gz", i)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// TestRecordRevisitReplays: a document fetched twice is recorded the
-// second time as a revisit record (identical payload digest, WARC/1.1
-// section 6.7.2); each capture replays the same bytes, the revisit read
-// through the record it refers to.
-func TestRecordRevisitReplays(t *testing.T) {
-	docs := map[string][]byte{"/a": []byte("same bytes twice\r\n")}
-	gs, err := fakeservers.Gopher(docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gs.Close()
-	dir := t.TempDir()
-	rec, _ := archive.NewRecorder(dir, 0, nil)
-	cfg := allow(gs.Addr())
-	cfg.Record = rec
-	srv := httptest.NewServer(New(cfg))
-	u := "gopher://" + gs.Addr() + "/0/a"
-	raw(t, srv.URL, "GET", "/"+u)
-	raw(t, srv.URL, "GET", "/"+u)
-	srv.Close()
-	rec.Close()
-	a, err := archive.OpenArchive([]string{dir}, scheme.Config{}, func(err error) { t.Error(err) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	caps, err := a.Captures(u)
-	if err != nil || len(caps) != 2 {
-		t.Fatalf("captures: %v %v", caps, err)
-	}
-	revisits := 0
-	for _, c := range caps {
-		if c.Mime == "warc/revisit" {
-			revisits++
-		}
-		rc, err := a.Resource(c)
-		if err != nil {
-			t.Fatalf("%+v: %v", c, err)
-		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil || string(b) != "same bytes twice\r\n" {
-			t.Errorf("%+v: %q %v", c, b, err)
-		}
-	}
-	if revisits != 1 {
-		t.Errorf("%d revisit records, want 1", revisits)
 	}
 }

@@ -187,3 +187,16 @@ func (g *Gateway) replayRootPage(w http.ResponseWriter) {
 		bar
 	}{"urlkit gateway: an archive", false, list, more, bar{}}, "")
 }
+
+// archivedHTTP serves an http response from the archive (check lets http
+// URLs through only when replaying): its body byte for byte, with its
+// Content-Type, under the sandbox every upstream document gets; a
+// response that was not 2xx is the error access gave for it.
+func (g *Gateway) archivedHTTP(q *request, p *scheme.HTTPPlan) {
+	rc, err := g.open(q, p)
+	if err != nil {
+		g.fail(q, err)
+		return
+	}
+	g.sendBody(q, rc, rc.Size, rc.ContentType)
+}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -67,13 +68,27 @@ func (c *capturer) fetch(raw string, at time.Time) []byte {
 
 // record writes one resource record.
 func (c *capturer) record(target, ctype string, body []byte, at time.Time) {
-	rb := gowarc.NewRecordBuilder(gowarc.Resource, gowarc.WithAddMissingDigest(true), gowarc.WithAddMissingRecordId(true), gowarc.WithDefaultDigestAlgorithm("sha1"))
+	c.write(gowarc.Resource, target, ctype, at, body)
+}
+
+// response writes one http response record (application/http;
+// msgtype=response): head, the status line and header, then body.
+func (c *capturer) response(target, head string, body []byte, at time.Time) {
+	c.write(gowarc.Response, target, archive.HTTPResponseType, at, []byte(head), body)
+}
+
+// write writes one record of type typ whose block is the parts, gzipped
+// as a member of its own.
+func (c *capturer) write(typ gowarc.RecordType, target, ctype string, at time.Time, parts ...[]byte) {
+	rb := gowarc.NewRecordBuilder(typ, gowarc.WithAddMissingDigest(true), gowarc.WithAddMissingRecordId(true), gowarc.WithDefaultDigestAlgorithm("sha1"))
 	rb.AddWarcHeader(gowarc.WarcTargetURI, target)
 	rb.AddWarcHeaderTime(gowarc.WarcDate, at)
 	if ctype != "" {
 		rb.AddWarcHeader(gowarc.ContentType, ctype)
 	}
-	rb.Write(body)
+	for _, p := range parts {
+		rb.Write(p)
+	}
 	rec, _, err := rb.Build()
 	if err != nil {
 		c.t.Fatal(err)
@@ -439,5 +454,33 @@ func TestReplayRootPage(t *testing.T) {
 	}
 	if want := "/gopher://h.example/1/ /nntp://n.example/g/1"; strings.Join(got, " ") != want {
 		t.Errorf("links %q, want %q", got, want)
+	}
+}
+
+// TestReplayHTTP: a replaying gateway serves an archived http response's
+// body byte for byte with its Content-Type (nothing is dialled: the live
+// gateway refuses http URLs, which browsers fetch themselves), and a
+// response that was not 2xx as the error it was.
+func TestReplayHTTP(t *testing.T) {
+	c := &capturer{t: t}
+	d := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	page := []byte("<html><body>archived <script>alert(1)</script></body></html>")
+	c.response("http://www.example.org/", "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: "+strconv.Itoa(len(page))+"\r\n\r\n", page, d)
+	c.response("http://www.example.org/gone", "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n", nil, d)
+	base := serve(t, replayGateway(t, c.archive()))
+	resp, body := raw(t, base, "GET", "/http://www.example.org/")
+	if resp.StatusCode != 200 || body != string(page) || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" ||
+		!strings.HasPrefix(resp.Header.Get("Content-Security-Policy"), "sandbox") {
+		t.Errorf("%d %q %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Content-Security-Policy"), body)
+	}
+	if resp, body := raw(t, base, "GET", "/http://www.example.org/gone"); resp.StatusCode != 502 || !strings.Contains(body, "404") {
+		t.Errorf("404 capture: %d %q", resp.StatusCode, body)
+	}
+	if resp, _ := raw(t, base, "GET", "/http://www.example.org/never"); resp.StatusCode != 404 {
+		t.Errorf("not captured: %d", resp.StatusCode)
+	}
+	// The live gateway still refuses http.
+	if resp, _ := raw(t, serve(t, New(Config{})), "GET", "/http://www.example.org/"); resp.StatusCode != 501 {
+		t.Errorf("live: %d", resp.StatusCode)
 	}
 }

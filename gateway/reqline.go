@@ -57,8 +57,8 @@ type requestLineConn struct {
 	state int
 	body  bool // the request being read has a body
 	// accept is the Accept header of the request being read, for the
-	// answers net/http writes itself (Write).
-	accept string
+	// answers net/http writes itself (Write); its buffer is reused.
+	accept []byte
 	g      *Gateway
 }
 
@@ -102,7 +102,7 @@ func (c *requestLineConn) next(line []byte) []byte {
 		if len(bytes.TrimRight(line, "\r\n")) == 0 {
 			return line // net/http skips blank lines before a request
 		}
-		c.state, c.body, c.accept = inHeader, false, ""
+		c.state, c.body, c.accept = inHeader, false, c.accept[:0]
 		return rewriteRequestLine(line)
 	case inHeader:
 		if len(bytes.TrimRight(line, "\r\n")) == 0 {
@@ -119,7 +119,7 @@ func (c *requestLineConn) next(line []byte) []byte {
 			c.body = true
 		case bytes.EqualFold(name, []byte("Accept")):
 			if _, v, ok := bytes.Cut(line, []byte(":")); ok && len(v) < 1024 {
-				c.accept = string(bytes.TrimSpace(v))
+				c.accept = append(c.accept[:0], bytes.TrimSpace(v)...)
 			}
 		}
 	}
@@ -240,7 +240,7 @@ func (c *requestLineConn) Write(p []byte) (int, error) {
 // net/http's own error answers.
 func (c *requestLineConn) ownAnswer(p []byte) ([]byte, bool) {
 	status, rest, ok := bytes.Cut(p[len("HTTP/1.1 "):], []byte(netHTTPErrorHeaders))
-	if !ok || len(status) < 4 || status[3] != ' ' {
+	if !ok || len(status) < 4 || status[3] != ' ' || bytes.IndexByte(status, '\n') >= 0 {
 		return nil, false
 	}
 	code, err := strconv.Atoi(string(status[:3]))
@@ -269,10 +269,16 @@ func (c *requestLineConn) ownAnswer(p []byte) ([]byte, bool) {
 	}
 	rec := &bufferedAnswer{h: http.Header{}}
 	req := &http.Request{Header: http.Header{}, RequestURI: "/"}
-	if c.accept != "" {
-		req.Header.Set("Accept", c.accept)
+	if len(c.accept) > 0 {
+		req.Header.Set("Accept", string(c.accept))
 	}
 	c.g.errorPage(rec, req, problem{Status: code, Message: msg})
+	if g := c.g; g.cfg.Log != nil || g.cfg.LogJSON != nil {
+		// The log has its line too: no request line to show ("- - -"),
+		// the reason as a note.
+		lw := &logWriter{status: code, bytes: int64(rec.body.Len()), note: msg}
+		g.logRequest(lw, &http.Request{Method: "-", RequestURI: "-", Proto: "-", RemoteAddr: c.RemoteAddr().String()}, g.now())
+	}
 	var b bytes.Buffer
 	b.WriteString("HTTP/1.1 " + strconv.Itoa(code) + " " + http.StatusText(code) + "\r\n")
 	rec.h.Set("Connection", "close")

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"net"
 	"net/http"
@@ -134,7 +135,8 @@ func TestPlainTargetAgrees(t *testing.T) {
 // transfer coding it does not read), is urlkit's page for the same
 // status: one plain line, or HTML when the request's Accept prefers it.
 func TestNetHTTPOwnAnswers(t *testing.T) {
-	addr := serveCapped(t, New(Config{}))
+	var log syncBuffer
+	addr := serveCapped(t, New(Config{Log: &log}))
 	host := "Host: " + addr + "\r\n"
 	for _, tc := range []struct{ req, want string }{
 		{"GET / HTTP/1.1\r\n\r\n", "400 Bad Request text/plain; charset=utf-8\nurlkit gateway: 400 Bad Request: the request was refused before it reached the gateway: it has no Host header, which HTTP/1.1 requires (RFC 9112 3.2)\n"},
@@ -148,6 +150,10 @@ func TestNetHTTPOwnAnswers(t *testing.T) {
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("%.60q:\n got %q\nwant %q", tc.req, got, tc.want)
 		}
+	}
+	// Each has its log line, the reason as its note.
+	if !log.wait(`"- - -" 431 `) || !strings.Contains(log.String(), `"- - -" 400 `) || !strings.Contains(log.String(), `"note: the request was refused before it reached the gateway: it has no Host header`) {
+		t.Errorf("log:\n%s", log.String())
 	}
 }
 
@@ -246,4 +252,29 @@ func TestRequestLineConnCloseWrite(t *testing.T) {
 	if !ok || cw.CloseWrite() != nil {
 		t.Errorf("%T cannot be half-closed", c)
 	}
+}
+
+// FuzzRequestLineConn: the connection passes every byte on, line for
+// line, except request lines it rewrites (each then names badTargetPath);
+// it never panics, whatever the client sends.
+func FuzzRequestLineConn(f *testing.F) {
+	f.Add([]byte("GET /a%zz HTTP/1.1\r\nHost: h\r\n\r\nGET / HTTP/1.1\r\n\r\n"))
+	f.Add([]byte("POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nGET /a%zz HTTP/1.1\r\n\r\n"))
+	f.Add([]byte("\r\nGET /x y HTTP/1.0\nAccept: text/html\n\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		c := &requestLineConn{br: bufio.NewReaderSize(bytes.NewReader(in), 4096)}
+		out, err := io.ReadAll(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := bytes.SplitAfter(out, []byte("\n")), bytes.SplitAfter(in, []byte("\n"))
+		if len(got) != len(want) {
+			t.Fatalf("%d lines in, %d out:\n%q\n%q", len(want), len(got), in, out)
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) && !bytes.Contains(got[i], []byte(" "+badTargetPath+"?")) {
+				t.Fatalf("line %d: %q became %q", i, want[i], got[i])
+			}
+		}
+	})
 }

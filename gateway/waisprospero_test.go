@@ -174,6 +174,15 @@ func TestWAISProsperoPolicy(t *testing.T) {
 	if resp.StatusCode != 200 || strings.Contains(body, "<script>") || !strings.Contains(body, "&lt;script&gt;") {
 		t.Errorf("headline: %d %s", resp.StatusCode, body)
 	}
+	// A bidi control in a headline is shown, not obeyed (the listing's
+	// escape, access.EscapeText).
+	w = hostile.Serve(t, hostile.WAISScript(func(int, []byte) []byte {
+		return hostile.WAISMessage(waisHits("photo\u202egpj.exe"))
+	}))
+	resp, body = raw(t, serve(t, New(allow(w.Addr))), "GET", "/wais://"+w.Addr+"/db?x")
+	if resp.StatusCode != 200 || strings.Contains(body, "\u202e") || !strings.Contains(body, `photo\u202egpj.exe`) {
+		t.Errorf("bidi headline: %d %s", resp.StatusCode, body)
+	}
 }
 
 // waisHits is a searchResponse body holding one hit with headline h.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urlkit/urlkit/archive"
 	"github.com/urlkit/urlkit/internal/tempfile"
@@ -30,6 +31,9 @@ func runIndex(e *env, fs *flag.FlagSet, args []string) int {
 		return exitUsage
 	}
 	names, err := archive.WARCFiles(args)
+	if err == nil && len(names) == 0 {
+		err = fmt.Errorf("no WARC files (.warc, .warc.gz) in %s", strings.Join(args, ", "))
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "urlkit index: %v\n", err)
 		return exitInvalid

@@ -92,6 +92,10 @@ func TestIndexCommand(t *testing.T) {
 	if _, _, code := runCLI(t, "", "index"); code != exitUsage {
 		t.Errorf("no files: %d", code)
 	}
+	empty := t.TempDir()
+	if _, errOut, code := runCLI(t, "", "index", empty); code != exitInvalid || !strings.Contains(errOut, "no WARC files (.warc, .warc.gz) in "+empty) {
+		t.Errorf("empty directory: %d %q", code, errOut)
+	}
 }
 
 // sha1B32 is a payload digest as WARC writers write it (sha1, base 32).

@@ -88,5 +88,5 @@ func TestServeRecordSignal(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("records:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	keepForCI(t, name, "serve-record-sigterm.warc.gz")
+	testio.KeepWARC(t, name, "serve-record-sigterm.warc.gz")
 }

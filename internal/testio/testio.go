@@ -4,7 +4,10 @@ package testio
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -42,4 +45,25 @@ func Eventually(cond func() bool) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return cond()
+}
+
+// KeepWARC copies the WARC file a test wrote into the directory
+// $URLKIT_WARC_DIR names, when it is set, as name: CI reads every file
+// there with an independent reader (.ci/warcio-check.cjs, issue 33).
+func KeepWARC(t testing.TB, path, name string) {
+	t.Helper()
+	dir := os.Getenv("URLKIT_WARC_DIR")
+	if dir == "" {
+		return
+	}
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
+	}
+	if err != nil {
+		t.Errorf("keeping %s for CI: %v", path, err)
+	}
 }
