@@ -85,7 +85,7 @@ func RelativeStringWith(base, target string, mode Mode, parse func(string) (URL,
 	}
 	r, err := Relative(b, t, mode)
 	if err == nil && findings != nil {
-		return r, &ResolveWarning{Mode: mode, Base: base, Ref: target, Result: r.s, Findings: findings}
+		return r, &ResolveWarning{Op: "relative", Mode: mode, Base: base, Ref: target, Result: r.s, Findings: findings}
 	}
 	return r, err
 }

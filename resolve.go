@@ -240,9 +240,12 @@ func (f SchemeFinding) String() string {
 // [IsResolveWarning]) and uses the returned URL, which is the result parsed
 // with [ParseGeneric].
 type ResolveWarning struct {
+	// Op is "relative" for a warning of Relative's callers; "" (shown as
+	// "resolve") for resolution.
+	Op       string
 	Mode     Mode
 	Base     string // the context URL
-	Ref      string // the reference
+	Ref      string // the reference (for relative, the target)
 	Result   string // the result, which the call also returns
 	Findings []SchemeFinding
 }
@@ -252,7 +255,11 @@ type ResolveWarning struct {
 //	resolve "g" against "http:///s//a/b/c" (rfc1630): warning: base "http:///s//a/b/c": offset 7 in host: missing host: ...
 func (w *ResolveWarning) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "resolve %q against %q (%s): warning: ", w.Ref, w.Base, w.Mode)
+	op := w.Op
+	if op == "" {
+		op = "resolve"
+	}
+	fmt.Fprintf(&b, "%s %q against %q (%s): warning: ", op, w.Ref, w.Base, w.Mode)
 	for i, f := range w.Findings {
 		if i > 0 {
 			b.WriteString("; ")

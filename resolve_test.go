@@ -1086,8 +1086,8 @@ func TestRelativeString(t *testing.T) {
 			for _, f := range w.Findings {
 				parts = append(parts, f.Part)
 			}
-			if w.Result != u.String() || w.Base != tt.base || w.Ref != tt.target {
-				t.Errorf("%q, %q: warning %+v does not name the inputs and the result", tt.base, tt.target, w)
+			if w.Result != u.String() || w.Base != tt.base || w.Ref != tt.target || w.Op != "relative" || !strings.HasPrefix(w.Error(), "relative ") {
+				t.Errorf("%q, %q: warning %+v does not name the operation, the inputs and the result", tt.base, tt.target, w)
 			}
 		case errors.As(err, &re):
 			parts = []string{"error:" + re.Part}

@@ -98,18 +98,12 @@ func pipeFTPServer(c net.Conn, data <-chan net.Conn, doc []byte) {
 		}
 		verb, arg, _ := strings.Cut(strings.TrimRight(line, "\r\n"), " ")
 		switch verb {
-		case "USER":
-			say("331 password please")
-		case "PASS":
-			say("230 logged in")
 		case "CWD":
 			if arg == "pub" || arg == "sub" {
-				say("250 directory changed")
+				say(plainFTPReply(verb))
 			} else {
 				say("550 no such directory")
 			}
-		case "TYPE":
-			say("200 type set")
 		case "EPSV":
 			say("229 Entering Extended Passive Mode (|||2121|)")
 		case "RETR", "NLST":
@@ -128,10 +122,10 @@ func pipeFTPServer(c net.Conn, data <-chan net.Conn, doc []byte) {
 			d.Close()
 			say("226 Transfer complete.")
 		case "QUIT":
-			say("221 bye")
+			say(plainFTPReply(verb))
 			return
 		default:
-			say("502 not implemented")
+			say(plainFTPReply(verb))
 		}
 	}
 }

@@ -230,25 +230,30 @@ func (w *wireFTP) serve(c net.Conn, id int) {
 		case r.reply != "":
 			say(r.reply)
 		default:
-			switch verb {
-			case "USER":
-				say("331 password please")
-			case "PASS":
-				say("230 logged in")
-			case "CWD":
-				say("250 directory changed")
-			case "TYPE":
-				say("200 type set")
-			case "QUIT":
-				say("221 bye")
-			default:
-				say("502 " + verb + " not implemented")
-			}
+			say(plainFTPReply(verb))
 		}
 		if verb == "QUIT" {
 			return
 		}
 	}
+}
+
+// plainFTPReply is a willing server's reply to verb: USER 331, PASS 230,
+// CWD 250, TYPE 200, QUIT 221; any other command 502.
+func plainFTPReply(verb string) string {
+	switch verb {
+	case "USER":
+		return "331 password please"
+	case "PASS":
+		return "230 logged in"
+	case "CWD":
+		return "250 directory changed"
+	case "TYPE":
+		return "200 type set"
+	case "QUIT":
+		return "221 bye"
+	}
+	return "502 " + verb + " not implemented"
 }
 
 // wireFetch is one retrieval of a scenario: a URL ("S" stands for the

@@ -136,7 +136,7 @@ func UTS46(string) (*Suite, error) {
 		Name: "UTS #46 IDNA (WPT IdnaTestV2.json) in lenient mode",
 		Source: "`internal/conformance/testdata/idnatestv2.tsv`: UTS #46's conformance vectors (Unicode's IdnaTestV2.txt) as web-platform-tests keeps them in url/resources/IdnaTestV2.json (the copy of ada-url/ada; 2 of its 2671 cases, whose input holds a lone surrogate, have no UTF-8 form and are left out of the file); the other side is UTS #46 section 4 with the URL Standard's options, " +
 			"an error being any status code the options check, and the URL Standard's host otherwise.",
-		Notes: "Each input goes into `lenient.Parse(\"http://\" + input + \"/\")` twice, as written and with its bytes percent-encoded; both readings must agree. A case agrees when urlkit refuses a vector UTS #46 refuses, or gives the host UTS #46 gives (compared in lower case: an ASCII host is kept as written). " +
+		Notes: "Each input goes into `lenient.Parse(\"http://\" + input + \"/\")` twice, as written and with its bytes percent-encoded, and into `lenient.Host` (the host value of `urlkit edit --lenient --set host=`); the three readings must agree. A case agrees when urlkit refuses a vector UTS #46 refuses, or gives the host UTS #46 gives (compared in lower case: an ASCII host is kept as written). " +
 			"The strict parser is not run: RFC 1738 3.1 names hosts in ASCII and knows no IDNA, so it takes any ASCII label, \"xn--\" or not. Classes are by the input's labels (ASCII, A-labels, non-ASCII).",
 	}
 	for _, v := range vs {
@@ -145,8 +145,9 @@ func UTS46(string) (*Suite, error) {
 		in := v.input
 		got, _, err := lenient.Parse("http://" + in + "/")
 		got2, _, err2 := lenient.Parse("http://" + url.PathEscape(in) + "/")
-		if (err == nil) != (err2 == nil) || err == nil && got.Hostname() != got2.Hostname() {
-			s.wrong(in, fmt.Sprintf("written as is: %q, %v; percent-encoded: %q, %v", got.Hostname(), err, got2.Hostname(), err2))
+		h3, _, err3 := lenient.Host(in) // the host value of urlkit edit --lenient --set host=
+		if (err == nil) != (err2 == nil) || err == nil && got.Hostname() != got2.Hostname() || (err == nil) != (err3 == nil) || err == nil && h3 != got.Host() {
+			s.wrong(in, fmt.Sprintf("written as is: %q, %v; percent-encoded: %q, %v; as a host value (lenient.Host): %q, %v", got.Hostname(), err, got2.Hostname(), err2, h3, err3))
 			continue
 		}
 		refuses := len(v.codes) > 0
