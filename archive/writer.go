@@ -359,6 +359,8 @@ func syncDir(dir string) error {
 	return nil
 }
 
+
+
 // WARCProtocolField is the name of the field of the IIPC proposal
 // (iipc/warc-specifications issue 42).
 const WARCProtocolField = "WARC-Protocol"

@@ -2,60 +2,104 @@
 # Scaling of the link-set pipeline: urlkit-beam on the Prism runner, with
 # GOMAXPROCS=1 and 2 (one and two cores for Prism and its in-process SDK
 # worker), against `urlkit canon` on the same lines, for each size given
-# (default 10^5, 10^6 and 10^7 lines). The input is the ada-url datasets in
-# ../shared/corpora repeated to the size, in files of 100,000 lines (a link
-# set comes as many files). Prints one Markdown table row per run: wall
-# time, CPU time (user+system), CPU per line, the CPU time against canon's
-# in the same run, records per second of wall time, peak RSS. The
-# pipeline writes the default 16 shards; its distinct URLs (the union of
-# the canonical shards) must be canon's, deduplicated.
+# (default 10^6 and 10^7 lines) and each input:
 #
-#   bash beam/scale.sh                  # from the repository root
-#   bash beam/scale.sh 100000 1000000   # smaller sizes only
+#   repeated  the ada-url datasets in ../shared/corpora repeated to the size:
+#             whatever the size, about 100,000 distinct canonical URLs;
+#   distinct  the same lines, each with a path segment of its own inserted
+#             after its authority (beam/internal/distinct): every line with
+#             an authority is a different canonical URL, as in a crawl's
+#             link set.
+#
+# The input is written in files of 100,000 lines (a link set comes as many
+# files) under $SCALE_TMP (default /tmp), and removed after each size.
+# canon runs before and after the pipeline runs, and the pipeline's CPU
+# time is given against the mean of the two. Prints one Markdown table row
+# per run: the input with its distinct share (distinct canonical URLs per
+# line, from the pipeline's summary), wall time, CPU time (user+system),
+# CPU per line, the CPU and wall time against canon's, peak RSS and the
+# load average at the end of the run (the machine may be shared: CPU time
+# is what load changes least). The pipeline writes the default 16 shards;
+# its distinct URLs (the union of the canonical shards) must be canon's,
+# deduplicated (checked with sort up to SCALE_CHECK_MAX lines, default
+# 10^7; above, the number of distinct URLs against the input's).
+#
+#   bash beam/scale.sh                      # from the repository root
+#   bash beam/scale.sh 100000 1000000       # smaller sizes only
+#   SCALE_INPUTS=distinct SCALE_PROCS=2 bash beam/scale.sh 100000000
+#   SCALE_PROFILE=/tmp/prof bash beam/scale.sh 10000000   # CPU profiles (go tool pprof -top)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 corpora=${URLKIT_CORPORA:-$root/../shared/corpora}
 sizes=("$@")
-[ ${#sizes[@]} -gt 0 ] || sizes=(100000 1000000 10000000)
+[ ${#sizes[@]} -gt 0 ] || sizes=(1000000 10000000)
+read -r -a inputs <<<"${SCALE_INPUTS:-repeated distinct}"
+read -r -a procs <<<"${SCALE_PROCS:-1 2}"
+check_max=${SCALE_CHECK_MAX:-10000000}
 
-work=$(mktemp -d)
+work=$(mktemp -d "${SCALE_TMP:-/tmp}/urlkit-scale.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/urlkit" ./cmd/urlkit
-(cd beam && go build -o "$work/urlkit-beam" ./cmd/urlkit-beam)
-cat "$corpora"/ada-url-datasets/*.txt >"$work/all.txt"
-have=$(wc -l <"$work/all.txt")
+(cd beam && go build -o "$work/urlkit-beam" ./cmd/urlkit-beam && go build -o "$work/gen" ./internal/distinct/gen)
 
-echo "| lines | program | wall s | CPU s | CPU µs/line | CPU / canon's | records/s (wall) | peak RSS MB |"
-echo "|---:|---|---:|---:|---:|---:|---:|---:|"
-row() { # lines label timefile canon-cpu
-	read -r wall cpu rss <"$3"
-	awk -v n="$1" -v l="$2" -v w="$wall" -v c="$cpu" -v r="$rss" -v base="$4" \
-		'BEGIN { printf "| %d | %s | %.1f | %.2f | %.2f | %.1fx | %.0f | %.0f |\n", n, l, w, c, c * 1e6 / n, c / base, n / w, r / 1024 }'
+echo "| lines | input (distinct share) | program | wall s | CPU s | CPU µs/line | CPU / canon's | wall / canon's | peak RSS MB | load |"
+echo "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"
+# measure OUT CMD...: runs CMD under /usr/bin/time; OUT gets "wall cpu rss load".
+measure() {
+	local out=$1
+	shift
+	/usr/bin/time -f '%e %U %S %M' -o "$work/t" "$@"
+	read -r w u s m <"$work/t"
+	echo "$w $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $m $(cut -d' ' -f1 /proc/loadavg)" >"$out"
+}
+row() { # lines input label file canon-wall canon-cpu
+	read -r wall cpu rss load <"$4"
+	awk -v n="$1" -v inp="$2" -v l="$3" -v w="$wall" -v c="$cpu" -v r="$rss" -v ld="$load" -v bw="$5" -v bc="$6" \
+		'BEGIN { printf "| %d | %s | %s | %.1f | %.2f | %.3f | %.2fx | %.2fx | %.0f | %s |\n", n, inp, l, w, c, c * 1e6 / n, c / bc, w / bw, r / 1024, ld }'
+}
+canon() { # dir out
+	measure "$2" sh -c "cat '$1'/part* | GOMAXPROCS=2 '$work/urlkit' canon >'$work/canon.out' 2>/dev/null || true"
 }
 for n in "${sizes[@]}"; do
-	d="$work/in-$n"
-	mkdir -p "$d"
-	reps=$(((n + have - 1) / have))
-	set +o pipefail # cat meets a closed pipe once head has its lines
-	for _ in $(seq "$reps"); do cat "$work/all.txt"; done | head -n "$n" | split -l 100000 -d -a 4 - "$d/part"
-	set -o pipefail
-	/usr/bin/time -f '%e %U %S %M' -o "$work/t" sh -c "cat '$d'/part* | '$work/urlkit' canon >'$work/canon.out' 2>/dev/null || true"
-	awk '{ print $1, $2 + $3, $4 }' "$work/t" >"$work/t2"
-	read -r _ canon_cpu _ <"$work/t2"
-	row "$n" "urlkit canon (GOMAXPROCS=2)" "$work/t2" "$canon_cpu"
-	for procs in 1 2; do
-		rm -f "$work"/out-*
-		GOMAXPROCS=$procs /usr/bin/time -f '%e %U %S %M' -o "$work/t" \
-			"$work/urlkit-beam" --runner=prism --input="$d/part*" --output="$work/out" >/dev/null 2>"$work/beam.log" ||
-			{ tail -20 "$work/beam.log"; exit 1; }
-		awk '{ print $1, $2 + $3, $4 }' "$work/t" >"$work/t2"
-		row "$n" "urlkit-beam, Prism, GOMAXPROCS=$procs" "$work/t2" "$canon_cpu"
-		# The pipeline's distinct canonical URLs are canon's, deduplicated.
-		if ! cmp -s <(LC_ALL=C sort -u "$work/canon.out") <(cat "$work"/out-canonical-*-of-*.txt | LC_ALL=C sort); then
-			echo "scale.sh: the pipeline's distinct URLs differ from urlkit canon's at $n lines" >&2
-			exit 1
-		fi
+	for input in "${inputs[@]}"; do
+		d="$work/in"
+		rm -rf "$d"
+		flag=()
+		[ "$input" = distinct ] && flag=(-distinct)
+		"$work/gen" -n "$n" "${flag[@]}" -dir "$d" "$corpora"/ada-url-datasets/*.txt
+		canon "$d" "$work/c1"
+		rows=()
+		for p in "${procs[@]}"; do
+			rm -rf "$work"/out-*
+			prof=()
+			[ -n "${SCALE_PROFILE:-}" ] && mkdir -p "$SCALE_PROFILE" && prof=(--cpuprofile="$SCALE_PROFILE/$input-$n-p$p.prof")
+			measure "$work/b$p" env GOMAXPROCS="$p" "$work/urlkit-beam" --runner=prism --input="$d/part*" --output="$work/out" "${prof[@]}" \
+				>/dev/null 2>"$work/beam.log" || { tail -20 "$work/beam.log"; exit 1; }
+			distinct=$(awk -F'\t' '$1 == "distinct canonical" { print $2 }' "$work/out-summary.txt")
+			# The pipeline's distinct canonical URLs are canon's, deduplicated.
+			if [ "$n" -le "$check_max" ]; then
+				if ! cmp -s <(LC_ALL=C sort -u "$work/canon.out") <(cat "$work"/out-canonical-*-of-*.txt | LC_ALL=C sort); then
+					echo "scale.sh: the pipeline's distinct URLs differ from urlkit canon's at $n $input lines" >&2
+					exit 1
+				fi
+			elif [ "$(cat "$work"/out-canonical-*-of-*.txt | wc -l)" != "$distinct" ]; then
+				echo "scale.sh: the canonical shards do not hold the summary's $distinct URLs at $n $input lines" >&2
+				exit 1
+			fi
+			rows+=("$p")
+		done
+		canon "$d" "$work/c2"
+		read -r cw1 cc1 cr1 _ <"$work/c1"
+		read -r cw2 cc2 cr2 _ <"$work/c2"
+		cw=$(awk -v a="$cw1" -v b="$cw2" 'BEGIN { print (a + b) / 2 }')
+		cc=$(awk -v a="$cc1" -v b="$cc2" 'BEGIN { print (a + b) / 2 }')
+		share=$(awk -v d="$distinct" -v n="$n" 'BEGIN { printf "%.1f%%", 100 * d / n }')
+		row "$n" "$input ($share)" "urlkit canon (GOMAXPROCS=2), before" "$work/c1" "$cw" "$cc"
+		for p in "${rows[@]}"; do
+			row "$n" "$input ($share)" "urlkit-beam, Prism, GOMAXPROCS=$p" "$work/b$p" "$cw" "$cc"
+		done
+		row "$n" "$input ($share)" "urlkit canon (GOMAXPROCS=2), after" "$work/c2" "$cw" "$cc"
+		rm -rf "$d"
 	done
-	rm -rf "$d"
 done

@@ -24,19 +24,22 @@ import (
 // bundle instead of one per line, and the lines go from the reading worker
 // to the shard's writer through the file system, as the outputs do.
 //
-// Memory stays bounded whatever the bundle: the canonical batches are
-// written when they hold maxBatchBytes or maxBundleKeys URLs (the URLs seen
-// are then forgotten: a URL seen again is sent again, and the shard writer
-// keeps it once), the rejected batches when they hold maxBatchBytes, and
-// the host counts are emitted when they hold maxBundleKeys hosts.
+// Memory stays bounded whatever the bundle: the URLs seen are forgotten
+// when there are maxBundleKeys of them (a URL seen again is then sent
+// again, and the shard writer keeps it once), the canonical batches are
+// written when they hold maxBatchBytes, the rejected batches too, and the
+// host counts are emitted when they hold maxBundleKeys hosts. Large
+// batches keep the files few: each file costs its creation, and on an
+// object store a request.
 type bundle struct {
 	opt    linkset.Options
 	shards int
 
-	// seen holds the canonical URLs in the batches, each with the number
-	// of valid or repaired lines that gave it; their schemes and hosts are
-	// counted from these numbers when the batches are emitted, so that a
-	// line whose URL is in seen costs one look-up.
+	// seen holds the canonical URLs in the batches. A URL's scheme and
+	// host are counted when it is first seen (its record's strings are at
+	// hand then), and its further lines are counted in its batchURL and
+	// added when the batches are emitted, so that a line whose URL is in
+	// seen costs one look-up.
 	seen fingerprints
 	urls []batchURL // by fingerprint index
 
@@ -49,6 +52,7 @@ type bundle struct {
 	touch                int32    // keeps drain's first loads
 	canon                [][]byte // per shard: canonical URLs, one a line
 	rejected             [][]byte // per shard: linkset.RejectedLine, one a line
+	canonN, rejN         []int    // per shard: lines in canon and in rejected
 	canonBytes, rejBytes int      // bytes in canon and in rejected
 
 	status                [3]int // by linkset.Status
@@ -66,13 +70,15 @@ type bundle struct {
 }
 
 // A batchURL is where a canonical URL of seen is in its shard's batch,
-// and where its scheme and host are in it: offsets from its start, or -1
-// when the record's scheme or host is not in the URL's text as it is (then
-// each line counts it as it comes).
+// where its scheme and host are in it (offsets from its start), and how
+// many lines gave it since it was first seen and counted. n is -1 when
+// the record's scheme or host is not in the URL's text as it is: then each
+// line counts them as it comes.
 type batchURL struct {
 	shard, start       int32
-	schemeLen          int16
 	hostStart, hostLen int32
+	n                  int32
+	schemeLen          int16
 }
 
 // emitFn emits one batch: a shard number and its lines; fileFn emits a
@@ -83,8 +89,9 @@ type (
 )
 
 const (
-	// maxBatchBytes bounds the bytes a bundle holds in its batches.
-	maxBatchBytes = 8 << 20
+	// maxBatchBytes bounds the bytes a bundle holds in its canonical
+	// batches, and in its rejected ones.
+	maxBatchBytes = 32 << 20
 	// maxBundleKeys bounds the URLs a bundle remembers and the hosts it
 	// counts before emitting them.
 	maxBundleKeys = 1 << 17
@@ -103,6 +110,8 @@ func (b *bundle) start(ctx context.Context, opt linkset.Options, shards int, tmp
 	if len(b.canon) != shards {
 		b.canon = make([][]byte, shards)
 		b.rejected = make([][]byte, shards)
+		b.canonN = make([]int, shards)
+		b.rejN = make([]int, shards)
 	}
 	b.seen.reset()
 	b.urls = b.urls[:0]
@@ -147,10 +156,11 @@ func (b *bundle) record(r linkset.Record) {
 	sh := shardOf(r.Input, b.shards)
 	n := len(b.rejected[sh])
 	b.rejected[sh] = append(append(b.rejected[sh], linkset.RejectedLine(r)...), '\n')
+	b.rejN[sh]++
 	b.rejBytes += len(b.rejected[sh]) - n
 	if b.rejBytes >= maxBatchBytes {
 		// The rejected lines only: the URLs seen stay.
-		b.writeBatches("rejected", b.rejected, b.rejEmit)
+		b.writeBatches("rejected", b.rejected, b.rejN, b.rejEmit)
 		b.rejBytes = 0
 	}
 }
@@ -176,19 +186,23 @@ func (b *bundle) drain() {
 		slot, added := b.seen.add(fp[i][0], fp[i][1])
 		if added {
 			b.addURL(r, shardOf(r.Canonical, b.shards))
-			if u := b.urls[slot.i-1]; u.schemeLen < 0 || u.hostStart < 0 {
-				slot.n = -1 // counted per line
-			}
+		} else if u := &b.urls[slot.i-1]; u.n >= 0 {
+			u.n++
 		}
-		if slot.n < 0 {
+		if added || b.urls[slot.i-1].n < 0 {
 			b.schemes.add(r.Scheme, 1)
 			if r.Host != "" {
 				b.hosts.add(r.Host, 1)
 			}
 		}
 		*r = linkset.Record{}
-		if b.canonBytes >= maxBatchBytes || b.seen.len() >= maxBundleKeys {
-			b.flushBatches()
+		if b.seen.len() >= maxBundleKeys {
+			b.forget()
+		}
+		if b.canonBytes >= maxBatchBytes {
+			b.forget()
+			b.writeBatches("canonical", b.canon, b.canonN, b.canonEmit)
+			b.canonBytes = 0
 		}
 		if b.hosts.len() >= maxBundleKeys {
 			b.flushCounts()
@@ -201,28 +215,48 @@ func (b *bundle) drain() {
 // addURL appends a canonical URL to its shard's batch and notes where its
 // scheme and host are.
 func (b *bundle) addURL(r *linkset.Record, sh int) {
-	u := batchURL{shard: int32(sh), start: int32(len(b.canon[sh])), schemeLen: -1, hostStart: -1}
+	u := batchURL{shard: int32(sh), start: int32(len(b.canon[sh]))}
 	if len(r.Scheme) < 1<<15 && strings.HasPrefix(r.Canonical, r.Scheme) {
 		u.schemeLen = int16(len(r.Scheme))
+	} else {
+		u.n = -1
 	}
-	if r.Host == "" {
-		u.hostStart, u.hostLen = 0, 0
-	} else if i := strings.Index(r.Canonical, r.Host); i >= 0 {
-		u.hostStart, u.hostLen = int32(i), int32(len(r.Host))
+	if r.Host != "" {
+		if i := within(r.Canonical, r.Host); i >= 0 {
+			u.hostStart, u.hostLen = int32(i), int32(len(r.Host))
+		} else {
+			u.n = -1
+		}
 	}
 	b.urls = append(b.urls, u)
 	b.canon[sh] = append(append(b.canon[sh], r.Canonical...), '\n')
+	b.canonN[sh]++
 	b.canonBytes += len(r.Canonical) + 1
 }
 
-// countURLs adds the lines of each URL of seen to its scheme's and host's
-// counts.
+// within returns the offset of sub in s: found from their addresses when
+// sub is a view of s's memory (a record's host usually is a view of its
+// canonical URL), else by searching; -1 when s does not hold it.
+func within(s, sub string) int {
+	if len(sub) > 0 && len(sub) <= len(s) {
+		d := uintptr(unsafe.Pointer(unsafe.StringData(sub))) - uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		if d <= uintptr(len(s)-len(sub)) {
+			return int(d)
+		}
+	}
+	return strings.Index(s, sub)
+}
+
+// countURLs adds the further lines of each URL of seen (those after the
+// first, which was counted as it came) to its scheme's and host's counts.
+// The URLs are taken in the order they came, so that their batches' text
+// is read in order.
 func (b *bundle) countURLs() {
-	for _, s := range b.seen.slots {
-		if s.i == 0 || s.n <= 0 {
+	for _, u := range b.urls {
+		if u.n <= 0 {
 			continue
 		}
-		u, n := b.urls[s.i-1], int(s.n)
+		n := int(u.n)
 		text := b.canon[u.shard][u.start:]
 		b.schemes.addBytes(text[:u.schemeLen], n)
 		if u.hostLen > 0 {
@@ -233,18 +267,26 @@ func (b *bundle) countURLs() {
 
 // A counter counts by key: a map from the key to its place in the
 // slices, so that adding to a key already there (found without copying a
-// []byte key) allocates nothing.
+// []byte key) allocates nothing. The key added last is compared first:
+// the lines of a link set come in runs of one scheme and often of one
+// host.
 type counter struct {
 	index map[string]int
 	keys  []string
 	n     []int
+	last  int // index + 1 of the key added last; 0 for none
 }
 
 // add adds n to k's count, copying k when it is new (the caller's string
 // may share memory that is reused).
 func (c *counter) add(k string, n int) {
+	if c.last > 0 && c.keys[c.last-1] == k {
+		c.n[c.last-1] += n
+		return
+	}
 	if i, ok := c.index[k]; ok {
 		c.n[i] += n
+		c.last = i + 1
 		return
 	}
 	c.insert(strings.Clone(k), n)
@@ -252,8 +294,13 @@ func (c *counter) add(k string, n int) {
 
 // addBytes adds n to the count of string(k).
 func (c *counter) addBytes(k []byte, n int) {
+	if c.last > 0 && c.keys[c.last-1] == string(k) {
+		c.n[c.last-1] += n
+		return
+	}
 	if i, ok := c.index[string(k)]; ok {
 		c.n[i] += n
+		c.last = i + 1
 		return
 	}
 	c.insert(string(k), n)
@@ -266,6 +313,7 @@ func (c *counter) insert(k string, n int) {
 	c.index[k] = len(c.keys)
 	c.keys = append(c.keys, k)
 	c.n = append(c.n, n)
+	c.last = len(c.keys)
 }
 
 func (c *counter) len() int { return len(c.keys) }
@@ -273,7 +321,7 @@ func (c *counter) len() int { return len(c.keys) }
 func (c *counter) reset() {
 	clear(c.index)
 	clear(c.keys)
-	c.keys, c.n = c.keys[:0], c.n[:0]
+	c.keys, c.n, c.last = c.keys[:0], c.n[:0], 0
 }
 
 // shardOf returns the output shard of a line: a hash of its text, the same
@@ -282,82 +330,70 @@ func shardOf(s string, shards int) int {
 	return int(xxhash.Sum64String(s) % uint64(shards))
 }
 
-// fingerprints is a set of 128-bit fingerprints of strings, each with an
-// index (the order it was added in) and a count, in an open addressing
-// table (linear probing, at most half full), so that looking a URL up
-// touches one slot where a map of strings would read the URL again. A
-// fingerprint is two hashes of the string with two random seeds
-// (hash/maphash, the hash of Go's maps); two different URLs have the same
-// with a probability of about 2^-128, so a URL is taken for one seen before
-// with a probability below 10^-28 even after 10^10 URLs. (The seeds are
-// the process's own: fingerprints are never compared across workers.)
-type fingerprints struct {
-	slots  []fingerprint
-	n      int
-	s1, s2 maphash.Seed
+// A fingerprinter gives 128-bit fingerprints of strings: two hashes of
+// the string with two random seeds (hash/maphash, the hash of Go's maps).
+// Two different URLs have the same fingerprint with a probability of
+// about 2^-128, so a URL is taken for one seen before with a probability
+// below 10^-28 even after 10^10 URLs. (The seeds are the process's own:
+// fingerprints are never compared across workers.)
+type fingerprinter struct{ s1, s2 maphash.Seed }
+
+func newFingerprinter() fingerprinter {
+	return fingerprinter{maphash.MakeSeed(), maphash.MakeSeed()}
 }
 
-// of is the fingerprint of s.
-func (f *fingerprints) of(s string) [2]uint64 {
+// of is the fingerprint of s. The second hash places it in a table.
+func (f fingerprinter) of(s string) [2]uint64 {
 	return [2]uint64{maphash.String(f.s1, s), maphash.String(f.s2, s)}
+}
+
+// tableSize is the number of slots of a table for max entries, at most
+// half full: a power of two.
+func tableSize(max int) int {
+	n := 1
+	for n < 2*max {
+		n <<= 1
+	}
+	return n
+}
+
+// fingerprints is the bundle's set of 128-bit fingerprints, each with an
+// index (the order it was added in), in an open addressing table (linear
+// probing, at most half full: the bundle empties it before), so that
+// looking a URL up touches one slot where a map of strings would read the
+// URL again.
+type fingerprints struct {
+	fingerprinter
+	slots []fingerprint
+	n     int
 }
 
 type fingerprint struct {
 	a, b uint64
 	i    int32 // index + 1; 0 marks an empty slot
-	n    int32 // how many times add met it (the bundle step sets -1 for a URL it counts per line)
 }
 
 // init makes room for max fingerprints.
 func (f *fingerprints) init(max int) {
-	n := 1
-	for n < 2*max {
-		n <<= 1
-	}
-	f.slots = make([]fingerprint, n)
-	f.s1, f.s2 = maphash.MakeSeed(), maphash.MakeSeed()
+	f.slots = make([]fingerprint, tableSize(max))
+	f.fingerprinter = newFingerprinter()
 }
 
 // len is the number of fingerprints in the set.
 func (f *fingerprints) len() int { return f.n }
 
-// grow doubles the table when it is half full (the bundle step empties it
-// before; the shard writer's set grows).
-func (f *fingerprints) grow() {
-	if 2*f.n < len(f.slots) {
-		return
-	}
-	old := f.slots
-	f.slots = make([]fingerprint, 2*len(old))
-	mask := uint64(len(f.slots) - 1)
-	for _, s := range old {
-		if s.i == 0 {
-			continue
-		}
-		i := s.b & mask
-		for f.slots[i].i != 0 {
-			i = (i + 1) & mask
-		}
-		f.slots[i] = s
-	}
-}
-
-// add counts the fingerprint (a, b), adding it if it is new, and returns
-// its slot and whether it was new.
+// add adds the fingerprint (a, b) if it is new, and returns its slot and
+// whether it was new. The set must have room (len below its max).
 func (f *fingerprints) add(a, b uint64) (slot *fingerprint, added bool) {
-	f.grow()
 	mask := uint64(len(f.slots) - 1)
 	for i := b & mask; ; i = (i + 1) & mask {
 		s := &f.slots[i]
 		if s.i == 0 {
 			f.n++
-			s.a, s.b, s.i, s.n = a, b, int32(f.n), 1
+			s.a, s.b, s.i = a, b, int32(f.n)
 			return s, true
 		}
 		if s.a == a && s.b == b {
-			if s.n >= 0 {
-				s.n++
-			}
 			return s, false
 		}
 	}
@@ -384,30 +420,50 @@ func (b *bundle) finish() error {
 // writes the non-empty batches to files and emits their names. After an
 // error (in b.err) it writes no more.
 func (b *bundle) flushBatches() {
-	b.countURLs()
-	b.writeBatches("canonical", b.canon, b.canonEmit)
-	b.writeBatches("rejected", b.rejected, b.rejEmit)
+	b.forget()
+	b.writeBatches("canonical", b.canon, b.canonN, b.canonEmit)
+	b.writeBatches("rejected", b.rejected, b.rejN, b.rejEmit)
 	b.canonBytes, b.rejBytes = 0, 0
+}
+
+// forget empties seen, once the further lines of its URLs are counted: a
+// URL seen again is then added to the batch again (the shard writer keeps
+// it once). The batches stay.
+func (b *bundle) forget() {
+	b.countURLs()
 	b.seen.reset()
 	b.urls = b.urls[:0]
 }
 
 // writeBatches writes each non-empty batch to a file of its own and emits
-// its name; the batches are then empty, for reuse.
-func (b *bundle) writeBatches(kind string, batches [][]byte, emit fileFn) {
+// its name, which ends in the batch's number of lines (see batchLines);
+// the batches are then empty, for reuse.
+func (b *bundle) writeBatches(kind string, batches [][]byte, lines []int, emit fileFn) {
 	for sh, batch := range batches {
 		if len(batch) == 0 {
 			continue
 		}
 		if b.err == nil {
 			b.flushes++
-			name := fmt.Sprintf("%s/%s-%d-%s-%05d", b.tmp, b.name, b.flushes, kind, sh)
+			name := fmt.Sprintf("%s/%s-%d-%s-%05d-%d", b.tmp, b.name, b.flushes, kind, sh, lines[sh])
 			if b.err = writeTemp(b.ctx, name, batch); b.err == nil {
 				emit(sh, name)
 			}
 		}
 		batches[sh] = batch[:0]
+		lines[sh] = 0
 	}
+}
+
+// batchLines is the number of lines of a batch file, from its name (see
+// writeBatches); ok is false for a name that does not end in one.
+func batchLines(name string) (n int, ok bool) {
+	i := strings.LastIndexByte(name, '-')
+	if i < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[i+1:])
+	return n, err == nil && n >= 0
 }
 
 // flushCounts emits the counts as count lines ("section<TAB>key<TAB>n"),

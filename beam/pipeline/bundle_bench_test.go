@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bufio"
 	"context"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/urlkit/urlkit/beam/internal/distinct"
 	"github.com/urlkit/urlkit/linkset"
 )
 
@@ -80,4 +82,114 @@ func BenchmarkBundle(b *testing.B) {
 		b.Fatal(err)
 	}
 	reportCPU(b, cpu0)
+}
+
+// distinctLines is n lines made from the ada-url datasets, each with a
+// path segment of its own (package distinct): every line with an
+// authority a different canonical URL, as in a crawl's link set.
+func distinctLines(b *testing.B, n int) []string {
+	base := adaLines(b)
+	out := make([]string, n)
+	var line []byte
+	for i := range out {
+		line = distinct.Line(line[:0], base[i%len(base)], uint64(i))
+		out[i] = string(line)
+	}
+	return out
+}
+
+// BenchmarkDistinct holds the ratio of issue 38 on distinct input: the
+// pipeline's own work per line (the reading step's bundle with its batch
+// files, then the shard writers: each shard's batch files read, its URLs
+// kept once by fingerprint and written) against the command line's (`urlkit
+// canon`: each line read, its canonical form written to a file), both
+// measured in CPU time (user and system, as the scale table) in the same
+// run, side by side, over the same 2^20 lines. It reports each side's
+// cpu-ns/line and the ratio (what Beam's runner adds comes on top: see
+// beam/scale.sh).
+func BenchmarkDistinct(b *testing.B) {
+	lines := distinctLines(b, 1<<20)
+	dir := b.TempDir()
+	var canonCPU, pipeCPU int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c0 := cpuNanos()
+		canonSide(b, lines, filepath.Join(dir, "canon.out"))
+		c1 := cpuNanos()
+		pipelineSide(b, lines, filepath.Join(dir, "p"))
+		c2 := cpuNanos()
+		canonCPU += c1 - c0
+		pipeCPU += c2 - c1
+	}
+	n := float64(b.N) * float64(len(lines))
+	b.ReportMetric(float64(canonCPU)/n, "canon-cpu-ns/line")
+	b.ReportMetric(float64(pipeCPU)/n, "pipeline-cpu-ns/line")
+	b.ReportMetric(float64(pipeCPU)/float64(canonCPU), "ratio")
+}
+
+// canonSide is `urlkit canon`'s work on lines: each read by the command
+// line's rule, its canonical form written to a file (what the pipeline's
+// canonical shards hold, before dedup).
+func canonSide(b *testing.B, lines []string, name string) {
+	f, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 64<<10)
+	for _, l := range lines {
+		if s, ok := linkset.Line(l); ok {
+			if r := linkset.Classify(s, linkset.Options{}); r.Status != linkset.Rejected {
+				w.WriteString(r.Canonical)
+				w.WriteByte('\n')
+			}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	os.Remove(name)
+}
+
+// pipelineSide is the pipeline's work on lines without the runner: one
+// bundle of the reading step (batch files in a directory of prefix), then
+// every canonical shard's writer.
+func pipelineSide(b *testing.B, lines []string, prefix string) {
+	ctx := context.Background()
+	tmp := prefix + "-tmp"
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	files := make([][]string, DefaultShards)
+	var bn bundle
+	bn.start(ctx, linkset.Options{}, DefaultShards, tmp,
+		func(sh int, name string) { files[sh] = append(files[sh], name) },
+		func(int, string) {}, func(int, []byte) {})
+	for _, l := range lines {
+		bn.line(l)
+	}
+	if err := bn.finish(); err != nil {
+		b.Fatal(err)
+	}
+	w := &writeShardFn{Prefix: prefix, Kind: "canonical", Ext: "txt", Shards: DefaultShards, Dedup: true}
+	total := 0
+	for sh, names := range files {
+		err := w.ProcessElement(ctx, sh, func(s *string) bool {
+			if len(names) == 0 {
+				return false
+			}
+			*s, names = names[0], names[1:]
+			return true
+		}, func(n int) { total += n })
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if total == 0 {
+		b.Fatal("no URL written")
+	}
+	os.RemoveAll(tmp)
+	for sh := range DefaultShards {
+		os.Remove(ShardName(prefix, "canonical", "txt", sh, DefaultShards))
+	}
 }

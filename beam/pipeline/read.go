@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -125,7 +126,15 @@ func (f *readLinesFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 		}
 		pos += int64(n) - 1
 	}
-	for rest.End < 0 || rt.TryClaim(pos) {
+	claimed := int64(-1) // the start of the last line claimed
+	for {
+		if rest.End >= 0 && pos > claimed {
+			c, ok := claimThrough(rt, pos, pos+lr.lastStart())
+			if !ok {
+				break
+			}
+			claimed = c
+		}
 		n, line, err := lr.next()
 		if err == io.EOF {
 			if rest.End >= 0 {
@@ -149,6 +158,26 @@ func (f *readLinesFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 	}
 	f.b.drain()
 	return f.b.err
+}
+
+// claimThrough claims the lines that start from pos to last (the start of
+// the last line complete in the reader's buffer), with one claim of last:
+// a claim per line would cost a lock and an allocation each. It is made
+// under the tracker's lock against the restriction's end as it is then:
+// when a split has put the end at or before last, only pos is claimed
+// (claiming past the end would end the restriction, leaving the lines
+// before the split point unread). It returns the position claimed, or false
+// when pos is past the end.
+func claimThrough(rt *sdf.LockRTracker, pos, last int64) (int64, bool) {
+	rt.Mu.Lock()
+	defer rt.Mu.Unlock()
+	if last >= rt.Rt.GetRestriction().(offsetrange.Restriction).End {
+		last = pos
+	}
+	if !rt.Rt.TryClaim(last) {
+		return 0, false
+	}
+	return last, true
 }
 
 // tooLong is the rejection of a line over MaxLine bytes: its first bytes
@@ -186,6 +215,17 @@ func (lr *lineReader) skip(n int64) error {
 	}
 	_, err := lr.r.Discard(int(n))
 	return err
+}
+
+// lastStart is the offset from the reader's position of the start of the
+// last line whose line ending is in its buffer, or 0.
+func (lr *lineReader) lastStart() int64 {
+	b, _ := lr.r.Peek(lr.r.Buffered())
+	i := bytes.LastIndexByte(b, '\n')
+	if i < 0 {
+		return 0
+	}
+	return int64(bytes.LastIndexByte(b[:i], '\n') + 1)
 }
 
 // next returns the length of the next line in bytes with its line ending,

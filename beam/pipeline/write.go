@@ -3,11 +3,14 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
-	"io"
+
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -73,50 +76,100 @@ func writeShards(s beam.Scope, files beam.PCollection, w *writeShardFn) beam.PCo
 // two bundles can hold the same canonical URL, and a shard has every copy
 // of a URL). It emits the number of lines written. The batch files stay:
 // the step may run again, and cleanupFn removes them at the end.
+//
+// With Dedup the writer keeps the fingerprints of the shard's URLs in a
+// table sized at once for the lines its batch files hold (their names say
+// how many), at most maxShardKeys; a shard with more lines is written in
+// as many passes over its batch files as that bound needs, each pass
+// keeping the URLs of one part of the fingerprints, so that memory stays
+// bounded whatever the link set (the batch files are the spill).
 type writeShardFn struct {
 	Prefix, Kind, Ext, Header string
 	Shards                    int
 	Dedup                     bool
+
+	maxKeys int // maxShardKeys when zero (tests set it lower)
 }
 
-func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, files func(*string) bool, written func(int)) error {
-	n := 0
-	var seen fingerprints
-	if w.Dedup {
-		seen.init(1 << 12)
+// maxShardKeys bounds the fingerprints a shard writer holds at once: a
+// table of 2*maxShardKeys slots of 16 bytes, 128 MiB.
+const maxShardKeys = 1 << 22
+
+// A shardWriter is what a shard writer works with: its fingerprint table
+// and the buffer it reads batch files into. A worker process has one per
+// processor (GOMAXPROCS), and a shard is written while holding one: a
+// runner may hand a worker every shard at once, and more writers than
+// processors would only add their tables to its memory (and the page
+// faults of fresh memory to its CPU time).
+type shardWriter struct {
+	set *fpSet
+	buf bytes.Buffer
+}
+
+var shardWriters = func() chan *shardWriter {
+	n := max(1, runtime.GOMAXPROCS(0))
+	c := make(chan *shardWriter, n)
+	for range n {
+		c <- &shardWriter{}
 	}
+	return c
+}()
+
+func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, files func(*string) bool, written func(int)) error {
+	var sw *shardWriter
+	select {
+	case sw = <-shardWriters:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { shardWriters <- sw }()
+	var names []string
+	total := 0
+	var name string
+	for files(&name) {
+		if name == "" {
+			continue
+		}
+		names = append(names, name)
+		if n, ok := batchLines(name); ok && total >= 0 {
+			total += n
+		} else {
+			total = -1 // an older name: no count
+		}
+	}
+	n := 0
+	buf := &sw.buf
 	err := createFile(ctx, ShardName(w.Prefix, w.Kind, w.Ext, shard, w.Shards), func(bw *bufio.Writer) error {
 		if w.Header != "" {
 			bw.WriteString(w.Header)
 			bw.WriteByte('\n')
 		}
-		var name string
-		for files(&name) {
-			if name == "" {
-				continue
-			}
-			batch, err := readTemp(ctx, name)
-			if err != nil {
-				return err
-			}
-			if !w.Dedup {
-				bw.Write(batch)
-				n += bytes.Count(batch, []byte{'\n'})
-				continue
-			}
-			for len(batch) > 0 {
-				i := bytes.IndexByte(batch, '\n')
-				if i < 0 {
-					return fmt.Errorf("%s does not end with a line ending", name)
+		if !w.Dedup {
+			for _, name := range names {
+				if err := readTemp(ctx, name, buf); err != nil {
+					return err
 				}
-				line := batch[:i+1]
-				batch = batch[i+1:]
-				u := unsafe.String(&line[0], i)
-				fp := seen.of(u)
-				if _, added := seen.add(fp[0], fp[1]); added {
-					bw.Write(line)
-					n++
+				bw.Write(buf.Bytes())
+				n += bytes.Count(buf.Bytes(), []byte{'\n'})
+			}
+			return nil
+		}
+		// Without a count (a name not from writeBatches) one pass, the
+		// set growing as it needs.
+		maxKeys := cmp.Or(w.maxKeys, maxShardKeys)
+		passes := max(1, (total+maxKeys-1)/maxKeys)
+		seen := sw.setFor(min(max(total, 1<<12), maxKeys))
+		for pass := range passes {
+			seen.reset()
+			for _, name := range names {
+				if err := readTemp(ctx, name, buf); err != nil {
+					return err
 				}
+				m, err := seen.writeNew(bw, buf.Bytes(), pass, passes)
+				if err != nil {
+					return fmt.Errorf("%s: %w", name, err)
+				}
+				n += m
 			}
 		}
 		return nil
@@ -126,6 +179,118 @@ func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, files func
 	}
 	written(n)
 	return nil
+}
+
+// fpSet is the shard writer's set of 128-bit fingerprints (see
+// fingerprinter): an open addressing table of the fingerprints alone
+// (linear probing, at most half full: it grows past that; the zero slot
+// is empty, and a zero fingerprint is stored as (0, 1)).
+type fpSet struct {
+	fingerprinter
+	slots   [][2]uint64
+	n       int
+	touched uint64 // keeps writeNew's first loads
+}
+
+// setFor returns the writer's set, empty, with room for max fingerprints
+// before it grows: the table of an earlier shard when it is large enough
+// (and not more than four times too large), and new seeds.
+func (sw *shardWriter) setFor(max int) *fpSet {
+	n := tableSize(max)
+	if sw.set == nil || len(sw.set.slots) < n || len(sw.set.slots) > 4*n {
+		sw.set = &fpSet{slots: make([][2]uint64, n)}
+	}
+	sw.set.reset()
+	sw.set.fingerprinter = newFingerprinter()
+	return sw.set
+}
+
+func (f *fpSet) reset() {
+	if f.n > 0 {
+		clear(f.slots)
+		f.n = 0
+	}
+}
+
+// add adds a fingerprint, and reports whether it was new.
+func (f *fpSet) add(fp [2]uint64) bool {
+	if fp == [2]uint64{} {
+		fp[1] = 1
+	}
+	if 2*f.n >= len(f.slots) {
+		f.grow()
+	}
+	mask := uint64(len(f.slots) - 1)
+	for i := fp[1] & mask; ; i = (i + 1) & mask {
+		s := &f.slots[i]
+		if *s == fp {
+			return false
+		}
+		if *s == [2]uint64{} {
+			*s = fp
+			f.n++
+			return true
+		}
+	}
+}
+
+func (f *fpSet) grow() {
+	old := f.slots
+	f.slots = make([][2]uint64, 2*len(old))
+	mask := uint64(len(f.slots) - 1)
+	for _, s := range old {
+		if s == [2]uint64{} {
+			continue
+		}
+		i := s[1] & mask
+		for f.slots[i] != [2]uint64{} {
+			i = (i + 1) & mask
+		}
+		f.slots[i] = s
+	}
+}
+
+// writeNew writes the lines of batch whose fingerprints are in this pass's
+// part (the first hash modulo passes) and not yet in the set, and returns
+// how many it wrote. The lines are looked up groupSize at a time, their
+// slots loaded together first (the table is larger than the caches; see
+// bundle.drain).
+func (f *fpSet) writeNew(bw *bufio.Writer, batch []byte, pass, passes int) (int, error) {
+	var (
+		lines [groupSize][]byte
+		fps   [groupSize][2]uint64
+		n     int
+		touch uint64
+	)
+	for len(batch) > 0 {
+		g := 0
+		for g < groupSize && len(batch) > 0 {
+			i := bytes.IndexByte(batch, '\n')
+			if i < 0 {
+				return n, errors.New("the batch does not end with a line ending")
+			}
+			line := batch[:i+1]
+			batch = batch[i+1:]
+			fp := f.of(unsafe.String(&line[0], i))
+			if passes > 1 && fp[0]%uint64(passes) != uint64(pass) {
+				continue
+			}
+			lines[g], fps[g] = line, fp
+			g++
+		}
+		mask := uint64(len(f.slots) - 1)
+		for i := range g {
+			touch += f.slots[fps[i][1]&mask][0]
+		}
+		for i := range g {
+			if f.add(fps[i]) {
+				bw.Write(lines[i])
+				n++
+			}
+		}
+	}
+	f.touched += touch
+	return n, nil
 }
 
 // writeTemp writes a batch to a file of the job's temporary directory.
@@ -149,23 +314,23 @@ func writeTemp(ctx context.Context, name string, batch []byte) error {
 	return nil
 }
 
-// readTemp reads a batch file.
-func readTemp(ctx context.Context, name string) ([]byte, error) {
+// readTemp reads a batch file into buf, replacing what it held.
+func readTemp(ctx context.Context, name string, buf *bytes.Buffer) error {
 	fs, err := filesystem.New(ctx, name)
 	if err != nil {
-		return nil, fmt.Errorf("urlkit-beam: %s: %w", name, err)
+		return fmt.Errorf("urlkit-beam: %s: %w", name, err)
 	}
 	defer fs.Close()
 	f, err := fs.OpenRead(ctx, name)
 	if err != nil {
-		return nil, fmt.Errorf("urlkit-beam: opening %s: %w", name, err)
+		return fmt.Errorf("urlkit-beam: opening %s: %w", name, err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return nil, fmt.Errorf("urlkit-beam: reading %s: %w", name, err)
+	buf.Reset()
+	if _, err := buf.ReadFrom(f); err != nil {
+		return fmt.Errorf("urlkit-beam: reading %s: %w", name, err)
 	}
-	return b, nil
+	return nil
 }
 
 // cleanupFn removes the job's temporary directory once the shards are

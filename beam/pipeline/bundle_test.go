@@ -1,0 +1,145 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+)
+
+// TestWithin: a host that is a view of its canonical URL is found by its
+// address, one that is a copy by searching, one that is absent not at all.
+func TestWithin(t *testing.T) {
+	s := "http://example.com/a"
+	view := s[7:18]
+	copied := strings.Clone(view)
+	for _, c := range []struct {
+		s, sub string
+		want   int
+	}{
+		{s, view, 7},
+		{s, copied, 7},
+		{s, s, 0},
+		{s, "example.org", -1},
+		{s[:10], view, -1},    // a view running past the end of s
+		{s[:12], s[9:15], -1}, // the same, shorter than s
+		{"", "a", -1},
+	} {
+		if got := within(c.s, c.sub); got != c.want {
+			t.Errorf("within(%q, %q) = %d, want %d", c.s, c.sub, got, c.want)
+		}
+	}
+}
+
+// TestBatchLines: a batch file's name ends in its number of lines.
+func TestBatchLines(t *testing.T) {
+	for name, want := range map[string]int{
+		"/tmp/x/abc-3-canonical-00001-131072": 131072,
+		"/tmp/x/abc-3-rejected-00000-0":       0,
+	} {
+		if n, ok := batchLines(name); !ok || n != want {
+			t.Errorf("batchLines(%q) = %d, %v; want %d", name, n, ok, want)
+		}
+	}
+	for _, name := range []string{"noline", "/tmp/x/a-b-c-x", "/tmp/x/a-b-c-"} {
+		if n, ok := batchLines(name); ok {
+			t.Errorf("batchLines(%q) = %d, true; want false", name, n)
+		}
+	}
+}
+
+// TestShardWriterPasses: a shard writer whose batch files hold more lines
+// than its table's bound writes the shard in several passes over them;
+// every URL is written once whatever the number of passes, the copies of
+// a URL in two batch files (two bundles) and in one (a URL forgotten and
+// seen again) included.
+func TestShardWriterPasses(t *testing.T) {
+	dir := t.TempDir()
+	var want []string
+	var names []string
+	for f := range 5 {
+		var b strings.Builder
+		n := 0
+		for i := range 40 {
+			u := fmt.Sprintf("http://h%d.example/%d\n", i%7, (f*13+i)%60)
+			b.WriteString(u)
+			n++
+			if i%9 == 0 {
+				b.WriteString(u) // the same URL twice in one batch
+				n++
+			}
+		}
+		name := filepath.Join(dir, fmt.Sprintf("b-%d-canonical-00000-%d", f, n))
+		if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+		want = append(want, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	for _, maxKeys := range []int{0, 1000, 64, 7, 1} {
+		prefix := filepath.Join(dir, fmt.Sprintf("out%d", maxKeys))
+		w := &writeShardFn{Prefix: prefix, Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, maxKeys: maxKeys}
+		rest := names
+		var n int
+		err := w.ProcessElement(context.Background(), 0, func(s *string) bool {
+			if len(rest) == 0 {
+				return false
+			}
+			*s, rest = rest[0], rest[1:]
+			return true
+		}, func(m int) { n = m })
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(ShardName(prefix, "canonical", "txt", 0, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		if n != len(got) {
+			t.Errorf("maxKeys %d: %d lines written, the writer says %d", maxKeys, len(got), n)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("maxKeys %d: wrote %d lines (%d distinct), want the %d distinct URLs", maxKeys, len(got), len(slices.Compact(slices.Clone(got))), len(want))
+		}
+	}
+}
+
+// TestClaimThrough: one claim covers the lines up to the last one in the
+// buffer, and after a split that moved the end before it only the line
+// at hand is claimed, so that no line before the split point is lost
+// (a claim past the end would stop the tracker).
+func TestClaimThrough(t *testing.T) {
+	rt := sdf.NewLockRTracker(offsetrange.NewTracker(offsetrange.Restriction{Start: 0, End: 1000}))
+	if c, ok := claimThrough(rt, 0, 500); !ok || c != 500 {
+		t.Fatalf("claimThrough(0, 500) = %d, %v; want 500, true", c, ok)
+	}
+	// The runner splits at 600: positions from 600 are the residual's.
+	if _, residual, err := rt.TrySplit(0.2); err != nil || residual == nil {
+		t.Fatalf("TrySplit: %v, %v", residual, err)
+	}
+	end := rt.GetRestriction().(offsetrange.Restriction).End
+	if end <= 500 || end >= 1000 {
+		t.Fatalf("split end %d, want between 500 and 1000", end)
+	}
+	// Lines up to 800 are in the buffer, past the new end: the line at
+	// 520 is claimed alone.
+	if c, ok := claimThrough(rt, 520, 800); !ok || c != 520 {
+		t.Fatalf("claimThrough(520, 800) after the split = %d, %v; want 520, true", c, ok)
+	}
+	if c, ok := claimThrough(rt, 530, end-1); !ok || c != end-1 {
+		t.Fatalf("claimThrough(530, %d) = %d, %v; want %d, true", end-1, c, ok, end-1)
+	}
+	if _, ok := claimThrough(rt, end, end+100); ok {
+		t.Fatalf("claimThrough(%d) past the end succeeded", end)
+	}
+}
