@@ -452,6 +452,11 @@ func (s *Scanner) parse(hdr []byte) (*Record, error) {
 			if err != nil || v < 0 {
 				return nil, fmt.Errorf("Content-Length %q is not a length", bytes.TrimSpace(value))
 			}
+			if cl >= 0 {
+				// Which one would be the block's? (gowarc's WarcFields.Set
+				// also fails on a field given twice.)
+				return nil, errors.New("it has two Content-Length fields")
+			}
 			cl = v
 			buf.WriteString("Content-Length: 0\r\n")
 			continue
