@@ -356,8 +356,13 @@ func (x *Index) Prefix(prefix string, max int) ([]Entry, error) {
 // long as match holds, at most max of them.
 func (x *Index) scan(key string, match func(k []byte) bool, max int) ([]Entry, error) {
 	buf := make([]byte, 4<<10)
-	// The smallest pos whose next line has a key >= key: the lines from
-	// there on are the ones sought, if any.
+	// Lines are sorted as bytes, whole (SortLines): the lines that start
+	// with key are together, and every line whose sort key is key (or
+	// starts with it) is among them. The search is for the first line
+	// that is not less than key, as bytes; from there the lines that
+	// start with key are read and those whose sort key matches are kept.
+	// (Comparing the keys alone would not follow the file's order where
+	// a key holds a byte below the space: "a\x10 ..." sorts before "a ...".)
 	lo, hi := int64(0), x.size
 	for lo < hi {
 		mid := lo + (hi-lo)/2
@@ -368,7 +373,7 @@ func (x *Index) scan(key string, match func(k []byte) bool, max int) ([]Entry, e
 		if err != nil {
 			return nil, err
 		}
-		if start < x.size && bytes.Compare(lineKey(line), []byte(key)) < 0 {
+		if start < x.size && bytes.Compare(line, []byte(key)) < 0 {
 			lo = start + int64(len(line)) + 1
 		} else {
 			hi = mid
@@ -382,15 +387,18 @@ func (x *Index) scan(key string, match func(k []byte) bool, max int) ([]Entry, e
 		if err != nil {
 			return out, err
 		}
-		if start >= x.size || !match(lineKey(line)) {
+		if start >= x.size || !bytes.HasPrefix(line, []byte(key)) {
 			break
+		}
+		pos = start + int64(len(line)) + 1
+		if !match(lineKey(line)) {
+			continue
 		}
 		e, err := ParseLine(line)
 		if err != nil {
 			return out, &LineError{File: x.name, Offset: start, Reason: err.Error()}
 		}
 		out = append(out, e)
-		pos = start + int64(len(line)) + 1
 	}
 	return out, nil
 }

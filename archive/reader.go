@@ -453,10 +453,9 @@ func (s *Scanner) parse(hdr []byte) (*Record, error) {
 				return nil, fmt.Errorf("Content-Length %q is not a length", bytes.TrimSpace(value))
 			}
 			if cl >= 0 {
-				// Two lengths: which one ends the block is anyone's
-				// guess. (gowarc's WarcFields.Set also panics on a
-				// repeated field; found by FuzzReadWARC in beam/pipeline.)
-				return nil, errors.New("two Content-Length fields")
+				// Which one would be the block's? (gowarc's WarcFields.Set
+				// also fails on a field given twice.)
+				return nil, errors.New("it has two Content-Length fields")
 			}
 			cl = v
 			buf.WriteString("Content-Length: 0\r\n")

@@ -359,8 +359,6 @@ func syncDir(dir string) error {
 	return nil
 }
 
-
-
 // WARCProtocolField is the name of the field of the IIPC proposal
 // (iipc/warc-specifications issue 42).
 const WARCProtocolField = "WARC-Protocol"

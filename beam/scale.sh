@@ -55,8 +55,8 @@ measure() {
 }
 row() { # lines input label file canon-wall canon-cpu
 	read -r wall cpu rss load <"$4"
-	awk -v n="$1" -v in="$2" -v l="$3" -v w="$wall" -v c="$cpu" -v r="$rss" -v ld="$load" -v bw="$5" -v bc="$6" \
-		'BEGIN { printf "| %d | %s | %s | %.1f | %.2f | %.3f | %.2fx | %.2fx | %.0f | %s |\n", n, in, l, w, c, c * 1e6 / n, c / bc, w / bw, r / 1024, ld }'
+	awk -v n="$1" -v inp="$2" -v l="$3" -v w="$wall" -v c="$cpu" -v r="$rss" -v ld="$load" -v bw="$5" -v bc="$6" \
+		'BEGIN { printf "| %d | %s | %s | %.1f | %.2f | %.3f | %.2fx | %.2fx | %.0f | %s |\n", n, inp, l, w, c, c * 1e6 / n, c / bc, w / bw, r / 1024, ld }'
 }
 canon() { # dir out
 	measure "$2" sh -c "cat '$1'/part* | GOMAXPROCS=2 '$work/urlkit' canon >'$work/canon.out' 2>/dev/null || true"

@@ -14,48 +14,7 @@ import (
 // FILES (RFC 1738 3.10; RFC 1630, file): file://<host>/<path>
 
 func init() {
-	registerFast("file", func(u urlkit.URL) (View, error) { return FileOf(u) }, checkFile,
-		&fastPaths{into: fileInto, validJSON: appendValidFileJSON})
-}
-
-// fileInto is FileOf building the view in buf (ViewInto).
-func fileInto(buf *ViewBuf, u urlkit.URL) (View, error) {
-	if err := checkFile(u); err != nil {
-		return nil, err
-	}
-	buf.file.fill(u)
-	return &buf.file, nil
-}
-
-// appendValidFileJSON checks u as checkFile does and writes the view's
-// object from the URL as written (AppendValidViewJSON: the caller has
-// made sure u needs no escaping and holds no "%").
-func appendValidFileJSON(b []byte, u urlkit.URL) ([]byte, error) {
-	if err := checkFile(u); err != nil {
-		return b, err
-	}
-	host := u.Host()
-	b = append(b, `{"host":"`...)
-	b = append(b, host...)
-	if localHost(host) {
-		b = append(b, `","local":true,"segments":["`...)
-	} else {
-		b = append(b, `","local":false,"segments":["`...)
-	}
-	// The segments are the parts between "/" (File.fill), as they are
-	// written: each "/" becomes `","`.
-	raw := u.PathAndSearch()
-	for {
-		k := strings.IndexByte(raw, '/')
-		if k < 0 {
-			break
-		}
-		b = append(b, raw[:k]...)
-		b = append(b, `","`...)
-		raw = raw[k+1:]
-	}
-	b = append(b, raw...)
-	return append(b, `"]}`...), nil
+	registerChecked("file", func(u urlkit.URL) (View, error) { return FileOf(u) }, checkFile)
 }
 
 // File is the view of a file URL.

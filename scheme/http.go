@@ -3,7 +3,6 @@ package scheme
 import (
 	"encoding/base64"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -14,10 +13,8 @@ import (
 // https (RFC 2818) is read the same way with port 443.
 
 func init() {
-	registerFast("http", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP,
-		&fastPaths{into: httpInto, validJSON: func(b []byte, u urlkit.URL) ([]byte, error) { return appendValidHTTPJSON(b, u, 80) }})
-	registerFast("https", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP,
-		&fastPaths{into: httpInto, validJSON: func(b []byte, u urlkit.URL) ([]byte, error) { return appendValidHTTPJSON(b, u, 443) }})
+	registerChecked("http", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP)
+	registerChecked("https", func(u urlkit.URL) (View, error) { return HTTPOf(u) }, checkHTTP)
 	relaxers["http"] = httpRelaxed
 	relaxers["https"] = httpRelaxed
 }
@@ -372,49 +369,6 @@ func (v *HTTP) MarshalJSON() ([]byte, error) { return viewJSON(v) }
 
 // plainJSON marks HTTP's strings as parts of its URL as written (plainView).
 func (v *HTTP) plainJSON() {}
-
-// httpInto is HTTPOf building the view in buf (ViewInto).
-func httpInto(buf *ViewBuf, u urlkit.URL) (View, error) {
-	if err := checkHTTP(u); err != nil {
-		return nil, err
-	}
-	buf.http.fill(u)
-	return &buf.http, nil
-}
-
-// appendValidHTTPJSON checks u as checkHTTP does and writes the view's
-// object from the URL as written (AppendValidViewJSON: the caller has
-// made sure u needs no escaping and holds no "%"). def is the scheme's
-// default port, 80 or 443, given here rather than looked up on every line
-// (HTTP.fill asks DefaultPort; TestAppendValidViewJSON compares the two).
-func appendValidHTTPJSON(b []byte, u urlkit.URL, def int) ([]byte, error) {
-	if err := checkHTTP(u); err != nil {
-		return b, err
-	}
-	port, _ := portOf(u, def)
-	b = append(b, `{"host":"`...)
-	b = append(b, u.Host()...)
-	b = append(b, `","port":`...)
-	b = strconv.AppendInt(b, int64(port), 10)
-	if user, ok := u.User(); ok {
-		b = append(b, `,"user":"`...)
-		b = append(b, user...)
-		b = append(b, '"')
-		if pw, ok := u.Password(); ok {
-			b = append(b, `,"password":"`...)
-			b = append(b, pw...)
-			b = append(b, '"')
-		}
-	}
-	path, _ := u.Path()
-	b = append(b, `,"path":"`...)
-	b = append(b, path...)
-	if search, ok := u.Search(); ok {
-		b = append(b, `","search":"`...)
-		b = append(b, search...)
-	}
-	return append(b, '"', '}'), nil
-}
 
 // writeJSON writes the plan's own members of its JSON object, before
 // "steps".

@@ -7,6 +7,7 @@ package scheme
 // encoding/json and urlkit's own output give the same objects.
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/urlkit/urlkit"
@@ -31,11 +32,11 @@ func AppendViewJSONPlain(b []byte, v View) ([]byte, bool) {
 	return appendView(b, v, plain)
 }
 
-// AppendValidViewJSON checks a URL of a built-in scheme that has this speed
-// path (file, http and https: fastPaths in their files) against its
-// grammar, as [Validate] does, and appends its view's JSON object, as
-// [AppendViewJSONPlain] writes it, straight from the URL: no view is
-// built. handled is false, and b returned as it is, for any other URL (one
+// AppendValidViewJSON checks a file, http or https URL of the built-in
+// schemes against its grammar, as [Validate] does, and appends its view's
+// JSON object, as [AppendViewJSONPlain] writes it, straight from the URL:
+// no view is built (the code is written out here, not called through a
+// function of the scheme's: see ViewInto). handled is false, and b returned as it is, for any other URL (one
 // with "%" or needing escapes included); err is the grammar's error
 // (nothing appended).
 // urlkit parse --json writes most of its lines' views with it
@@ -49,11 +50,69 @@ func AppendValidViewJSON(b []byte, u urlkit.URL) (_ []byte, handled bool, err er
 	if !ok {
 		return b, false, nil
 	}
-	if bi.fast == nil || bi.fast.validJSON == nil {
-		return b, false, nil
+	switch bi.name {
+	case "file":
+		if err := checkFile(u); err != nil {
+			return b, true, err
+		}
+		host := u.Host()
+		b = append(b, `{"host":"`...)
+		b = append(b, host...)
+		if localHost(host) {
+			b = append(b, `","local":true,"segments":["`...)
+		} else {
+			b = append(b, `","local":false,"segments":["`...)
+		}
+		// The segments are the parts between "/" (File.fill), as they
+		// are written: each "/" becomes `","`.
+		raw := u.PathAndSearch()
+		for {
+			k := strings.IndexByte(raw, '/')
+			if k < 0 {
+				break
+			}
+			b = append(b, raw[:k]...)
+			b = append(b, `","`...)
+			raw = raw[k+1:]
+		}
+		b = append(b, raw...)
+		return append(b, `"]}`...), true, nil
+	case "http", "https":
+		if err := checkHTTP(u); err != nil {
+			return b, true, err
+		}
+		// DefaultPort's 80 and 443, without its lookup on every line
+		// (HTTP.fill asks DefaultPort; TestAppendValidViewJSON compares
+		// the two views).
+		def := 80
+		if bi.name == "https" {
+			def = 443
+		}
+		port, _ := portOf(u, def)
+		b = append(b, `{"host":"`...)
+		b = append(b, u.Host()...)
+		b = append(b, `","port":`...)
+		b = strconv.AppendInt(b, int64(port), 10)
+		if user, ok := u.User(); ok {
+			b = append(b, `,"user":"`...)
+			b = append(b, user...)
+			b = append(b, '"')
+			if pw, ok := u.Password(); ok {
+				b = append(b, `,"password":"`...)
+				b = append(b, pw...)
+				b = append(b, '"')
+			}
+		}
+		path, _ := u.Path()
+		b = append(b, `,"path":"`...)
+		b = append(b, path...)
+		if search, ok := u.Search(); ok {
+			b = append(b, `","search":"`...)
+			b = append(b, search...)
+		}
+		return append(b, '"', '}'), true, nil
 	}
-	b, err = bi.fast.validJSON(b, u)
-	return b, true, err
+	return b, false, nil
 }
 
 // appendView appends v's object to b; trusted: its strings need no

@@ -28,9 +28,9 @@ import (
 // when there are maxBundleKeys of them (a URL seen again is then sent
 // again, and the shard writer keeps it once), the canonical batches are
 // written when they hold maxBatchBytes, the rejected batches too, and the
-// host counts are emitted when they hold maxBundleKeys hosts. Batches of
-// several megabytes a shard keep the files few: creating a file costs more
-// than writing a megabyte to it.
+// host counts are emitted when they hold maxBundleKeys hosts. Large
+// batches keep the files few: each file costs its creation, and on an
+// object store a request.
 type bundle struct {
 	opt    linkset.Options
 	shards int
