@@ -6,7 +6,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -266,26 +265,7 @@ func TestWARCInput(t *testing.T) {
 // `urlkit extract --verbose FILES | urlkit canon`, as in
 // TestExtractAgreesWithCLI (which reads the same files as text).
 func TestWARCAgreesWithCLI(t *testing.T) {
-	dir := corpora(t)
-	bin := buildCLI(t)
-	files, _ := filepath.Glob(filepath.Join(dir, "text-with-urls", "*.txt"))
-	if len(files) == 0 {
-		t.Fatalf("no text corpus in %s", dir)
-	}
-	var urls, skipped bytes.Buffer
-	cmd := exec.Command(bin, append([]string{"extract", "--verbose"}, files...)...)
-	cmd.Stdout, cmd.Stderr = &urls, &skipped
-	if err := cmd.Run(); err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			t.Fatalf("urlkit extract: %v", err)
-		}
-	}
-	distinct, kinds, schemes := cliCanon(t, bin, urls.Bytes())
-	nSkipped := strings.Count(skipped.String(), ": skipped ")
-	for _, n := range kinds {
-		nSkipped += n
-	}
-
+	files := textCorpus(t, corpora(t))
 	targets := make([]string, len(files))
 	for i, f := range files {
 		abs, err := filepath.Abs(f)
@@ -296,13 +276,7 @@ func TestWARCAgreesWithCLI(t *testing.T) {
 	}
 	warc := filepath.Join(t.TempDir(), "corpus.warc.gz")
 	capture(t, warc, targets...)
-	out := runWARC(t, warc)
-	diffLists(t, "distinct canonical URLs", out["canonical.txt"], distinct)
-	diffMaps(t, "valid, scheme", section(out["counts.tsv"], SectionScheme), schemes)
-	if got := section(out["counts.tsv"], SectionStatus)["rejected"]; got != nSkipped {
-		t.Errorf("rejected: pipeline %d, urlkit extract --verbose skipped or canon rejected %d", got, nSkipped)
-	}
-	t.Logf("%d files, %d distinct canonical URLs", len(files), len(distinct))
+	agreesWithExtract(t, runWARC(t, warc), files)
 }
 
 // FuzzReadWARC: any bytes given as a WARC file are read to the end
