@@ -224,6 +224,20 @@ func TestWARCInput(t *testing.T) {
 	}
 	os.WriteFile(cut, craw[:len(craw)-10], 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.warc"), []byte("this is not a WARC file\n"), 0o644)
+	// The revisit's gzip member alone: its original is not in its file.
+	var rvAt, rvEnd int64 = -1, int64(len(raw))
+	for k, off := range offs {
+		if strings.HasPrefix(k, archive.TypeRevisit+" ") {
+			rvAt = off
+		}
+	}
+	for _, off := range offs {
+		if off > rvAt && off < rvEnd {
+			rvEnd = off
+		}
+	}
+	orphan := filepath.Join(dir, "orphan.warc.gz")
+	os.WriteFile(orphan, raw[rvAt:rvEnd], 0o644)
 	os.Remove(path)
 
 	out = runWARC(t, filepath.Join(dir, "*.warc*"))
@@ -244,6 +258,7 @@ func TestWARCInput(t *testing.T) {
 		cut + "\t" + KindBadRecord + "\t" + strconv.FormatInt(lieAt, 10) + "\tContent-Length ",
 		damaged + "\t" + KindBadRecord + "\t" + strconv.FormatInt(menuAt, 10) + "\t",
 		filepath.Join(dir, "notes.warc") + "\t" + KindBadRecord + "\t0\tnot a WARC file",
+		orphan + "\t" + KindBadRecord + "\t0\ta revisit record of ftp://",
 	}
 	if len(rej) != len(wantRej) {
 		t.Fatalf("rejected:\n%s\nwant %d lines", strings.Join(rej, "\n"), len(wantRej))
@@ -254,7 +269,7 @@ func TestWARCInput(t *testing.T) {
 			t.Errorf("rejected line %d: %q, want it to start %q", i, rej[i], w)
 		}
 	}
-	if c := strings.Join(out["counts.tsv"], "\n"); !strings.Contains(c, "kind\t"+KindBadRecord+"\t4") {
+	if c := strings.Join(out["counts.tsv"], "\n"); !strings.Contains(c, "kind\t"+KindBadRecord+"\t5") {
 		t.Errorf("counts: %s", c)
 	}
 }
