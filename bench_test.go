@@ -4,8 +4,8 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/benchpeer"
-	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/benchpeer"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
 )
 
 // benchCorpora are the real-URL corpora of ../shared/corpora the parse

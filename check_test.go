@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
 )
 
 // TestCheck checks that Check gives the offset, component and kind of

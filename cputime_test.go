@@ -3,7 +3,7 @@ package urlkit
 import (
 	"time"
 
-	"github.com/urlkit/urlkit/internal/cputime"
+	"github.com/urlkit/urlkit/internal/testkit/cputime"
 )
 
 // cpuTime returns the process's user and system CPU time so far (wall time

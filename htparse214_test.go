@@ -9,7 +9,7 @@ import (
 // The libwww 2.14 line's HTParse (lynx 2.6 and 2.7.1, 1996-97), which
 // ModeLibwww is named after, cannot run as a live oracle: its source is in
 // no package CI can install (Debian ships lynx 2.9, whose HTParse moved to
-// RFC 3986 dot removal; lynx is the live oracle of internal/conformance),
+// RFC 3986 dot removal; lynx is the live oracle of internal/testkit/conformance),
 // and code from elsewhere does not enter this repository. Its results were
 // read once, at development time, from lynx 2.7.1's
 // WWW/Library/Implementation/HTParse.c (HTParse with PARSE_ALL, then

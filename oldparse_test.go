@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit/internal/chars"
-	"github.com/urlkit/urlkit/internal/rfcbnf"
 	"github.com/urlkit/urlkit/internal/schemes"
+	"github.com/urlkit/urlkit/internal/testkit/rfcbnf"
 )
 
 var oldOkX, oldOkPath [256]bool
@@ -205,7 +205,7 @@ func oldScanUntilHash(s string, i int) int {
 // neither ":" nor "@", and host no ":", so the first "@" ends the user and
 // password and the first ":" after it starts the port. Each part is
 // checked with the regular expression of its rule, made from the RFC's
-// text by internal/rfcbnf (refGrammar), never with the parser's own code:
+// text by internal/testkit/rfcbnf (refGrammar), never with the parser's own code:
 // a bug planted in the parser's host check shows here.
 func (u *URL) oldParseLogin(input string, base, a int, syntax schemes.Syntax, partial bool) error {
 	s := u.s

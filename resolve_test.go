@@ -3,8 +3,8 @@ package urlkit
 import (
 	"errors"
 	"fmt"
-	"github.com/urlkit/urlkit/internal/corpus"
 	"github.com/urlkit/urlkit/internal/resolve"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
 	"net/url"
 	"path/filepath"
 	"strings"

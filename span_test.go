@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
 )
 
 // checkSpans checks URL.Span on u, parsed from input: every component u

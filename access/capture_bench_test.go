@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 )
 
 // BenchmarkGopherFetch is one gopher document and one menu fetched with

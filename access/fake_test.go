@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 	"github.com/urlkit/urlkit/scheme"
 )
 

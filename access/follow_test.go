@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/fakeservers"
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 	"github.com/urlkit/urlkit/scheme"
 )
 

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 	"github.com/urlkit/urlkit/scheme"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/testservers"
+	"github.com/urlkit/urlkit/internal/testkit/testservers"
 	"github.com/urlkit/urlkit/scheme"
 )
 

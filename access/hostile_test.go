@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 	"github.com/urlkit/urlkit/scheme"
 )
 
 // The hostile-server suite: each test runs one misbehaving server from
-// internal/hostile and proves the bound that holds against it, with the
+// internal/testkit/hostile and proves the bound that holds against it, with the
 // error that names the limit and the protocol step. Where memory is the
 // point, the heap's peak during the run is measured and checked.
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/corpus"
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 )
 
 // referenceMenu reads a whole menu in memory as MenuReader's first

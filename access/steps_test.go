@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 	"github.com/urlkit/urlkit/scheme"
 )
 

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urlkit/urlkit/internal/hostile"
-	"github.com/urlkit/urlkit/internal/testservers"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/testservers"
 	"github.com/urlkit/urlkit/scheme"
 )
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
-	"github.com/urlkit/urlkit/internal/cputime"
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/cputime"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 	"github.com/urlkit/urlkit/scheme"
 )
 

@@ -20,9 +20,9 @@ import (
 	"github.com/nlnwa/gowarc/v3"
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
-	"github.com/urlkit/urlkit/internal/fakeservers"
-	"github.com/urlkit/urlkit/internal/hostile"
-	"github.com/urlkit/urlkit/internal/testio"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/testio"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -624,7 +624,7 @@ func TestCaptureReplaysAsLive(t *testing.T) {
 // Whatever a hostile server sends (issue 33 item 7, the writing side),
 // the file captured from it is one every reader accepts: a fetch that
 // fails leaves no record, one that succeeds leaves its whole pair, and
-// gowarc reads the file strictly. The servers are internal/hostile's,
+// gowarc reads the file strictly. The servers are internal/testkit/hostile's,
 // each misbehaving one way; the fetches run under small limits.
 func TestCaptureHostile(t *testing.T) {
 	garbage := string(bytes.Repeat([]byte("\x00\x1b[2J\xff\r\r\n.\r\n\t"), 500))

@@ -17,7 +17,7 @@ import (
 	"github.com/nlnwa/gowarc/v3"
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 	"github.com/urlkit/urlkit/scheme"
 )
 

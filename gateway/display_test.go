@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 )
 
 // Display strings from servers with bidi controls (issue 34, finding 5):

@@ -7,7 +7,7 @@ import (
 	"net/http/httptest"
 
 	"github.com/urlkit/urlkit/gateway"
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 )
 
 // A browser asks for the path form of a gopher URL; the gateway fetches it

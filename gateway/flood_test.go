@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urlkit/urlkit/internal/testio"
+	"github.com/urlkit/urlkit/internal/testkit/testio"
 )
 
 // flood holds silent connections to addr from a few loopback addresses:

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 )
 
 // Issue 22: an ftp directory page shows each entry's name (a directory

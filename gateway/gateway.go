@@ -158,7 +158,7 @@ func New(cfg Config) *Gateway {
 	// its requests used back to the system (a full collection, then the
 	// freed pages returned), instead of keeping it until the runtime's
 	// own schedule does: after a burst, its resident memory comes back
-	// to where it was (measured by internal/gwsoak's soak).
+	// to where it was (measured by internal/testkit/gwsoak's soak).
 	sl.idle, sl.idleAfter = freeMemory, 3*time.Second
 	g := &Gateway{cfg: cfg, pol: pol, now: time.Now,
 		slots:    sl,

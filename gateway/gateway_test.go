@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urlkit/urlkit/internal/fakeservers"
-	"github.com/urlkit/urlkit/internal/testio"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/testio"
 )
 
 // serve runs g on loopback and returns its base URL.

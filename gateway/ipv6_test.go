@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 )
 
 // remoteConn is a connection that reports another peer address: a dial

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urlkit/urlkit/internal/hostile"
-	"github.com/urlkit/urlkit/internal/testio"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/testio"
 )
 
 // Upstream slots (issue 21 item 6): one client, or one upstream, holds at

@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit/access"
-	"github.com/urlkit/urlkit/internal/corpus"
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 )
 
 // appendHTML escapes as html/template does for text and attribute values,

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit/access"
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 	"github.com/urlkit/urlkit/lenient"
 	"github.com/urlkit/urlkit/scheme"
 )

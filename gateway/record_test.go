@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit/archive"
-	"github.com/urlkit/urlkit/internal/fakeservers"
-	"github.com/urlkit/urlkit/internal/testio"
-	"github.com/urlkit/urlkit/internal/testservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/testio"
+	"github.com/urlkit/urlkit/internal/testkit/testservers"
 	"github.com/urlkit/urlkit/scheme"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/testservers"
+	"github.com/urlkit/urlkit/internal/testkit/testservers"
 )
 
 // The gateway against the real daemons .ci/servers.sh starts: gophernicus,

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit/access"
-	"github.com/urlkit/urlkit/internal/fakeservers"
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 )
 
 // Issue 21 item 4: a listing page is written as the listing arrives. The

@@ -5,7 +5,7 @@ import (
 	"net"
 	"strings"
 
-	"github.com/urlkit/urlkit/internal/testio"
+	"github.com/urlkit/urlkit/internal/testkit/testio"
 )
 
 func newReader(c net.Conn) *bufio.Reader { return bufio.NewReader(c) }

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit/access"
-	"github.com/urlkit/urlkit/internal/hostile"
-	"github.com/urlkit/urlkit/internal/testservers"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/testservers"
 )
 
 // The gateway's WAIS and Prospero pages (issue 23), against freeWAIS-sf and

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/corpus"
-	"github.com/urlkit/urlkit/internal/cputime"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/cputime"
 	"github.com/urlkit/urlkit/scheme"
 )
 

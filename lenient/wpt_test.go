@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
 )
 
 // wptCase is one case of web-platform-tests' url/resources/toascii.json
@@ -39,7 +39,7 @@ var unicode151 = map[string]string{
 // then the validity criteria of 4.1), while toascii.json, which follows
 // the URL Standard, expects the host as written: the URL Standard takes
 // an ASCII host name without decoding it. The lenient reading follows UTS
-// #46 (issue 37); the UTS #46 vectors (internal/conformance, IdnaTestV2)
+// #46 (issue 37); the UTS #46 vectors (internal/testkit/conformance, IdnaTestV2)
 // give the same verdicts from Unicode's status codes.
 var uts46ALabels = map[string]string{
 	"xn--a":           "P4/V7: \"a\" is no Punycode of a valid label (it decodes to U+0080, a control)",

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/benchpeer"
+	"github.com/urlkit/urlkit/internal/testkit/benchpeer"
 )
 
 const benchFTP = "ftp://myname:secret@ftp.host.dom:2121/pub/gnu/emacs/emacs-19.28.tar.gz;type=i"
@@ -30,7 +30,7 @@ func BenchmarkFTPPlan(b *testing.B) {
 
 // BenchmarkFTPPlanNetURL does the same work with net/url: parse, split the
 // path into segments, cut ";type=", unescape each segment and build the
-// commands (internal/benchpeer, shared with bench/cmd/compare).
+// commands (internal/testkit/benchpeer, shared with bench/cmd/compare).
 func BenchmarkFTPPlanNetURL(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(benchFTP)))

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
 )
 
 // The external corpora live beside the module: ../shared/corpora from the

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/corpus"
 	"github.com/urlkit/urlkit/internal/jsonw"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
 )
 
 // AppendViewJSONPlain writes what AppendViewJSON writes for every view of

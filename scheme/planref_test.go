@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/rfcbnf"
+	"github.com/urlkit/urlkit/internal/testkit/rfcbnf"
 )
 
 // refFTPCommands is the FTP command sequence of RFC 1738 3.2.2 built the

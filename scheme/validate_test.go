@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
 )
 
 // agree fails t unless Validate(u) returns exactly the error ViewOf(u)

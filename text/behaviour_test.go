@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
 )
 
 // extractAll runs Extract with the options given and returns the URLs and

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
 )
 
 // The text corpus: RFCs, drafts and working-group minutes of 1993 to 2005

@@ -1,6 +1,6 @@
 // Command gateway measures urlkit's gateway (issue 15) beside its anchors,
 // every side in one run, interleaved, on the same in-process upstream
-// servers (internal/fakeservers: a Go ftp server and a Go gopher server
+// servers (internal/testkit/fakeservers: a Go ftp server and a Go gopher server
 // serving from memory, so the upstream is not the limit):
 //
 //   - ftp, a 2 KB file: `urlkit serve` (proxy form) against Squid (Debian's
@@ -71,7 +71,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/gateway"
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 	"github.com/urlkit/urlkit/scheme"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urlkit/urlkit/internal/cputime"
+	"github.com/urlkit/urlkit/internal/testkit/cputime"
 	"github.com/urlkit/urlkit/text"
 	"mvdan.cc/xurls/v2"
 )

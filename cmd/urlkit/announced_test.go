@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 )
 
 // Issue 21 item 8, get's side (the gateway's is gateway.TestAnnouncedSizes):

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/fakeservers"
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 )
 
 // A listing shown on a terminal has its names' bidi controls escaped, as

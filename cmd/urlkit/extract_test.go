@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urlkit/urlkit/internal/testio"
+	"github.com/urlkit/urlkit/internal/testkit/testio"
 )
 
 // appendixExample is the example paragraph of RFC 1738's appendix,

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 )
 
 // Issue 34, finding 2: a Prospero server answering GET-OBJECT-INFO with

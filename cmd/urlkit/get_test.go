@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/hostile"
-	"github.com/urlkit/urlkit/internal/testservers"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/testservers"
 )
 
 // runGetEnv runs urlkit with an environment for scheme.ConfigFromEnv.

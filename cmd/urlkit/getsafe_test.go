@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 )
 
 // TestMain lets the tests run the command as a separate process (the test

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 )
 
 // BenchmarkGetRecursiveOverhead is issue 33's bound on recursive capture:

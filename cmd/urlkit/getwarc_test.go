@@ -17,10 +17,10 @@ import (
 
 	"github.com/nlnwa/gowarc/v3"
 	"github.com/urlkit/urlkit/archive"
-	"github.com/urlkit/urlkit/internal/fakeservers"
-	"github.com/urlkit/urlkit/internal/hostile"
-	"github.com/urlkit/urlkit/internal/testio"
-	"github.com/urlkit/urlkit/internal/testservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/testio"
+	"github.com/urlkit/urlkit/internal/testkit/testservers"
 )
 
 // readWARCTypes reads every record of path strictly (gowarc: digests,

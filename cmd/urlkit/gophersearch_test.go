@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 )
 
 // Issue 36 item 3: the lenient reading takes the "?" of a gopher search

@@ -11,7 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/urlkit/urlkit/internal/cputime"
+	"github.com/urlkit/urlkit/internal/testkit/cputime"
 )
 
 // manyInputs is a mix of valid and invalid URLs, blank lines and long

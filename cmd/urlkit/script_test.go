@@ -13,9 +13,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/urlkit/urlkit/internal/fakeservers"
-	"github.com/urlkit/urlkit/internal/hostile"
-	"github.com/urlkit/urlkit/internal/testservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/testservers"
 )
 
 // TestMain lets the testscript sessions run urlkit as a program ("exec
@@ -107,7 +107,7 @@ var recorders = struct {
 //	                        HTTP response), recording the requests
 //	serve gopher NAME FILE  answer every request line with FILE's bytes,
 //	                        recording the request lines
-//	serve ftp NAME DIR      an ftp server (internal/fakeservers) with the
+//	serve ftp NAME DIR      an ftp server (internal/testkit/fakeservers) with the
 //	                        files under DIR; MDTM answers 20240101000000
 //
 // Files are read as written, except that a line ending "\n" in an http or

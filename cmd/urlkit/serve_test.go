@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit/gateway"
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 )
 
 // urlkit get through urlkit's own gateway, configured the libwww way

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urlkit/urlkit/internal/fakeservers"
-	"github.com/urlkit/urlkit/internal/hostile"
-	"github.com/urlkit/urlkit/internal/testio"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
+	"github.com/urlkit/urlkit/internal/testkit/testio"
 )
 
 var gatewayOn = regexp.MustCompile(`gateway on (http://127\.0\.0\.1:[0-9]+)/`)

@@ -42,9 +42,9 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/internal/benchpeer"
 	"github.com/urlkit/urlkit/internal/chars"
-	"github.com/urlkit/urlkit/internal/corpus"
+	"github.com/urlkit/urlkit/internal/testkit/benchpeer"
+	"github.com/urlkit/urlkit/internal/testkit/corpus"
 	"github.com/urlkit/urlkit/scheme"
 )
 
