@@ -18,7 +18,7 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/archive"
-	"github.com/urlkit/urlkit/internal/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 	"github.com/urlkit/urlkit/linkset"
 	"github.com/urlkit/urlkit/scheme"
 )
