@@ -29,7 +29,7 @@ func run(t *testing.T, cfg Config, files map[string]string) map[string][]string 
 			t.Fatal(err)
 		}
 	}
-	if cfg.Input == "" {
+	if cfg.Input == "" && cfg.InputWARC == "" {
 		cfg.Input = filepath.Join(dir, "*.txt")
 	}
 	cfg.Output = filepath.Join(dir, "out")

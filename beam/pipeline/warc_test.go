@@ -12,9 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
-
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/archive"
@@ -61,15 +58,7 @@ func capture(t testing.TB, path string, urls ...string) {
 // runWARC runs the pipeline over the WARC files glob matches.
 func runWARC(t *testing.T, glob string) map[string][]string {
 	t.Helper()
-	cfg := Config{InputWARC: glob, Output: filepath.Join(t.TempDir(), "out")}
-	p, s := beam.NewPipelineWithRoot()
-	if err := Build(s, cfg); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := prism.Execute(context.Background(), p); err != nil {
-		t.Fatalf("prism: %v", err)
-	}
-	return readOutputs(t, cfg.Output, cfg.shards())
+	return run(t, Config{InputWARC: glob}, nil)
 }
 
 // offsets lists where each record of a WARC file starts, by its type and
