@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -291,88 +290,26 @@ func (c *countReader) Read(p []byte) (int, error) {
 }
 
 // links reads the listing r (a menu, a directory, hits) and returns the
-// links it names, one level deeper than l; a document names none.
+// links it names that a crawl follows, one level deeper than l; a
+// document names none.
 func (c *Crawl) links(r *access.Resource, l link) ([]link, bool, error) {
-	var urls []string
-	switch {
-	case r.Kind == "menu":
-		mr := access.NewMenuReader(r, c.Options.MaxReplyLine)
-		for {
-			it, err := mr.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, true, err
-			}
-			if !followedGopherType(it.Type) {
-				continue
-			}
-			if u, err := it.URL(); err == nil {
-				urls = append(urls, u)
-			}
+	var out []link
+	listing, err := ListingLinks(r, l.u, c.Options.MaxReplyLine, func(k Link) {
+		if k.GopherType != 0 && !followedGopherType(k.GopherType) {
+			return
 		}
-	case r.Kind == "directory" && ProtocolOf(r.Plan) == "ftp":
-		base := l.u.WithoutFragment().String()
-		if i := strings.LastIndex(base, ";type="); i > strings.LastIndexByte(base, '/') {
-			base = base[:i] // RFC 1738 3.2.2: ;type=d names the listing, not a segment
-		}
-		if !strings.HasSuffix(base, "/") {
-			base += "/" // a name the server took for a directory
-		}
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 0, 4096), access.DefaultMaxReplyLine)
-		now := time.Now()
-		for sc.Scan() {
-			e, skip := access.ParseListLine(r.ListFormat, strings.TrimRight(sc.Text(), "\r"), now)
-			if skip || e.Name == "" || strings.ContainsAny(e.Name, "/\x00") {
-				continue
-			}
-			u := base + urlkit.EscapeSegment(e.Name)
-			if e.Kind == access.KindDir {
-				u += "/"
-			}
-			urls = append(urls, u)
-		}
-		if err := sc.Err(); err != nil {
-			return nil, true, err
-		}
-	case r.Kind == "search":
-		hits, _, err := access.ReadWAISHits(r)
+		u, err := urlkit.Parse(k.URL)
 		if err != nil {
-			return nil, true, err
-		}
-		for _, h := range hits {
-			urls = append(urls, h.URL)
-		}
-	case r.Kind == "directory" && ProtocolOf(r.Plan) == "prospero":
-		pr := access.NewProsperoListReader(r)
-		for {
-			e, err := pr.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, true, err
-			}
-			if e.URL != "" && strings.HasPrefix(e.URL, "prospero:") {
-				urls = append(urls, e.URL)
-			}
-		}
-	default:
-		return nil, false, nil
-	}
-	out := make([]link, 0, len(urls))
-	for _, s := range urls {
-		u, err := urlkit.Parse(s)
-		if err != nil {
-			if u, err = urlkit.ParseExtended(s); err != nil {
-				continue // a link that is no URL is not followed
+			if u, err = urlkit.ParseExtended(k.URL); err != nil {
+				return // a link that is no URL is not followed
 			}
 		}
 		out = append(out, link{u: u, depth: l.depth + 1})
+	})
+	if err != nil {
+		return nil, listing, err
 	}
-	return out, true, nil
+	return out, listing, nil
 }
 
 // followedGopherType reports whether a recursive capture retrieves gopher

@@ -315,3 +315,23 @@ func TestNotWARC(t *testing.T) {
 		}
 	}
 }
+
+// A header with two Content-Length fields (WARC/1.1 5.3 names one):
+// refused with the record's offset, not guessed (gowarc v3.1.0's
+// WarcFields.Set panicked on it; found by FuzzReadWARC in beam/pipeline),
+// and the next record still read.
+func TestTwoContentLengths(t *testing.T) {
+	bad := "WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n"
+	good := "WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 2\r\n\r\nok\r\n\r\n"
+	data := bad + good
+	s := NewScanner("two.warc", strings.NewReader(data), int64(len(data)))
+	_, err := s.Next()
+	var re *ReadError
+	if !errors.As(err, &re) || re.Offset != 0 || !strings.Contains(re.Reason, "two Content-Length fields") {
+		t.Fatalf("first record: %v", err)
+	}
+	rec, err := s.Next()
+	if err != nil || rec.Offset != int64(len(bad)) {
+		t.Fatalf("second record: %+v %v", rec, err)
+	}
+}

@@ -351,6 +351,25 @@ func (a *Archive) open(e Entry) (*Record, io.ReadCloser, error) {
 	return rec, b, nil
 }
 
+// Block returns the block of rec, a record s returned, read again from
+// s's file and checked against its WARC-Block-Digest as it is read (as
+// Archive.Resource reads it): a block that is cut short or does not match
+// ends in a *ReadError naming the file and the record's offset. It reads
+// with a scanner of its own, so s goes on with its next record; close the
+// block when done.
+func (s *Scanner) Block(rec *Record) (io.ReadCloser, error) {
+	bs := scanners.Get().(*Scanner)
+	bs.reset(s.name, s.ra, s.size)
+	bs.seek(rec.Offset)
+	r, in, err := bs.head(rec.Offset, rec.Gzip)
+	if err != nil {
+		bs.reset("", nil, 0)
+		scanners.Put(bs)
+		return nil, err
+	}
+	return newBlockReader(bs, r, in), nil
+}
+
 // blockReader streams a record's block, checking its WARC-Block-Digest at
 // the end.
 type blockReader struct {

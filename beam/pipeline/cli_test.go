@@ -218,11 +218,27 @@ func TestAgreesWithCLI(t *testing.T) {
 // `urlkit extract --verbose FILES | urlkit canon`.
 func TestExtractAgreesWithCLI(t *testing.T) {
 	dir := corpora(t)
-	bin := buildCLI(t)
+	out := run(t, Config{Input: filepath.Join(dir, "text-with-urls", "*.txt"), Extract: true}, nil)
+	agreesWithExtract(t, out, textCorpus(t, dir))
+}
+
+// textCorpus lists the files of the text corpus.
+func textCorpus(t *testing.T, dir string) []string {
+	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "text-with-urls", "*.txt"))
 	if len(files) == 0 {
 		t.Fatalf("no text corpus in %s", dir)
 	}
+	return files
+}
+
+// agreesWithExtract compares the pipeline's outputs out with
+// `urlkit extract --verbose FILES | urlkit canon` over files: the distinct
+// canonical URLs, the counts per scheme, and the rejections (what extract
+// skipped and canon rejected).
+func agreesWithExtract(t *testing.T, out map[string][]string, files []string) {
+	t.Helper()
+	bin := buildCLI(t)
 	var urls, skipped bytes.Buffer
 	cmd := exec.Command(bin, append([]string{"extract", "--verbose"}, files...)...)
 	cmd.Stdout, cmd.Stderr = &urls, &skipped
@@ -238,8 +254,6 @@ func TestExtractAgreesWithCLI(t *testing.T) {
 	for _, n := range kinds {
 		nSkipped += n
 	}
-
-	out := run(t, Config{Input: filepath.Join(dir, "text-with-urls", "*.txt"), Extract: true}, nil)
 	diffLists(t, "distinct canonical URLs", out["canonical.txt"], distinct)
 	diffMaps(t, "valid, scheme", section(out["counts.tsv"], SectionScheme), schemes)
 	if got := section(out["counts.tsv"], SectionStatus)["rejected"]; got != nSkipped {

@@ -35,6 +35,12 @@ type Config struct {
 	// gs://bucket/path/*.txt on Dataflow). A file whose name ends in .gz
 	// is read through gzip.
 	Input string
+	// InputWARC is a glob of WARC files (compressed record by record or
+	// not), read instead of Input or as well: the links of the archived
+	// listings and the URLs in the archived text documents are the lines
+	// (see ReadWARC); a record that cannot be read is a rejected line of
+	// kind KindBadRecord naming the file and the record's offset.
+	InputWARC string
 	// Output is the prefix of the output files: the distinct canonical
 	// URLs in PREFIX-canonical-SSSSS-of-NNNNN.txt and the rejected lines
 	// in PREFIX-rejected-SSSSS-of-NNNNN.tsv (NNNNN shards of each, see
@@ -69,8 +75,8 @@ const (
 // Build adds the pipeline to s: it reads cfg.Input and writes the outputs
 // named by cfg.Output.
 func Build(s beam.Scope, cfg Config) error {
-	if cfg.Input == "" || cfg.Output == "" {
-		return errors.New("urlkit-beam: the input glob and the output prefix are both required")
+	if cfg.Input == "" && cfg.InputWARC == "" || cfg.Output == "" {
+		return errors.New("urlkit-beam: an input glob (of lines, or of WARC files) and the output prefix are both required")
 	}
 	shards := cfg.shards()
 	if shards < 1 || shards > MaxShards {
@@ -80,12 +86,17 @@ func Build(s beam.Scope, cfg Config) error {
 	// The batches go from the reading step to the shard writers through
 	// files in a directory beside the outputs, removed at the end.
 	tmp := cfg.Output + "-tmp-" + strconv.FormatUint(rand.Uint64(), 36)
-	files := fileio.ReadMatches(s, fileio.MatchFiles(s, cfg.Input), fileio.ReadDirectorySkip())
 	var canon, rejected, counts beam.PCollection
-	if cfg.Extract {
-		canon, rejected, counts = beam.ParDo3(s, &extractFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp}, files)
-	} else {
-		canon, rejected, counts = beam.ParDo3(s, &readLinesFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp}, files)
+	if cfg.Input != "" {
+		files := fileio.ReadMatches(s, fileio.MatchFiles(s, cfg.Input), fileio.ReadDirectorySkip())
+		if cfg.Extract {
+			canon, rejected, counts = beam.ParDo3(s, &extractFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp}, files)
+		} else {
+			canon, rejected, counts = beam.ParDo3(s, &readLinesFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp}, files)
+		}
+	}
+	if cfg.InputWARC != "" {
+		canon, rejected, counts = readWARCs(s, cfg, shards, tmp, canon, rejected, counts)
 	}
 	distinct := writeShards(s, canon, &writeShardFn{Prefix: cfg.Output, Kind: "canonical", Ext: "txt", Shards: shards, Dedup: true})
 	nRejected := writeShards(s, rejected, &writeShardFn{Prefix: cfg.Output, Kind: "rejected", Ext: "tsv", Header: RejectedHeader, Shards: shards})

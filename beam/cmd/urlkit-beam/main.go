@@ -46,7 +46,8 @@ import (
 )
 
 var (
-	input    = flag.String("input", "", "file glob to read (required); a file named *.gz is read through gzip")
+	input    = flag.String("input", "", "glob of the files of lines (or, with --extract, of text) to read; a file named *.gz is read through gzip")
+	inWARC   = flag.String("input-warc", "", "glob of WARC files to read: the links of the archived menus and listings and the URLs in the archived text documents; a record that cannot be read is a rejected line (kind bad-record) naming the file and the record's offset")
 	output   = flag.String("output", "", "prefix of the output files (required): PREFIX-canonical-SSSSS-of-NNNNN.txt, PREFIX-rejected-SSSSS-of-NNNNN.tsv, PREFIX-counts.tsv, PREFIX-summary.txt")
 	shards   = flag.Int("shards", pipeline.DefaultShards, "how many files the distinct canonical URLs and the rejected lines are each written to (1 to 99999); the worker writing a shard holds that shard's distinct URLs in memory, about 100 bytes each")
 	extract  = flag.Bool("extract", false, "read free text and take the URLs in it (RFC 1738 appendix: <URL:...> wrappers) instead of one URL per line")
@@ -57,15 +58,15 @@ var (
 
 func main() {
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: urlkit-beam --runner=prism --input=GLOB --output=PREFIX [--shards=N] [--extract] [--lenient]\n\nFlags (urlkit's and Beam's):\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: urlkit-beam --runner=prism {--input=GLOB | --input-warc=GLOB} --output=PREFIX [--shards=N] [--extract] [--lenient]\n\nFlags (urlkit's and Beam's):\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
 	// On a worker (the runner starts this binary with --worker), Init runs
 	// the worker and does not return.
 	beam.Init()
-	if *input == "" || *output == "" {
-		fmt.Fprintln(os.Stderr, "urlkit-beam: --input and --output are required")
+	if *input == "" && *inWARC == "" || *output == "" {
+		fmt.Fprintln(os.Stderr, "urlkit-beam: --output and --input or --input-warc (or both) are required")
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -104,7 +105,7 @@ func run() error {
 		defer stop()
 	}
 	p, s := beam.NewPipelineWithRoot()
-	cfg := pipeline.Config{Input: *input, Output: *output, Shards: *shards, Extract: *extract, Lenient: *lenient, TopHosts: *topHosts}
+	cfg := pipeline.Config{Input: *input, InputWARC: *inWARC, Output: *output, Shards: *shards, Extract: *extract, Lenient: *lenient, TopHosts: *topHosts}
 	if err := pipeline.Build(s, cfg); err != nil {
 		return err
 	}
