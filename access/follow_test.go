@@ -185,21 +185,7 @@ func TestHostileFollow(t *testing.T) {
 
 // serveTCP runs handle for each connection to a loopback listener.
 func serveTCP(t *testing.T, handle func(net.Conn)) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer c.Close(); handle(c) }()
-		}
-	}()
-	return ln.Addr().String()
+	return hostile.Serve(t, handle).Addr
 }
 
 // FTP passive replies (RFC 959 4.1.2 PASV, RFC 2428 EPSV): the address a

@@ -70,19 +70,5 @@ func TestGetFollowRule(t *testing.T) {
 // serveLoopback runs handle for each connection to a loopback listener
 // and returns its address.
 func serveLoopback(t *testing.T, handle func(net.Conn)) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer c.Close(); handle(c) }()
-		}
-	}()
-	return ln.Addr().String()
+	return hostile.Serve(t, handle).Addr
 }
