@@ -343,18 +343,19 @@ func lineKey(line []byte) []byte {
 // Lookup returns the entries whose sort key is key, in the index's order
 // (oldest first), at most MaxCaptures of them.
 func (x *Index) Lookup(key string) ([]Entry, error) {
-	return x.scan(key, func(k []byte) bool { return string(k) == key }, MaxCaptures)
+	return x.scan(key, func(k []byte) bool { return string(k) == key }, MaxCaptures, true)
 }
 
 // Prefix returns the entries whose sort key starts with prefix, in the
 // index's order, at most max of them.
 func (x *Index) Prefix(prefix string, max int) ([]Entry, error) {
-	return x.scan(prefix, func(k []byte) bool { return bytes.HasPrefix(k, []byte(prefix)) }, max)
+	return x.scan(prefix, func(k []byte) bool { return bytes.HasPrefix(k, []byte(prefix)) }, max, false)
 }
 
 // scan returns the entries from the first whose key is at least from, as
-// long as match holds, at most max of them.
-func (x *Index) scan(key string, match func(k []byte) bool, max int) ([]Entry, error) {
+// long as match holds, at most max of them; exact (a lookup of one key)
+// stops at the first line past that key's.
+func (x *Index) scan(key string, match func(k []byte) bool, max int, exact bool) ([]Entry, error) {
 	buf := make([]byte, 4<<10)
 	// Lines are sorted as bytes, whole (SortLines): the lines that start
 	// with key are together, and every line whose sort key is key (or
@@ -392,6 +393,12 @@ func (x *Index) scan(key string, match func(k []byte) bool, max int) ([]Entry, e
 		}
 		pos = start + int64(len(line)) + 1
 		if !match(lineKey(line)) {
+			if exact && len(line) > len(key) && line[len(key)] > ' ' {
+				// Past every line of the key ("K ..." sorts before
+				// "K!..."): the keys below K's (K/a, K/b...) are not
+				// read.
+				break
+			}
 			continue
 		}
 		e, err := ParseLine(line)

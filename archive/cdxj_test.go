@@ -275,3 +275,28 @@ func TestLookupReadsLittle(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupStopsPastItsKey: a lookup of a menu's key reads its own lines,
+// not the lines of every key that starts with it (the items below the
+// menu: K/a, K/b, ...), which sort right after it.
+func TestLookupStopsPastItsKey(t *testing.T) {
+	const key = "gopher://(org,example,)/1/"
+	var lines [][]byte
+	e := Entry{Key: key, Timestamp: "19940601120000", URL: "gopher://example.org/1/", Mime: "text/x-gopher-menu", Length: 1, Offset: 2, Filename: "a.warc.gz"}
+	lines = append(lines, e.AppendLine(nil))
+	for i := range 20_000 {
+		e := e
+		e.Key = fmt.Sprintf("%s0/item%05d", key, i)
+		lines = append(lines, e.AppendLine(nil))
+	}
+	SortLines(lines)
+	data := bytes.Join(lines, nil)
+	c := &countingReaderAt{r: bytes.NewReader(data)}
+	es, err := NewIndex("t.cdxj", c, int64(len(data))).Lookup(key)
+	if err != nil || len(es) != 1 {
+		t.Fatalf("Lookup: %d entries, %v", len(es), err)
+	}
+	if c.n > 128<<10 {
+		t.Fatalf("Lookup(%q) read %d bytes of %d: it read the keys below its own", key, c.n, len(data))
+	}
+}
