@@ -234,7 +234,15 @@ func reverseHost(host, sep string) string {
 // SortLines sorts CDXJ lines as bytes (as "LC_ALL=C sort" does, the order
 // pywb and the binary search expect).
 func SortLines(lines [][]byte) {
-	slices.SortFunc(lines, bytes.Compare)
+	slices.SortFunc(lines, compareLines)
+}
+
+// compareLines compares two lines as bytes without their newlines, as
+// sort(1) does: "K" sorts before "K\x00...", whose newline-ended form
+// would sort after it, and the binary search of scan compares lines
+// without their newlines.
+func compareLines(a, b []byte) int {
+	return bytes.Compare(bytes.TrimSuffix(a, []byte("\n")), bytes.TrimSuffix(b, []byte("\n")))
 }
 
 // Index is a sorted CDXJ file opened for lookups. It is not read into

@@ -274,7 +274,7 @@ func (r *run) next() bool {
 type runHeap []*run
 
 func (h runHeap) Len() int           { return len(h) }
-func (h runHeap) Less(i, j int) bool { return bytes.Compare(h[i].line, h[j].line) < 0 }
+func (h runHeap) Less(i, j int) bool { return compareLines(h[i].line, h[j].line) < 0 }
 func (h runHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *runHeap) Push(x any)        { *h = append(*h, x.(*run)) }
 func (h *runHeap) Pop() any {
