@@ -155,7 +155,7 @@ func (b *bundle) record(r linkset.Record) {
 	b.kinds.add(r.Kind, 1)
 	sh := shardOf(r.Input, b.shards)
 	n := len(b.rejected[sh])
-	b.rejected[sh] = append(append(b.rejected[sh], linkset.RejectedLine(r)...), '\n')
+	b.rejected[sh] = appendLine(b.rejected[sh], linkset.RejectedLine(r), b.shards)
 	b.rejN[sh]++
 	b.rejBytes += len(b.rejected[sh]) - n
 	if b.rejBytes >= maxBatchBytes {
@@ -228,10 +228,25 @@ func (b *bundle) addURL(r *linkset.Record, sh int) {
 			u.n = -1
 		}
 	}
+	if b.urls == nil {
+		b.urls = make([]batchURL, 0, maxBundleKeys)
+	}
 	b.urls = append(b.urls, u)
-	b.canon[sh] = append(append(b.canon[sh], r.Canonical...), '\n')
+	b.canon[sh] = appendLine(b.canon[sh], r.Canonical, b.shards)
 	b.canonN[sh]++
 	b.canonBytes += len(r.Canonical) + 1
+}
+
+// appendLine appends a line and its line ending to a shard's batch. An
+// empty batch is first given room for its share of maxBatchBytes and an
+// eighth more, in one allocation: grown by append, a batch of megabytes
+// would be copied (and its fresh memory faulted in) several times over.
+func appendLine(batch []byte, line string, shards int) []byte {
+	if cap(batch) == 0 {
+		share := maxBatchBytes / shards
+		batch = make([]byte, 0, share+share/8+len(line)+64)
+	}
+	return append(append(batch, line...), '\n')
 }
 
 // within returns the offset of sub in s: found from their addresses when
