@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"hash/maphash"
@@ -59,11 +60,12 @@ type bundle struct {
 	schemes, hosts, kinds counter
 	counted               bool // any count since the last flush
 
-	ctx     context.Context
-	tmp     string // the job's temporary directory
-	name    string // this bundle's, for its files' names
-	flushes int
-	err     error // the first error writing a batch
+	ctx      context.Context
+	tmp      string // the job's temporary directory
+	inMemory bool   // batches go to memBatches when they fit
+	name     string // this bundle's, for its files' names
+	flushes  int
+	err      error // the first error writing a batch
 
 	canonEmit, rejEmit fileFn
 	countsEmit         emitFn
@@ -97,10 +99,11 @@ const (
 	maxBundleKeys = 1 << 17
 )
 
-// start resets b for a new bundle writing its batches under tmp and
-// emitting to the given emitters.
-func (b *bundle) start(ctx context.Context, opt linkset.Options, shards int, tmp string, canon, rejected fileFn, counts emitFn) {
-	b.ctx, b.opt, b.shards, b.tmp = ctx, opt, shards, tmp
+// start resets b for a new bundle writing its batches under tmp (or
+// holding them in memory, up to memBatches' bound, when inMemory: every
+// worker is this process) and emitting to the given emitters.
+func (b *bundle) start(ctx context.Context, opt linkset.Options, shards int, tmp string, inMemory bool, canon, rejected fileFn, counts emitFn) {
+	b.ctx, b.opt, b.shards, b.tmp, b.inMemory = ctx, opt, shards, tmp, inMemory
 	b.canonEmit, b.rejEmit, b.countsEmit = canon, rejected, counts
 	b.name = strconv.FormatUint(rand.Uint64(), 36)
 	b.flushes, b.err = 0, nil
@@ -461,6 +464,23 @@ func (b *bundle) writeBatches(kind string, batches [][]byte, lines []int, emit f
 		if b.err == nil {
 			b.flushes++
 			name := fmt.Sprintf("%s/%s-%d-%s-%05d-%d", b.tmp, b.name, b.flushes, kind, sh, lines[sh])
+			if b.inMemory {
+				// A batch filling less than half its room is copied, its
+				// room kept for the next; a fuller one is handed over,
+				// and the shard's next batch gets room of its own.
+				held := batch
+				if len(batch) < cap(batch)/2 {
+					held = bytes.Clone(batch)
+				}
+				if keepBatch(name, held) {
+					emit(sh, name)
+					if len(held) == len(batch) && &held[0] == &batch[0] {
+						batch = nil
+					}
+					batches[sh], lines[sh] = batch[:0], 0
+					continue
+				}
+			}
 			if b.err = writeTemp(b.ctx, name, batch); b.err == nil {
 				emit(sh, name)
 			}

@@ -68,7 +68,7 @@ func BenchmarkBundle(b *testing.B) {
 	drop := func(int, []byte) {}
 	dropFile := func(int, string) {}
 	var bn bundle
-	bn.start(context.Background(), linkset.Options{}, DefaultShards, b.TempDir(), dropFile, dropFile, drop)
+	bn.start(context.Background(), linkset.Options{}, DefaultShards, b.TempDir(), false, dropFile, dropFile, drop)
 	b.ResetTimer()
 	cpu0 := cpuNanos()
 	for i := 0; i < b.N; i++ {
@@ -162,7 +162,7 @@ func pipelineSide(b *testing.B, lines []string, prefix string) {
 	}
 	files := make([][]string, DefaultShards)
 	var bn bundle
-	bn.start(ctx, linkset.Options{}, DefaultShards, tmp,
+	bn.start(ctx, linkset.Options{}, DefaultShards, tmp, true,
 		func(sh int, name string) { files[sh] = append(files[sh], name) },
 		func(int, string) {}, func(int, []byte) {})
 	for _, l := range lines {

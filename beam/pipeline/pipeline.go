@@ -27,6 +27,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 )
 
 // Config says what the pipeline reads and writes.
@@ -60,6 +62,11 @@ type Config struct {
 	Extract bool
 	// Lenient repairs what urlkit.ParseLenient can repair.
 	Lenient bool
+	// InProcess says that every worker of the run is this process (Prism
+	// in-process, or LOOPBACK workers: see WorkersInProcess), so that the
+	// batches may pass from the reading step to the shard writers in
+	// memory rather than through files (see memBatches).
+	InProcess bool
 	// TopHosts is how many hosts the summary lists (all of them are in
 	// PREFIX-counts.tsv). Zero means 20.
 	TopHosts int
@@ -90,9 +97,9 @@ func Build(s beam.Scope, cfg Config) error {
 	if cfg.Input != "" {
 		files := fileio.ReadMatches(s, fileio.MatchFiles(s, cfg.Input), fileio.ReadDirectorySkip())
 		if cfg.Extract {
-			canon, rejected, counts = beam.ParDo3(s, &extractFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp}, files)
+			canon, rejected, counts = beam.ParDo3(s, &extractFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp, InMemory: cfg.InProcess}, files)
 		} else {
-			canon, rejected, counts = beam.ParDo3(s, &readLinesFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp}, files)
+			canon, rejected, counts = beam.ParDo3(s, &readLinesFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp, InMemory: cfg.InProcess}, files)
 		}
 	}
 	if cfg.InputWARC != "" {
@@ -117,6 +124,24 @@ func Build(s beam.Scope, cfg Config) error {
 	written := beam.GroupByKey(s, beam.AddFixedKey(s, beam.Flatten(s, distinct, nRejected)))
 	beam.ParDo0(s, &cleanupFn{Dir: tmp}, written)
 	return nil
+}
+
+// WorkersInProcess reports whether Beam's flags, as parsed, make this
+// process run every worker of the job: Prism started in-process (the
+// prism runner without --endpoint, whose workers are then LOOPBACK), or
+// LOOPBACK workers on a portable runner (the job service calls back into
+// the submitting process for them). Config.InProcess may then be set.
+func WorkersInProcess() bool {
+	switch *runners.Runner {
+	case "prism", "PrismRunner":
+		if *jobopts.Endpoint == "" && *jobopts.EnvironmentType == "" {
+			return true
+		}
+	case "universal", "portable", "PortableRunner", "flink", "spark":
+	default:
+		return false
+	}
+	return jobopts.IsLoopback()
 }
 
 func (c Config) shards() int {

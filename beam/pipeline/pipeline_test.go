@@ -188,7 +188,8 @@ func TestMain(m *testing.M) {
 // the default number of shards: every shard file is there, empty ones
 // too (readOutputs checks), the union of the shards is the same each time
 // and is what linkset.Classify gives line by line, and the rejected lines
-// are all there, each time they occur.
+// are all there, each time they occur; the batches held in memory
+// (Config.InProcess), all or some of them, give the same outputs.
 func TestShards(t *testing.T) {
 	files := map[string]string{}
 	distinct := map[string]bool{}
@@ -211,6 +212,28 @@ func TestShards(t *testing.T) {
 	var want map[string][]string
 	for _, shards := range []int{1, 3, 0} {
 		out := run(t, Config{Shards: shards}, files)
+		if shards != 3 {
+			// The batches in memory (Config.InProcess), and with room
+			// for only a few of them, the others in files: the same
+			// outputs, and nothing left in memory at the end.
+			for _, room := range []int{maxMemBatchBytes, 4 << 10} {
+				kept := memBatches.kept
+				maxMemBatchBytes, room = room, maxMemBatchBytes
+				mem := run(t, Config{Shards: shards, InProcess: true}, files)
+				maxMemBatchBytes = room
+				if memBatches.kept == kept {
+					t.Errorf("%d shards, in process: no batch held in memory", shards)
+				}
+				if len(memBatches.m) != 0 || memBatches.bytes != 0 {
+					t.Errorf("%d shards, in process: %d batches (%d bytes) left in memory", shards, len(memBatches.m), memBatches.bytes)
+				}
+				for _, kind := range []string{"canonical.txt", "rejected.tsv", "counts.tsv", "summary.txt"} {
+					if strings.Join(mem[kind], "\n") != strings.Join(out[kind], "\n") {
+						t.Errorf("%d shards: %s in process differs from through files", shards, kind)
+					}
+				}
+			}
+		}
 		if want == nil {
 			want = out
 			for _, u := range out["canonical.txt"] {

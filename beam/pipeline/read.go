@@ -48,6 +48,9 @@ type readLinesFn struct {
 	Lenient bool
 	Shards  int
 	Tmp     string // the job's temporary directory, for the batches
+	// InMemory: every worker is this process, the batches may stay in
+	// its memory (see memBatches).
+	InMemory bool
 
 	b bundle
 }
@@ -87,7 +90,7 @@ func (f *readLinesFn) CreateTracker(rest offsetrange.Restriction) *sdf.LockRTrac
 }
 
 func (f *readLinesFn) StartBundle(ctx context.Context, canon, rejected fileFn, counts emitFn) {
-	f.b.start(ctx, linkset.Options{Lenient: f.Lenient}, f.Shards, f.Tmp, canon, rejected, counts)
+	f.b.start(ctx, linkset.Options{Lenient: f.Lenient}, f.Shards, f.Tmp, f.InMemory, canon, rejected, counts)
 }
 
 func (f *readLinesFn) FinishBundle(_ context.Context, canon, rejected fileFn, counts emitFn) error {
@@ -267,15 +270,16 @@ func trimNewline(b []byte) []byte {
 // it, as written, like a line; a candidate the extractor gives up is
 // recorded as a rejected line.
 type extractFn struct {
-	Lenient bool
-	Shards  int
-	Tmp     string
+	Lenient  bool
+	Shards   int
+	Tmp      string
+	InMemory bool // see readLinesFn
 
 	b bundle
 }
 
 func (f *extractFn) StartBundle(ctx context.Context, canon, rejected fileFn, counts emitFn) {
-	f.b.start(ctx, linkset.Options{Lenient: f.Lenient}, f.Shards, f.Tmp, canon, rejected, counts)
+	f.b.start(ctx, linkset.Options{Lenient: f.Lenient}, f.Shards, f.Tmp, f.InMemory, canon, rejected, counts)
 }
 
 func (f *extractFn) FinishBundle(_ context.Context, canon, rejected fileFn, counts emitFn) error {

@@ -51,15 +51,16 @@ const maxOriginals = 1 << 17
 // URI. A record that cannot be read is a rejected line of kind
 // KindBadRecord, and the records after it are still read.
 type warcFn struct {
-	Lenient bool
-	Shards  int
-	Tmp     string
+	Lenient  bool
+	Shards   int
+	Tmp      string
+	InMemory bool // see readLinesFn
 
 	b bundle
 }
 
 func (f *warcFn) StartBundle(ctx context.Context, canon, rejected fileFn, counts emitFn) {
-	f.b.start(ctx, linkset.Options{Lenient: f.Lenient}, f.Shards, f.Tmp, canon, rejected, counts)
+	f.b.start(ctx, linkset.Options{Lenient: f.Lenient}, f.Shards, f.Tmp, f.InMemory, canon, rejected, counts)
 }
 
 func (f *warcFn) FinishBundle(_ context.Context, canon, rejected fileFn, counts emitFn) error {
@@ -269,7 +270,7 @@ func textDocument(r *access.Resource) (io.Reader, bool) {
 func readWARCs(s beam.Scope, cfg Config, shards int, tmp string, canon, rejected, counts beam.PCollection) (beam.PCollection, beam.PCollection, beam.PCollection) {
 	s = s.Scope("read WARC files")
 	files := fileio.ReadMatches(s, fileio.MatchFiles(s, cfg.InputWARC), fileio.ReadDirectorySkip())
-	c, r, n := beam.ParDo3(s, &warcFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp}, files)
+	c, r, n := beam.ParDo3(s, &warcFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp, InMemory: cfg.InProcess}, files)
 	if !canon.IsValid() {
 		return c, r, n
 	}

@@ -105,7 +105,7 @@ func run() error {
 		defer stop()
 	}
 	p, s := beam.NewPipelineWithRoot()
-	cfg := pipeline.Config{Input: *input, InputWARC: *inWARC, Output: *output, Shards: *shards, Extract: *extract, Lenient: *lenient, TopHosts: *topHosts}
+	cfg := pipeline.Config{Input: *input, InputWARC: *inWARC, Output: *output, Shards: *shards, Extract: *extract, Lenient: *lenient, TopHosts: *topHosts, InProcess: pipeline.WorkersInProcess()}
 	if err := pipeline.Build(s, cfg); err != nil {
 		return err
 	}
