@@ -176,7 +176,10 @@ func (b *bundle) drain() {
 	g := b.group[:b.ng]
 	var fp [groupSize][2]uint64
 	for i := range g {
-		fp[i] = b.seen.of(g[i].Canonical)
+		// The URL's shard hash, the same on every worker, is half its
+		// fingerprint here: the URL is hashed twice, not three times.
+		// The other half, with this bundle's random seed, places it.
+		fp[i] = [2]uint64{xxhash.Sum64String(g[i].Canonical), maphash.String(b.seen.s2, g[i].Canonical)}
 	}
 	t := int32(0)
 	mask := uint64(len(b.seen.slots) - 1)
@@ -188,7 +191,7 @@ func (b *bundle) drain() {
 		r := &g[i]
 		slot, added := b.seen.add(fp[i][0], fp[i][1])
 		if added {
-			b.addURL(r, shardOf(r.Canonical, b.shards))
+			b.addURL(r, shardOfHash(fp[i][0], b.shards))
 		} else if u := &b.urls[slot.i-1]; u.n >= 0 {
 			u.n++
 		}
@@ -345,7 +348,12 @@ func (c *counter) reset() {
 // shardOf returns the output shard of a line: a hash of its text, the same
 // on every worker, so that one canonical URL always reaches one shard.
 func shardOf(s string, shards int) int {
-	return int(xxhash.Sum64String(s) % uint64(shards))
+	return shardOfHash(xxhash.Sum64String(s), shards)
+}
+
+// shardOfHash is the shard of a line whose xxhash is h.
+func shardOfHash(h uint64, shards int) int {
+	return int(h % uint64(shards))
 }
 
 // A fingerprinter gives 128-bit fingerprints of strings: two hashes of
@@ -375,7 +383,10 @@ func tableSize(max int) int {
 	return n
 }
 
-// fingerprints is the bundle's set of 128-bit fingerprints, each with an
+// fingerprints is the bundle's set of 128-bit fingerprints (a URL's
+// xxhash, which gives its shard, and its hash/maphash with the set's
+// seed s2, which places it in the table: a URL is taken for another only
+// if both hashes are equal, and the second's seed is random), each with an
 // index (the order it was added in), in an open addressing table (linear
 // probing, at most half full: the bundle empties it before), so that
 // looking a URL up touches one slot where a map of strings would read the

@@ -23,7 +23,7 @@ var memBatches = struct {
 }{m: map[string][]byte{}}
 
 // maxMemBatchBytes bounds the bytes of the batches held in memory.
-var maxMemBatchBytes = 256 << 20
+var maxMemBatchBytes = 128 << 20
 
 // keepBatch holds batch in memory under name, and reports whether it did
 // (false: no room left, the caller writes the file).
