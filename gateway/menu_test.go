@@ -148,7 +148,8 @@ func menuCorpus() []string {
 }
 
 // The one-pass line of an ordinary item (appendOrdinary, which forms the
-// URL where the href goes) is the line appendMenuLine writes for the entry
+// URL where the href goes), and the copied line of a plain one
+// (appendPlain), are the line appendMenuLine writes for the entry
 // menuEntry makes: on the menu corpus, read as one menu (one
 // GopherItemURLs remembering servers across lines), in the path form and
 // the proxy form.
@@ -169,7 +170,7 @@ func TestMenuLinesAgree(t *testing.T) {
 			line []byte
 			l    access.MenuLine
 		)
-		fast, items := 0, 0
+		fast, plain, items := 0, 0, 0
 		for {
 			err := mr.NextLine(&l)
 			if err == io.EOF {
@@ -188,14 +189,22 @@ func TestMenuLinesAgree(t *testing.T) {
 						t.Fatalf("proxy %v: %+v:\n got %s\nwant %s", proxy, it, out, want)
 					}
 				}
+				if out, ok := m.appendPlain([]byte("x"), &l); ok {
+					plain++
+					if string(out) != "x"+want {
+						t.Fatalf("proxy %v: %+v: appendPlain\n got %s\nwant x%s", proxy, it, out, want)
+					}
+				} else if string(out) != "x" {
+					t.Fatalf("proxy %v: %+v: appendPlain refused the item and wrote %q", proxy, it, out)
+				}
 			}
 			line = m.appendLine(line[:0], &l)
 			if string(line) != want {
 				t.Fatalf("proxy %v: %+v: appendLine\n got %s\nwant %s", proxy, it, line, want)
 			}
 		}
-		if items < 10000 || fast < items/3 {
-			t.Fatalf("proxy %v: %d items, %d in one pass", proxy, items, fast)
+		if items < 10000 || fast < items/3 || plain < items/4 {
+			t.Fatalf("proxy %v: %d items, %d in one pass, %d plain", proxy, items, fast, plain)
 		}
 	}
 }
