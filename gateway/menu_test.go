@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
 	"io"
@@ -319,4 +320,36 @@ func TestAppendWordSkips(t *testing.T) {
 			t.Fatalf("hrefPlain(%q) = %v, reference %v", s, got, want)
 		}
 	}
+}
+
+// FuzzMenuLines: on any menu text, every line the menu page writes
+// (appendLine, with its one-pass and plain paths) is the line
+// appendMenuLine writes for the entry menuEntry makes of the same item
+// (the general rule: the item's URL formed by scheme.GopherItemURL,
+// escaped for its href), in the path form and the proxy form.
+func FuzzMenuLines(f *testing.F) {
+	for _, s := range []string{"0Doc\t/doc\th.example\t70\r\n7Find\t/q\th.example\t70\r\n1Dir\t/d\tOther.Example\t7070\r\n",
+		"0Caf\xe9 & <x>\t/a b?c#d&e\th\t70\r\n9Bin\t/b\t::1\t70\r\n0p\t/p\th\t 70 \t+\r\n", "0a\t/x\th\t70\r\n0c\t/x\th/e\t70\r\n0b\t/x\th\t071\r\n0d\t/x\th\t70\r\n"} {
+		f.Add([]byte(s))
+	}
+	g := New(Config{})
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, proxy := range []bool{false, true} {
+			q := &request{proxy: proxy}
+			m := g.newMenuLines(q)
+			mr := access.NewMenuReader(bytes.NewReader(in), 1<<20)
+			var (
+				line []byte
+				l    access.MenuLine
+			)
+			for mr.NextLine(&l) == nil {
+				it := l.Item()
+				want := appendMenuLine(nil, it.Type, g.menuEntry(q, it), m.search)
+				line = m.appendLine(line[:0], &l)
+				if !bytes.Equal(line, want) {
+					t.Fatalf("proxy %v: %+v:\n got %s\nwant %s", proxy, it, line, want)
+				}
+			}
+		}
+	})
 }
