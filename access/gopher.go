@@ -494,50 +494,60 @@ func splitMenuLine(b []byte, l *MenuLine) {
 		low7 = 0x7F7F7F7F7F7F7F7F
 	)
 	n, i := 0, 1
-scan:
 	for ; i+8 <= len(b); i += 8 {
 		// The high bit of each byte of m is set exactly where the byte
-		// is a TAB (a zero byte of x; no borrow crosses bytes).
+		// is a TAB (a zero byte of x; no borrow crosses bytes). Most
+		// words of a line hold none.
 		x := binary.LittleEndian.Uint64(b[i:]) ^ ('\t' * lo)
-		for m := ^((x&low7 + low7) | x | low7); m != 0; m &= m - 1 {
+		m := ^((x&low7 + low7) | x | low7)
+		if m == 0 {
+			continue
+		}
+		for ; m != 0; m &= m - 1 {
 			tab[n] = i + bits.TrailingZeros64(m)/8
 			if n++; n == len(tab) {
-				break scan
+				goto split
 			}
 		}
 	}
-	if n < len(tab) {
-		for ; i < len(b); i++ {
-			if b[i] == '\t' {
-				tab[n] = i
-				if n++; n == len(tab) {
-					break
-				}
+	for ; i < len(b); i++ {
+		if b[i] == '\t' {
+			tab[n] = i
+			if n++; n == len(tab) {
+				break
 			}
 		}
 	}
+split:
 	l.line = b
 	if n < 3 {
 		l.Type = 'i'
-		l.at = [5][2]int{{0, len(b)}, {len(b), len(b)}, {len(b), len(b)}, {len(b), len(b)}, {len(b), len(b)}}
+		e := len(b)
+		l.at = [5][2]int{{0, e}, {e, e}, {e, e}, {e, e}, {e, e}}
 		return
 	}
+	// Each field set where it is found, rather than the five built and
+	// copied at once.
 	l.Type = b[0]
-	plus := [2]int{len(b), len(b)}
+	l.at[0] = [2]int{1, tab[0]}
+	l.at[1] = [2]int{tab[0] + 1, tab[1]}
+	l.at[2] = [2]int{tab[1] + 1, tab[2]}
+	ps, pe := tab[2]+1, len(b)
 	switch n {
 	case 3: // no fifth field
-		tab[3] = len(b)
+		l.at[4] = [2]int{len(b), len(b)}
 	case 4: // the fifth field is the rest
-		plus[0] = tab[3] + 1
+		pe = tab[3]
+		l.at[4] = [2]int{tab[3] + 1, len(b)}
 	default:
-		plus = [2]int{tab[3] + 1, tab[4]}
+		pe = tab[3]
+		l.at[4] = [2]int{tab[3] + 1, tab[4]}
 	}
-	ps, pe := tab[2]+1, tab[3]
 	if ps < pe && (b[ps] >= utf8.RuneSelf || asciiSpace[b[ps]] != 0 || b[pe-1] >= utf8.RuneSelf || asciiSpace[b[pe-1]] != 0) {
 		s, e := trimSpace(b[ps:pe])
 		ps, pe = ps+s, ps+e
 	}
-	l.at = [5][2]int{{1, tab[0]}, {tab[0] + 1, tab[1]}, {tab[1] + 1, tab[2]}, {ps, pe}, plus}
+	l.at[3] = [2]int{ps, pe}
 }
 
 // trimSpace returns where b is without its leading and trailing white
