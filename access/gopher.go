@@ -396,10 +396,8 @@ func NewMenuReader(r io.Reader, maxLine int) *MenuReader {
 		maxLine = DefaultMaxReplyLine
 	}
 	if res, ok := r.(*Resource); ok {
-		if b, ok := res.ReadCloser.(*body); ok {
-			if _, ok := b.r.(lineReader); ok {
-				return &MenuReader{lines: b, max: maxLine}
-			}
+		if b, ok := res.ReadCloser.(*body); ok && b.lines != nil {
+			return &MenuReader{lines: b, max: maxLine}
 		}
 	}
 	return &MenuReader{br: bufio.NewReaderSize(r, 4096), max: maxLine}
