@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"testing"
 	"time"
 
@@ -342,27 +341,7 @@ func BenchmarkMenuPage1000(b *testing.B) {
 	direct()
 	page()
 	size := len(buf)
-	var directCPU, pageCPU time.Duration
-	n := 0
-	b.ResetTimer()
-	for n < b.N {
-		const round = 25
-		runtime.GC() // each side's garbage collected before its turn, not charged to the other
-		t0 := cputime.Now()
-		for i := 0; i < round; i++ {
-			direct()
-		}
-		t1 := cputime.Now()
-		runtime.GC()
-		t2 := cputime.Now()
-		for i := 0; i < round; i++ {
-			page()
-		}
-		t3 := cputime.Now()
-		directCPU += t1 - t0
-		pageCPU += t3 - t2
-		n += round
-	}
+	directCPU, pageCPU, n := cpuInTurns(b, 25, direct, page)
 	b.ReportMetric(float64(directCPU.Microseconds())/float64(n), "direct-cpu-us")
 	b.ReportMetric(float64(pageCPU.Microseconds())/float64(n), "page-cpu-us")
 	b.ReportMetric(float64(pageCPU-directCPU)/float64(n*items), "extra-cpu-ns/item")

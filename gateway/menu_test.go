@@ -161,51 +161,61 @@ func TestMenuLinesAgree(t *testing.T) {
 			b.WriteString(l)
 		}
 	}
-	in := b.String()
 	g := New(Config{})
 	for _, proxy := range []bool{false, true} {
-		q := &request{proxy: proxy}
-		m := g.newMenuLines(q)
-		mr := access.NewMenuReader(strings.NewReader(in), 1<<20)
-		var (
-			line []byte
-			l    access.MenuLine
-		)
-		fast, plain, items := 0, 0, 0
-		for {
-			err := mr.NextLine(&l)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			items++
-			it := l.Item()
-			want := string(appendMenuLine(nil, it.Type, g.menuEntry(q, it), m.search))
-			if ordinaryLine(&l) {
-				if out, ok := m.appendOrdinary(nil, &l); ok {
-					fast++
-					if string(out) != want {
-						t.Fatalf("proxy %v: %+v:\n got %s\nwant %s", proxy, it, out, want)
-					}
-				}
-				if out, ok := m.appendPlain([]byte("x"), &l); ok {
-					plain++
-					if string(out) != "x"+want {
-						t.Fatalf("proxy %v: %+v: appendPlain\n got %s\nwant x%s", proxy, it, out, want)
-					}
-				} else if string(out) != "x" {
-					t.Fatalf("proxy %v: %+v: appendPlain refused the item and wrote %q", proxy, it, out)
-				}
-			}
-			line = m.appendLine(line[:0], &l)
-			if string(line) != want {
-				t.Fatalf("proxy %v: %+v: appendLine\n got %s\nwant %s", proxy, it, line, want)
-			}
-		}
+		items, fast, plain := checkMenuLines(t, g, proxy, []byte(b.String()))
 		if items < 10000 || fast < items/3 || plain < items/4 {
 			t.Fatalf("proxy %v: %d items, %d in one pass, %d plain", proxy, items, fast, plain)
+		}
+	}
+}
+
+// checkMenuLines reads the menu in and fails t unless every item's line,
+// as the page writes it (appendLine) and as appendOrdinary and
+// appendPlain write it when they take the item, is the line
+// appendMenuLine writes for the entry menuEntry makes (the general rule:
+// the item's URL from scheme.GopherItemURL, escaped for its href); the
+// page is in the proxy form or the path form. It returns the number of
+// items, and of those appendOrdinary and appendPlain took.
+func checkMenuLines(t *testing.T, g *Gateway, proxy bool, in []byte) (items, fast, plain int) {
+	t.Helper()
+	q := &request{proxy: proxy}
+	m := g.newMenuLines(q)
+	mr := access.NewMenuReader(bytes.NewReader(in), 1<<20)
+	var (
+		line []byte
+		l    access.MenuLine
+	)
+	for {
+		err := mr.NextLine(&l)
+		if err == io.EOF {
+			return items, fast, plain
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		items++
+		it := l.Item()
+		want := string(appendMenuLine(nil, it.Type, g.menuEntry(q, it), m.search))
+		if ordinaryLine(&l) {
+			if out, ok := m.appendOrdinary(nil, &l); ok {
+				fast++
+				if string(out) != want {
+					t.Fatalf("proxy %v: %+v:\n got %s\nwant %s", proxy, it, out, want)
+				}
+			}
+			if out, ok := m.appendPlain([]byte("x"), &l); ok {
+				plain++
+				if string(out) != "x"+want {
+					t.Fatalf("proxy %v: %+v: appendPlain\n got %s\nwant x%s", proxy, it, out, want)
+				}
+			} else if string(out) != "x" {
+				t.Fatalf("proxy %v: %+v: appendPlain refused the item and wrote %q", proxy, it, out)
+			}
+		}
+		line = m.appendLine(line[:0], &l)
+		if string(line) != want {
+			t.Fatalf("proxy %v: %+v: appendLine\n got %s\nwant %s", proxy, it, line, want)
 		}
 	}
 }
@@ -334,22 +344,7 @@ func FuzzMenuLines(f *testing.F) {
 	}
 	g := New(Config{})
 	f.Fuzz(func(t *testing.T, in []byte) {
-		for _, proxy := range []bool{false, true} {
-			q := &request{proxy: proxy}
-			m := g.newMenuLines(q)
-			mr := access.NewMenuReader(bytes.NewReader(in), 1<<20)
-			var (
-				line []byte
-				l    access.MenuLine
-			)
-			for mr.NextLine(&l) == nil {
-				it := l.Item()
-				want := appendMenuLine(nil, it.Type, g.menuEntry(q, it), m.search)
-				line = m.appendLine(line[:0], &l)
-				if !bytes.Equal(line, want) {
-					t.Fatalf("proxy %v: %+v:\n got %s\nwant %s", proxy, it, line, want)
-				}
-			}
-		}
+		checkMenuLines(t, g, false, in)
+		checkMenuLines(t, g, true, in)
 	})
 }
