@@ -514,9 +514,9 @@ func (m *menuLines) plainServer(l *access.MenuLine) bool {
 		return m.plainOK
 	}
 	server, err := m.urls.Server(host, port)
-	m.plainKnown, m.plainOK = true, err == nil && hrefPlain([]byte(server))
-	m.plainHost, m.plainPort = append(m.plainHost[:0], host...), append(m.plainPort[:0], port...)
 	m.open = append(append(append(m.open[:0], `<a href="`...), m.prefix...), server...)
+	m.plainKnown, m.plainOK = true, err == nil && hrefPlain(m.open[len(m.open)-len(server):])
+	m.plainHost, m.plainPort = append(m.plainHost[:0], host...), append(m.plainPort[:0], port...)
 	return m.plainOK
 }
 
