@@ -738,8 +738,8 @@ func (b *body) readLine() ([]byte, error) {
 		return nil, err
 	}
 	line, err := b.lines.readLine()
-	if err == bufio.ErrBufferFull {
-		return line, err // a piece of a long line; the caller reads on
+	if err == nil || err == bufio.ErrBufferFull {
+		return line, err // a line, or a piece of a long line: the caller reads on
 	}
 	return line, b.after(err)
 }
