@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -270,8 +271,11 @@ func benchStaticBehind(b *testing.B, wrap func(*Gateway, net.Listener) net.Liste
 // urlkit serve runs it (HTTPServer on Listener), the upstream an
 // in-process gopher server; every side's work is in this process. Its
 // sub-benchmarks are the direct fetch (access, with the gateway's upstream
-// settings), the gateway, and the HTTP exchange alone (the same server
-// answering 2 KB from memory), at 1 and 8 clients. Each reports, besides
+// settings), the gateway, the HTTP exchange alone (the same server
+// answering 2 KB from memory), and, for reference, the same exchange with
+// a responder that does nothing but read the header's lines and write a
+// fixed answer (rawResponder: what net/http's server costs beyond the
+// system calls), at 1 and 8 clients. Each reports, besides
 // ns/op and the allocations, the process's CPU time per request
 // (cpu-µs/op), which a loaded machine stretches much less than the wall
 // time: the gateway's cpu-µs/op against direct's is the ratio to watch.
@@ -289,10 +293,13 @@ func BenchmarkRelayGopher(b *testing.B) {
 	gwAddr := serveOn(b, g, g.HTTPServer())
 	static := g.HTTPServer()
 	static.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Length", "2048")
+		h := w.Header()
+		h.Set("Content-Type", "application/octet-stream")
+		h.Set("Content-Length", "2048")
 		w.Write(doc)
 	})
 	staticAddr := serveOn(b, g, static)
+	rawAddr := rawResponder(b, doc)
 
 	u, _ := urlkit.Parse(target)
 	opts := &access.Options{KeepAlive: -1}
@@ -316,6 +323,7 @@ func BenchmarkRelayGopher(b *testing.B) {
 		}},
 		{"gateway", func(c *relayClient) error { return c.get(gwAddr, target, doc) }},
 		{"http", func(c *relayClient) error { return c.get(staticAddr, target, doc) }},
+		{"raw", func(c *relayClient) error { return c.get(rawAddr, target, doc) }},
 	}
 	for _, conc := range []int{1, 8} {
 		for _, s := range sides {
@@ -335,6 +343,45 @@ func serveOn(b *testing.B, g *Gateway, srv *http.Server) string {
 	}
 	go srv.Serve(g.Listener(ln))
 	b.Cleanup(func() { srv.Close() })
+	return ln.Addr().String()
+}
+
+// rawResponder answers every request on a loopback listener with doc,
+// reading nothing but the lines of each header: no server, only the
+// system calls of an exchange, for reference beside net/http's.
+func rawResponder(b *testing.B, doc []byte) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ln.Close() })
+	resp := append([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: "+strconv.Itoa(len(doc))+"\r\n\r\n"), doc...)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				for {
+					for {
+						line, err := br.ReadSlice('\n')
+						if err != nil {
+							return
+						}
+						if len(bytes.TrimRight(line, "\r\n")) == 0 {
+							break
+						}
+					}
+					if _, err := c.Write(resp); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
 	return ln.Addr().String()
 }
 
