@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
@@ -271,7 +273,8 @@ func benchStaticBehind(b *testing.B, wrap func(*Gateway, net.Listener) net.Liste
 // urlkit serve runs it (HTTPServer on Listener), the upstream an
 // in-process gopher server; every side's work is in this process. Its
 // sub-benchmarks are the direct fetch (access, with the gateway's upstream
-// settings), the gateway, the HTTP exchange alone (the same server
+// settings), the gateway (and the gateway logging each request to a
+// file), the HTTP exchange alone (the same server
 // answering 2 KB from memory), and, for reference, the same exchange with
 // a responder that does nothing but read the header's lines and write a
 // fixed answer (rawResponder: what net/http's server costs beyond the
@@ -291,6 +294,17 @@ func BenchmarkRelayGopher(b *testing.B) {
 	g := New(Config{MaxUpstream: 256, Policy: Policy{Allow: []string{gs.Addr()}}})
 	defer g.Close()
 	gwAddr := serveOn(b, g, g.HTTPServer())
+	// The same gateway writing its Common Log Format line of each request
+	// to a file, as urlkit serve --log does (without --log, to standard
+	// error; --quiet, none).
+	logFile, err := os.Create(filepath.Join(b.TempDir(), "access.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer logFile.Close()
+	gl := New(Config{MaxUpstream: 256, Policy: Policy{Allow: []string{gs.Addr()}}, Log: logFile})
+	defer gl.Close()
+	logAddr := serveOn(b, gl, gl.HTTPServer())
 	static := g.HTTPServer()
 	static.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -322,6 +336,7 @@ func BenchmarkRelayGopher(b *testing.B) {
 			return c.check(err, doc)
 		}},
 		{"gateway", func(c *relayClient) error { return c.get(gwAddr, target, doc) }},
+		{"gateway-log", func(c *relayClient) error { return c.get(logAddr, target, doc) }},
 		{"http", func(c *relayClient) error { return c.get(staticAddr, target, doc) }},
 		{"raw", func(c *relayClient) error { return c.get(rawAddr, target, doc) }},
 	}
