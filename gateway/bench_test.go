@@ -365,39 +365,29 @@ func serveOn(b *testing.B, g *Gateway, srv *http.Server) string {
 // reading nothing but the lines of each header: no server, only the
 // system calls of an exchange, for reference beside net/http's.
 func rawResponder(b *testing.B, doc []byte) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	resp := append([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: "+strconv.Itoa(len(doc))+"\r\n\r\n"), doc...)
+	s, err := fakeservers.Func(func(c net.Conn) {
+		br := bufio.NewReader(c)
+		for {
+			for {
+				line, err := br.ReadSlice('\n')
+				if err != nil {
+					return
+				}
+				if len(bytes.TrimRight(line, "\r\n")) == 0 {
+					break
+				}
+			}
+			if _, err := c.Write(resp); err != nil {
+				return
+			}
+		}
+	})
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { ln.Close() })
-	resp := append([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: "+strconv.Itoa(len(doc))+"\r\n\r\n"), doc...)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				for {
-					for {
-						line, err := br.ReadSlice('\n')
-						if err != nil {
-							return
-						}
-						if len(bytes.TrimRight(line, "\r\n")) == 0 {
-							break
-						}
-					}
-					if _, err := c.Write(resp); err != nil {
-						return
-					}
-				}
-			}()
-		}
-	}()
-	return ln.Addr().String()
+	b.Cleanup(s.Close)
+	return s.Addr()
 }
 
 // relayClients makes b.N requests with do, shared among conc clients, and
