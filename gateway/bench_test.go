@@ -275,7 +275,9 @@ func benchStaticBehind(b *testing.B, wrap func(*Gateway, net.Listener) net.Liste
 // sub-benchmarks are the direct fetch (access, with the gateway's upstream
 // settings), the gateway (and the gateway logging each request to a
 // file), the HTTP exchange alone (the same server
-// answering 2 KB from memory), and, for reference, the same exchange with
+// answering 2 KB from memory), the two legs (the direct fetch, then that
+// exchange, by one client: a gateway doing nothing between them), and,
+// for reference, the same exchange with
 // a responder that does nothing but read the header's lines and write a
 // fixed answer (rawResponder: what net/http's server costs beyond the
 // system calls), at 1 and 8 clients. Each reports, besides
@@ -317,27 +319,36 @@ func BenchmarkRelayGopher(b *testing.B) {
 
 	u, _ := urlkit.Parse(target)
 	opts := &access.Options{KeepAlive: -1}
+	direct := func(c *relayClient) error {
+		p, err := scheme.PlanOf(u, scheme.Config{})
+		if err != nil {
+			return err
+		}
+		r, err := access.Execute(context.Background(), p, opts)
+		if err != nil {
+			return err
+		}
+		c.body.Reset()
+		_, err = c.body.ReadFrom(r)
+		r.Close()
+		return c.check(err, doc)
+	}
 	sides := []struct {
 		name string
 		do   func(c *relayClient) error
 	}{
-		{"direct", func(c *relayClient) error {
-			p, err := scheme.PlanOf(u, scheme.Config{})
-			if err != nil {
-				return err
-			}
-			r, err := access.Execute(context.Background(), p, opts)
-			if err != nil {
-				return err
-			}
-			c.body.Reset()
-			_, err = c.body.ReadFrom(r)
-			r.Close()
-			return c.check(err, doc)
-		}},
+		{"direct", direct},
 		{"gateway", func(c *relayClient) error { return c.get(gwAddr, target, doc) }},
 		{"gateway-log", func(c *relayClient) error { return c.get(logAddr, target, doc) }},
 		{"http", func(c *relayClient) error { return c.get(staticAddr, target, doc) }},
+		// The direct fetch, then the HTTP exchange, by the same client:
+		// what a gateway doing nothing between its two legs would cost.
+		{"two-legs", func(c *relayClient) error {
+			if err := direct(c); err != nil {
+				return err
+			}
+			return c.get(staticAddr, target, doc)
+		}},
 		{"raw", func(c *relayClient) error { return c.get(rawAddr, target, doc) }},
 	}
 	for _, conc := range []int{1, 8} {
