@@ -1,11 +1,16 @@
 package gateway
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
@@ -76,5 +81,76 @@ func TestRelayAllocs(t *testing.T) {
 	t.Logf("allocations a request: direct %.1f, gateway's handler %.1f", direct, gw)
 	if gw-direct > relayAllocBudget {
 		t.Errorf("the gateway's handler allocates %.1f a request beyond the direct fetch's %.1f; the budget is %d", gw-direct, direct, relayAllocBudget)
+	}
+}
+
+// countingListener counts the Write calls made on the connections it
+// accepts: system calls, since nothing buffers below it.
+type countingListener struct {
+	net.Listener
+	writes atomic.Int64
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: c, l: l}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	l *countingListener
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.l.writes.Add(1)
+	return c.Conn.Write(p)
+}
+
+// TestRelayOneWrite: a document that fits the gateway's first buffer goes
+// to the client in one write, status line, header and body together, as
+// urlkit serve serves it (HTTPServer on Listener), request after request
+// on a keep-alive connection (sendBody: a write is the costliest step of
+// a relayed request, issue 36 item 6).
+func TestRelayOneWrite(t *testing.T) {
+	doc := benchDoc()
+	gs, err := fakeservers.Gopher(map[string][]byte{"/d": doc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gs.Close()
+	g := New(allow(gs.Addr()))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := &countingListener{Listener: ln}
+	srv := g.HTTPServer()
+	go srv.Serve(g.Listener(cl))
+	defer srv.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(c)
+	for i := range 3 {
+		before := cl.writes.Load()
+		io.WriteString(c, "GET gopher://"+gs.Addr()+"/9/d HTTP/1.1\r\nHost: gw\r\n\r\n")
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || !bytes.Equal(b, doc) || resp.ContentLength != int64(len(doc)) {
+			t.Fatalf("request %d: status %d, length %d, %d bytes, %v", i+1, resp.StatusCode, resp.ContentLength, len(b), err)
+		}
+		if n := cl.writes.Load() - before; n != 1 {
+			t.Errorf("request %d: the response took %d writes, want 1", i+1, n)
+		}
 	}
 }
