@@ -3,7 +3,6 @@ package gateway
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -16,10 +15,8 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
-	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/internal/testkit/cputime"
 	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
-	"github.com/urlkit/urlkit/scheme"
 )
 
 // BenchmarkRelayGopher holds the gateway's cost of relaying a 2 KB gopher
@@ -73,21 +70,7 @@ func BenchmarkRelayGopher(b *testing.B) {
 	rawAddr := rawResponder(b, doc)
 
 	u, _ := urlkit.Parse(target)
-	opts := &access.Options{KeepAlive: -1}
-	direct := func(c *relayClient) error {
-		p, err := scheme.PlanOf(u, scheme.Config{})
-		if err != nil {
-			return err
-		}
-		r, err := access.Execute(context.Background(), p, opts)
-		if err != nil {
-			return err
-		}
-		c.body.Reset()
-		_, err = c.body.ReadFrom(r)
-		r.Close()
-		return c.check(err, doc)
-	}
+	direct := func(c *relayClient) error { return c.check(fetchDirect(u, &c.body), doc) }
 	sides := []struct {
 		name string
 		do   func(c *relayClient) error

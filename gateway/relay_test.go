@@ -48,22 +48,10 @@ func TestRelayAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := &access.Options{KeepAlive: -1}
 	var body bytes.Buffer
 	direct := testing.AllocsPerRun(300, func() {
-		p, err := scheme.PlanOf(u, scheme.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := access.Execute(context.Background(), p, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body.Reset()
-		body.ReadFrom(r)
-		r.Close()
-		if !bytes.Equal(body.Bytes(), doc) {
-			t.Fatal("direct: body differs")
+		if err := fetchDirect(u, &body); err != nil || !bytes.Equal(body.Bytes(), doc) {
+			t.Fatalf("direct: %d bytes, %v", body.Len(), err)
 		}
 	})
 	g := New(allow(gs.Addr()))
@@ -153,4 +141,26 @@ func TestRelayOneWrite(t *testing.T) {
 			t.Errorf("request %d: the response took %d writes, want 1", i+1, n)
 		}
 	}
+}
+
+// directOptions are the settings of the gateway's upstream leg
+// (upstream.go) that matter to a direct fetch: no TCP keep-alive set-up.
+var directOptions = &access.Options{KeepAlive: -1}
+
+// fetchDirect fetches u with access, as the gateway's upstream leg does,
+// into body (reset first): the direct side of TestRelayAllocs and
+// BenchmarkRelayGopher.
+func fetchDirect(u urlkit.URL, body *bytes.Buffer) error {
+	p, err := scheme.PlanOf(u, scheme.Config{})
+	if err != nil {
+		return err
+	}
+	r, err := access.Execute(context.Background(), p, directOptions)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	body.Reset()
+	_, err = body.ReadFrom(r)
+	return err
 }
