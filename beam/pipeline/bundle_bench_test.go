@@ -107,8 +107,22 @@ func distinctLines(b *testing.B, n int) []string {
 // run, side by side, over the same 2^20 lines. It reports each side's
 // cpu-ns/line and the ratio (what Beam's runner adds comes on top: see
 // beam/scale.sh).
+//
+// Its two cases: the batches held in memory (batches=memory: every worker
+// in one process, as Prism in-process runs it) and written to files
+// (batches=files: as a cluster's workers pass them).
 func BenchmarkDistinct(b *testing.B) {
 	lines := distinctLines(b, 1<<20)
+	for _, inMemory := range []bool{true, false} {
+		name := "batches=files"
+		if inMemory {
+			name = "batches=memory"
+		}
+		b.Run(name, func(b *testing.B) { benchmarkDistinct(b, lines, inMemory) })
+	}
+}
+
+func benchmarkDistinct(b *testing.B, lines []string, inMemory bool) {
 	dir := b.TempDir()
 	var canonCPU, pipeCPU int64
 	b.ResetTimer()
@@ -116,7 +130,7 @@ func BenchmarkDistinct(b *testing.B) {
 		c0 := cpuNanos()
 		canonSide(b, lines, filepath.Join(dir, "canon.out"))
 		c1 := cpuNanos()
-		pipelineSide(b, lines, filepath.Join(dir, "p"))
+		pipelineSide(b, lines, filepath.Join(dir, "p"), inMemory)
 		c2 := cpuNanos()
 		canonCPU += c1 - c0
 		pipeCPU += c2 - c1
@@ -153,8 +167,9 @@ func canonSide(b *testing.B, lines []string, name string) {
 
 // pipelineSide is the pipeline's work on lines without the runner: one
 // bundle of the reading step (batch files in a directory of prefix), then
-// every canonical shard's writer.
-func pipelineSide(b *testing.B, lines []string, prefix string) {
+// every canonical shard's writer; its batches held in memory or written
+// to files.
+func pipelineSide(b *testing.B, lines []string, prefix string, inMemory bool) {
 	ctx := context.Background()
 	tmp := prefix + "-tmp"
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
@@ -162,7 +177,7 @@ func pipelineSide(b *testing.B, lines []string, prefix string) {
 	}
 	files := make([][]string, DefaultShards)
 	var bn bundle
-	bn.start(ctx, linkset.Options{}, DefaultShards, tmp, true,
+	bn.start(ctx, linkset.Options{}, DefaultShards, tmp, inMemory,
 		func(sh int, name string) { files[sh] = append(files[sh], name) },
 		func(int, string) {}, func(int, []byte) {})
 	for _, l := range lines {

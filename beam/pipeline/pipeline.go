@@ -105,14 +105,18 @@ func Build(s beam.Scope, cfg Config) error {
 	if cfg.InputWARC != "" {
 		canon, rejected, counts = readWARCs(s, cfg, shards, tmp, canon, rejected, counts)
 	}
-	distinct := writeShards(s, canon, &writeShardFn{Prefix: cfg.Output, Kind: "canonical", Ext: "txt", Shards: shards, Dedup: true})
-	nRejected := writeShards(s, rejected, &writeShardFn{Prefix: cfg.Output, Kind: "rejected", Ext: "tsv", Header: RejectedHeader, Shards: shards})
+	// One impulse starts the empty batches that make every output
+	// written (each impulse is a stage of its own for the runner, and
+	// Prism's loops cost time per stage).
+	impulse := beam.Impulse(s)
+	distinct := writeShards(s, impulse, canon, &writeShardFn{Prefix: cfg.Output, Kind: "canonical", Ext: "txt", Shards: shards, Dedup: true})
+	nRejected := writeShards(s, impulse, rejected, &writeShardFn{Prefix: cfg.Output, Kind: "rejected", Ext: "tsv", Header: RejectedHeader, Shards: shards})
 
 	sc := s.Scope("write counts and summary")
 	merged := beam.ParDo(sc, &mergeCountsFn{}, beam.GroupByKey(sc, counts))
 	// One empty batch, so that the counts and summary are written even
 	// when there is no line at all.
-	merged = beam.Flatten(sc, merged, beam.ParDo(sc, &allShardsFn{Shards: 1}, beam.Impulse(sc)))
+	merged = beam.Flatten(sc, merged, beam.ParDo(sc, &allShardsFn{Shards: 1}, impulse))
 	summary := beam.ParDo(sc, &writeCountsFn{Counts: cfg.Output + "-counts.tsv", TopHosts: cfg.topHosts()},
 		beam.GroupByKey(sc, beam.AddFixedKey(sc, beam.DropKey(sc, merged))),
 		beam.SideInput{Input: distinct}, beam.SideInput{Input: nRejected})

@@ -62,12 +62,13 @@ func (f *allShardFilesFn) ProcessElement(_ []byte, emit func(int, string)) {
 }
 
 // writeShards writes the batch files of each shard (shard, file name) to
-// the shard's file, each line once when w.Dedup is set, and returns the
+// the shard's file, each line once when w.Dedup is set (every shard, from
+// the empty batches impulse starts), and returns the
 // number of lines each shard wrote.
-func writeShards(s beam.Scope, files beam.PCollection, w *writeShardFn) beam.PCollection {
+func writeShards(s beam.Scope, impulse, files beam.PCollection, w *writeShardFn) beam.PCollection {
 	s = s.Scope("write " + w.Kind)
 	filesystem.ValidateScheme(w.Prefix)
-	empty := beam.ParDo(s, &allShardFilesFn{Shards: w.Shards}, beam.Impulse(s))
+	empty := beam.ParDo(s, &allShardFilesFn{Shards: w.Shards}, impulse)
 	return beam.ParDo(s, w, beam.GroupByKey(s, beam.Flatten(s, files, empty)))
 }
 
