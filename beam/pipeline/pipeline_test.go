@@ -12,6 +12,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 
 	"github.com/urlkit/urlkit/linkset"
@@ -271,6 +273,37 @@ func TestBuildErrors(t *testing.T) {
 			t.Errorf("Build(%+v): no error", cfg)
 		} else if !strings.HasPrefix(err.Error(), "urlkit-beam: ") {
 			t.Errorf("Build(%+v): %v", cfg, err)
+		}
+	}
+}
+
+// TestWorkersInProcess: the batches may stay in memory only when Beam's
+// flags put every worker in this process: Prism started in-process (no
+// endpoint, LOOPBACK by default) or LOOPBACK workers (the Beam Go SDK's
+// environment types: the workers of a PROCESS, EXTERNAL or DOCKER
+// environment are other processes, and Dataflow's are other machines).
+func TestWorkersInProcess(t *testing.T) {
+	runner, endpoint, env := *runners.Runner, *jobopts.Endpoint, *jobopts.EnvironmentType
+	defer func() { *runners.Runner, *jobopts.Endpoint, *jobopts.EnvironmentType = runner, endpoint, env }()
+	for _, c := range []struct {
+		runner, endpoint, env string
+		want                  bool
+	}{
+		{"prism", "", "", true},
+		{"prism", "", "LOOPBACK", true},
+		{"prism", "localhost:8073", "", false},
+		{"prism", "", "PROCESS", false},
+		{"universal", "localhost:8073", "LOOPBACK", true},
+		{"universal", "localhost:8073", "loopback", true},
+		{"flink", "localhost:8099", "LOOPBACK", true},
+		{"universal", "localhost:8073", "EXTERNAL", false},
+		{"universal", "localhost:8073", "", false},
+		{"dataflow", "", "LOOPBACK", false},
+		{"", "", "", false},
+	} {
+		*runners.Runner, *jobopts.Endpoint, *jobopts.EnvironmentType = c.runner, c.endpoint, c.env
+		if got := WorkersInProcess(); got != c.want {
+			t.Errorf("--runner=%q --endpoint=%q --environment_type=%q: WorkersInProcess() = %v, want %v", c.runner, c.endpoint, c.env, got, c.want)
 		}
 	}
 }
