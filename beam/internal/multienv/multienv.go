@@ -16,7 +16,9 @@
 // one machine.
 //
 // The environments are copies of the one --environment_type and
-// --environment_config describe (the same worker binary, staged once).
+// --environment_config describe (the same worker binary). The workers tag
+// their metrics' short IDs, which Prism would otherwise mix up between
+// workers (see shortIDHook).
 package multienv
 
 import (
@@ -24,11 +26,14 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/runtime/graphx"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/runtime/xlangx"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/util/hooks"
 	pipepb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/pipeline_v1"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal/extworker"
@@ -85,7 +90,29 @@ func Execute(ctx context.Context, p *beam.Pipeline, envOf func(uniqueName string
 	if err := runnerlib.UpdateGoEnvironmentWorker(bin, pb); err != nil {
 		return nil, fmt.Errorf("multienv: the worker binary: %w", err)
 	}
-	if err := Split(pb, envOf); err != nil {
+	made, err := Split(pb, envOf)
+	if err != nil {
+		return nil, err
+	}
+	// Each copy's worker binary under a name of its own (a link to it):
+	// the Go SDK's boot stages the binary as N-NAME in one directory
+	// (--semi_persist_dir/staged, the same for every worker of a pool),
+	// N counting from 1 in each boot process (Beam 2.77,
+	// pkg/beam/artifact/materialize.go, generateId), so two workers
+	// staging the same name write one file at once and may run it torn:
+	// a worker dying of SIGSEGV before it connects.
+	links, err := os.MkdirTemp("", "urlkit-multienv-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(links)
+	for _, id := range made {
+		if err := renameWorker(pb.GetComponents().GetEnvironments()[id], bin, filepath.Join(links, filepath.Base(bin)+"-"+id)); err != nil {
+			return nil, fmt.Errorf("multienv: environment %s: %w", id, err)
+		}
+	}
+	// The workers' metrics IDs must not clash (see shortIDHook).
+	if err := hooks.EnableHook(shortIDHook); err != nil {
 		return nil, err
 	}
 	return runnerlib.Execute(ctx, pb, endpoint, &runnerlib.JobOptions{
@@ -104,7 +131,9 @@ func Execute(ctx context.Context, p *beam.Pipeline, envOf func(uniqueName string
 // where ENV is the step's environment's ID. It returns an error when a
 // step is in an environment the pipeline lacks, or when an ID it would
 // make is taken by one of the pipeline's.
-func Split(pb *pipepb.Pipeline, envOf func(uniqueName string) int) error {
+//
+// It returns the IDs of the environments it made, sorted.
+func Split(pb *pipepb.Pipeline, envOf func(uniqueName string) int) ([]string, error) {
 	comps := pb.GetComponents()
 	envs := comps.GetEnvironments()
 	original := maps.Clone(envs)
@@ -120,16 +149,50 @@ func Split(pb *pipepb.Pipeline, envOf func(uniqueName string) int) error {
 			continue
 		}
 		if _, ok := original[base]; !ok {
-			return fmt.Errorf("multienv: step %q is in environment %q, which the pipeline does not have", t.GetUniqueName(), base)
+			return nil, fmt.Errorf("multienv: step %q is in environment %q, which the pipeline does not have", t.GetUniqueName(), base)
 		}
 		newID := fmt.Sprintf("%s-%d", base, i)
 		if _, ok := original[newID]; ok {
-			return fmt.Errorf("multienv: the pipeline has an environment %q already", newID)
+			return nil, fmt.Errorf("multienv: the pipeline has an environment %q already", newID)
 		}
 		if _, ok := envs[newID]; !ok {
 			envs[newID] = proto.Clone(original[base]).(*pipepb.Environment)
 		}
 		t.EnvironmentId = newID
 	}
-	return nil
+	var made []string
+	for id := range envs {
+		if _, ok := original[id]; !ok {
+			made = append(made, id)
+		}
+	}
+	slices.Sort(made)
+	return made, nil
+}
+
+// renameWorker makes link a symbolic link to the worker binary bin and
+// names it as env's Go worker binary (with bin's checksum).
+func renameWorker(env *pipepb.Environment, bin, link string) error {
+	abs, err := filepath.Abs(bin)
+	if err != nil {
+		return err
+	}
+	if err := os.Symlink(abs, link); err != nil {
+		return err
+	}
+	for _, dep := range env.GetDependencies() {
+		if dep.GetRoleUrn() != graphx.URNArtifactGoWorkerRole || dep.GetTypeUrn() != graphx.URNArtifactFileType {
+			continue
+		}
+		var file pipepb.ArtifactFilePayload
+		if err := proto.Unmarshal(dep.GetTypePayload(), &file); err != nil {
+			return err
+		}
+		file.Path = link
+		if dep.TypePayload, err = proto.Marshal(&file); err != nil {
+			return err
+		}
+		return nil
+	}
+	return errors.New("no Go worker binary among its dependencies")
 }

@@ -2,6 +2,8 @@ package multienv
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,8 +48,12 @@ func TestSplit(t *testing.T) {
 	const n = 3
 	pb := marshal(t, n)
 	before := proto.Clone(pb).(*pipepb.Pipeline)
-	if err := Split(pb, func(name string) int { return pipeline.PartOf(name, n) }); err != nil {
+	made, err := Split(pb, func(name string) int { return pipeline.PartOf(name, n) })
+	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.Join(made, " ") != "go-1 go-2" {
+		t.Errorf("Split made environments %q, want go-1 and go-2", made)
 	}
 	envs := pb.GetComponents().GetEnvironments()
 	def := before.GetComponents().GetEnvironments()["go"]
@@ -92,12 +98,52 @@ func TestSplitErrors(t *testing.T) {
 	all := func(string) int { return 1 }
 	pb := marshal(t, 2)
 	pb.GetComponents().GetEnvironments()["go-1"] = &pipepb.Environment{Urn: "other"}
-	if err := Split(pb, all); err == nil || !strings.Contains(err.Error(), `"go-1"`) {
+	if _, err := Split(pb, all); err == nil || !strings.Contains(err.Error(), `"go-1"`) {
 		t.Errorf("a taken ID: %v", err)
 	}
 	pb = marshal(t, 2)
 	delete(pb.GetComponents().GetEnvironments(), "go")
-	if err := Split(pb, all); err == nil || !strings.Contains(err.Error(), `"go"`) {
+	if _, err := Split(pb, all); err == nil || !strings.Contains(err.Error(), `"go"`) {
 		t.Errorf("no default environment: %v", err)
+	}
+}
+
+// TestRenameWorker: an environment's Go worker binary is named by a link
+// of its own to the same file, with the same checksum (Beam's runner API:
+// ArtifactFilePayload path and sha256); an environment without one is an
+// error.
+func TestRenameWorker(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "worker")
+	if err := os.WriteFile(bin, []byte("binary"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pl, err := proto.Marshal(&pipepb.ArtifactFilePayload{Path: bin, Sha256: "abc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &pipepb.Environment{Dependencies: []*pipepb.ArtifactInformation{
+		{TypeUrn: graphx.URNArtifactFileType, RoleUrn: "other", TypePayload: pl},
+		{TypeUrn: graphx.URNArtifactFileType, RoleUrn: graphx.URNArtifactGoWorkerRole, TypePayload: pl},
+	}}
+	link := filepath.Join(dir, "worker-go-1")
+	if err := renameWorker(env, bin, link); err != nil {
+		t.Fatal(err)
+	}
+	var got pipepb.ArtifactFilePayload
+	if err := proto.Unmarshal(env.GetDependencies()[1].GetTypePayload(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.GetPath() != link || got.GetSha256() != "abc" {
+		t.Errorf("the worker binary is %v, want %s with the checksum abc", &got, link)
+	}
+	if b, err := os.ReadFile(link); err != nil || string(b) != "binary" {
+		t.Errorf("the link reads %q, %v", b, err)
+	}
+	if !proto.Equal(env.GetDependencies()[0], &pipepb.ArtifactInformation{TypeUrn: graphx.URNArtifactFileType, RoleUrn: "other", TypePayload: pl}) {
+		t.Errorf("another dependency changed: %v", env.GetDependencies()[0])
+	}
+	if err := renameWorker(&pipepb.Environment{}, bin, filepath.Join(dir, "worker-go-2")); err == nil {
+		t.Error("an environment without a worker binary: no error")
 	}
 }
