@@ -11,7 +11,7 @@
 #
 # DIR holds the binaries urlkit-beam, prism and container (in beam/:
 # go build -o DIR/ tool ./cmd/urlkit-beam). The files the flags name must
-# be under DIR or outside /tmp. Prism and the pool listen on every
+# be absolute paths, under DIR or outside /tmp. Prism and the pool listen on every
 # interface and boot writes to /tmp, so everything runs in namespaces of
 # its own: network (only a loopback interface), mount (/tmp is
 # DIR/.pool-tmp, removed at the end, with DIR seen at its own path) and
@@ -23,6 +23,15 @@
 set -euo pipefail
 dir=$(cd "$1" && pwd)
 shift
+for a; do
+	case $a in
+	--input=/* | --input-warc=/* | --output=/* | --input=*://* | --input-warc=*://* | --output=*://*) ;;
+	--input=* | --input-warc=* | --output=*)
+		echo "poolrun.sh: ${a%%=*}: give an absolute path (the workers run in another directory)" >&2
+		exit 2
+		;;
+	esac
+done
 if [ "${URLKIT_POOLRUN_INNER:-}" != 1 ]; then
 	ns=(--net --mount --pid --fork --mount-proc)
 	[ "$(id -u)" = 0 ] || ns+=(--user --map-root-user)

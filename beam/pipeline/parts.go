@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -38,5 +39,12 @@ func partRange(size int64, i, n int) offsetrange.Restriction {
 // file's range rest, and in which process: what shows that each line
 // was read by one worker when the parts run in workers of their own.
 func logPart(ctx context.Context, i, n int, file fileio.ReadableFile, rest offsetrange.Restriction, lines *int) {
-	log.Infof(ctx, "urlkit-beam: part %d of %d: process %d read %d lines of %s, bytes %d to %d", i+1, n, os.Getpid(), *lines, file.Metadata.Path, rest.Start, rest.End)
+	where := fmt.Sprintf("bytes %d to %d", rest.Start, rest.End)
+	if gzipped(file) {
+		where = "the whole gzip stream"
+		if rest.Start == rest.End {
+			where = "none of the gzip stream (another part reads it)"
+		}
+	}
+	log.Infof(ctx, "urlkit-beam: part %d of %d: process %d read %d lines of %s, %s", i+1, n, os.Getpid(), *lines, file.Metadata.Path, where)
 }
