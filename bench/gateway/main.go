@@ -312,9 +312,9 @@ func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, e
 		if err != nil {
 			return nil, err
 		}
-		g := gateway.New(gateway.Config{MaxUpstream: 256, Policy: gateway.Policy{Allow: allow}})
-		gw := g.HTTPServer() // configured as urlkit serve runs it
-		go gw.Serve(gwLn)
+		g := gateway.New(gateway.Config{MaxUpstream: 256, MaxConnsPerClient: maxConnsPerClient, Policy: gateway.Policy{Allow: allow}})
+		gw := g.HTTPServer() // configured and served as urlkit serve runs it
+		go gw.Serve(g.Listener(gwLn))
 		e.stops = append(e.stops, g.Close, func() { gw.Close() })
 		inAddr := gwLn.Addr().String()
 		floor := &floorServer{}
@@ -1016,6 +1016,12 @@ func parseStat(b []byte) (stat, error) {
 	return st, nil
 }
 
+// maxConnsPerClient is the gateway's cap on one client address's
+// connections in the benchmark: every client comes from 127.0.0.1, and
+// urlkit serve's default (16) would answer 503 to the 17th (Squid has no
+// such cap). It is the default cap on all connections, 256.
+const maxConnsPerClient = 256
+
 // startServe builds urlkit from this checkout and runs `urlkit serve` on a
 // free loopback port, reading the address from its first line.
 func startServe(ctx context.Context, allow []string) (_ *process, err error) {
@@ -1034,7 +1040,8 @@ func startServe(ctx context.Context, allow []string) (_ *process, err error) {
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build: %v: %s", err, out)
 	}
-	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--quiet", "--max-upstream", "256", "--allow", strings.Join(allow, ","))
+	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--quiet", "--max-upstream", "256",
+		"--max-conns-per-client", strconv.Itoa(maxConnsPerClient), "--allow", strings.Join(allow, ","))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
