@@ -274,35 +274,32 @@ func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, e
 			e.stops = append(e.stops, squid.stop)
 		}
 	}
-	if sel["gopher"] {
-		g := group{part: "gopher", sides: []string{urlkitGopher, directGopherS}, ratios: []pair{{"urlkit/direct", urlkitGopher, directGopherS}}}
-		e.sides[urlkitGopher] = side{do: func(c *client) error { return c.get(serve.addr, gopherURL, doc) }, proc: serve}
+	// A part asks urlkit serve and Squid for the same document (each
+	// proxy's target for it given), against the direct side named (if
+	// not "").
+	proxied := func(part, urlkitSide, direct, squidSide, urlkitTarget, squidTarget string, check func([]byte) error) {
+		g := group{part: part, sides: []string{urlkitSide}}
+		e.sides[urlkitSide] = side{do: func(c *client) error { return c.getCheck(serve.addr, urlkitTarget, check) }, proc: serve}
+		if direct != "" {
+			g.sides = append(g.sides, direct)
+			g.ratios = append(g.ratios, pair{"urlkit/direct", urlkitSide, direct})
+		}
 		if squid != nil {
-			e.sides[squidGopher] = side{do: func(c *client) error { return c.get(squid.addr, gopherURL, doc) }, proc: squid}
-			g.sides = append(g.sides, squidGopher)
-			g.ratios = append(g.ratios, pair{"urlkit/squid", urlkitGopher, squidGopher})
+			e.sides[squidSide] = side{do: func(c *client) error { return c.getCheck(squid.addr, squidTarget, check) }, proc: squid}
+			g.sides = append(g.sides, squidSide)
+			g.ratios = append(g.ratios, pair{"urlkit/squid", urlkitSide, squidSide})
 		}
 		e.groups = append(e.groups, g)
+	}
+	if sel["gopher"] {
+		proxied("gopher", urlkitGopher, directGopherS, squidGopher, gopherURL, gopherURL, bodyIs(doc))
 	}
 	if sel["menu"] {
-		g := group{part: "menu", sides: []string{urlkitMenu, directMenu}, ratios: []pair{{"urlkit/direct", urlkitMenu, directMenu}}}
-		e.sides[urlkitMenu] = side{do: func(c *client) error { return c.getCheck(serve.addr, "/"+menuURL, pageCheck) }, proc: serve}
-		if squid != nil {
-			e.sides[squidMenu] = side{do: func(c *client) error { return c.getCheck(squid.addr, menuURL, pageCheck) }, proc: squid}
-			g.sides = append(g.sides, squidMenu)
-			g.ratios = append(g.ratios, pair{"urlkit/squid", urlkitMenu, squidMenu})
-		}
-		e.groups = append(e.groups, g)
+		// urlkit serve is asked in path form, as a browser asks it.
+		proxied("menu", urlkitMenu, directMenu, squidMenu, "/"+menuURL, menuURL, pageCheck)
 	}
 	if sel["ftp"] {
-		g := group{part: "ftp", sides: []string{urlkitFTP}}
-		e.sides[urlkitFTP] = side{do: func(c *client) error { return c.get(serve.addr, ftpURL, doc) }, proc: serve}
-		if squid != nil {
-			e.sides[squidFTP] = side{do: func(c *client) error { return c.get(squid.addr, ftpURL, doc) }, proc: squid}
-			g.sides = append(g.sides, squidFTP)
-			g.ratios = append(g.ratios, pair{"urlkit/squid", urlkitFTP, squidFTP})
-		}
-		e.groups = append(e.groups, g)
+		proxied("ftp", urlkitFTP, "", squidFTP, ftpURL, ftpURL, bodyIs(doc))
 	}
 
 	if sel["gopher-handler"] || sel["menu-handler"] {
@@ -679,12 +676,17 @@ func (c *client) close() {
 }
 
 func (c *client) get(proxy, target string, want []byte) error {
-	return c.getCheck(proxy, target, func(b []byte) error {
+	return c.getCheck(proxy, target, bodyIs(want))
+}
+
+// bodyIs is a check that a body is want.
+func bodyIs(want []byte) func([]byte) error {
+	return func(b []byte) error {
 		if !bytes.Equal(b, want) {
 			return fmt.Errorf("body differs (%d bytes)", len(b))
 		}
 		return nil
-	})
+	}
 }
 
 // requestHead is the request a client sends to proxy for target: in
