@@ -839,6 +839,7 @@ func startSquid(ctx context.Context, bin string) (_ *process, err error) {
 	}
 	if err := p.waitListening(ctx, 10*time.Second); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "cache.log"))
+		p.stop() // its output is complete once it has been waited for
 		return nil, fmt.Errorf("%w: %s %s", err, bytes.TrimSpace(out.Bytes()), lastLines(log, 10))
 	}
 	return p, nil
