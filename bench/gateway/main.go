@@ -17,10 +17,11 @@
 //     form, as a browser asks) and from Squid, against fetching the menu
 //     directly, the same way;
 //   - ftp, a 2 KB file: `urlkit serve` against Squid, both asked
-//     "GET ftp://... HTTP/1.1";
+//     "GET ftp://... HTTP/1.1". urlkit serve runs with a per-client
+//     connection cap above the clients' number (maxConnsPerClient);
 //   - gopher-handler and menu-handler: the gateway's handler inside this
-//     process, behind the http.Server that urlkit serve uses
-//     (Gateway.HTTPServer), against the direct fetch, with two more sides:
+//     process, served as urlkit serve serves it (Gateway.HTTPServer on
+//     Gateway.Listener), against the direct fetch, with two more sides:
 //     the floor (the gateway's response, recorded once, served from memory
 //     behind the same http.Server settings to the same client: the HTTP
 //     exchange alone) and the two legs (the direct fetch, then the floor's
@@ -38,7 +39,7 @@
 //	go run ./bench/gateway -squid /tmp/squid-gopher/sbin/squid
 //
 // as root when Squid is to be started (Squid drops to the user nobody);
-// -squid ” leaves Squid out, -c, -rounds and -window set the concurrency
+// -squid "" leaves Squid out, -c, -rounds and -window set the concurrency
 // levels and the measuring windows, -cpuprofile writes this process's CPU
 // profile. It starts nothing that outlives it, even when interrupted:
 // urlkit serve and Squid run in the foreground in process groups of their
