@@ -335,3 +335,32 @@ func TestStartSquidCleansUp(t *testing.T) {
 	}
 	left("after stop")
 }
+
+// The in-process parts set up as the command sets them up: every side
+// delivers its document (setup checks each once), in the groups the
+// report expects, and a few requests a side measure without errors.
+func TestSetupHandlerParts(t *testing.T) {
+	e, err := setup(context.Background(), "", map[string]bool{"gopher-handler": true, "menu-handler": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.close()
+	want := [][]string{{handlerGopher, directGopherS, httpFloor, twoLegs}, {handlerMenu, directMenu, pageFloor, twoMenuLegs}}
+	if len(e.groups) != len(want) {
+		t.Fatalf("%d groups, want %d", len(e.groups), len(want))
+	}
+	for i, g := range e.groups {
+		if strings.Join(g.sides, ",") != strings.Join(want[i], ",") {
+			t.Errorf("group %s: sides %v, want %v", g.part, g.sides, want[i])
+		}
+		res, err := e.measureGroup(context.Background(), g.sides, 2, 2, 0, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range g.sides {
+			if r := res[name]; r.errs > 0 || r.count() != 16 {
+				t.Errorf("%s: %d requests, %d errors (the last: %v); want 16 without errors", name, r.count(), r.errs, r.lastErr)
+			}
+		}
+	}
+}
