@@ -651,6 +651,7 @@ func (x *execution) newMeter(r io.Reader, proto, step string) *meter {
 type body struct {
 	x      *execution
 	r      io.Reader
+	lines  lineReader // r, when it gives lines itself
 	m      *meter
 	proto  string
 	step   string
@@ -664,6 +665,7 @@ type body struct {
 // newBody returns the resource stream; r reads the resource through m.
 func (x *execution) newBody(r io.Reader, m *meter, proto, step string, atEOF, closer func() error) *body {
 	b := &body{x: x, r: r, m: m, proto: proto, step: step, atEOF: atEOF, closer: closer}
+	b.lines, _ = r.(lineReader)
 	if x.opts.SpeedLimit > 0 && m != nil {
 		b.stopSp = x.speedWatch(m)
 	}
@@ -735,9 +737,9 @@ func (b *body) readLine() ([]byte, error) {
 	if err := b.ready(); err != nil {
 		return nil, err
 	}
-	line, err := b.r.(lineReader).readLine()
-	if err == bufio.ErrBufferFull {
-		return line, err // a piece of a long line; the caller reads on
+	line, err := b.lines.readLine()
+	if err == nil || err == bufio.ErrBufferFull {
+		return line, err // a line, or a piece of a long line: the caller reads on
 	}
 	return line, b.after(err)
 }

@@ -298,6 +298,18 @@ func (d *dotReader) Read(p []byte) (int, error) {
 // undone: a piece of a line longer than the buffer with
 // bufio.ErrBufferFull.
 func (d *dotReader) readLine() ([]byte, error) {
+	if len(d.pending) == 0 && !d.done {
+		// A whole line that is neither the terminator nor stuffed (most
+		// are): what fill would make pending, given at once.
+		line, err := d.r.ReadSlice('\n')
+		if err == nil && !(d.start && line[0] == '.') {
+			d.start = true
+			return line, nil
+		}
+		if err := d.took(line, err); err != nil {
+			return nil, err
+		}
+	}
 	if err := d.fill(); err != nil {
 		return nil, err
 	}
@@ -317,39 +329,49 @@ func (d *dotReader) fill() error {
 			return io.EOF
 		}
 		line, err := d.r.ReadSlice('\n')
-		switch {
-		case err == bufio.ErrBufferFull:
-			// A piece of a long line; the buffer holds at least 16 bytes,
-			// so a leading ".." is wholly inside it.
-			if d.start && len(line) >= 2 && line[0] == '.' && line[1] == '.' {
-				line = line[1:]
-			}
-			d.start = false
-			d.pending = line
-			continue
-		case err == io.EOF:
-			d.done = true
-			if d.strict {
-				return errNoTerminator
-			}
-			if len(line) == 0 {
-				return io.EOF
-			}
-		case err != nil:
+		if err := d.took(line, err); err != nil {
 			return err
 		}
-		if d.start {
-			if (len(line) == 2 && line[0] == '.' && line[1] == '\n') || (len(line) == 3 && string(line) == ".\r\n") {
-				d.done = true
-				return io.EOF
-			}
-			if len(line) >= 2 && line[0] == '.' && line[1] == '.' {
-				line = line[1:]
-			}
-		}
-		d.start = len(line) > 0 && line[len(line)-1] == '\n'
-		d.pending = line
 	}
+	return nil
+}
+
+// took makes line, just read with err by ReadSlice, what is pending: a
+// piece of a long line, or a line unstuffed; or it returns the end (io.EOF
+// at the terminator) or the error.
+func (d *dotReader) took(line []byte, err error) error {
+	switch {
+	case err == bufio.ErrBufferFull:
+		// A piece of a long line; the buffer holds at least 16 bytes, so
+		// a leading ".." is wholly inside it.
+		if d.start && len(line) >= 2 && line[0] == '.' && line[1] == '.' {
+			line = line[1:]
+		}
+		d.start = false
+		d.pending = line
+		return nil
+	case err == io.EOF:
+		d.done = true
+		if d.strict {
+			return errNoTerminator
+		}
+		if len(line) == 0 {
+			return io.EOF
+		}
+	case err != nil:
+		return err
+	}
+	if d.start {
+		if (len(line) == 2 && line[0] == '.' && line[1] == '\n') || (len(line) == 3 && string(line) == ".\r\n") {
+			d.done = true
+			return io.EOF
+		}
+		if len(line) >= 2 && line[0] == '.' && line[1] == '.' {
+			line = line[1:]
+		}
+	}
+	d.start = len(line) > 0 && line[len(line)-1] == '\n'
+	d.pending = line
 	return nil
 }
 
@@ -396,10 +418,8 @@ func NewMenuReader(r io.Reader, maxLine int) *MenuReader {
 		maxLine = DefaultMaxReplyLine
 	}
 	if res, ok := r.(*Resource); ok {
-		if b, ok := res.ReadCloser.(*body); ok {
-			if _, ok := b.r.(lineReader); ok {
-				return &MenuReader{lines: b, max: maxLine}
-			}
+		if b, ok := res.ReadCloser.(*body); ok && b.lines != nil {
+			return &MenuReader{lines: b, max: maxLine}
 		}
 	}
 	return &MenuReader{br: bufio.NewReaderSize(r, 4096), max: maxLine}
@@ -494,50 +514,60 @@ func splitMenuLine(b []byte, l *MenuLine) {
 		low7 = 0x7F7F7F7F7F7F7F7F
 	)
 	n, i := 0, 1
-scan:
 	for ; i+8 <= len(b); i += 8 {
 		// The high bit of each byte of m is set exactly where the byte
-		// is a TAB (a zero byte of x; no borrow crosses bytes).
+		// is a TAB (a zero byte of x; no borrow crosses bytes). Most
+		// words of a line hold none.
 		x := binary.LittleEndian.Uint64(b[i:]) ^ ('\t' * lo)
-		for m := ^((x&low7 + low7) | x | low7); m != 0; m &= m - 1 {
+		m := ^((x&low7 + low7) | x | low7)
+		if m == 0 {
+			continue
+		}
+		for ; m != 0; m &= m - 1 {
 			tab[n] = i + bits.TrailingZeros64(m)/8
 			if n++; n == len(tab) {
-				break scan
+				goto split
 			}
 		}
 	}
-	if n < len(tab) {
-		for ; i < len(b); i++ {
-			if b[i] == '\t' {
-				tab[n] = i
-				if n++; n == len(tab) {
-					break
-				}
+	for ; i < len(b); i++ {
+		if b[i] == '\t' {
+			tab[n] = i
+			if n++; n == len(tab) {
+				break
 			}
 		}
 	}
+split:
 	l.line = b
 	if n < 3 {
 		l.Type = 'i'
-		l.at = [5][2]int{{0, len(b)}, {len(b), len(b)}, {len(b), len(b)}, {len(b), len(b)}, {len(b), len(b)}}
+		e := len(b)
+		l.at = [5][2]int{{0, e}, {e, e}, {e, e}, {e, e}, {e, e}}
 		return
 	}
+	// Each field set where it is found, rather than the five built and
+	// copied at once.
 	l.Type = b[0]
-	plus := [2]int{len(b), len(b)}
+	l.at[0] = [2]int{1, tab[0]}
+	l.at[1] = [2]int{tab[0] + 1, tab[1]}
+	l.at[2] = [2]int{tab[1] + 1, tab[2]}
+	ps, pe := tab[2]+1, len(b)
 	switch n {
 	case 3: // no fifth field
-		tab[3] = len(b)
+		l.at[4] = [2]int{len(b), len(b)}
 	case 4: // the fifth field is the rest
-		plus[0] = tab[3] + 1
+		pe = tab[3]
+		l.at[4] = [2]int{tab[3] + 1, len(b)}
 	default:
-		plus = [2]int{tab[3] + 1, tab[4]}
+		pe = tab[3]
+		l.at[4] = [2]int{tab[3] + 1, tab[4]}
 	}
-	ps, pe := tab[2]+1, tab[3]
 	if ps < pe && (b[ps] >= utf8.RuneSelf || asciiSpace[b[ps]] != 0 || b[pe-1] >= utf8.RuneSelf || asciiSpace[b[pe-1]] != 0) {
 		s, e := trimSpace(b[ps:pe])
 		ps, pe = ps+s, ps+e
 	}
-	l.at = [5][2]int{{1, tab[0]}, {tab[0] + 1, tab[1]}, {tab[1] + 1, tab[2]}, {ps, pe}, plus}
+	l.at[3] = [2]int{ps, pe}
 }
 
 // trimSpace returns where b is without its leading and trailing white
@@ -581,32 +611,37 @@ var asciiSpace = [utf8.RuneSelf]uint8{'\t': 1, '\n': 1, '\v': 1, '\f': 1, '\r': 
 // readLine returns the next line, its end included; a line longer than
 // the reader's buffer is gathered in mr.line.
 func (mr *MenuReader) readLine() ([]byte, error) {
+	frag, err := mr.piece()
+	if err == nil && len(frag) <= mr.max+2 {
+		return frag, nil // the whole line in one piece (most lines): not copied
+	}
 	mr.line = mr.line[:0]
 	for {
-		var (
-			frag []byte
-			err  error
-		)
-		if mr.lines != nil {
-			frag, err = mr.lines.readLine()
-		} else {
-			frag, err = mr.br.ReadSlice('\n')
-		}
 		if len(mr.line)+len(frag) > mr.max+2 {
 			return nil, &LimitError{Protocol: "gopher", Step: fmt.Sprintf("menu line %d", mr.n+1), Limit: "menu line", Value: fmt.Sprintf("%d bytes", mr.max)}
 		}
 		if err == bufio.ErrBufferFull {
 			mr.line = append(mr.line, frag...)
+			frag, err = mr.piece()
 			continue
 		}
 		if err != nil && (err != io.EOF || len(mr.line)+len(frag) == 0) {
 			return nil, err
 		}
 		if len(mr.line) == 0 {
-			return frag, nil // the whole line in one piece: not copied
+			return frag, nil
 		}
 		return append(mr.line, frag...), nil
 	}
+}
+
+// piece returns the next line or the next piece of a long line, as
+// bufio.Reader.ReadSlice('\n') does.
+func (mr *MenuReader) piece() ([]byte, error) {
+	if mr.lines != nil {
+		return mr.lines.readLine()
+	}
+	return mr.br.ReadSlice('\n')
 }
 
 // menuChunk is the size of the blocks the strings of a menu's items are

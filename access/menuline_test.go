@@ -1,6 +1,7 @@
 package access
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"math/rand/v2"
@@ -104,13 +105,62 @@ func TestMenuLinesAgree(t *testing.T) {
 	check(b.String())
 }
 
+// dotFramedMenu is a menu's Resource as access gives it from a gopher
+// server (Execute): the reply read through a dotReader, here with a
+// 16-byte buffer and one byte a read, so that long lines come in pieces;
+// a MenuReader reads its lines from the dotReader itself (the line path).
+func dotFramedMenu(in []byte) *Resource {
+	d := &dotReader{r: bufio.NewReaderSize(oneByte{bytes.NewReader(in)}, 16), start: true}
+	return &Resource{ReadCloser: &body{r: d, lines: d}, Kind: "menu"}
+}
+
+// checkDotFramed fails t unless NextLine, reading the menu in from its
+// Resource through the line path, gives the items of the reference's
+// reading of the menu text the dotReader reference makes of in.
+func checkDotFramed(t *testing.T, in []byte) {
+	t.Helper()
+	want := referenceMenu(string(referenceDots(in)))
+	mr := NewMenuReader(dotFramedMenu(in), 1<<20)
+	if mr.lines == nil {
+		t.Fatal("the menu reader does not read the Resource's lines itself")
+	}
+	for i := 0; ; i++ {
+		var l MenuLine
+		err := mr.NextLine(&l)
+		if err == io.EOF && i == len(want) {
+			return
+		}
+		if err != nil || i >= len(want) {
+			t.Fatalf("%q: item %d of %d: %v", in, i, len(want), err)
+		}
+		got := MenuItem{Type: l.Type, Display: string(l.Display()), Selector: string(l.Selector()), Host: string(l.Host()), Port: string(l.Port()), Plus: string(l.Plus())}
+		if got != want[i] {
+			t.Fatalf("%q: item %d: %+v, want %+v", in, i, got, want[i])
+		}
+	}
+}
+
+// A menu read from its Resource (the dot-framed line path the gateway's
+// pages read) gives the reference's items: every line of the menu corpus
+// alone, and all of them as one menu, stuffed dots and terminator
+// included.
+func TestMenuLinesDotFramed(t *testing.T) {
+	lines := menuCorpus()
+	for _, l := range lines {
+		checkDotFramed(t, []byte(l))
+	}
+	checkDotFramed(t, []byte(strings.Join(lines, "")))
+}
+
 // FuzzMenuReader: Next and NextLine give the reference's items for any
-// menu text, and never panic.
+// menu text, and never panic; read from a dot-framed Resource
+// (checkDotFramed), so do they.
 func FuzzMenuReader(f *testing.F) {
 	for _, s := range []string{"0a\tb\tc\t70\r\n", "1Six\ta\tb\tc\td\te\r\n.\r\n", "0p\t/p\th\t\xc2\x8570\xe2\x80\x85\t\n", "x\n\n\t\t\t\t\t\t\t\t\t\n", "iinfo\ttab\n..\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
+		checkDotFramed(t, in)
 		want := referenceMenu(string(in))
 		a, b := NewMenuReader(bytes.NewReader(in), 1<<20), NewMenuReader(bytes.NewReader(in), 1<<20)
 		for i := 0; ; i++ {

@@ -2,7 +2,7 @@ package access
 
 import (
 	"context"
-	"net"
+	"github.com/urlkit/urlkit/internal/testkit/testio"
 	"strings"
 	"testing"
 	"time"
@@ -14,14 +14,9 @@ import (
 // error pages and the command line say the same): a refused connection, a
 // host not found, a timeout, each after the protocol step that failed.
 func TestPlainError(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close() // nothing listens there now
+	addr := testio.ClosedAddr(t)
 	p := planFor(t, "gopher://"+addr+"/0x", scheme.Config{})
-	_, err = Execute(context.Background(), p, &Options{ConnectTimeout: 2 * time.Second})
+	_, err := Execute(context.Background(), p, &Options{ConnectTimeout: 2 * time.Second})
 	if err == nil {
 		t.Fatal("no error")
 	}

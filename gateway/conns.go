@@ -50,14 +50,22 @@ type connTracker struct {
 
 type connInfo struct {
 	client clientID
-	idle   bool        // between requests of a keep-alive connection
-	since  time.Time   // when it was accepted, or last became idle
-	sent   atomic.Bool // a byte has been read from it
+	// idle and since change with each request (connState), without the
+	// tracker's lock.
+	idle  atomic.Bool  // between requests of a keep-alive connection
+	since atomic.Int64 // when it was accepted, or last became idle (monoNow)
+	sent  atomic.Bool  // a byte has been read from it
 }
 
 // doingNothing reports whether the connection may give way to a new
 // one: idle between requests, or nothing sent since it was accepted.
-func (in *connInfo) doingNothing() bool { return in.idle || !in.sent.Load() }
+func (in *connInfo) doingNothing() bool { return in.idle.Load() || !in.sent.Load() }
+
+// monoEpoch and monoNow give the times connections are ordered by: the
+// monotonic clock's nanoseconds since the package started.
+var monoEpoch = time.Now()
+
+func monoNow() int64 { return int64(time.Since(monoEpoch)) }
 
 // trackedConn is a client connection as Listener returns it: its first
 // byte read is noted (connInfo.sent).
@@ -108,7 +116,8 @@ func newConnTracker(max, perClient int) *connTracker {
 // room for it if a cap is reached; or nil is returned when none can give
 // way.
 func (t *connTracker) admit(raw net.Conn) net.Conn {
-	c := &trackedConn{Conn: raw, in: &connInfo{since: time.Now()}}
+	c := &trackedConn{Conn: raw, in: &connInfo{}}
+	c.in.since.Store(monoNow())
 	client := clientKey(c.RemoteAddr().String())
 	c.in.client = client
 	var victims []net.Conn
@@ -167,7 +176,7 @@ func (t *connTracker) victim(client clientID, any bool) net.Conn {
 				continue
 			}
 		}
-		if in.since.Before(bestIn.since) {
+		if in.since.Load() < bestIn.since.Load() {
 			best, bestIn = c, in
 		}
 	}
@@ -187,21 +196,22 @@ func (t *connTracker) forget(c net.Conn) {
 }
 
 // connState is http.Server.ConnState: it follows each connection between
-// active and idle, and forgets it when it is closed.
+// active and idle, and forgets it when it is closed. The connection is
+// the one Listener returned: its record is marked without the tracker's
+// lock, which is taken once for each connection, not for each request.
 func (t *connTracker) connState(c net.Conn, s http.ConnState) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	switch s {
-	case http.StateActive:
-		if in := t.conns[c]; in != nil {
-			in.idle = false
-		}
-	case http.StateIdle:
-		if in := t.conns[c]; in != nil {
-			in.idle, in.since = true, time.Now()
+	case http.StateActive, http.StateIdle:
+		if tc, ok := c.(*trackedConn); ok {
+			if s == http.StateIdle {
+				tc.in.since.Store(monoNow())
+			}
+			tc.in.idle.Store(s == http.StateIdle)
 		}
 	case http.StateClosed, http.StateHijacked:
+		t.mu.Lock()
 		t.forget(c)
+		t.mu.Unlock()
 	}
 }
 

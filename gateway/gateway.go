@@ -138,6 +138,11 @@ type Gateway struct {
 	// (access.FTPSessions says when a session may be reused).
 	sessions *access.FTPSessions
 	metrics  *metrics // nil unless Config.Metrics
+	// allowAny and allowPublic are access.Options.Policy for a request
+	// that may reach any address the policy opens, and for one that
+	// reaches public addresses only (rule O3): made once, not for each
+	// request.
+	allowAny, allowPublic func(access.Connection) error
 }
 
 // New returns a gateway with cfg, its zero fields set to the defaults.
@@ -164,6 +169,8 @@ func New(cfg Config) *Gateway {
 		slots:    sl,
 		conns:    newConnTracker(cfg.MaxConns, cfg.MaxConnsPerClient),
 		sessions: &access.FTPSessions{MaxIdleTotal: cfg.FTPIdle, IdleTimeout: cfg.FTPIdleTimeout}}
+	g.allowAny = func(c access.Connection) error { return g.pol.allowConn(c, false) }
+	g.allowPublic = func(c access.Connection) error { return g.pol.allowConn(c, true) }
 	if cfg.Metrics {
 		g.metrics = newMetrics(g)
 	}
@@ -240,6 +247,10 @@ type request struct {
 	// listing: the client asked for listings as access.ListingType
 	// (listing.go), with ftp details when listDetails.
 	listing, listDetails bool
+	// hdr holds a document's Content-Type and Content-Length values
+	// (sendBody): the response header's slices of them are made here,
+	// with the request, not one allocation each.
+	hdr [2]string
 }
 
 // ServeHTTP serves one request in the proxy form or the path form, or the
@@ -617,10 +628,12 @@ func (g *Gateway) sendBody(q *request, rc io.ReadCloser, size int64, ctype strin
 		return
 	}
 	h := q.w.Header()
-	h.Set("Content-Type", contentType(ctype, buf[:n], complete))
+	q.hdr[0] = contentType(ctype, buf[:n], complete)
+	h["Content-Type"] = q.hdr[0:1:1] // capacity 1: an append copies it
 	h["Content-Security-Policy"] = hdrDocumentCSP
 	if complete {
-		h.Set("Content-Length", strconv.Itoa(n))
+		q.hdr[1] = strconv.Itoa(n)
+		h["Content-Length"] = q.hdr[1:2:2]
 		if r, ok := rc.(*access.Resource); ok {
 			if _, ftp := r.Plan.(*scheme.FTPPlan); ftp {
 				// The transfer is complete: Close hands the logged-in

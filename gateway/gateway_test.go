@@ -254,9 +254,7 @@ func TestErrorStatuses(t *testing.T) {
 			defer c.Close()
 		}
 	}()
-	closed, _ := net.Listen("tcp", "127.0.0.1:0")
-	closedAddr := closed.Addr().String()
-	closed.Close()
+	closedAddr := testio.ClosedAddr(t) // held: no other test's server takes the port
 	gopher := gopherServer(t, map[string][]byte{"": []byte(".\r\n")})
 
 	var logBuf bytes.Buffer

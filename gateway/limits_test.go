@@ -86,6 +86,52 @@ func TestSlotsFairness(t *testing.T) {
 	}
 }
 
+// The idle call (the gateway gives its memory back after a burst,
+// gateway.go): made once the last slot has been given back and none has
+// been taken for idleAfter, not while a slot is held, and counted from the
+// last release, not the first.
+func TestSlotsIdle(t *testing.T) {
+	s := newSlots(4, 4, 4)
+	calls := make(chan time.Time, 8)
+	s.idle, s.idleAfter = func() { calls <- time.Now() }, 150*time.Millisecond
+	ctx, c := context.Background(), clientKey("192.0.2.1:1")
+	use := func() { s.acquire(ctx, c, "t"); s.release(c, "t") }
+	start := time.Now()
+	use()
+	// Released again at 100 ms: the call waits until 250 ms at least.
+	time.Sleep(100 * time.Millisecond)
+	last := time.Now()
+	use()
+	select {
+	case at := <-calls:
+		if at.Sub(last) < s.idleAfter {
+			t.Errorf("called %v after the last release, %v after the first; want %v after the last", at.Sub(last), at.Sub(start), s.idleAfter)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("never called")
+	}
+	// Held across the timer: no call while it is held, one after.
+	s.acquire(ctx, c, "t")
+	s.release(c, "t")
+	s.acquire(ctx, c, "t")
+	select {
+	case <-calls:
+		t.Fatal("called while a slot is held")
+	case <-time.After(2 * s.idleAfter):
+	}
+	s.release(c, "t")
+	select {
+	case <-calls:
+	case <-time.After(5 * time.Second):
+		t.Fatal("never called after the slot was given back")
+	}
+	select {
+	case <-calls:
+		t.Error("called twice for one idle time")
+	case <-time.After(2 * s.idleAfter):
+	}
+}
+
 // dialFrom connects to addr from the loopback address from (127.0.0.x:
 // another client, as the gateway counts them), or skips the test where
 // such addresses cannot be used.

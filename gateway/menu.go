@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/internal/chars"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -430,6 +431,13 @@ type menuLines struct {
 	// rest of its URL checked (hrefPlain).
 	host, port []byte
 	plain      int
+	// The server of the last item appendPlain was given (plainKnown),
+	// whether its items' URLs have a server part that appendHref copies
+	// as it is (plainOK), and then the start of their links: `<a href="`,
+	// the prefix and that part (scheme.GopherItemURLs.Server).
+	plainHost, plainPort []byte
+	plainKnown, plainOK  bool
+	open                 []byte
 }
 
 // newMenuLines returns the writer of q's menu lines.
@@ -451,12 +459,78 @@ func (m *menuLines) appendLine(dst []byte, l *access.MenuLine) []byte {
 		return append(dst, '\n')
 	}
 	if ordinaryLine(l) {
+		if out, ok := m.appendPlain(dst, l); ok {
+			return out
+		}
 		if out, ok := m.appendOrdinary(dst, l); ok {
 			return out
 		}
 	}
 	return appendMenuLine(dst, l.Type, m.g.menuEntry(m.q, l.Item()), m.search)
 }
+
+// appendPlain appends the line of an ordinary item whose type and
+// selector hold only linkPlain bytes, of a server whose URLs' server part
+// appendHref copies as it is: the line appendOrdinary writes, copied
+// field by field: the item's URL is the server part, the type and the
+// selector as they are (scheme.GopherItemURLs.Server), and so is its
+// href. Only the display string is escaped (appendHTMLBytes). It reports
+// false, dst unchanged, for any other item; appendOrdinary writes those.
+// Most items of most menus are such items.
+func (m *menuLines) appendPlain(dst []byte, l *access.MenuLine) ([]byte, bool) {
+	label := gopherTypes[l.Type].html
+	if label == "" || !linkPlain[l.Type] || !m.plainServer(l) {
+		return dst, false
+	}
+	sel := l.Selector()
+	for _, c := range sel {
+		if !linkPlain[c] {
+			return dst, false
+		}
+	}
+	dst = append(dst, label...)
+	dst = append(dst, m.open...)
+	mark := len(dst) - (len(m.open) - len(`<a href="`) - len(m.prefix)) // the URL's start
+	dst = append(dst, l.Type)
+	dst = append(dst, sel...)
+	end := len(dst)
+	dst = append(dst, `">`...)
+	dst = appendHTMLBytes(dst, l.Display())
+	dst = append(dst, "</a>"...)
+	if l.Type == '7' && m.search != "" {
+		// The URL's bytes are read from dst while it grows: append
+		// copies from the array they are in, whichever dst becomes.
+		return appendSearchField(dst, m.search, dst[mark:end], l.Display()), true // ends the line
+	}
+	return append(dst, '\n'), true
+}
+
+// plainServer reports whether the server of item l has a server part
+// that appendHref copies as it is, and makes m.open the start of its
+// links; the answer for the last server is kept for the items after it.
+func (m *menuLines) plainServer(l *access.MenuLine) bool {
+	host, port := l.Host(), l.Port()
+	if m.plainKnown && bytes.Equal(host, m.plainHost) && bytes.Equal(port, m.plainPort) {
+		return m.plainOK
+	}
+	server, err := m.urls.Server(host, port)
+	m.open = append(append(append(m.open[:0], `<a href="`...), m.prefix...), server...)
+	m.plainKnown, m.plainOK = true, err == nil && hrefPlain(m.open[len(m.open)-len(server):])
+	m.plainHost, m.plainPort = append(m.plainHost[:0], host...), append(m.plainPort[:0], port...)
+	return m.plainOK
+}
+
+// linkPlain marks the bytes an item's type and selector may hold for
+// appendPlain to write the item: those the path of a gopher URL keeps
+// bare (chars.EscPath, the escape set of scheme.GopherItemURLs) and
+// appendHref copies as they are. No control character, no byte of 0x80
+// or more, no "&", "?", "#", "[" or "]" is one.
+var linkPlain = func() (t [256]bool) {
+	for c := range t {
+		t[c] = chars.EscPath.Keeps(byte(c)) && hrefKeep[c]
+	}
+	return t
+}()
 
 // appendOrdinary appends the line of an ordinary item as appendMenuLine
 // writes the entry {Text: Display, Href: prefix+URL, Shown: URL}, without

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
 	"io"
@@ -148,7 +149,8 @@ func menuCorpus() []string {
 }
 
 // The one-pass line of an ordinary item (appendOrdinary, which forms the
-// URL where the href goes) is the line appendMenuLine writes for the entry
+// URL where the href goes), and the copied line of a plain one
+// (appendPlain), are the line appendMenuLine writes for the entry
 // menuEntry makes: on the menu corpus, read as one menu (one
 // GopherItemURLs remembering servers across lines), in the path form and
 // the proxy form.
@@ -159,43 +161,61 @@ func TestMenuLinesAgree(t *testing.T) {
 			b.WriteString(l)
 		}
 	}
-	in := b.String()
 	g := New(Config{})
 	for _, proxy := range []bool{false, true} {
-		q := &request{proxy: proxy}
-		m := g.newMenuLines(q)
-		mr := access.NewMenuReader(strings.NewReader(in), 1<<20)
-		var (
-			line []byte
-			l    access.MenuLine
-		)
-		fast, items := 0, 0
-		for {
-			err := mr.NextLine(&l)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			items++
-			it := l.Item()
-			want := string(appendMenuLine(nil, it.Type, g.menuEntry(q, it), m.search))
-			if ordinaryLine(&l) {
-				if out, ok := m.appendOrdinary(nil, &l); ok {
-					fast++
-					if string(out) != want {
-						t.Fatalf("proxy %v: %+v:\n got %s\nwant %s", proxy, it, out, want)
-					}
+		items, fast, plain := checkMenuLines(t, g, proxy, []byte(b.String()))
+		if items < 10000 || fast < items/3 || plain < items/4 {
+			t.Fatalf("proxy %v: %d items, %d in one pass, %d plain", proxy, items, fast, plain)
+		}
+	}
+}
+
+// checkMenuLines reads the menu in and fails t unless every item's line,
+// as the page writes it (appendLine) and as appendOrdinary and
+// appendPlain write it when they take the item, is the line
+// appendMenuLine writes for the entry menuEntry makes (the general rule:
+// the item's URL from scheme.GopherItemURL, escaped for its href); the
+// page is in the proxy form or the path form. It returns the number of
+// items, and of those appendOrdinary and appendPlain took.
+func checkMenuLines(t *testing.T, g *Gateway, proxy bool, in []byte) (items, fast, plain int) {
+	t.Helper()
+	q := &request{proxy: proxy}
+	m := g.newMenuLines(q)
+	mr := access.NewMenuReader(bytes.NewReader(in), 1<<20)
+	var (
+		line []byte
+		l    access.MenuLine
+	)
+	for {
+		err := mr.NextLine(&l)
+		if err == io.EOF {
+			return items, fast, plain
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		items++
+		it := l.Item()
+		want := string(appendMenuLine(nil, it.Type, g.menuEntry(q, it), m.search))
+		if ordinaryLine(&l) {
+			if out, ok := m.appendOrdinary(nil, &l); ok {
+				fast++
+				if string(out) != want {
+					t.Fatalf("proxy %v: %+v:\n got %s\nwant %s", proxy, it, out, want)
 				}
 			}
-			line = m.appendLine(line[:0], &l)
-			if string(line) != want {
-				t.Fatalf("proxy %v: %+v: appendLine\n got %s\nwant %s", proxy, it, line, want)
+			if out, ok := m.appendPlain([]byte("x"), &l); ok {
+				plain++
+				if string(out) != "x"+want {
+					t.Fatalf("proxy %v: %+v: appendPlain\n got %s\nwant x%s", proxy, it, out, want)
+				}
+			} else if string(out) != "x" {
+				t.Fatalf("proxy %v: %+v: appendPlain refused the item and wrote %q", proxy, it, out)
 			}
 		}
-		if items < 10000 || fast < items/3 {
-			t.Fatalf("proxy %v: %d items, %d in one pass", proxy, items, fast)
+		line = m.appendLine(line[:0], &l)
+		if string(line) != want {
+			t.Fatalf("proxy %v: %+v: appendLine\n got %s\nwant %s", proxy, it, line, want)
 		}
 	}
 }
@@ -310,4 +330,21 @@ func TestAppendWordSkips(t *testing.T) {
 			t.Fatalf("hrefPlain(%q) = %v, reference %v", s, got, want)
 		}
 	}
+}
+
+// FuzzMenuLines: on any menu text, every line the menu page writes
+// (appendLine, with its one-pass and plain paths) is the line
+// appendMenuLine writes for the entry menuEntry makes of the same item
+// (the general rule: the item's URL formed by scheme.GopherItemURL,
+// escaped for its href), in the path form and the proxy form.
+func FuzzMenuLines(f *testing.F) {
+	for _, s := range []string{"0Doc\t/doc\th.example\t70\r\n7Find\t/q\th.example\t70\r\n1Dir\t/d\tOther.Example\t7070\r\n",
+		"0Caf\xe9 & <x>\t/a b?c#d&e\th\t70\r\n9Bin\t/b\t::1\t70\r\n0p\t/p\th\t 70 \t+\r\n", "0a\t/x\th\t70\r\n0c\t/x\th/e\t70\r\n0b\t/x\th\t071\r\n0d\t/x\th\t70\r\n"} {
+		f.Add([]byte(s))
+	}
+	g := New(Config{})
+	f.Fuzz(func(t *testing.T, in []byte) {
+		checkMenuLines(t, g, false, in)
+		checkMenuLines(t, g, true, in)
+	})
 }

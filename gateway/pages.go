@@ -87,7 +87,13 @@ a,.info,.error,.url,td,h1,nav.crumbs{unicode-bidi:isolate}
 // about 30 microseconds a page for it; the escaping is appendHTML's and
 // appendHref's (TestHead holds it to html/template's).
 func head(title string, proxy bool, url string, crumbs []crumb, up template.URL, style template.CSS) template.HTML {
-	b := make([]byte, 0, 3072+len(style))
+	return template.HTML(appendHead(make([]byte, 0, 3072+len(style)), title, proxy, url, crumbs, up, style))
+}
+
+// appendHead appends what head returns to b: listing pages write their
+// head so (newPage), into the page's buffer, without a template's
+// reflection or a copy.
+func appendHead(b []byte, title string, proxy bool, url string, crumbs []crumb, up template.URL, style template.CSS) []byte {
 	b = append(b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta name=\"referrer\" content=\"no-referrer\">\n<title>"...)
 	b = appendHTML(b, title)
 	b = append(b, "</title>\n<style>\n"...)
@@ -134,8 +140,7 @@ func head(title string, proxy bool, url string, crumbs []crumb, up template.URL,
 		}
 		b = append(b, "</nav>\n"...)
 	}
-	b = append(b, "</header>\n"...)
-	return template.HTML(b)
+	return append(b, "</header>\n"...)
 }
 
 var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": head, "shown": shownControls}).Parse(`
@@ -146,19 +151,19 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 {{define "page-end"}}{{if .Truncated}}<p class="truncated">{{.Truncated}}</p>
 {{end}}{{if .Failed}}<p class="error">{{.Failed}}</p>
 {{end}}{{template "foot" .}}{{end}}
-{{define "list-start"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
+{{define "list-start"}}<h1>{{.Heading}}: {{.Title}}</h1>
 <ul class="items">
 {{end}}
 {{define "list-item"}}<li>{{if .Href}}<span class="kind">{{.Kind}}</span> <a href="{{.Href}}">{{shown .Text}}</a>{{if .Shown}} <span class="url">{{shown .Shown}}</span>{{end}}{{else if eq .Kind "error"}}<span class="kind">error</span> <span class="error">{{shown .Text}}</span>{{else}}<span class="kind">{{.Kind}}</span> <span class="info">{{shown .Text}}</span>{{end}}</li>
 {{end}}
 {{define "list-end"}}</ul>
 {{template "page-end" .}}{{end}}
-{{define "menu-start"}}{{head .Title .Proxy .URL .Crumbs .Up .Style}}<h1>gopher menu: {{.Title}}</h1>
+{{define "menu-start"}}<h1>gopher menu: {{.Title}}</h1>
 <pre class="menu">
 {{end}}
 {{define "menu-end"}}</pre>
 {{template "page-end" .}}{{end}}
-{{define "ftpdir-start"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
+{{define "ftpdir-start"}}<h1>{{.Heading}}: {{.Title}}</h1>
 <table class="files">
 {{if .Details}}<tr><th>name</th><th class="size">size</th><th>modified</th><th>kind</th></tr>
 {{end}}{{if .Parent}}<tr><td><a href="../">../</a></td><td></td><td></td><td>parent directory</td></tr>
@@ -175,7 +180,7 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{"head": h
 {{end}}{{if .Repairs}}<ul>{{range .Repairs}}<li>repaired: {{.}}</li>{{end}}</ul>
 {{end}}{{if .Retry}}<p><a href="{{.Retry}}">Retry {{.Target}}</a>{{if not .Proxy}}, or change the URL in the box above.{{end}}</p>
 {{end}}{{template "foot" .}}{{end}}
-{{define "hits-start"}}{{template "head" .}}<h1>{{.Heading}}: {{.Title}}</h1>
+{{define "hits-start"}}<h1>{{.Heading}}: {{.Title}}</h1>
 <form method="get" action="{{.Action}}">
 <input type="hidden" name="url" value="{{.Database}}">
 <input type="search" name="q" value="{{.Words}}" aria-label="words"> <input type="submit" value="search again">

@@ -24,7 +24,6 @@ import (
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
 	"github.com/urlkit/urlkit/archive"
-	"github.com/urlkit/urlkit/internal/testkit/cputime"
 	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
 	"github.com/urlkit/urlkit/scheme"
 )
@@ -356,24 +355,7 @@ func BenchmarkReplayVsLive(b *testing.B) {
 	}
 	get(live.URL)
 	get(rp.URL)
-	var liveCPU, replayCPU time.Duration
-	n := 0
-	b.ResetTimer()
-	for n < b.N {
-		const round = 20
-		t0 := cputime.Now()
-		for i := 0; i < round; i++ {
-			get(live.URL)
-		}
-		t1 := cputime.Now()
-		for i := 0; i < round; i++ {
-			get(rp.URL)
-		}
-		t2 := cputime.Now()
-		liveCPU += t1 - t0
-		replayCPU += t2 - t1
-		n += round
-	}
+	liveCPU, replayCPU, n := cpuInTurns(b, 20, func() { get(live.URL) }, func() { get(rp.URL) })
 	b.ReportMetric(float64(liveCPU.Microseconds())/float64(n), "live-cpu-us/page")
 	b.ReportMetric(float64(replayCPU.Microseconds())/float64(n), "replay-cpu-us/page")
 	b.ReportMetric(float64(replayCPU)/float64(liveCPU), "replay/live")

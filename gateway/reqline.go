@@ -62,27 +62,46 @@ type requestLineConn struct {
 	g      *Gateway
 }
 
+// Read passes on the next line, and with it the following lines of the
+// same header that have already arrived, as many as p holds (net/http's
+// reader asks once for each Read rather than once for each line). It
+// never reads past the blank line that ends a header, so that the Accept
+// kept is always that of the request net/http is reading.
 func (c *requestLineConn) Read(p []byte) (int, error) {
-	if len(c.out) == 0 {
-		if c.state == passing {
-			return c.br.Read(p)
-		}
-		line, err := c.br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// a line longer than the buffer: net/http answers it (431)
-			c.state = passing
-		} else if err != nil {
-			if len(line) == 0 {
-				return 0, err
+	n := 0
+	for n < len(p) {
+		if len(c.out) == 0 {
+			if n > 0 && (c.state != inHeader || !c.lineBuffered()) {
+				break
 			}
-		} else {
-			line = c.next(line)
+			if c.state == passing {
+				return c.br.Read(p)
+			}
+			line, err := c.br.ReadSlice('\n')
+			if err == bufio.ErrBufferFull {
+				// a line longer than the buffer: net/http answers it (431)
+				c.state = passing
+			} else if err != nil {
+				if len(line) == 0 {
+					return 0, err
+				}
+			} else {
+				line = c.next(line)
+			}
+			c.out = line
 		}
-		c.out = line
+		k := copy(p[n:], c.out)
+		c.out = c.out[k:]
+		n += k
 	}
-	n := copy(p, c.out)
-	c.out = c.out[n:]
 	return n, nil
+}
+
+// lineBuffered reports whether a whole line has arrived and is buffered,
+// so that reading it does not wait.
+func (c *requestLineConn) lineBuffered() bool {
+	b, _ := c.br.Peek(c.br.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
 }
 
 // CloseWrite half-closes the connection, as net/http does before closing
@@ -225,7 +244,9 @@ func plainTarget(t []byte) bool {
 const netHTTPErrorHeaders = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"
 
 func (c *requestLineConn) Write(p []byte) (int, error) {
-	if c.g != nil && bytes.HasPrefix(p, []byte("HTTP/1.1 ")) {
+	// Only an answer with a status of 4xx or 5xx can be one of net/http's
+	// own (a document's 200 is not read further).
+	if c.g != nil && len(p) > len("HTTP/1.1 ") && (p[9] == '4' || p[9] == '5') && bytes.HasPrefix(p, []byte("HTTP/1.1 ")) {
 		if page, ok := c.ownAnswer(p); ok {
 			if _, err := c.Conn.Write(page); err != nil {
 				return 0, err

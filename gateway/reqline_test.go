@@ -157,6 +157,18 @@ func TestNetHTTPOwnAnswers(t *testing.T) {
 	}
 }
 
+// The connection passes on a request's header lines together once they
+// have arrived, but never past the header's end: with a second request
+// sent at once behind the first (pipelined, RFC 9112 9.3.2), net/http's own
+// answer to the first (no Host) is still chosen by the first's Accept.
+func TestNetHTTPOwnAnswerPipelined(t *testing.T) {
+	addr := serveCapped(t, New(Config{}))
+	got := exchange(t, addr, "GET / HTTP/1.1\r\nAccept: "+browserAccept+"\r\nX-A: 1\r\n\r\nGET / HTTP/1.1\r\nHost: "+addr+"\r\nAccept: text/plain\r\n\r\n", 1)[0]
+	if !strings.HasPrefix(got, "400 Bad Request text/html") || !strings.Contains(got, "it has no Host header") {
+		t.Errorf("got %q", got)
+	}
+}
+
 // rewriteRequestLine changes only lines net/http would refuse, and keeps
 // their method and version.
 func TestRewriteRequestLine(t *testing.T) {

@@ -22,6 +22,8 @@ type slots struct {
 
 	mu        sync.Mutex
 	idleTimer *time.Timer
+	idleArmed bool      // idleTimer is set
+	idleSince time.Time // when the last slot taken was given back
 	used      int
 	byClient  map[clientID]int
 	byTarget  map[string]int
@@ -98,10 +100,17 @@ func (s *slots) release(client clientID, target string) {
 		delete(s.byTarget, target)
 	}
 	if s.used == 0 && s.idle != nil {
-		if s.idleTimer == nil {
-			s.idleTimer = time.AfterFunc(s.idleAfter, s.whenIdle)
-		} else {
-			s.idleTimer.Reset(s.idleAfter)
+		// The time is noted; the timer is set only when it is not set
+		// already (resetting it at each release cost more than the rest
+		// of the release), and whenIdle waits on for what is left.
+		s.idleSince = time.Now()
+		if !s.idleArmed {
+			s.idleArmed = true
+			if s.idleTimer == nil {
+				s.idleTimer = time.AfterFunc(s.idleAfter, s.whenIdle)
+			} else {
+				s.idleTimer.Reset(s.idleAfter)
+			}
 		}
 	}
 	for i := 0; i < len(s.waiting) && s.used < s.max; {
@@ -117,15 +126,24 @@ func (s *slots) release(client clientID, target string) {
 	}
 }
 
-// whenIdle calls idle if no slot is taken (one taken since the timer was
-// set makes it wait for the next release).
+// whenIdle calls idle if no slot has been taken for idleAfter: a slot
+// taken now makes it wait for the next release, one given back since the
+// timer was set makes it wait for the rest of idleAfter from then.
 func (s *slots) whenIdle() {
 	s.mu.Lock()
-	idle := s.used == 0
-	s.mu.Unlock()
-	if idle {
-		s.idle()
+	if s.used > 0 {
+		s.idleArmed = false // the release that ends this use sets it again
+		s.mu.Unlock()
+		return
 	}
+	if left := s.idleAfter - time.Since(s.idleSince); left > 0 {
+		s.idleTimer.Reset(left)
+		s.mu.Unlock()
+		return
+	}
+	s.idleArmed = false
+	s.mu.Unlock()
+	s.idle()
 }
 
 // inUse returns the number of slots taken.

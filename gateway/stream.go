@@ -12,8 +12,9 @@ import (
 // Listing pages (gopher menus, ftp directories, group lists, article
 // overviews) are written as the listing arrives, item by item: nothing of
 // the listing is kept, so a page costs the same memory whatever the
-// upstream sends. A page is three templates of pages.go: KIND-start (the
-// page's head, written once, with the data given to newPage), KIND-item
+// upstream sends. A page is the head every page has (appendHead, with the
+// data given to newPage) and three templates of pages.go: KIND-start (what
+// the kind writes after the head, once, with the same data), KIND-item
 // (one item, with the data given to Item) and KIND-end (with the same data
 // as the start, its Truncated and Failed fields set); "page-end" is the
 // end every kind shares (the truncation or error line and the footer).
@@ -74,6 +75,9 @@ type page struct {
 func (g *Gateway) newPage(q *request, kind string, head *pageHead) *page {
 	p := &page{g: g, q: q, kind: kind, head: head, item: pages.Lookup(kind + "-item"),
 		maxItems: g.cfg.MaxPageItems, maxBytes: g.cfg.MaxPageBytes, hold: pageBufs.Get().(*pageBuf)}
+	// The head, as the "head" template writes it (with the kind's style
+	// rules), then the rest of the kind's start.
+	p.hold.b = appendHead(p.hold.b, head.Title, head.Proxy, head.URL, head.Crumbs, head.Up, head.Style)
 	p.tmplErr = pages.ExecuteTemplate(p.hold, kind+"-start", head)
 	p.hold.b = q.withBanner(p.hold.b)
 	return p

@@ -18,13 +18,16 @@ import (
 // the configuration; the policy (policy.go) is asked about every
 // connection access opens, on the address actually dialled.
 func (g *Gateway) options(q *request) *access.Options {
-	publicOnly := q.publicOnly
+	policy := g.allowAny
+	if q.publicOnly {
+		policy = g.allowPublic
+	}
 	return &access.Options{
 		ConnectTimeout: g.cfg.ConnectTimeout,
 		ReadTimeout:    g.cfg.ReadTimeout,
 		MaxSize:        g.cfg.MaxSize,
 		FTPSessions:    g.sessions,
-		Policy:         func(c access.Connection) error { return g.pol.allowConn(c, publicOnly) },
+		Policy:         policy,
 		// No TCP keep-alive probes: every upstream connection is bounded
 		// by the request deadline, and the probes cost two system calls a
 		// connection.

@@ -514,6 +514,21 @@ func (c *GopherItemURLs) AppendBytes(dst []byte, typ byte, selector, host, port 
 	return appendItem(c, dst, typ, selector)
 }
 
+// Server returns the part of the URL of every item of the server (host,
+// port) before the item's type: "gopher://host:port/", an IPv6 host in
+// brackets; or the error Append returns for any of its items. An item
+// whose type and selector hold only bytes the path keeps bare
+// (chars.EscPath) has this part, its type and its selector, as they are,
+// as its URL: a caller that checked them writes the URL without Append.
+func (c *GopherItemURLs) Server(host, port []byte) (string, error) {
+	if len(host) == 0 || string(host) != c.host || string(port) != c.port {
+		if err := c.remember(string(host), string(port)); err != nil {
+			return "", err
+		}
+	}
+	return c.server, nil
+}
+
 // remember checks the server (host, port) and, if it is valid, makes it
 // the one c holds.
 func (c *GopherItemURLs) remember(host, port string) error {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/urlkit/urlkit"
+	"github.com/urlkit/urlkit/internal/chars"
 )
 
 // Menu items become URLs only through GopherItemURL (RFC 1436 3.8 item
@@ -162,13 +163,13 @@ func TestGopherItemURLsRemember(t *testing.T) {
 
 // FuzzGopherItemURLs holds GopherItemURLs, with a server remembered from
 // the item before, to the whole reparse, on any two items, and AppendBytes
-// to Append.
+// and Server to Append.
 func FuzzGopherItemURLs(f *testing.F) {
 	f.Add(byte('0'), "/a", "h.example", "70", byte('1'), "/b", "h.example", "70")
 	f.Add(byte('0'), "/a", "::1", "70", byte('7'), "/q?x#y", "h/x", "70")
 	f.Add(byte('0'), "/a", "h.example", "70", byte('0'), "/a\x1b", "h.example", "70")
 	f.Fuzz(func(t *testing.T, t1 byte, s1, h1, p1 string, t2 byte, s2, h2, p2 string) {
-		var c, cb GopherItemURLs
+		var c, cb, cs GopherItemURLs
 		var scratch []byte
 		for _, it := range [][4]string{{string(t1), s1, h1, p1}, {string(t2), s2, h2, p2}, {string(t1), s1, h1, p1}} {
 			typ := it[0][0]
@@ -185,6 +186,7 @@ func FuzzGopherItemURLs(f *testing.F) {
 			if string(gotb) != string(got) || (err == nil) != (errb == nil) || err != nil && err.Error() != errb.Error() {
 				t.Fatalf("%q %q %q %q: AppendBytes %q, %v; Append %q, %v", typ, it[1], it[2], it[3], gotb, errb, got, err)
 			}
+			checkServer(t, &cs, typ, it[1], it[2], it[3], got, err)
 		}
 	})
 }
@@ -192,13 +194,13 @@ func FuzzGopherItemURLs(f *testing.F) {
 // AppendBytes gives what Append gives, URL or error, on many items in a
 // row (servers alike and not, remembered or not), though its fields are
 // views into one buffer written over for each item: it keeps nothing of
-// them.
+// them; Server agrees with Append (checkServer).
 func TestGopherItemURLsBytesAgree(t *testing.T) {
 	hosts := []string{"h.example", "h.example", "h.example", "H.Example", "h.exampl", "::1", "h/evil", "h@e", "", "10.0.0.1", "h%41", "h.example."}
 	ports := []string{"70", "70", "70", "71", "7", "", "070", "65536", "x", " 70"}
 	sels := []string{"", "/a", "/b c", "/(x)'&y", "/q?x#y", "/\x1b", "/\x00", "/é", "/a%20b", "URL:http://x/"}
 	r := rand.New(rand.NewPCG(3, 4))
-	var c, cb GopherItemURLs
+	var c, cb, cs GopherItemURLs
 	var scratch []byte
 	for i := 0; i < 20000; i++ {
 		types := "01379hgI:+\x01\x7f\x80"
@@ -210,5 +212,30 @@ func TestGopherItemURLsBytesAgree(t *testing.T) {
 		if string(gotb) != string(got) || (err == nil) != (errb == nil) || err != nil && err.Error() != errb.Error() {
 			t.Fatalf("item %d %q %q %q %q: AppendBytes %q, %v; Append %q, %v", i, typ, sel, host, port, gotb, errb, got, err)
 		}
+		checkServer(t, &cs, typ, sel, host, port, got[len("p:"):], err)
+	}
+}
+
+// checkServer holds Server to Append: for an item whose type and
+// selector the path keeps bare, the server part, the type and the
+// selector are the URL Append gives, or Server refuses the server as
+// Append refuses the item; for any other item, Server refuses no server
+// whose item Append accepts. url and err are Append's answer.
+func checkServer(t *testing.T, c *GopherItemURLs, typ byte, sel, host, port string, url []byte, err error) {
+	t.Helper()
+	srv, serr := c.Server([]byte(host), []byte(port))
+	plain := chars.EscPath.Keeps(typ)
+	for i := 0; i < len(sel); i++ {
+		plain = plain && chars.EscPath.Keeps(sel[i])
+	}
+	switch {
+	case plain && (serr == nil) != (err == nil):
+		t.Fatalf("%q %q %q %q: Server %q, %v; Append %q, %v", typ, sel, host, port, srv, serr, url, err)
+	case plain && serr == nil && srv+string(typ)+sel != string(url):
+		t.Fatalf("%q %q %q %q: Server %q, the item's URL %q", typ, sel, host, port, srv, url)
+	case serr != nil && err == nil:
+		t.Fatalf("%q %q %q %q: Server refuses %v; Append gives %q", typ, sel, host, port, serr, url)
+	case serr != nil && !errors.Is(serr, ErrBadMenuItem):
+		t.Fatalf("%q %q %q %q: %v does not wrap ErrBadMenuItem", typ, sel, host, port, serr)
 	}
 }

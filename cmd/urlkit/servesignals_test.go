@@ -204,11 +204,13 @@ func TestServeDrainDeadline(t *testing.T) {
 
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	for i := 0; i < 100; i++ {
+	// 20 s: a loaded 2-core machine can take seconds to start a process;
+	// a condition met returns at once.
+	for i := 0; i < 400; i++ {
 		if cond() {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatal("condition not met in 5 s")
+	t.Fatal("condition not met in 20 s")
 }

@@ -58,6 +58,14 @@ func start(handle func(s *Server, c net.Conn)) (*Server, error) {
 	return startOn("127.0.0.1:0", handle)
 }
 
+// Func starts a server on a free loopback port that serves each
+// connection with handle (the connection is closed when it returns). It
+// records nothing of what is received, so a benchmark's responder costs
+// only what handle does.
+func Func(handle func(c net.Conn)) (*Server, error) {
+	return start(func(_ *Server, c net.Conn) { handle(c) })
+}
+
 func startOn(addr string, handle func(s *Server, c net.Conn)) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
