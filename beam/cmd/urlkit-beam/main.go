@@ -22,6 +22,14 @@
 //
 // On linux/amd64, --worker_binary defaults to this executable, which is
 // what the workers of those runners run.
+//
+// Prism starts one worker per environment; --read_envs=N reads the lines
+// in N parts, each in an environment of its own, so that with EXTERNAL
+// workers N processes of the pool share them, as a cluster's machines
+// would (beam/poolrun.sh runs that on one machine):
+//
+//	urlkit-beam --runner=universal --endpoint=localhost:8073 --environment_type=EXTERNAL \
+//	    --environment_config=localhost:50000 --read_envs=2 --input=... --output=...
 package main
 
 import (
