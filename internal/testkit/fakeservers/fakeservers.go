@@ -44,6 +44,14 @@ func (s *Server) Close() {
 	s.wg.Wait()
 }
 
+// Open returns the number of connections open now (control connections
+// for ftp).
+func (s *Server) Open() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
 // CloseConns closes the server's side of every open connection, as a
 // server's idle timeout does, and keeps listening.
 func (s *Server) CloseConns() {
