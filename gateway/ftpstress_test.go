@@ -77,14 +77,15 @@ func stallFTP(t *testing.T) string {
 // Issue 36's ftp stall report: through urlkit serve's own server set-up
 // (HTTPServer on Listener), many keep-alive clients fetch ftp files with
 // every limit on the way small, so that requests wait for upstream slots
-// and the kept ftp sessions are evicted all the time (FTPIdle 2, fewer
-// than the clients: most requests log in, as at 32 clients in
-// bench/gateway). Some clients hang up mid-response, and some requests go
-// to a server whose transfers stall. It checks what a hang would break:
-// every request is answered within the request deadline (Timeout) and a
-// margin, every complete body is the file exactly (a session kept in an
-// unknown state, with a completion reply or data left unread, would give
-// the next request another file's reply), and afterwards every upstream
+// and the kept ftp sessions are evicted all the time (FTPIdle 2, far
+// fewer than the clients: about 40% of the requests log in, as at 32
+// clients in bench/gateway). Some clients hang up mid-response, and some
+// requests go to a server whose transfers stall. It checks what a hang
+// would break: every request is answered within the request deadline
+// (Timeout) and a margin, every complete body is the file exactly (a
+// session kept in an unknown state, with its completion reply unread,
+// RFC 959 5.4's 150-then-226 sequence cut short, would give the next
+// request a reply to another command), and afterwards every upstream
 // slot is given back, no more sessions are kept than FTPIdle, and every
 // upstream control connection left open is a kept one. On a stall the
 // goroutines are dumped, to show where it waits.
