@@ -14,65 +14,9 @@ import (
 	"time"
 
 	"github.com/urlkit/urlkit/internal/testkit/fakeservers"
+	"github.com/urlkit/urlkit/internal/testkit/hostile"
 	"github.com/urlkit/urlkit/internal/testkit/testio"
 )
-
-// stallFTP is an ftp server that logs anyone in and answers RETR with
-// 150, then accepts the data connection and sends nothing on it (nor a
-// completion reply) until the client closes it: a transfer that stalls.
-func stallFTP(t *testing.T) string {
-	t.Helper()
-	s, err := fakeservers.Func(func(c net.Conn) {
-		c.SetDeadline(time.Now().Add(20 * time.Second))
-		br := bufio.NewReader(c)
-		io.WriteString(c, "220 stall\r\n")
-		var pasv net.Listener
-		defer func() {
-			if pasv != nil {
-				pasv.Close()
-			}
-		}()
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				return
-			}
-			verb, _, _ := strings.Cut(strings.TrimSpace(line), " ")
-			switch strings.ToUpper(verb) {
-			case "USER":
-				io.WriteString(c, "331 password\r\n")
-			case "PASS":
-				io.WriteString(c, "230 in\r\n")
-			case "EPSV":
-				if pasv, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
-					return
-				}
-				fmt.Fprintf(c, "229 ok (|||%d|)\r\n", pasv.Addr().(*net.TCPAddr).Port)
-			case "RETR":
-				io.WriteString(c, "150 here it comes\r\n")
-				pasv.(*net.TCPListener).SetDeadline(time.Now().Add(10 * time.Second))
-				d, err := pasv.Accept()
-				if err != nil {
-					return
-				}
-				d.SetDeadline(time.Now().Add(20 * time.Second))
-				io.Copy(io.Discard, d) // until the client gives up
-				d.Close()
-				return
-			case "QUIT":
-				io.WriteString(c, "221 bye\r\n")
-				return
-			default:
-				io.WriteString(c, "200 ok\r\n")
-			}
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s.Addr()
-}
 
 // Issue 36's ftp stall report: through urlkit serve's own server set-up
 // (HTTPServer on Listener), many keep-alive clients fetch ftp files with
@@ -99,7 +43,7 @@ func TestFTPSessionsUnderStress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	stall := stallFTP(t)
+	stall := hostile.Serve(t, (&hostile.FTP{StallData: true, Files: map[string][]byte{"slow.bin": []byte("never sent")}}).Serve).Addr
 
 	const timeout = 2 * time.Second
 	cfg := allow(srv.Addr(), stall)
@@ -151,7 +95,7 @@ func TestFTPSessionsUnderStress(t *testing.T) {
 		if len(problems) < 20 {
 			problems = append(problems, fmt.Sprintf(format, args...))
 		}
-		if !dumped && strings.Contains(format, "stalled") {
+		if !dumped && strings.Contains(format, "stalled for") {
 			dumped = true
 			var b strings.Builder
 			pprof.Lookup("goroutine").WriteTo(&b, 1)
@@ -224,7 +168,7 @@ func TestFTPSessionsUnderStress(t *testing.T) {
 					continue
 				case stalls:
 					if resp.StatusCode != http.StatusGatewayTimeout {
-						report("client %d: the stalled transfer got %d %q, want 504", i, resp.StatusCode, body)
+						report("client %d: the transfer that stalls got %d %q, want 504", i, resp.StatusCode, body)
 					}
 				case resp.StatusCode != 200 || !bytes.Equal(body, f.body):
 					report("client %d request %d: %s: %d, %d bytes %.60q (want the file's %d)", i, k, target, resp.StatusCode, len(body), body, len(f.body))
