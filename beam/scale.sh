@@ -28,6 +28,14 @@
 #   bash beam/scale.sh 100000 1000000       # smaller sizes only
 #   SCALE_INPUTS=distinct SCALE_PROCS=2 bash beam/scale.sh 100000000
 #   SCALE_PROFILE=/tmp/prof bash beam/scale.sh 10000000   # CPU profiles (go tool pprof -top)
+#
+# >>> issue 38: worker pool
+# SCALE_PROCS may name "pool": the cluster rehearsal, the job submitted to
+# Prism's job service with its lines read by two worker processes of an
+# external worker pool (beam/poolrun.sh, --read_envs=2), its CPU time that
+# of all the processes: launcher, Prism, pool, boot and workers.
+#   SCALE_INPUTS=distinct SCALE_PROCS='2 pool' bash beam/scale.sh 1000000
+# <<< issue 38
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -42,6 +50,7 @@ work=$(mktemp -d "${SCALE_TMP:-/tmp}/urlkit-scale.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/urlkit" ./cmd/urlkit
 (cd beam && go build -o "$work/urlkit-beam" ./cmd/urlkit-beam && go build -o "$work/gen" ./internal/distinct/gen)
+[[ " ${procs[*]} " != *" pool "* ]] || (cd beam && go build -o "$work/" tool) # issue 38: prism, container (boot)
 
 echo "| lines | input (distinct share) | program | wall s | CPU s | CPU µs/line | CPU / canon's | wall / canon's | peak RSS MB | load |"
 echo "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"
@@ -74,8 +83,15 @@ for n in "${sizes[@]}"; do
 			rm -rf "$work"/out-*
 			prof=()
 			[ -n "${SCALE_PROFILE:-}" ] && mkdir -p "$SCALE_PROFILE" && prof=(--cpuprofile="$SCALE_PROFILE/$input-$n-p$p.prof")
-			measure "$work/b$p" env GOMAXPROCS="$p" "$work/urlkit-beam" --runner=prism --input="$d/part*" --output="$work/out" "${prof[@]}" \
+			run=(env GOMAXPROCS="$p" "$work/urlkit-beam" --runner=prism)
+			[ "$p" = pool ] && run=(bash beam/poolrun.sh "$work" --read_envs=2) prof=() # issue 38
+			measure "$work/b$p" "${run[@]}" --input="$d/part*" --output="$work/out" "${prof[@]}" \
 				>/dev/null 2>"$work/beam.log" || { tail -20 "$work/beam.log"; exit 1; }
+			if [ "$p" = pool ] && [ "$(grep -c '^poolrun.sh: worker process' "$work/beam.log")" != 2 ]; then # issue 38
+				echo "scale.sh: the pool's run at $n $input lines was not read by two worker processes" >&2
+				tail -20 "$work/beam.log" >&2
+				exit 1
+			fi
 			distinct=$(awk -F'\t' '$1 == "distinct canonical" { print $2 }' "$work/out-summary.txt")
 			# The pipeline's distinct canonical URLs are canon's, deduplicated.
 			if [ "$n" -le "$check_max" ]; then
@@ -97,7 +113,9 @@ for n in "${sizes[@]}"; do
 		share=$(awk -v d="$distinct" -v n="$n" 'BEGIN { printf "%.1f%%", 100 * d / n }')
 		row "$n" "$input ($share)" "urlkit canon (GOMAXPROCS=2), before" "$work/c1" "$cw" "$cc"
 		for p in "${rows[@]}"; do
-			row "$n" "$input ($share)" "urlkit-beam, Prism, GOMAXPROCS=$p" "$work/b$p" "$cw" "$cc"
+			label="urlkit-beam, Prism, GOMAXPROCS=$p"
+			[ "$p" = pool ] && label="urlkit-beam, Prism job service, 2 pool workers" # issue 38
+			row "$n" "$input ($share)" "$label" "$work/b$p" "$cw" "$cc"
 		done
 		row "$n" "$input ($share)" "urlkit canon (GOMAXPROCS=2), after" "$work/c2" "$cw" "$cc"
 		rm -rf "$d"

@@ -65,11 +65,39 @@ type Config struct {
 	// InProcess says that every worker of the run is this process (Prism
 	// in-process, or LOOPBACK workers: see WorkersInProcess), so that the
 	// batches may pass from the reading step to the shard writers in
-	// memory rather than through files (see memBatches).
+	// memory rather than through files (see memBatches). The parts of a
+	// read split by Parts always pass theirs through files.
 	InProcess bool
 	// TopHosts is how many hosts the summary lists (all of them are in
 	// PREFIX-counts.tsv). Zero means 20.
 	TopHosts int
+	// Parts splits the reading of Input's lines (not Extract's text nor
+	// the WARC files) into this many steps, each in a scope of its own
+	// (PartScope) and reading the lines that start in its own share of
+	// every file's bytes, so that every line is read by exactly one of
+	// them. A launcher can put each step in an environment of its own
+	// (package multienv): a runner that starts one worker per
+	// environment, as Prism does, then reads the lines in Parts workers.
+	// Zero or one: one step.
+	Parts int
+}
+
+// PartScope is the name of the scope of part i (from 0) of n of the
+// reading when Config.Parts is n.
+func PartScope(i, n int) string {
+	return fmt.Sprintf("read part %d of %d", i+1, n)
+}
+
+// PartOf is the part (from 0) of n of the reading that the step of the
+// given unique name (a Beam step's, "SCOPE/.../NAME") belongs to, by its
+// scope; the steps outside the parts are part 0 with the first part.
+func PartOf(uniqueName string, n int) int {
+	for i := 1; i < n; i++ {
+		if strings.Contains("/"+uniqueName+"/", "/"+PartScope(i, n)+"/") {
+			return i
+		}
+	}
+	return 0
 }
 
 // DefaultShards is the number of shards when Config.Shards is zero;
@@ -78,6 +106,9 @@ const (
 	DefaultShards = 16
 	MaxShards     = 99999
 )
+
+// MaxParts is the most parts Config.Parts splits the reading into.
+const MaxParts = 64
 
 // Build adds the pipeline to s: it reads cfg.Input and writes the outputs
 // named by cfg.Output.
@@ -89,6 +120,12 @@ func Build(s beam.Scope, cfg Config) error {
 	if shards < 1 || shards > MaxShards {
 		return fmt.Errorf("urlkit-beam: %d shards: the number of shards is from 1 to %d", cfg.Shards, MaxShards)
 	}
+	if cfg.Parts < 0 || cfg.Parts > MaxParts {
+		return fmt.Errorf("urlkit-beam: %d parts: the reading is split in 1 to %d parts", cfg.Parts, MaxParts)
+	}
+	if cfg.Parts > 1 && (cfg.Input == "" || cfg.Extract) {
+		return errors.New("urlkit-beam: the reading is split in parts only for an input of lines (--input without --extract)")
+	}
 	s = s.Scope("urlkit")
 	// The batches go from the reading step to the shard writers through
 	// files in a directory beside the outputs, removed at the end.
@@ -98,6 +135,8 @@ func Build(s beam.Scope, cfg Config) error {
 		files := fileio.ReadMatches(s, fileio.MatchFiles(s, cfg.Input), fileio.ReadDirectorySkip())
 		if cfg.Extract {
 			canon, rejected, counts = beam.ParDo3(s, &extractFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp, InMemory: cfg.InProcess}, files)
+		} else if cfg.Parts > 1 {
+			canon, rejected, counts = readParts(s, cfg, shards, tmp, files)
 		} else {
 			canon, rejected, counts = beam.ParDo3(s, &readLinesFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp, InMemory: cfg.InProcess}, files)
 		}

@@ -259,14 +259,19 @@ func TestShards(t *testing.T) {
 	}
 }
 
-// TestBuildErrors: a pipeline without input or output, or with a number
-// of shards out of range, is refused with a message saying so.
+// TestBuildErrors: a pipeline without input or output, with a number of
+// shards or parts out of range, or in parts for other input than lines,
+// is refused with a message saying so.
 func TestBuildErrors(t *testing.T) {
 	for _, cfg := range []Config{
 		{Output: "/tmp/x"},
 		{Input: "/tmp/*.txt"},
 		{Input: "/tmp/*.txt", Output: "/tmp/x", Shards: -1},
 		{Input: "/tmp/*.txt", Output: "/tmp/x", Shards: MaxShards + 1},
+		{Input: "/tmp/*.txt", Output: "/tmp/x", Parts: -1},
+		{Input: "/tmp/*.txt", Output: "/tmp/x", Parts: MaxParts + 1},
+		{Input: "/tmp/*.txt", Output: "/tmp/x", Parts: 2, Extract: true},
+		{InputWARC: "/tmp/*.warc", Output: "/tmp/x", Parts: 2},
 	} {
 		_, s := beam.NewPipelineWithRoot()
 		if err := Build(s, cfg); err == nil {

@@ -11,7 +11,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -31,9 +33,14 @@ const sandboxEnv = "URLKIT_BEAM_SANDBOX"
 // binary staged as the workers' artifact, and the SDK workers in the
 // submitting process (LOOPBACK), in processes Prism starts through the Go
 // SDK's container entry point, boot (PROCESS), and in a worker pool
-// started beside Prism (boot --worker_pool, EXTERNAL). Each run's outputs,
-// shard by shard, must equal those of the in-process Prism run
-// (--runner=prism) of the same binary over the same input.
+// started beside Prism (boot --worker_pool, EXTERNAL); and as a cluster
+// of two worker machines would, with the pool's two worker processes
+// sharing the lines (--read_envs=2: the reading in two parts, each in an
+// environment of its own, and Prism starts a worker per environment): each
+// part read in one process, a different one, and the lines they read
+// adding up to the summary's. Each run's outputs, shard by shard, must
+// equal those of the in-process Prism run (--runner=prism) of the same
+// binary over the same input.
 //
 // Prism's job service and boot's worker pool listen on every interface
 // and run what is submitted to them, so the test runs them in a network
@@ -205,17 +212,23 @@ exec /tmp/bin/container --id="$id" --provision_endpoint="$ep" --semi_persist_dir
 	runs := []struct {
 		name string
 		args []string
+		// workers is the number of worker processes the pool must
+		// start that share the lines (--read_envs), or zero.
+		workers int
 	}{
-		{"prism", []string{"--runner=prism"}},
-		{"LOOPBACK", []string{"--runner=universal", "--endpoint=" + jobService, "--environment_type=LOOPBACK"}},
+		{"prism", []string{"--runner=prism"}, 0},
+		{"LOOPBACK", []string{"--runner=universal", "--endpoint=" + jobService, "--environment_type=LOOPBACK"}, 0},
 		{"PROCESS", []string{"--runner=universal", "--endpoint=" + jobService, "--environment_type=PROCESS",
-			`--environment_config={"command":"` + wrapper + `"}`}},
+			`--environment_config={"command":"` + wrapper + `"}`}, 0},
 		{"EXTERNAL", []string{"--runner=universal", "--endpoint=" + jobService, "--environment_type=EXTERNAL",
-			"--environment_config=" + pool}},
+			"--environment_config=" + pool}, 0},
+		{"EXTERNAL, two workers", []string{"--runner=universal", "--endpoint=" + jobService, "--environment_type=EXTERNAL",
+			"--environment_config=" + pool, "--read_envs=2"}, 2},
 	}
 	var want map[string][]string
 	for _, r := range runs {
-		prefix := "/tmp/out-" + r.name + "/links"
+		prefix := "/tmp/out-" + strings.ReplaceAll(strings.ReplaceAll(r.name, ",", ""), " ", "-") + "/links"
+		logStart := len(readFile("/tmp/prism.log"))
 		args := append(append([]string{}, r.args...), common...)
 		args = append(args, "--output="+prefix)
 		start := time.Now()
@@ -259,6 +272,9 @@ exec /tmp/bin/container --id="$id" --provision_endpoint="$ep" --semi_persist_dir
 			continue
 		}
 		diffFiles(t, r.name, got, want)
+		if r.workers > 0 {
+			checkWorkers(t, r.name, readFile("/tmp/prism.log")[logStart:], r.workers, want["links-summary.txt"])
+		}
 	}
 	// A worker that boot started outlives its job (Prism and the pool stop
 	// boot, not boot's child): it is in the process group of the daemon
@@ -428,4 +444,71 @@ func tail(s string) string {
 		return "..." + s[len(s)-n:]
 	}
 	return s
+}
+
+// partLog is what a reading step in parts logs (see logPart): part,
+// parts, process, lines.
+var partLog = regexp.MustCompile(`urlkit-beam: part (\d+) of (\d+): process (\d+) read (\d+) lines of `)
+
+// checkWorkers checks, from Prism's log of a run whose reading was in n
+// parts (--read_envs=n) and its summary, that each part was read in one
+// worker process of its own, started by the pool for the part's
+// environment (multienv: go, go-1, ...), and that the lines they read add
+// up to the summary's.
+func checkWorkers(t *testing.T, name, log string, n int, summary []string) {
+	t.Helper()
+	procs := map[int]map[int]bool{} // part to processes
+	lines := map[int]int{}          // part to lines
+	for _, m := range partLog.FindAllStringSubmatch(log, -1) {
+		part, _ := strconv.Atoi(m[1])
+		pid, _ := strconv.Atoi(m[3])
+		nl, _ := strconv.Atoi(m[4])
+		if m[2] != strconv.Itoa(n) || part < 1 || part > n {
+			t.Errorf("%s: a reading step logged %q", name, m[0])
+			continue
+		}
+		if procs[part] == nil {
+			procs[part] = map[int]bool{}
+		}
+		procs[part][pid] = true
+		lines[part] += nl
+	}
+	seen := map[int]int{} // process to part
+	total := 0
+	for part := 1; part <= n; part++ {
+		if len(procs[part]) != 1 {
+			t.Errorf("%s: part %d of %d was read in processes %v, want one", name, part, n, procs[part])
+			continue
+		}
+		if lines[part] == 0 {
+			t.Errorf("%s: part %d of %d read no line", name, part, n)
+		}
+		total += lines[part]
+		for pid := range procs[part] {
+			if other, ok := seen[pid]; ok {
+				t.Errorf("%s: parts %d and %d were both read in process %d", name, other, part, pid)
+			}
+			seen[pid] = part
+			// The pool's worker for the part's environment (it outlives
+			// its job until the pool stops).
+			env := "go"
+			if part > 1 {
+				env = fmt.Sprintf("go-%d", part-1)
+			}
+			cmdline := strings.ReplaceAll(readFile(fmt.Sprintf("/proc/%d/cmdline", pid)), "\x00", " ")
+			if pid == os.Getpid() || !strings.Contains(cmdline, "--worker=true ") || !strings.Contains(cmdline, "]_"+env+" ") {
+				t.Errorf("%s: part %d of %d was read in process %d, not the pool's worker for environment %s: %q", name, part, n, pid, env, cmdline)
+			}
+		}
+	}
+	want := -1
+	for _, l := range summary {
+		if v, ok := strings.CutPrefix(l, "lines\t"); ok {
+			want, _ = strconv.Atoi(v)
+		}
+	}
+	if total != want {
+		t.Errorf("%s: the parts read %d lines (%v), the summary counts %d", name, total, lines, want)
+	}
+	t.Logf("%s: lines read by part: %v, in processes %v", name, lines, procs)
 }

@@ -51,6 +51,9 @@ type readLinesFn struct {
 	// InMemory: every worker is this process, the batches may stay in
 	// its memory (see memBatches).
 	InMemory bool
+	// Part of Parts (Config.Parts above one): read only the lines that
+	// start in this part's share of the file (see partRange).
+	Part, Parts int
 
 	b bundle
 }
@@ -61,9 +64,9 @@ func gzipped(file fileio.ReadableFile) bool { return filepath.Ext(file.Metadata.
 // gzip file the single position 0, claimed once for the whole stream.
 func (f *readLinesFn) CreateInitialRestriction(file fileio.ReadableFile) offsetrange.Restriction {
 	if gzipped(file) {
-		return offsetrange.Restriction{Start: 0, End: 1}
+		return partRange(1, f.Part, f.Parts)
 	}
-	return offsetrange.Restriction{Start: 0, End: file.Metadata.Size}
+	return partRange(file.Metadata.Size, f.Part, f.Parts)
 }
 
 func (f *readLinesFn) SplitRestriction(file fileio.ReadableFile, rest offsetrange.Restriction) []offsetrange.Restriction {
@@ -104,6 +107,10 @@ func (f *readLinesFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 	}
 	defer rc.Close()
 	rest := rt.GetRestriction().(offsetrange.Restriction)
+	lines := 0
+	if f.Parts > 1 {
+		defer logPart(ctx, f.Part, f.Parts, file, rest, &lines)
+	}
 	if gzipped(file) {
 		if !rt.TryClaim(rest.Start) {
 			return nil
@@ -151,8 +158,10 @@ func (f *readLinesFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 		}
 		if n > MaxLine {
 			f.b.record(tooLong(line, n))
+			lines++
 		} else if len(line) > 0 {
 			f.b.line(f.b.keep(line))
+			lines++
 		}
 		if f.b.err != nil {
 			return f.b.err

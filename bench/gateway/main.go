@@ -1,55 +1,57 @@
-// Command gateway measures urlkit's gateway (issue 15) beside its anchors,
-// every side in one run, interleaved, on the same in-process upstream
-// servers (internal/testkit/fakeservers: a Go ftp server and a Go gopher server
-// serving from memory, so the upstream is not the limit):
+// Command gateway measures urlkit's gateway (issues 15, 22 and 36) beside
+// its anchors, every side in one run, interleaved, on the same in-process
+// upstream servers (internal/testkit/fakeservers: a Go ftp server and a Go
+// gopher server serving from memory, so the upstream is not the limit).
+// Its parts (-only takes a comma-separated list of them; all by default):
 //
-//   - ftp, a 2 KB file: `urlkit serve` (proxy form) against Squid (Debian's
-//     squid, caching off, its own configuration, port and directory,
-//     loopback only), both asked "GET ftp://... HTTP/1.1" by the same HTTP
-//     client code over keep-alive connections. Both gateways run as
-//     processes of their own, as their users run them (urlkit is built from
-//     this checkout), so neither shares the client's CPU share;
-//   - gopher, a 2 KB document: through the gateway against fetching it
-//     directly from the upstream with urlkit's access layer (Debian's Squid
-//     no longer carries gopher: CVE-2023-46728), with the settings of the
-//     gateway's own upstream leg and a reused buffer, as the HTTP client
-//     reuses its own. Here the gateway's handler runs inside this process
-//     behind the http.Server that urlkit serve uses (Gateway.HTTPServer),
-//     as the direct fetch does, so that both sides share one process's CPU
-//     (a separate process would get a share of its own on a loaded machine
-//     and look faster than it is);
-//   - menu (issue 22): the gateway's page of a 1,000-item gopher menu
-//     against fetching the menu directly, the same way;
-//   - for both, a floor: the gateway's response, recorded once, served
-//     from memory behind the same http.Server settings to the same client
-//     (the HTTP exchange alone);
-//   - for both, two legs: the direct fetch, then the floor's exchange, one
-//     after the other by the same client: what a gateway that did no work
-//     at all between its upstream leg and its HTTP leg would cost. Its
-//     rate against the direct fetch's is the best ratio any gateway can
-//     reach in this harness (the "bound" line), and the gateway's CPU
-//     time beyond it is all the gateway's own work.
+//   - gopher, a 2 KB document: `urlkit serve` (built from this checkout)
+//     and Squid with its gopher gateway (Debian's squid 5.7 rebuilt with
+//     gopher, see squid/build.sh; caching off, loopback only, the settings
+//     of squid/squid.conf.in), each as a process of its own, both asked
+//     "GET gopher://HOST:PORT/9/d2k HTTP/1.1" (absolute form) by the same
+//     HTTP client code over keep-alive connections, against fetching the
+//     document directly with urlkit's access layer, with the settings of
+//     the gateway's own upstream leg and a reused buffer, as the HTTP
+//     client reuses its own;
+//   - menu: the page of a 1,000-item gopher menu from `urlkit serve` (path
+//     form, as a browser asks) and from Squid, against fetching the menu
+//     directly, the same way;
+//   - ftp, a 2 KB file: `urlkit serve` against Squid, both asked
+//     "GET ftp://... HTTP/1.1". urlkit serve runs with a per-client
+//     connection cap above the clients' number (maxConnsPerClient);
+//   - gopher-handler and menu-handler: the gateway's handler inside this
+//     process, served as urlkit serve serves it (Gateway.HTTPServer on
+//     Gateway.Listener), against the direct fetch, with two more sides:
+//     the floor (the gateway's response, recorded once, served from memory
+//     behind the same http.Server settings to the same client: the HTTP
+//     exchange alone) and the two legs (the direct fetch, then the floor's
+//     exchange, one after the other by the same client: what a gateway that
+//     did no work between its upstream leg and its HTTP leg would cost, so
+//     the best ratio any gateway can reach in this harness).
 //
-// For 1, 8 and 32 concurrent clients it reports requests per second, the
-// median and the 99th percentile latency, and the ratios; for the
-// in-process sides also this process's CPU time per request, and how much
-// of the gateway's extra is the floor. The Go benchmarks in main_test.go
-// measure the same sides. Run it with
+// For each concurrency level (-c) it reports requests per second, the
+// median and the 99th percentile latency, and the CPU time (user+system)
+// per request of this process (the clients and the upstream servers) and
+// of the server process a side asks (read from /proc for its process
+// group), and their sum; then the ratios (urlkit/direct, urlkit/squid)
+// and, at the end, the figures of issue 36's speed goals. Run it with
 //
-//	go run ./bench/gateway
+//	go run ./bench/gateway -squid /tmp/squid-gopher/sbin/squid
 //
-// (as root when Squid is to be started: Squid drops to its own user;
-// -only gopher, -only menu or -only ftp runs one part, -c, -rounds and -window set the
-// concurrency levels and the measuring windows, -cpuprofile writes a CPU
-// profile). It starts nothing that outlives it: Squid runs in the
-// foreground under this process and is stopped, its directory removed, at
-// the end.
+// as root when Squid is to be started (Squid drops to the user nobody);
+// -squid "" leaves Squid out, -c, -rounds and -window set the concurrency
+// levels and the measuring windows, -cpuprofile writes this process's CPU
+// profile. It starts nothing that outlives it, even when interrupted:
+// urlkit serve and Squid run in the foreground in process groups of their
+// own, are stopped by their process group at the end, and their
+// directories are removed.
 package main
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -63,6 +65,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -75,16 +78,29 @@ import (
 	"github.com/urlkit/urlkit/scheme"
 )
 
+// parts are the benchmark's parts, in the order they are measured.
+var parts = []string{"gopher", "menu", "ftp", "gopher-handler", "menu-handler"}
+
 func main() {
 	var (
-		squidBin = flag.String("squid", "/usr/sbin/squid", "the squid binary (empty: no squid side)")
+		squidBin = flag.String("squid", "/tmp/squid-gopher/sbin/squid", "the squid binary, built with gopher by bench/gateway/squid/build.sh (empty: no squid sides)")
 		window   = flag.Duration("window", 500*time.Millisecond, "length of one measuring window")
 		rounds   = flag.Int("rounds", 8, "windows per side and concurrency, interleaved")
 		levels   = flag.String("c", "1,8,32", "client concurrency levels")
-		only     = flag.String("only", "", `run only one part: "gopher", "ftp" or "menu" (empty: all)`)
+		only     = flag.String("only", "", "run only these parts, comma-separated: "+strings.Join(parts, ", ")+" (empty: all)")
 		cpuprof  = flag.String("cpuprofile", "", "write this process's CPU profile to the file")
 	)
 	flag.Parse()
+	sel, err := selectParts(*only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench/gateway:", err)
+		os.Exit(2)
+	}
+	conc, err := parseLevels(*levels)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench/gateway:", err)
+		os.Exit(2)
+	}
 	if *cpuprof != "" {
 		f, err := os.Create(*cpuprof)
 		if err != nil {
@@ -95,23 +111,75 @@ func main() {
 		defer f.Close()
 		defer pprof.StopCPUProfile()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// An interrupt, a hang-up or a TERM ends the run; what it started is
+	// stopped on the way out (run's deferred close).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if *only != "" && *only != "gopher" && *only != "ftp" && *only != "menu" {
-		fmt.Fprintf(os.Stderr, "bench/gateway: -only %q: want gopher, ftp or menu\n", *only)
-		os.Exit(2)
-	}
-	if err := run(ctx, *squidBin, *window, *rounds, *levels, *only); err != nil {
+	if err := run(ctx, *squidBin, *window, *rounds, conc, sel); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/gateway:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
+// selectParts reads -only: the parts named, or all of them for "".
+func selectParts(only string) (map[string]bool, error) {
+	sel := map[string]bool{}
+	if strings.TrimSpace(only) == "" {
+		for _, p := range parts {
+			sel[p] = true
+		}
+		return sel, nil
+	}
+	for _, f := range strings.Split(only, ",") {
+		f = strings.TrimSpace(f)
+		ok := false
+		for _, p := range parts {
+			ok = ok || p == f
+		}
+		if !ok {
+			return nil, fmt.Errorf("-only: no part %q (the parts: %s)", f, strings.Join(parts, ", "))
+		}
+		sel[f] = true
+	}
+	return sel, nil
+}
+
+// parseLevels reads -c: concurrency levels, comma-separated, each at
+// least 1.
+func parseLevels(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-c: %q is not a number of clients (1 or more)", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// side is one way of getting a document, measured on its own.
+type side struct {
+	do   func(*client) error
+	proc *process // the server process it asks, whose CPU time is counted; nil: none
+}
+
+// group is sides measured together, interleaved, and the ratios printed
+// for them: the first side is urlkit's.
+type group struct {
+	part   string
+	sides  []string
+	ratios []pair
+}
+
+// pair names a ratio: side a over side b, printed with label.
+type pair struct{ label, a, b string }
+
 // env is the benchmark's servers and sides, ready to measure.
 type env struct {
-	sides  map[string]func(*client) error
-	groups [][]string // sides measured together, the gateway's first
+	sides  map[string]side
+	groups []group
 	ftpSrv *fakeservers.Server
 	stops  []func() // run by close, last first
 }
@@ -121,13 +189,33 @@ func (e *env) close() {
 	for i := len(e.stops) - 1; i >= 0; i-- {
 		e.stops[i]()
 	}
+	e.stops = nil
 }
 
-// setup starts the upstream servers, the gateway, the floor server and
-// what else the part only needs ("" for all), checks that every side
-// delivers its document exactly, and returns the sides.
-func setup(ctx context.Context, squidBin, only string) (_ *env, err error) {
-	e := &env{sides: map[string]func(*client) error{}}
+// The names of the sides.
+const (
+	urlkitGopher  = "urlkit gopher"
+	directGopherS = "direct gopher"
+	squidGopher   = "squid gopher"
+	urlkitMenu    = "urlkit menu page"
+	directMenu    = "direct menu fetch"
+	squidMenu     = "squid menu page"
+	urlkitFTP     = "urlkit ftp"
+	squidFTP      = "squid ftp"
+	handlerGopher = "handler gopher"
+	httpFloor     = "http floor"
+	twoLegs       = "two legs"
+	handlerMenu   = "handler menu page"
+	pageFloor     = "page floor"
+	twoMenuLegs   = "two menu legs"
+)
+
+// setup starts the upstream servers and what the selected parts need
+// (urlkit serve, Squid unless squidBin is "", the in-process gateway and
+// floor server), checks that every side delivers its document exactly,
+// and returns the sides. On an error it stops what it started.
+func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, err error) {
+	e := &env{sides: map[string]side{}}
 	defer func() {
 		if err != nil {
 			e.close()
@@ -145,135 +233,153 @@ func setup(ctx context.Context, squidBin, only string) (_ *env, err error) {
 	e.stops = append(e.stops, ftpSrv.Close)
 	// A menu of 1,000 items (issue 22): the gateway's page of it against
 	// fetching it.
-	menu := fakeservers.LongMenu(1000)
-	menuItems := len(menu) - len(".\r\n")
+	menu := fakeservers.LongMenu(menuItems)
+	menuEnd := len(menu) - len(".\r\n")
 	gopherSrv, err := fakeservers.Gopher(map[string][]byte{"/d2k": doc, "/menu": menu})
 	if err != nil {
 		return nil, err
 	}
 	e.stops = append(e.stops, gopherSrv.Close)
-
-	// The gateway in this process (beside the direct gopher client) and
-	// as `urlkit serve` (beside Squid).
-	gwLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
 	// The upstream servers are on loopback, on ports the policy opens
 	// only by name (Policy.Allow), as urlkit serve --allow does.
 	allow := []string{ftpSrv.Addr(), gopherSrv.Addr()}
-	g := gateway.New(gateway.Config{MaxUpstream: 256, Policy: gateway.Policy{Allow: allow}})
-	gw := g.HTTPServer() // configured as urlkit serve runs it
-	go gw.Serve(gwLn)
-	e.stops = append(e.stops, g.Close, func() { gw.Close() })
-	inAddr := gwLn.Addr().String()
-	// The floor of each in-process side: the same http.Server settings and
-	// the same client, the response served from memory (see floorServer).
-	floor := &floorServer{}
-	flLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
+	ftpURL := "ftp://" + ftpSrv.Addr() + "/pub/f2k.bin"
+	gopherURL := "gopher://" + gopherSrv.Addr() + "/9/d2k"
+	menuURL := "gopher://" + gopherSrv.Addr() + "/1/menu"
+	// The page must hold the last item; the fetch is the menu as sent,
+	// terminator removed (access's menu stream).
+	last := []byte("Document number 0999 of the long menu")
+	pageCheck := func(b []byte) error {
+		end := bytes.ToLower(bytes.TrimSpace(b[max(len(b)-64, 0):]))
+		if !bytes.Contains(b, last) || !bytes.HasSuffix(end, []byte("</html>")) {
+			return fmt.Errorf("the page lacks the last item or its end (%d bytes)", len(b))
+		}
+		return nil
 	}
-	fl := g.HTTPServer()
-	fl.Handler = floor
-	go fl.Serve(flLn)
-	e.stops = append(e.stops, func() { fl.Close() })
-	floorAddr := flLn.Addr().String()
-	serveAddr := ""
-	doGopher, doFTP, doMenu := only == "" || only == "gopher", only == "" || only == "ftp", only == "" || only == "menu"
-	if doFTP {
-		serve, err := startServe(ctx, allow)
-		if err != nil {
+	direct := directGopher(gopherURL)
+	dirMenu := directGopher(menuURL)
+	e.sides[directGopherS] = side{do: func(c *client) error { return direct(c, doc) }}
+	e.sides[directMenu] = side{do: func(c *client) error { return dirMenu(c, menu[:menuEnd]) }}
+
+	// urlkit serve and Squid, each a process of its own.
+	var serve, squid *process
+	if sel["gopher"] || sel["menu"] || sel["ftp"] {
+		if serve, err = startServe(ctx, allow); err != nil {
 			return nil, fmt.Errorf("urlkit serve: %w", err)
 		}
 		e.stops = append(e.stops, serve.stop)
-		serveAddr = serve.addr
+		if squidBin != "" {
+			if squid, err = startSquid(ctx, squidBin); err != nil {
+				return nil, fmt.Errorf("squid: %w", err)
+			}
+			e.stops = append(e.stops, squid.stop)
+		}
+	}
+	// A part asks urlkit serve and Squid for the same document (each
+	// proxy's target for it given), against the direct side named (if
+	// not "").
+	proxied := func(part, urlkitSide, direct, squidSide, urlkitTarget, squidTarget string, check func([]byte) error) {
+		g := group{part: part, sides: []string{urlkitSide}}
+		e.sides[urlkitSide] = side{do: func(c *client) error { return c.getCheck(serve.addr, urlkitTarget, check) }, proc: serve}
+		if direct != "" {
+			g.sides = append(g.sides, direct)
+			g.ratios = append(g.ratios, pair{"urlkit/direct", urlkitSide, direct})
+		}
+		if squid != nil {
+			e.sides[squidSide] = side{do: func(c *client) error { return c.getCheck(squid.addr, squidTarget, check) }, proc: squid}
+			g.sides = append(g.sides, squidSide)
+			g.ratios = append(g.ratios, pair{"urlkit/squid", urlkitSide, squidSide})
+		}
+		e.groups = append(e.groups, g)
+	}
+	if sel["gopher"] {
+		proxied("gopher", urlkitGopher, directGopherS, squidGopher, gopherURL, gopherURL, bodyIs(doc))
+	}
+	if sel["menu"] {
+		// urlkit serve is asked in path form, as a browser asks it.
+		proxied("menu", urlkitMenu, directMenu, squidMenu, "/"+menuURL, menuURL, pageCheck)
+	}
+	if sel["ftp"] {
+		proxied("ftp", urlkitFTP, "", squidFTP, ftpURL, ftpURL, bodyIs(doc))
 	}
 
-	ftpURL := "ftp://" + ftpSrv.Addr() + "/pub/f2k.bin"
-	gopherURL := "gopher://" + gopherSrv.Addr() + "/9/d2k"
-
-	var squidAddr string
-	if squidBin != "" && doFTP {
-		sq, err := startSquid(ctx, squidBin)
+	if sel["gopher-handler"] || sel["menu-handler"] {
+		// The gateway's handler in this process, behind the http.Server
+		// urlkit serve runs, and the floor server beside it.
+		gwLn, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return nil, fmt.Errorf("squid: %w", err)
+			return nil, err
 		}
-		e.stops = append(e.stops, sq.stop)
-		squidAddr = sq.addr
+		g := gateway.New(gateway.Config{MaxUpstream: 256, MaxConnsPerClient: maxConnsPerClient, Policy: gateway.Policy{Allow: allow}})
+		gw := g.HTTPServer() // configured and served as urlkit serve runs it
+		go gw.Serve(g.Listener(gwLn))
+		e.stops = append(e.stops, g.Close, func() { gw.Close() })
+		inAddr := gwLn.Addr().String()
+		floor := &floorServer{}
+		flLn, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		fl := g.HTTPServer()
+		fl.Handler = floor
+		go fl.Serve(flLn)
+		e.stops = append(e.stops, func() { fl.Close() })
+		floorAddr := flLn.Addr().String()
+		if sel["gopher-handler"] {
+			e.sides[handlerGopher] = side{do: func(c *client) error { return c.get(inAddr, gopherURL, doc) }}
+			resp, err := captured(inAddr, gopherURL)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", handlerGopher, err)
+			}
+			floor.add("/doc", resp)
+			e.sides[httpFloor] = side{do: func(c *client) error { return c.get(floorAddr, "/doc", doc) }}
+			e.sides[twoLegs] = side{do: func(c *client) error {
+				if err := direct(c, doc); err != nil {
+					return err
+				}
+				return c.get(floorAddr, "/doc", doc)
+			}}
+			e.groups = append(e.groups, group{part: "gopher-handler", sides: []string{handlerGopher, directGopherS, httpFloor, twoLegs},
+				ratios: []pair{{"handler/direct", handlerGopher, directGopherS}, {"two legs/direct", twoLegs, directGopherS}}})
+		}
+		if sel["menu-handler"] {
+			e.sides[handlerMenu] = side{do: func(c *client) error { return c.getCheck(inAddr, "/"+menuURL, pageCheck) }}
+			resp, err := captured(inAddr, "/"+menuURL)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", handlerMenu, err)
+			}
+			floor.add("/page", resp)
+			e.sides[pageFloor] = side{do: func(c *client) error { return c.get(floorAddr, "/page", resp.body) }}
+			e.sides[twoMenuLegs] = side{do: func(c *client) error {
+				if err := dirMenu(c, menu[:menuEnd]); err != nil {
+					return err
+				}
+				return c.get(floorAddr, "/page", resp.body)
+			}}
+			e.groups = append(e.groups, group{part: "menu-handler", sides: []string{handlerMenu, directMenu, pageFloor, twoMenuLegs},
+				ratios: []pair{{"handler/direct", handlerMenu, directMenu}, {"two legs/direct", twoMenuLegs, directMenu}}})
+		}
 	}
 
 	// Every side must deliver the document exactly before it is timed.
-	direct := directGopher(gopherURL)
-	sides := e.sides
-	if doGopher {
-		sides["gateway gopher"] = func(c *client) error { return c.get(inAddr, gopherURL, doc) }
-		sides["direct gopher"] = func(c *client) error { return direct(c, doc) }
-		// The gateway's response, from memory: its headers and the document.
-		resp, err := captured(inAddr, gopherURL)
-		if err != nil {
-			return nil, fmt.Errorf("gateway gopher: %w", err)
-		}
-		floor.add("/doc", resp)
-		sides["http floor"] = func(c *client) error { return c.get(floorAddr, "/doc", doc) }
-		sides["two legs"] = func(c *client) error {
-			if err := direct(c, doc); err != nil {
-				return err
-			}
-			return c.get(floorAddr, "/doc", doc)
-		}
-		e.groups = append(e.groups, []string{"gateway gopher", "direct gopher", "http floor", "two legs"})
-	}
-	if doMenu {
-		// The page must hold the last item; the fetch is the menu as sent,
-		// terminator removed (access's menu stream).
-		menuURL := "gopher://" + gopherSrv.Addr() + "/1/menu"
-		last := []byte("Document number 0999 of the long menu")
-		directMenu := directGopher(menuURL)
-		sides["gateway menu page"] = func(c *client) error {
-			return c.getCheck(inAddr, "/"+menuURL, func(b []byte) error {
-				if !bytes.Contains(b, last) || !bytes.HasSuffix(bytes.TrimSpace(b), []byte("</html>")) {
-					return fmt.Errorf("the page lacks the last item or its end (%d bytes)", len(b))
+	for _, g := range e.groups {
+		for _, name := range g.sides {
+			c := &client{}
+			err := e.sides[name].do(c)
+			c.close()
+			if err != nil {
+				if name == squidGopher || name == squidMenu {
+					err = fmt.Errorf("%w (a squid without gopher? Debian's squid has none since CVE-2023-46728: build one with bench/gateway/squid/build.sh, or leave squid out with -squid '')", err)
 				}
-				return nil
-			})
-		}
-		sides["direct menu fetch"] = func(c *client) error { return directMenu(c, menu[:menuItems]) }
-		resp, err := captured(inAddr, "/"+menuURL)
-		if err != nil {
-			return nil, fmt.Errorf("gateway menu page: %w", err)
-		}
-		floor.add("/page", resp)
-		sides["page floor"] = func(c *client) error { return c.get(floorAddr, "/page", resp.body) }
-		sides["two menu legs"] = func(c *client) error {
-			if err := directMenu(c, menu[:menuItems]); err != nil {
-				return err
+				return nil, fmt.Errorf("%s: %w", name, err)
 			}
-			return c.get(floorAddr, "/page", resp.body)
 		}
-		e.groups = append(e.groups, []string{"gateway menu page", "direct menu fetch", "page floor", "two menu legs"})
-	}
-	if doFTP {
-		sides["gateway ftp"] = func(c *client) error { return c.get(serveAddr, ftpURL, doc) }
-		group := []string{"gateway ftp"}
-		if squidAddr != "" {
-			sides["squid ftp"] = func(c *client) error { return c.get(squidAddr, ftpURL, doc) }
-			group = append(group, "squid ftp")
-		}
-		e.groups = append(e.groups, group)
-	}
-	for name, f := range sides {
-		c := &client{}
-		if err := f(c); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		c.close()
 	}
 	return e, nil
 }
 
-func run(ctx context.Context, squidBin string, window time.Duration, rounds int, levels, only string) error {
-	e, err := setup(ctx, squidBin, only)
+func run(ctx context.Context, squidBin string, window time.Duration, rounds int, levels []int, sel map[string]bool) error {
+	e, err := setup(ctx, squidBin, sel)
 	if err != nil {
 		return err
 	}
@@ -281,55 +387,124 @@ func run(ctx context.Context, squidBin string, window time.Duration, rounds int,
 
 	fmt.Printf("bench/gateway: %s, %d rounds of %v per side and level, interleaved; load average %s\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), rounds, window, loadAverage())
-	fmt.Println("gopher: the gateway's handler in this process vs access directly; ftp: urlkit serve vs squid, each its own process")
-	fmt.Println("cpu µs/req: this process's CPU time (user+system) per request, gopher sides only (all their work is in this process)")
-	fmt.Printf("%-15s %3s %10s %10s %10s %8s %13s %10s\n", "side", "c", "req/s", "p50", "p99", "errors", "ftp logins/req", "cpu µs/req")
-	for _, field := range strings.Split(levels, ",") {
-		var conc int
-		fmt.Sscan(field, &conc)
-		if conc < 1 {
-			continue
-		}
-		for _, group := range e.groups {
-			res, err := e.measureGroup(ctx, group, conc, rounds, window, 0)
+	fmt.Println("cpu µs/req (user+system): bench = this process (the clients and the upstream servers), server = the process the side asks (urlkit serve, squid), total = both")
+	fmt.Printf("%-18s %3s %9s %9s %9s %6s %10s %7s %7s %7s\n", "side", "c", "req/s", "p50", "p99", "errors", "logins/req", "bench", "server", "total")
+	all := map[string]map[int]map[string]*result{} // part, clients, side
+	for _, conc := range levels {
+		for _, g := range e.groups {
+			res, err := e.measureGroup(ctx, g.sides, conc, rounds, window, 0)
 			if err != nil {
 				return err
 			}
-			inProcess := group[0] == "gateway gopher" || group[0] == "gateway menu page"
-			for _, name := range group {
-				res[name].print(name, conc, inProcess)
+			if all[g.part] == nil {
+				all[g.part] = map[int]map[string]*result{}
 			}
-			if len(group) >= 2 {
-				a, b := res[group[0]], res[group[1]]
-				cpu := "-"
-				if inProcess {
-					cpu = fmt.Sprintf("%.2fx", a.cpuPerReq()/b.cpuPerReq())
-				}
-				fmt.Printf("%-15s %3d %9.2fx %9.2fx %9.2fx %8s %13s %10s\n", "  ratio", conc, a.rate()/b.rate(),
-					float64(a.pct(50))/float64(b.pct(50)), float64(a.pct(99))/float64(b.pct(99)), "", "", cpu)
+			all[g.part][conc] = res
+			for _, name := range g.sides {
+				res[name].print(name, conc)
 			}
-			if len(group) == 4 && inProcess {
-				// What of the gateway's CPU time beyond the direct fetch's
-				// is the HTTP exchange itself (server and client), and
-				// what the two legs together cost beyond the direct fetch.
-				a, b, f, two := res[group[0]].cpuPerReq(), res[group[1]].cpuPerReq(), res[group[2]].cpuPerReq(), res[group[3]].cpuPerReq()
-				fmt.Printf("%-15s %3d %s\n", "  floor", conc, fmt.Sprintf("gateway - direct = %.0f µs/req; the floor is %.0f of it, the gateway's own work %.0f", a-b, f, a-b-f))
-				fmt.Printf("%-15s %3d %s\n", "  bound", conc, fmt.Sprintf("two legs / direct: rate %.2fx, p50 %.2fx, cpu %.2fx (the best a gateway can reach here); gateway - two legs = %.0f µs/req",
-					res[group[3]].rate()/res[group[1]].rate(), float64(res[group[3]].pct(50))/float64(res[group[1]].pct(50)), two/b, a-two))
+			for _, p := range g.ratios {
+				r := ratioOf(res[p.a], res[p.b])
+				fmt.Printf("  %-16s %3d %8.2fx %8.2fx %8.2fx %6s %10s %7s %7s %6.2fx\n", p.label, conc, r.rate, r.p50, r.p99, "", "", "", "", r.cpu)
 			}
 		}
 	}
-	fmt.Printf("ftp upstream: %d control connections, %d logins\n", e.ftpSrv.Conns.Load(), e.ftpSrv.Logins.Load())
+	if e.ftpSrv != nil && sel["ftp"] {
+		fmt.Printf("ftp upstream: %d control connections, %d logins\n", e.ftpSrv.Conns.Load(), e.ftpSrv.Logins.Load())
+	}
+	fmt.Print(goalReport(all))
+	fmt.Printf("load average at the end %s\n", loadAverage())
 	return nil
 }
 
-// measureGroup measures the sides of group at conc clients in rounds,
-// each side in turn, the order alternating from round to round: each turn
+// ratio is one side's figures over another's: requests per second,
+// median and 99th percentile latency, and CPU time per request (total).
+type ratio struct{ rate, p50, p99, cpu float64 }
+
+// ratioOf is a's figures over b's.
+func ratioOf(a, b *result) ratio {
+	div := func(x, y float64) float64 {
+		if y == 0 {
+			return 0
+		}
+		return x / y
+	}
+	return ratio{
+		rate: div(a.rate(), b.rate()),
+		p50:  div(float64(a.pct(50)), float64(b.pct(50))),
+		p99:  div(float64(a.pct(99)), float64(b.pct(99))),
+		cpu:  div(a.totalPerReq(), b.totalPerReq()),
+	}
+}
+
+// menuItems is the number of items of the menu part's menu.
+const menuItems = 1000
+
+// The speed goals of issue 36, item 6: gopher through the gateway at
+// least 0.85x the direct rate and 1.3x Squid's at 8 and 32 clients; the
+// 1,000-item menu page at most 1.5x the direct fetch's CPU time.
+const (
+	goalDirectRate = 0.85
+	goalSquidRate  = 1.3
+	goalMenuCPU    = 1.5
+)
+
+// goalReport gives the figures of issue 36's speed goals from the results
+// by part, clients and side: "" when none of them was measured.
+func goalReport(all map[string]map[int]map[string]*result) string {
+	var b strings.Builder
+	met := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "not met"
+	}
+	for _, conc := range sortedKeys(all["gopher"]) {
+		if conc != 8 && conc != 32 {
+			continue
+		}
+		res := all["gopher"][conc]
+		r := ratioOf(res[urlkitGopher], res[directGopherS])
+		fmt.Fprintf(&b, "  gopher, %2d clients: urlkit/direct rate %.2fx (goal >= %.2fx: %s), cpu %.2fx", conc, r.rate, goalDirectRate, met(r.rate >= goalDirectRate), r.cpu)
+		if res[squidGopher] != nil {
+			s := ratioOf(res[urlkitGopher], res[squidGopher])
+			fmt.Fprintf(&b, "; urlkit/squid rate %.2fx (goal >= %.2fx: %s), cpu %.2fx", s.rate, goalSquidRate, met(s.rate >= goalSquidRate), s.cpu)
+		}
+		b.WriteString("\n")
+	}
+	for _, conc := range sortedKeys(all["menu"]) {
+		res := all["menu"][conc]
+		r := ratioOf(res[urlkitMenu], res[directMenu])
+		beyond := (res[urlkitMenu].totalPerReq() - res[directMenu].totalPerReq()) * 1e3 / menuItems
+		fmt.Fprintf(&b, "  menu page, %2d clients: urlkit/direct cpu %.2fx (goal <= %.2fx: %s), %.0f ns an item beyond the fetch", conc, r.cpu, goalMenuCPU, met(r.cpu <= goalMenuCPU), beyond)
+		if res[squidMenu] != nil {
+			s := ratioOf(res[urlkitMenu], res[squidMenu])
+			fmt.Fprintf(&b, "; urlkit/squid cpu %.2fx, rate %.2fx", s.cpu, s.rate)
+		}
+		b.WriteString("\n")
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "issue 36 item 6, the goals:\n" + b.String()
+}
+
+func sortedKeys(m map[int]map[string]*result) []int {
+	var k []int
+	for c := range m {
+		k = append(k, c)
+	}
+	sort.Ints(k)
+	return k
+}
+
+// measureGroup measures the sides named at conc clients in rounds, each
+// side in turn, the order alternating from round to round: each turn
 // lasts window, or is n requests when n > 0.
-func (e *env) measureGroup(ctx context.Context, group []string, conc, rounds int, window time.Duration, n int) (map[string]*result, error) {
+func (e *env) measureGroup(ctx context.Context, names []string, conc, rounds int, window time.Duration, n int) (map[string]*result, error) {
 	res := map[string]*result{}
 	for r := 0; r < rounds; r++ {
-		order := append([]string(nil), group...)
+		order := append([]string(nil), names...)
 		if r%2 == 1 {
 			for i, j := 0, len(order)-1; i < j; i, j = i+1, j-1 {
 				order[i], order[j] = order[j], order[i]
@@ -364,13 +539,22 @@ func loadAverage() string {
 type result struct {
 	logins  int64 // ftp logins the upstream saw during this side's windows
 	lat     []time.Duration
+	n       int // requests, when lat is not kept (tests)
 	elapsed time.Duration
 	cpu     time.Duration // this process's CPU time during the windows
+	srvCPU  time.Duration // the server process's CPU time during the windows
 	errs    int
 	lastErr error
 }
 
-func (r *result) rate() float64 { return float64(len(r.lat)) / r.elapsed.Seconds() }
+func (r *result) count() int { return max(len(r.lat), r.n) }
+
+func (r *result) rate() float64 {
+	if r.elapsed <= 0 {
+		return 0
+	}
+	return float64(r.count()) / r.elapsed.Seconds()
+}
 
 func (r *result) pct(p int) time.Duration {
 	if len(r.lat) == 0 {
@@ -384,26 +568,32 @@ func (r *result) pct(p int) time.Duration {
 	return r.lat[i]
 }
 
-// cpuPerReq is this process's CPU time per request, in microseconds.
-func (r *result) cpuPerReq() float64 {
-	return float64(r.cpu.Microseconds()) / float64(max(len(r.lat), 1))
+func perReq(d time.Duration, n int) float64 {
+	return float64(d.Nanoseconds()) / 1e3 / float64(max(n, 1))
 }
 
-func (r *result) print(name string, conc int, inProcess bool) {
-	cpu := "-"
-	if inProcess {
-		cpu = fmt.Sprintf("%.0f", r.cpuPerReq())
-	}
-	fmt.Printf("%-15s %3d %10.0f %10s %10s %8d %13.3f %10s\n", name, conc, r.rate(),
-		r.pct(50).Round(time.Microsecond), r.pct(99).Round(time.Microsecond), r.errs, float64(r.logins)/float64(max(len(r.lat), 1)), cpu)
+// cpuPerReq is this process's CPU time per request, in microseconds.
+func (r *result) cpuPerReq() float64 { return perReq(r.cpu, r.count()) }
+
+// srvPerReq is the server process's CPU time per request, in microseconds.
+func (r *result) srvPerReq() float64 { return perReq(r.srvCPU, r.count()) }
+
+// totalPerReq is both processes' CPU time per request, in microseconds.
+func (r *result) totalPerReq() float64 { return perReq(r.cpu+r.srvCPU, r.count()) }
+
+func (r *result) print(name string, conc int) {
+	fmt.Printf("%-18s %3d %9.0f %9s %9s %6d %10.3f %7.0f %7.0f %7.0f\n", name, conc, r.rate(),
+		r.pct(50).Round(time.Microsecond), r.pct(99).Round(time.Microsecond), r.errs,
+		float64(r.logins)/float64(max(r.count(), 1)), r.cpuPerReq(), r.srvPerReq(), r.totalPerReq())
 	if r.lastErr != nil {
 		fmt.Printf("    last error: %v\n", r.lastErr)
 	}
 }
 
-// measure runs conc clients calling f for window (or, when n > 0, n
-// times in all) and adds to res.
-func measure(ctx context.Context, f func(*client) error, conc int, window time.Duration, n int, res *result) {
+// measure runs conc clients calling s.do for window (or, when n > 0, n
+// times in all) and adds to res, with this process's and s's server
+// process's CPU time.
+func measure(ctx context.Context, s side, conc int, window time.Duration, n int, res *result) {
 	var (
 		mu  sync.Mutex
 		wg  sync.WaitGroup
@@ -412,6 +602,7 @@ func measure(ctx context.Context, f func(*client) error, conc int, window time.D
 	// The garbage of the window before (the other side's, half the time)
 	// is collected before this one starts, not charged to it.
 	runtime.GC()
+	srv0 := s.proc.cpu()
 	start, cpu0 := time.Now(), processCPU()
 	for i := 0; i < conc; i++ {
 		wg.Add(1)
@@ -428,7 +619,7 @@ func measure(ctx context.Context, f func(*client) error, conc int, window time.D
 			var last error
 			for k := 0; (n > 0 && k < mine || n <= 0 && time.Now().Before(end)) && ctx.Err() == nil; k++ {
 				t := time.Now()
-				if err := f(c); err != nil {
+				if err := s.do(c); err != nil {
 					errs++
 					last = err
 					c.close()
@@ -448,6 +639,12 @@ func measure(ctx context.Context, f func(*client) error, conc int, window time.D
 	wg.Wait()
 	res.elapsed += time.Since(start)
 	res.cpu += processCPU() - cpu0
+	if s.proc != nil {
+		// The server's work on the clients' last requests and closes
+		// ends a moment after theirs.
+		time.Sleep(10 * time.Millisecond)
+		res.srvCPU += s.proc.cpu() - srv0
+	}
 }
 
 // processCPU is the CPU time (user and system) this process has used.
@@ -480,12 +677,39 @@ func (c *client) close() {
 }
 
 func (c *client) get(proxy, target string, want []byte) error {
-	return c.getCheck(proxy, target, func(b []byte) error {
+	return c.getCheck(proxy, target, bodyIs(want))
+}
+
+// bodyIs is a check that a body is want.
+func bodyIs(want []byte) func([]byte) error {
+	return func(b []byte) error {
 		if !bytes.Equal(b, want) {
 			return fmt.Errorf("body differs (%d bytes)", len(b))
 		}
 		return nil
-	})
+	}
+}
+
+// requestHead is the request a client sends to proxy for target: in
+// absolute form ("GET gopher://HOST:PORT/9/d2k HTTP/1.1") when target is
+// a URL, in origin form when it is a path. Its Host is the URL's
+// authority without userinfo for the absolute form, the proxy's address
+// for the origin form (RFC 7230 section 5.4).
+func requestHead(proxy, target string) string {
+	host := proxy
+	if !strings.HasPrefix(target, "/") {
+		if i := strings.Index(target, "://"); i > 0 {
+			auth := target[i+3:]
+			if j := strings.IndexAny(auth, "/?#"); j >= 0 {
+				auth = auth[:j]
+			}
+			if j := strings.LastIndexByte(auth, '@'); j >= 0 {
+				auth = auth[j+1:]
+			}
+			host = auth
+		}
+	}
+	return "GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: urlkit-bench\r\n\r\n"
 }
 
 // getCheck asks proxy for target and checks the body with check.
@@ -499,7 +723,7 @@ func (c *client) getCheck(proxy, target string, check func([]byte) error) error 
 		c.c, c.addr, c.br = conn, proxy, bufio.NewReaderSize(conn, 8192)
 	}
 	c.c.SetDeadline(time.Now().Add(30 * time.Second))
-	if _, err := io.WriteString(c.c, "GET "+target+" HTTP/1.1\r\nHost: "+proxy+"\r\nUser-Agent: urlkit-bench\r\n\r\n"); err != nil {
+	if _, err := io.WriteString(c.c, requestHead(proxy, target)); err != nil {
 		return err
 	}
 	resp, err := http.ReadResponse(c.br, nil)
@@ -559,120 +783,295 @@ func directGopher(raw string) func(c *client, want []byte) error {
 	}
 }
 
-// startSquid runs Squid in the foreground (-N) on a free loopback port
-// with caching off: "cache deny all", no cache_dir, no memory cache.
-func startSquid(ctx context.Context, bin string) (*process, error) {
+// squidConf is the configuration Squid runs with (squid/squid.conf.in:
+// loopback only, caching off, no access log), its placeholders to fill.
+//
+//go:embed squid/squid.conf.in
+var squidConf string
+
+// squidConfig is squidConf for a run in dir, listening on addr
+// (127.0.0.1:PORT).
+func squidConfig(dir, addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || host != "127.0.0.1" {
+		return "", fmt.Errorf("squid must listen on 127.0.0.1, not %q", addr)
+	}
+	return strings.NewReplacer("@WORK@", dir, "@PORT@", port).Replace(squidConf), nil
+}
+
+// startSquid runs Squid in the foreground (-N), in a process group of its
+// own, on a free loopback port with squidConf's settings, in a new
+// directory removed when it stops. It waits until Squid listens, and
+// stops it when it does not or when ctx ends first.
+func startSquid(ctx context.Context, bin string) (_ *process, err error) {
 	if _, err := os.Stat(bin); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (build a squid with gopher with bench/gateway/squid/build.sh, or leave squid out with -squid '')", err)
 	}
 	dir, err := os.MkdirTemp("", "urlkit-bench-squid-")
 	if err != nil {
 		return nil, err
 	}
-	os.Chmod(dir, 0o777)
+	p := &process{dir: dir}
+	defer func() {
+		if err != nil {
+			p.stop()
+		}
+	}()
+	// Squid started by root works as nobody, which must write there.
+	if err := os.Chmod(dir, 0o777); err != nil {
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	addr := ln.Addr().String()
+	p.addr = ln.Addr().String()
 	ln.Close()
-	conf := fmt.Sprintf(`http_port %s
-pid_filename %s/squid.pid
-cache_log %s/cache.log
-access_log none
-cache_store_log none
-cache deny all
-cache_mem 0 MB
-coredump_dir %s
-acl localhost src 127.0.0.1/32
-http_access allow localhost
-http_access deny all
-ftp_passive on
-ftp_user urlkit-bench@localhost
-pinger_enable off
-netdb_filename none
-shutdown_lifetime 0 seconds
-dns_v4_first on
-workers 1
-`, addr, dir, dir, dir)
+	conf, err := squidConfig(dir, p.addr)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.WriteFile(filepath.Join(dir, "squid.conf"), []byte(conf), 0o644); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "-N", "-f", filepath.Join(dir, "squid.conf"))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
+	if err := p.start(exec.Command(bin, "-N", "-f", filepath.Join(dir, "squid.conf")), &out); err != nil {
 		return nil, err
 	}
-	s := &process{cmd: cmd, dir: dir, addr: addr}
-	for i := 0; i < 200; i++ {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return s, nil
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
+	if err := p.waitListening(ctx, 10*time.Second); err != nil {
+		log, _ := os.ReadFile(filepath.Join(dir, "cache.log"))
+		p.stop() // its output is complete once it has been waited for
+		return nil, fmt.Errorf("%w: %s %s", err, bytes.TrimSpace(out.Bytes()), lastLines(log, 10))
 	}
-	s.stop()
-	log, _ := os.ReadFile(filepath.Join(dir, "cache.log"))
-	return nil, fmt.Errorf("did not start listening on %s: %s %s", addr, out.String(), log)
+	return p, nil
+}
+
+// lastLines is the last n lines of b.
+func lastLines(b []byte, n int) []byte {
+	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	return bytes.Join(lines[max(len(lines)-n, 0):], []byte("\n"))
 }
 
 // process is a server process started by the benchmark, in its own
-// process group, stopped at the end.
+// process group, stopped at the end, its directory removed.
 type process struct {
 	cmd  *exec.Cmd
 	dir  string
 	addr string
+	done chan struct{} // closed when the process has exited and been waited for
 }
 
-func (p *process) stop() {
-	if p.cmd.Process != nil {
-		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { p.cmd.Wait(); close(done) }()
+// start starts cmd in a process group of its own, its output to out (nil:
+// discarded), and waits for it in the background.
+func (p *process) start(cmd *exec.Cmd, out io.Writer) error {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if out != nil {
+		cmd.Stdout, cmd.Stderr = out, out
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	p.cmd, p.done = cmd, make(chan struct{})
+	go func() { cmd.Wait(); close(p.done) }()
+	return nil
+}
+
+// waitListening waits until p.addr accepts a connection, p exits, ctx
+// ends or limit passes.
+func (p *process) waitListening(ctx context.Context, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		if c, err := net.Dial("tcp", p.addr); err == nil {
+			c.Close()
+			return nil
+		}
 		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-			<-done
+		case <-p.done:
+			return fmt.Errorf("exited (%v) before listening on %s", p.cmd.ProcessState, p.addr)
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not listening on %s after %v", p.addr, limit)
 		}
 	}
-	os.RemoveAll(p.dir)
 }
+
+// stop ends p's process group (TERM, then KILL after 5 s, and KILL to
+// what of the group outlives its leader by a second) and removes its
+// directory. It may be called more than once.
+func (p *process) stop() {
+	if p.cmd != nil && p.cmd.Process != nil {
+		pgid := p.cmd.Process.Pid
+		select {
+		case <-p.done:
+			// Exited and waited for: its group's id may be another's now.
+		default:
+			syscall.Kill(-pgid, syscall.SIGTERM)
+			select {
+			case <-p.done:
+			case <-time.After(5 * time.Second):
+				syscall.Kill(-pgid, syscall.SIGKILL)
+				<-p.done
+			}
+			for i := 0; groupLive("/proc", pgid) > 0 && i < 40; i++ {
+				if i == 20 {
+					syscall.Kill(-pgid, syscall.SIGKILL)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+	}
+	if p.dir != "" {
+		os.RemoveAll(p.dir)
+	}
+}
+
+// cpu is the CPU time (user and system) p's process group has used: its
+// processes' and the children they have waited for, from /proc. Zero for
+// a nil p.
+func (p *process) cpu() time.Duration {
+	if p == nil || p.cmd == nil || p.cmd.Process == nil {
+		return 0
+	}
+	return groupCPU("/proc", p.cmd.Process.Pid)
+}
+
+// clockTick is the unit of /proc's CPU times (USER_HZ, 100 on Linux).
+const clockTick = 10 * time.Millisecond
+
+// groupCPU sums the CPU time of the processes in process group pgid, as
+// proc (a /proc) gives it: user and system time of each and of its
+// waited-for children.
+func groupCPU(proc string, pgid int) time.Duration {
+	var ticks int64
+	eachStat(proc, func(st stat) {
+		if st.pgrp == pgid {
+			ticks += st.ticks
+		}
+	})
+	return time.Duration(ticks) * clockTick
+}
+
+// groupLive counts the processes of group pgid that are alive (not
+// zombies waiting to be reaped), as proc (a /proc) gives them.
+func groupLive(proc string, pgid int) int {
+	n := 0
+	eachStat(proc, func(st stat) {
+		if st.pgrp == pgid && st.state != 'Z' && st.state != 'X' {
+			n++
+		}
+	})
+	return n
+}
+
+// eachStat calls f with the stat of every process in proc (a /proc).
+func eachStat(proc string, f func(stat)) {
+	ents, err := os.ReadDir(proc)
+	if err != nil {
+		return
+	}
+	for _, ent := range ents {
+		if _, err := strconv.Atoi(ent.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(proc, ent.Name(), "stat"))
+		if err != nil {
+			continue // gone meanwhile
+		}
+		if st, err := parseStat(b); err == nil {
+			f(st)
+		}
+	}
+}
+
+// stat is what the benchmark reads of a /proc/PID/stat line.
+type stat struct {
+	state byte  // field 3: R, S, Z...
+	pgrp  int   // field 5
+	ticks int64 // fields 14 to 17: utime+stime+cutime+cstime, in clock ticks
+}
+
+// parseStat reads a /proc/PID/stat line (proc(5)). The command (field 2)
+// is in parentheses and may hold spaces and parentheses itself, so the
+// fields are counted from its last ')'.
+func parseStat(b []byte) (stat, error) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return stat{}, errors.New("stat: no ')' after the command")
+	}
+	f := strings.Fields(string(b[i+1:])) // f[0] is field 3, the state
+	if len(f) < 15 {
+		return stat{}, fmt.Errorf("stat: %d fields after the command, want 15 or more", len(f))
+	}
+	st := stat{state: f[0][0]}
+	var err error
+	if st.pgrp, err = strconv.Atoi(f[2]); err != nil {
+		return stat{}, fmt.Errorf("stat: process group %q: %w", f[2], err)
+	}
+	for _, s := range f[11:15] {
+		t, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return stat{}, fmt.Errorf("stat: CPU time %q: %w", s, err)
+		}
+		st.ticks += t
+	}
+	return st, nil
+}
+
+// maxConnsPerClient is the gateway's cap on one client address's
+// connections in the benchmark: every client comes from 127.0.0.1, and
+// urlkit serve's default (16) would answer 503 to the 17th (Squid has no
+// such cap). It is the default cap on all connections, 256.
+const maxConnsPerClient = 256
 
 // startServe builds urlkit from this checkout and runs `urlkit serve` on a
 // free loopback port, reading the address from its first line.
-func startServe(ctx context.Context, allow []string) (*process, error) {
+func startServe(ctx context.Context, allow []string) (_ *process, err error) {
 	dir, err := os.MkdirTemp("", "urlkit-bench-serve-")
 	if err != nil {
 		return nil, err
 	}
+	p := &process{dir: dir}
+	defer func() {
+		if err != nil {
+			p.stop()
+		}
+	}()
 	bin := filepath.Join(dir, "urlkit")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/urlkit/urlkit/cmd/urlkit")
 	if out, err := build.CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
 		return nil, fmt.Errorf("go build: %v: %s", err, out)
 	}
-	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--quiet", "--max-upstream", "256", "--allow", strings.Join(allow, ","))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--quiet", "--max-upstream", "256",
+		"--max-conns-per-client", strconv.Itoa(maxConnsPerClient), "--allow", strings.Join(allow, ","))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		os.RemoveAll(dir)
+	if err := p.start(cmd, nil); err != nil {
 		return nil, err
 	}
-	p := &process{cmd: cmd, dir: dir}
-	line, err := bufio.NewReader(stderr).ReadString('\n')
+	type first struct {
+		line string
+		err  error
+	}
+	got := make(chan first, 1)
+	go func() {
+		line, err := bufio.NewReader(stderr).ReadString('\n')
+		got <- first{line, err}
+	}()
+	var line string
+	select {
+	case f := <-got:
+		line, err = f.line, f.err
+	case <-ctx.Done():
+		return nil, ctx.Err() // stopping it ends the read
+	}
 	const marker = "gateway on http://"
 	i := strings.Index(line, marker)
 	if err != nil || i < 0 {
-		p.stop()
 		return nil, fmt.Errorf("unexpected first line %q: %v", line, err)
 	}
 	p.addr = strings.TrimSuffix(strings.Fields(line[i+len(marker):])[0], "/")

@@ -22,6 +22,14 @@
 //
 // On linux/amd64, --worker_binary defaults to this executable, which is
 // what the workers of those runners run.
+//
+// Prism starts one worker per environment; --read_envs=N reads the lines
+// in N parts, each in an environment of its own, so that with EXTERNAL
+// workers N processes of the pool share them, as a cluster's machines
+// would (beam/poolrun.sh runs that on one machine):
+//
+//	urlkit-beam --runner=universal --endpoint=localhost:8073 --environment_type=EXTERNAL \
+//	    --environment_config=localhost:50000 --read_envs=2 --input=... --output=...
 package main
 
 import (
@@ -42,6 +50,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
+	"github.com/urlkit/urlkit/beam/internal/multienv"
 	"github.com/urlkit/urlkit/beam/pipeline"
 )
 
@@ -53,6 +62,7 @@ var (
 	extract  = flag.Bool("extract", false, "read free text and take the URLs in it (RFC 1738 appendix: <URL:...> wrappers) instead of one URL per line")
 	lenient  = flag.Bool("lenient", false, "repair what urlkit's lenient parser can repair instead of rejecting it")
 	topHosts = flag.Int("top_hosts", 20, "how many hosts the summary lists")
+	readEnvs = flag.Int("read_envs", 1, "read the lines (--input) in this many parts, each part the lines that start in its share of every file's bytes; with --runner=universal each part runs in an environment of its own (copies of --environment_type's), and a runner that starts one worker per environment, as Prism does, reads the lines in that many workers: with EXTERNAL, that many processes of the worker pool")
 	cpuProf  = flag.String("cpuprofile", "", "write a CPU profile of this process to `file` (go tool pprof reads it); on Prism in-process it covers the runner and the SDK worker")
 )
 
@@ -105,12 +115,20 @@ func run() error {
 		defer stop()
 	}
 	p, s := beam.NewPipelineWithRoot()
-	cfg := pipeline.Config{Input: *input, InputWARC: *inWARC, Output: *output, Shards: *shards, Extract: *extract, Lenient: *lenient, TopHosts: *topHosts, InProcess: pipeline.WorkersInProcess()}
+	cfg := pipeline.Config{Input: *input, InputWARC: *inWARC, Output: *output, Shards: *shards, Extract: *extract, Lenient: *lenient, TopHosts: *topHosts, Parts: *readEnvs, InProcess: pipeline.WorkersInProcess()}
 	if err := pipeline.Build(s, cfg); err != nil {
+		return err
+	}
+	if *readEnvs > 1 && portable[flag.Lookup("runner").Value.String()] {
+		_, err := multienv.Execute(context.Background(), p, func(name string) int { return pipeline.PartOf(name, *readEnvs) })
 		return err
 	}
 	return beamx.Run(context.Background(), p)
 }
+
+// portable are the names of Beam's universal runner, which submits to a
+// job service over the portable API.
+var portable = map[string]bool{"universal": true, "portable": true, "PortableRunner": true}
 
 // startCPUProfile starts a CPU profile written to name; stop ends it and
 // closes the file.

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Server is a running fake server.
@@ -42,6 +43,14 @@ func (s *Server) Close() {
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
+}
+
+// Open returns the number of connections open now (control connections
+// for ftp).
+func (s *Server) Open() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
 }
 
 // CloseConns closes the server's side of every open connection, as a
@@ -212,16 +221,18 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 			pasv.Close()
 		}
 	}()
-	// refuse answers a transfer command with 550 and forgets the passive
-	// listener, as a real server does: a client that connected to it
-	// after EPSV gets a new one with its next EPSV, and its next transfer
-	// is not written to the stale connection left in the backlog.
-	refuse := func(text string) {
+	// refuse answers a transfer command with code (550, or 502 for one
+	// this server does not carry out) and forgets the passive listener,
+	// as a real server does: a client that connected to it after EPSV
+	// gets a new one with its next EPSV, and its next transfer is not
+	// written to the stale connection left in the backlog (where the
+	// client, reading the new one, would wait for nothing).
+	refuse := func(code int, text string) {
 		if pasv != nil {
 			pasv.Close()
 			pasv = nil
 		}
-		reply("550 %s", text)
+		reply("%d %s", code, text)
 	}
 	transfer := func(data []byte) {
 		if pasv == nil {
@@ -229,6 +240,9 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 			return
 		}
 		reply("150 opening data connection (%d bytes)", len(data)) // as vsftpd says it
+		// A client that never connects is not waited for forever (nor
+		// is Close, which waits for this session).
+		pasv.(*net.TCPListener).SetDeadline(time.Now().Add(10 * time.Second))
 		dc, err := pasv.Accept()
 		if err != nil {
 			pasv.Close()
@@ -307,7 +321,7 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 		case "RETR":
 			f, ok := files[target]
 			if !ok {
-				refuse("no such file")
+				refuse(550, "no such file")
 				continue
 			}
 			transfer(f)
@@ -318,7 +332,7 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 			}
 			names, ok := dirs[d]
 			if !ok {
-				refuse("no such directory")
+				refuse(550, "no such directory")
 				continue
 			}
 			var b strings.Builder
@@ -337,6 +351,9 @@ func ftpSession(s *Server, c net.Conn, files map[string][]byte, dirs map[string]
 		case "QUIT":
 			reply("221 bye")
 			return
+		case "MLSD", "STOR", "STOU", "APPE":
+			// Transfer commands this server does not carry out.
+			refuse(502, cmd+" not implemented")
 		default:
 			reply("502 %s not implemented", cmd)
 		}

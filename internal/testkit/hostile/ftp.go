@@ -45,6 +45,10 @@ type FTP struct {
 	// AnnounceSize, when positive, is the size RETR's 150 reply announces
 	// ("(N bytes)") whatever the file's length.
 	AnnounceSize int64
+	// StallData makes each transfer stall: the 150 reply is sent and the
+	// data connection accepted, then nothing is sent on it until the
+	// client closes it (at most 20 s), as a server that hangs mid-transfer.
+	StallData bool
 	// Quits counts the QUIT commands received (Server.Received mixes the
 	// bytes of concurrent connections; this does not).
 	Quits atomic.Int64
@@ -206,6 +210,11 @@ func (f *FTP) Serve(c net.Conn) {
 				say(fmt.Sprintf("150 here it comes (%d bytes)", announce))
 			}
 			if !transfer(dl, func(d net.Conn) {
+				if f.StallData {
+					d.SetDeadline(time.Now().Add(20 * time.Second))
+					io.Copy(io.Discard, d) // until the client gives up
+					return
+				}
 				if cmd == "NLST" && f.HugeListing > 0 {
 					hugeListing(d, false, f.HugeListing, f.HugeNameLen)
 				} else {
