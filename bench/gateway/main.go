@@ -6,7 +6,7 @@
 //
 //   - gopher, a 2 KB document: `urlkit serve` (built from this checkout)
 //     and Squid with its gopher gateway (Debian's squid 5.7 rebuilt with
-//     gopher, see squid/build.sh; caching off, loopback only, the settings
+//     gopher, see ../shared/squid-gopher/build.sh; caching off, loopback only, the settings
 //     of squid/squid.conf.in), each as a process of its own, both asked
 //     "GET gopher://HOST:PORT/9/d2k HTTP/1.1" (absolute form) by the same
 //     HTTP client code over keep-alive connections, against fetching the
@@ -83,7 +83,7 @@ var parts = []string{"gopher", "menu", "ftp", "gopher-handler", "menu-handler"}
 
 func main() {
 	var (
-		squidBin = flag.String("squid", "/tmp/squid-gopher/sbin/squid", "the squid binary, built with gopher by bench/gateway/squid/build.sh (empty: no squid sides)")
+		squidBin = flag.String("squid", "/tmp/squid-gopher/sbin/squid", "the squid binary, built with gopher by ../shared/squid-gopher/build.sh (empty: no squid sides)")
 		window   = flag.Duration("window", 500*time.Millisecond, "length of one measuring window")
 		rounds   = flag.Int("rounds", 8, "windows per side and concurrency, interleaved")
 		levels   = flag.String("c", "1,8,32", "client concurrency levels")
@@ -369,7 +369,7 @@ func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, e
 			c.close()
 			if err != nil {
 				if name == squidGopher || name == squidMenu {
-					err = fmt.Errorf("%w (a squid without gopher? Debian's squid has none since CVE-2023-46728: build one with bench/gateway/squid/build.sh, or leave squid out with -squid '')", err)
+					err = fmt.Errorf("%w (a squid without gopher? Debian's squid has none since CVE-2023-46728: build one with ../shared/squid-gopher/build.sh, or leave squid out with -squid '')", err)
 				}
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
@@ -805,7 +805,7 @@ func squidConfig(dir, addr string) (string, error) {
 // stops it when it does not or when ctx ends first.
 func startSquid(ctx context.Context, bin string) (_ *process, err error) {
 	if _, err := os.Stat(bin); err != nil {
-		return nil, fmt.Errorf("%w (build a squid with gopher with bench/gateway/squid/build.sh, or leave squid out with -squid '')", err)
+		return nil, fmt.Errorf("%w (build a squid with gopher with ../shared/squid-gopher/build.sh, or leave squid out with -squid '')", err)
 	}
 	dir, err := os.MkdirTemp("", "urlkit-bench-squid-")
 	if err != nil {
