@@ -1,7 +1,12 @@
 package pipeline
 
 import (
+	"context"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -194,6 +199,53 @@ func (f *fpSet) contains(fp [2]uint64) bool {
 			return true
 		case [2]uint64{}:
 			return false
+		}
+	}
+}
+
+// TestShardWriterRemovesFiles: with every worker in the process
+// (InProcess) a shard writer removes its batch files once its shard is
+// written, as it drops the batches held in memory; on other runners the
+// files stay for a retried writer, until the clean-up.
+func TestShardWriterRemovesFiles(t *testing.T) {
+	for _, inProcess := range []bool{true, false} {
+		dir := t.TempDir()
+		var names []string
+		for f := range 3 {
+			name := filepath.Join(dir, fmt.Sprintf("b-%d-canonical-00000-2", f))
+			if err := os.WriteFile(name, fmt.Appendf(nil, "http://a.example/%d\nhttp://b.example/\n", f), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, name)
+		}
+		prefix := filepath.Join(dir, "out")
+		w := &writeShardFn{Prefix: prefix, Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, InProcess: inProcess}
+		rest := names
+		err := w.ProcessElement(context.Background(), 0, func(s *string) bool {
+			if len(rest) == 0 {
+				return false
+			}
+			*s, rest = rest[0], rest[1:]
+			return true
+		}, func(int) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(ShardName(prefix, "canonical", "txt", 0, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(string(data), "\n"); got != 4 {
+			t.Errorf("InProcess %v: %d lines written, want 4", inProcess, got)
+		}
+		for _, name := range names {
+			_, err := os.Stat(name)
+			if inProcess && err == nil {
+				t.Errorf("InProcess: %s left after its shard was written", name)
+			}
+			if !inProcess && err != nil {
+				t.Errorf("not InProcess: %s removed before the clean-up: %v", name, err)
+			}
 		}
 	}
 }

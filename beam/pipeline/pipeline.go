@@ -148,8 +148,8 @@ func Build(s beam.Scope, cfg Config) error {
 	// written (each impulse is a stage of its own for the runner, and
 	// Prism's loops cost time per stage).
 	impulse := beam.Impulse(s)
-	distinct := writeShards(s, impulse, canon, &writeShardFn{Prefix: cfg.Output, Kind: "canonical", Ext: "txt", Shards: shards, Dedup: true})
-	nRejected := writeShards(s, impulse, rejected, &writeShardFn{Prefix: cfg.Output, Kind: "rejected", Ext: "tsv", Header: RejectedHeader, Shards: shards})
+	distinct := writeShards(s, impulse, canon, &writeShardFn{Prefix: cfg.Output, Kind: "canonical", Ext: "txt", Shards: shards, Dedup: true, InProcess: cfg.InProcess})
+	nRejected := writeShards(s, impulse, rejected, &writeShardFn{Prefix: cfg.Output, Kind: "rejected", Ext: "tsv", Header: RejectedHeader, Shards: shards, InProcess: cfg.InProcess})
 
 	sc := s.Scope("write counts and summary")
 	merged := beam.ParDo(sc, &mergeCountsFn{}, beam.GroupByKey(sc, counts))
