@@ -209,10 +209,12 @@ const (
 	directGopherS = "direct gopher"
 	squidGopher   = "squid gopher"
 	rawGopher     = "raw gopher"
+	nethttpGopher = "net/http gopher"
 	urlkitMenu    = "urlkit menu page"
 	directMenu    = "direct menu fetch"
 	squidMenu     = "squid menu page"
 	rawMenu       = "raw menu page"
+	nethttpMenu   = "net/http menu"
 	urlkitFTP     = "urlkit ftp"
 	squidFTP      = "squid ftp"
 	handlerGopher = "handler gopher"
@@ -275,7 +277,7 @@ func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, e
 	e.sides[directMenu] = side{do: func(c *client) error { return dirMenu(c, menu[:menuEnd]) }}
 
 	// urlkit serve, the raw gateway and Squid, each a process of its own.
-	var serve, raw, squid *process
+	var serve, raw, nethttp, squid *process
 	if sel["gopher"] || sel["menu"] || sel["ftp"] {
 		if serve, err = startServe(ctx, allow); err != nil {
 			return nil, fmt.Errorf("urlkit serve: %w", err)
@@ -288,10 +290,14 @@ func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, e
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", urlkitMenu, err)
 			}
-			if raw, err = startRaw(ctx, allow, resp.body); err != nil {
+			if raw, err = startRaw(ctx, allow, resp.body, false); err != nil {
 				return nil, fmt.Errorf("raw gateway: %w", err)
 			}
 			e.stops = append(e.stops, raw.stop)
+			if nethttp, err = startRaw(ctx, allow, resp.body, true); err != nil {
+				return nil, fmt.Errorf("raw gateway on net/http: %w", err)
+			}
+			e.stops = append(e.stops, nethttp.stop)
 		}
 		if squidBin != "" {
 			if squid, err = startSquid(ctx, squidBin); err != nil {
@@ -300,10 +306,11 @@ func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, e
 			e.stops = append(e.stops, squid.stop)
 		}
 	}
-	// A part asks urlkit serve, the raw gateway (if rawSide is not "")
-	// and Squid for the same document (each proxy's target for it given),
-	// against the direct side named (if not "").
-	proxied := func(part, urlkitSide, direct, rawSide, squidSide, urlkitTarget, squidTarget string, check func([]byte) error) {
+	// A part asks urlkit serve, the raw gateway and the same on net/http
+	// (if rawSide and nethttpSide are not "") and Squid for the same
+	// document (each proxy's target for it given), against the direct
+	// side named (if not "").
+	proxied := func(part, urlkitSide, direct, rawSide, nethttpSide, squidSide, urlkitTarget, squidTarget string, check func([]byte) error) {
 		g := group{part: part, sides: []string{urlkitSide}}
 		e.sides[urlkitSide] = side{do: func(c *client) error { return c.getCheck(serve.addr, urlkitTarget, check) }, proc: serve}
 		if direct != "" {
@@ -313,8 +320,10 @@ func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, e
 		if rawSide != "" {
 			// Asked as urlkit serve is asked.
 			e.sides[rawSide] = side{do: func(c *client) error { return c.getCheck(raw.addr, urlkitTarget, check) }, proc: raw}
-			g.sides = append(g.sides, rawSide)
-			g.ratios = append(g.ratios, pair{"raw/direct", rawSide, direct}, pair{"urlkit/raw", urlkitSide, rawSide})
+			e.sides[nethttpSide] = side{do: func(c *client) error { return c.getCheck(nethttp.addr, urlkitTarget, check) }, proc: nethttp}
+			g.sides = append(g.sides, rawSide, nethttpSide)
+			g.ratios = append(g.ratios, pair{"raw/direct", rawSide, direct}, pair{"urlkit/raw", urlkitSide, rawSide},
+				pair{"net/http/raw", nethttpSide, rawSide}, pair{"urlkit/net/http", urlkitSide, nethttpSide})
 		}
 		if squid != nil {
 			e.sides[squidSide] = side{do: func(c *client) error { return c.getCheck(squid.addr, squidTarget, check) }, proc: squid}
@@ -324,14 +333,14 @@ func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, e
 		e.groups = append(e.groups, g)
 	}
 	if sel["gopher"] {
-		proxied("gopher", urlkitGopher, directGopherS, rawGopher, squidGopher, gopherURL, gopherURL, bodyIs(doc))
+		proxied("gopher", urlkitGopher, directGopherS, rawGopher, nethttpGopher, squidGopher, gopherURL, gopherURL, bodyIs(doc))
 	}
 	if sel["menu"] {
 		// urlkit serve is asked in path form, as a browser asks it.
-		proxied("menu", urlkitMenu, directMenu, rawMenu, squidMenu, "/"+menuURL, menuURL, pageCheck)
+		proxied("menu", urlkitMenu, directMenu, rawMenu, nethttpMenu, squidMenu, "/"+menuURL, menuURL, pageCheck)
 	}
 	if sel["ftp"] {
-		proxied("ftp", urlkitFTP, "", "", squidFTP, ftpURL, ftpURL, bodyIs(doc))
+		proxied("ftp", urlkitFTP, "", "", "", squidFTP, ftpURL, ftpURL, bodyIs(doc))
 	}
 
 	if sel["gopher-handler"] || sel["menu-handler"] {
@@ -508,6 +517,7 @@ func goalReport(all map[string]map[int]map[string]*result) string {
 			fmt.Fprintf(&b, "    the raw floor: raw/direct rate %.2fx, cpu %.2fx; urlkit/raw rate %.2fx, cpu %.2fx: %s\n", f.rate, f.cpu, u.rate, u.cpu,
 				reach(f.rate >= goalDirectRate, fmt.Sprintf("the rate goal of %.2fx", goalDirectRate), fmt.Sprintf("a rate of %.2fx the direct fetch's", f.rate)))
 		}
+		b.WriteString(nethttpLine(res[urlkitGopher], res[nethttpGopher], res[rawGopher]))
 	}
 	for _, conc := range sortedKeys(all["menu"]) {
 		res := all["menu"][conc]
@@ -525,11 +535,25 @@ func goalReport(all map[string]map[int]map[string]*result) string {
 			fmt.Fprintf(&b, "    the raw floor: raw/direct cpu %.2fx, urlkit/raw cpu %.2fx: %s\n", f.cpu, u.cpu,
 				reach(f.cpu <= goalMenuCPU, fmt.Sprintf("the cpu goal of %.2fx", goalMenuCPU), fmt.Sprintf("a cpu of %.2fx the direct fetch's", f.cpu)))
 		}
+		b.WriteString(nethttpLine(res[urlkitMenu], res[nethttpMenu], res[rawMenu]))
 	}
 	if b.Len() == 0 {
 		return ""
 	}
 	return "issue 36 item 6, the goals:\n" + b.String()
+}
+
+// nethttpLine splits urlkit's distance from the raw gateway with the
+// net/http side (the raw gateway's answers on net/http's server): what
+// net/http's server costs over the raw one, and urlkit's own code over
+// that. "" when either was not measured.
+func nethttpLine(urlkit, nethttp, raw *result) string {
+	if nethttp == nil || raw == nil {
+		return ""
+	}
+	n := ratioOf(nethttp, raw)
+	u := ratioOf(urlkit, nethttp)
+	return fmt.Sprintf("    the same on net/http's server: net/http/raw rate %.2fx, cpu %.2fx; urlkit/net/http rate %.2fx, cpu %.2fx\n", n.rate, n.cpu, u.rate, u.cpu)
 }
 
 // reach says whether a goal is within the raw gateway's reach: it is when
@@ -1108,8 +1132,9 @@ func startServe(ctx context.Context, allow []string) (_ *process, err error) {
 // startRaw runs the raw gateway (rawgw.go: this binary again, in its
 // hidden mode) on a free loopback port, fetching from the upstream
 // servers allow names and answering a gopher menu with page, in a new
-// directory removed when it stops.
-func startRaw(ctx context.Context, allow []string, page []byte) (_ *process, err error) {
+// directory removed when it stops; with nethttp, behind net/http's
+// server.
+func startRaw(ctx context.Context, allow []string, page []byte, nethttp bool) (_ *process, err error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -1128,7 +1153,7 @@ func startRaw(ctx context.Context, allow []string, page []byte) (_ *process, err
 	if err := os.WriteFile(pageFile, page, 0o644); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, rawMode, "-listen", "127.0.0.1:0", "-allow", strings.Join(allow, ","), "-page", pageFile)
+	cmd := exec.Command(self, rawMode, "-listen", "127.0.0.1:0", "-allow", strings.Join(allow, ","), "-page", pageFile, "-nethttp="+strconv.FormatBool(nethttp))
 	if err := p.startAnnounced(ctx, cmd, rawListening); err != nil {
 		return nil, err
 	}

@@ -125,7 +125,7 @@ func TestGoalReport(t *testing.T) {
 		"gopher": {
 			1:  {urlkitGopher: side(10, 0), directGopherS: side(10, 0)},
 			8:  {urlkitGopher: side(90, 9e6), directGopherS: side(100, 5e6), squidGopher: side(60, 9e6)},
-			32: {urlkitGopher: side(80, 6.4e6), directGopherS: side(100, 5e6), rawGopher: side(80, 4e6)},
+			32: {urlkitGopher: side(80, 6.4e6), directGopherS: side(100, 5e6), rawGopher: side(80, 4e6), nethttpGopher: side(80, 6e6)},
 		},
 		"menu": {
 			1:  {urlkitMenu: side(10, 15e6), directMenu: side(10, 10e6)},
@@ -150,6 +150,9 @@ func TestGoalReport(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("goalReport lacks %q:\n%s", want, got)
 		}
+	}
+	if strings.Count(got, "net/http's server") != 1 {
+		t.Errorf("goalReport gives the net/http split %d times, want 1 (where it was measured):\n%s", strings.Count(got, "net/http's server"), got)
 	}
 	if strings.Count(got, "raw floor") != 3 {
 		t.Errorf("goalReport gives the raw floor %d times, want 3 (where it was measured):\n%s", strings.Count(got, "raw floor"), got)

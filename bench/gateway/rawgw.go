@@ -13,6 +13,12 @@ package main
 // it was given (urlkit serve's page of that menu, recorded once): what any
 // gateway must at least pay to move a page of that size, with nothing
 // rendered.
+//
+// With -nethttp the same gateway (the same fetch, the same answer) is
+// served by net/http's server instead, with the settings urlkit serve's
+// server has (gateway.HTTPServer): the net/http floor, which splits the
+// distance between urlkit serve and the raw gateway into what net/http's
+// server costs and what urlkit's own code does.
 
 import (
 	"bufio"
@@ -23,13 +29,16 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urlkit/urlkit"
 	"github.com/urlkit/urlkit/access"
+	"github.com/urlkit/urlkit/gateway"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -52,13 +61,14 @@ const rawListening = "raw gateway on http://"
 
 // rawMain is the raw gateway's command: -listen (a loopback address),
 // -allow (the upstream host:port pairs it may fetch from, comma-separated)
-// and -page (a file: the body answered for a gopher menu). It serves until
-// it is killed.
+// and -page (a file: the body answered for a gopher menu); -nethttp serves
+// it with net/http's server. It serves until it is killed.
 func rawMain(args []string) int {
 	fs := flag.NewFlagSet(rawMode, flag.ContinueOnError)
 	listen := fs.String("listen", "127.0.0.1:0", "loopback address to listen on")
 	allow := fs.String("allow", "", "host:port pairs the targets may name, comma-separated")
 	pageFile := fs.String("page", "", "file whose content answers a gopher menu (type 1)")
+	nethttp := fs.Bool("nethttp", false, "serve with net/http's server, as urlkit serve's is set up")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -78,7 +88,11 @@ func rawMain(args []string) int {
 		return 1
 	}
 	fmt.Fprintf(os.Stderr, "%s%s/\n", rawListening, ln.Addr())
-	if err := g.serve(ln); err != nil {
+	serve := g.serve
+	if *nethttp {
+		serve = g.serveHTTP
+	}
+	if err := serve(ln); err != nil {
 		fmt.Fprintln(os.Stderr, "raw gateway:", err)
 		return 1
 	}
@@ -122,6 +136,49 @@ func (g *rawGateway) serve(ln net.Listener) error {
 		}
 		go g.conn(c)
 	}
+}
+
+// serveHTTP serves the raw gateway's answers with net/http's server, set
+// up as urlkit serve's is (gateway.HTTPServer: its timeouts, header bound
+// and connection tracking), until ln is closed.
+func (g *rawGateway) serveHTTP(ln net.Listener) error {
+	srv := gateway.New(gateway.Config{}).HTTPServer()
+	srv.Handler = g
+	err := srv.Serve(ln)
+	if errors.Is(err, net.ErrClosed) {
+		return nil
+	}
+	return err
+}
+
+// rawBuffers are the fetch buffers of net/http's requests (a connection
+// of the raw server keeps its own).
+var rawBuffers sync.Pool
+
+// ServeHTTP answers one request as conn does: the fetched body (or the
+// menu's page) with its length, or a 502 that closes the connection.
+func (g *rawGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	bp, _ := rawBuffers.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer rawBuffers.Put(bp)
+	if r.Method != http.MethodGet {
+		w.Header()["Connection"] = []string{"close"}
+		http.Error(w, "only GET", http.StatusBadRequest)
+		return
+	}
+	buf, body, ctype, err := g.fetch(r.RequestURI, (*bp)[:0])
+	*bp = buf
+	if err != nil {
+		w.Header()["Connection"] = []string{"close"}
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	h := w.Header()
+	h["Content-Type"] = []string{ctype}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	w.Write(body)
 }
 
 // conn serves one client connection's requests in turn.

@@ -94,10 +94,10 @@ func (l *countingListener) Accept() (net.Conn, error) {
 	return c, err
 }
 
-// The raw gateway relays a document as fetched and answers a menu with
-// the page it was given, both asked as urlkit serve is (absolute and path
-// form) over one keep-alive connection, and fetches from no server but
-// the benchmark's.
+// The raw gateway, on its own server and on net/http's, relays a document
+// as fetched and answers a menu with the page it was given, both asked as
+// urlkit serve is (absolute and path form) over one keep-alive
+// connection, and fetches from no server but the benchmark's.
 func TestRawGatewayServes(t *testing.T) {
 	doc := []byte(strings.Repeat("0123456789abcdef\n", 120))
 	srv, err := fakeservers.Gopher(map[string][]byte{"/d": doc, "/menu": fakeservers.LongMenu(3)})
@@ -117,41 +117,46 @@ func TestRawGatewayServes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln0, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln := &countingListener{Listener: ln0}
-	defer ln.Close()
-	go g.serve(ln)
-	addr := ln.Addr().String()
-	c := &client{}
-	defer c.close()
-	for i := 0; i < 3; i++ {
-		if err := c.get(addr, "gopher://"+srv.Addr()+"/9/d", doc); err != nil {
-			t.Fatalf("document, request %d: %v", i, err)
+	for _, mode := range []struct {
+		name  string
+		serve func(net.Listener) error
+	}{{"raw", g.serve}, {"net/http", g.serveHTTP}} {
+		ln0, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
 		}
-		if ct := c.header.Get("Content-Type"); !c.length || ct != "application/octet-stream" {
-			t.Errorf("document: length given %v, type %q", c.length, ct)
+		ln := &countingListener{Listener: ln0}
+		defer ln.Close()
+		go mode.serve(ln)
+		addr := ln.Addr().String()
+		c := &client{}
+		defer c.close()
+		for i := 0; i < 3; i++ {
+			if err := c.get(addr, "gopher://"+srv.Addr()+"/9/d", doc); err != nil {
+				t.Fatalf("%s: document, request %d: %v", mode.name, i, err)
+			}
+			if ct := c.header.Get("Content-Type"); !c.length || ct != "application/octet-stream" {
+				t.Errorf("%s: document: length given %v, type %q", mode.name, c.length, ct)
+			}
+			if err := c.get(addr, "/gopher://"+srv.Addr()+"/1/menu", page); err != nil {
+				t.Fatalf("%s: menu, request %d: %v", mode.name, i, err)
+			}
+			if ct := c.header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+				t.Errorf("%s: menu: type %q", mode.name, ct)
+			}
 		}
-		if err := c.get(addr, "/gopher://"+srv.Addr()+"/1/menu", page); err != nil {
-			t.Fatalf("menu, request %d: %v", i, err)
+		if n := ln.n.Load(); n != 1 {
+			t.Errorf("%s: %d connections for 6 requests, want 1 (keep-alive)", mode.name, n)
 		}
-		if ct := c.header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
-			t.Errorf("menu: type %q", ct)
-		}
-	}
-	if n := ln.n.Load(); n != 1 {
-		t.Errorf("%d connections for 6 requests, want 1 (keep-alive)", n)
-	}
-	// Another server, a target that is no URL: 502, closed.
-	for _, target := range []string{"gopher://" + other.Addr() + "/9/d", "/gopher://" + srv.Addr() + "/9/a%zz"} {
-		err := c.get(addr, target, doc)
-		if err == nil || !strings.Contains(err.Error(), "502") {
-			t.Errorf("%s: %v, want a 502", target, err)
-		}
-		if c.c != nil {
-			t.Errorf("%s: the connection stays open after an error", target)
+		// Another server, a target that is no URL: 502, closed.
+		for _, target := range []string{"gopher://" + other.Addr() + "/9/d", "/gopher://" + srv.Addr() + "/9/a\"b"} {
+			err := c.get(addr, target, doc)
+			if err == nil || !strings.Contains(err.Error(), "502") {
+				t.Errorf("%s: %s: %v, want a 502", mode.name, target, err)
+			}
+			if c.c != nil {
+				t.Errorf("%s: %s: the connection stays open after an error", mode.name, target)
+			}
 		}
 	}
 	if _, err := newRawGateway("", t.TempDir()+"/none"); err == nil {
@@ -171,7 +176,7 @@ func TestStartRawCleansUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	p, err := startRaw(context.Background(), []string{srv.Addr()}, []byte("page"))
+	p, err := startRaw(context.Background(), []string{srv.Addr()}, []byte("page"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +199,7 @@ func TestStartRawCleansUp(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := startRaw(ctx, nil, nil); !errors.Is(err, context.Canceled) {
+	if _, err := startRaw(ctx, nil, nil, true); !errors.Is(err, context.Canceled) {
 		t.Errorf("an interrupted start: %v, want the context's error", err)
 	}
 	if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
