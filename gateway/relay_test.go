@@ -103,13 +103,7 @@ func (c *countingConn) Write(p []byte) (int, error) {
 // on a keep-alive connection (sendBody: a write is the costliest step of
 // a relayed request, issue 36 item 6).
 func TestRelayOneWrite(t *testing.T) {
-	doc := benchDoc()
-	gs, err := fakeservers.Gopher(map[string][]byte{"/d": doc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gs.Close()
-	g := New(allow(gs.Addr()))
+	g, gs, doc := docGateway(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -174,13 +168,7 @@ func fetchDirect(u urlkit.URL, body *bytes.Buffer) error {
 // item 6). A document streamed past the first buffer is flushed by the
 // copy as it goes, as before.
 func TestDocumentNotFlushed(t *testing.T) {
-	doc := benchDoc()
-	gs, err := fakeservers.Gopher(map[string][]byte{"/d": doc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gs.Close()
-	g := New(allow(gs.Addr()))
+	g, gs, doc := docGateway(t)
 	req := httptest.NewRequest("GET", "gopher://"+gs.Addr()+"/9/d", nil)
 	req.RemoteAddr = "127.0.0.1:40000"
 	rec := httptest.NewRecorder()
@@ -191,4 +179,17 @@ func TestDocumentNotFlushed(t *testing.T) {
 	if rec.Flushed {
 		t.Error("the handler flushed a document that fits its first buffer")
 	}
+}
+
+// docGateway is a gateway allowed to a gopher server (closed at the end of
+// the test) that serves benchDoc as /d.
+func docGateway(t *testing.T) (*Gateway, *fakeservers.Server, []byte) {
+	t.Helper()
+	doc := benchDoc()
+	gs, err := fakeservers.Gopher(map[string][]byte{"/d": doc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(gs.Close)
+	return New(allow(gs.Addr())), gs, doc
 }
