@@ -210,3 +210,61 @@ func TestStartRawCleansUp(t *testing.T) {
 		t.Errorf("rawMain on 0.0.0.0: exit %d, want 2", code)
 	}
 }
+
+// The process parts set up as the command sets them up: urlkit serve
+// (built from the checkout), the raw gateway and the same on net/http,
+// each a process of its own, asked for the gopher document and the menu's
+// page beside the direct fetch; the raw sides answer the menu with urlkit
+// serve's page of it, and every process is gone after close.
+func TestSetupProcessParts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds urlkit")
+	}
+	e, err := setup(context.Background(), "", map[string]bool{"gopher": true, "menu": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.close()
+	want := [][]string{{urlkitGopher, directGopherS, rawGopher, nethttpGopher}, {urlkitMenu, directMenu, rawMenu, nethttpMenu}}
+	if len(e.groups) != len(want) {
+		t.Fatalf("%d groups, want %d", len(e.groups), len(want))
+	}
+	var pids []int
+	for i, g := range e.groups {
+		if strings.Join(g.sides, ",") != strings.Join(want[i], ",") {
+			t.Errorf("group %s: sides %v, want %v", g.part, g.sides, want[i])
+		}
+		res, err := e.measureGroup(context.Background(), g.sides, 2, 2, 0, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range g.sides {
+			if r := res[name]; r.errs > 0 || r.count() != 16 {
+				t.Errorf("%s: %d requests, %d errors (the last: %v); want 16 without errors", name, r.count(), r.errs, r.lastErr)
+			}
+			if p := e.sides[name].proc; p != nil {
+				pids = append(pids, p.cmd.Process.Pid)
+			}
+		}
+	}
+	// The raw gateway's page is urlkit serve's, byte for byte.
+	serve, raw := e.sides[urlkitMenu], e.sides[rawMenu]
+	a, b := &client{}, &client{}
+	defer a.close()
+	defer b.close()
+	if err := serve.do(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.do(b); err != nil {
+		t.Fatal(err)
+	}
+	if string(a.buf) != string(b.buf) || !b.length {
+		t.Errorf("the raw gateway's page (%d bytes, length given %v) is not urlkit serve's (%d bytes)", len(b.buf), b.length, len(a.buf))
+	}
+	e.close()
+	for _, pid := range pids {
+		if n := groupLive("/proc", pid); n != 0 {
+			t.Errorf("after close, %d processes of group %d live on", n, pid)
+		}
+	}
+}
