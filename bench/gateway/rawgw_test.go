@@ -100,7 +100,7 @@ func (l *countingListener) Accept() (net.Conn, error) {
 // connection, and fetches from no server but the benchmark's.
 func TestRawGatewayServes(t *testing.T) {
 	doc := []byte(strings.Repeat("0123456789abcdef\n", 120))
-	srv, err := fakeservers.Gopher(map[string][]byte{"/d": doc, "/menu": fakeservers.LongMenu(3)})
+	srv, err := fakeservers.Gopher(map[string][]byte{"/d": doc, "/menu": fakeservers.LongMenu(3), "/big": make([]byte, rawMaxBody+1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,8 +148,9 @@ func TestRawGatewayServes(t *testing.T) {
 		if n := ln.n.Load(); n != 1 {
 			t.Errorf("%s: %d connections for 6 requests, want 1 (keep-alive)", mode.name, n)
 		}
-		// Another server, a target that is no URL: 502, closed.
-		for _, target := range []string{"gopher://" + other.Addr() + "/9/d", "/gopher://" + srv.Addr() + "/9/a\"b"} {
+		// Another server, a target that is no URL, a body past the
+		// bound: 502, closed.
+		for _, target := range []string{"gopher://" + other.Addr() + "/9/d", "/gopher://" + srv.Addr() + "/9/a\"b", "gopher://" + srv.Addr() + "/9/big"} {
 			err := c.get(addr, target, doc)
 			if err == nil || !strings.Contains(err.Error(), "502") {
 				t.Errorf("%s: %s: %v, want a 502", mode.name, target, err)
