@@ -1165,6 +1165,9 @@ func startRaw(ctx context.Context, allow []string, page []byte, nethttp bool) (_
 // "... gateway on http://ADDR/"); the rest of that output is discarded.
 // The caller stops p when it fails.
 func (p *process) startAnnounced(ctx context.Context, cmd *exec.Cmd, marker string) error {
+	if err := ctx.Err(); err != nil {
+		return err // interrupted already: nothing is started
+	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return err

@@ -340,7 +340,5 @@ func appendRawResponse(out []byte, ctype string, body []byte, closing bool) []by
 func rawError(status int, err error) []byte {
 	msg := err.Error() + "\n"
 	return []byte(fmt.Sprintf("HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
-		status, statusText[status], len(msg), msg))
+		status, http.StatusText(status), len(msg), msg))
 }
-
-var statusText = map[int]string{400: "Bad Request", 502: "Bad Gateway"}
