@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -130,7 +131,7 @@ func TestGoalReport(t *testing.T) {
 		"menu": {
 			1:  {urlkitMenu: side(10, 15e6), directMenu: side(10, 10e6)},
 			8:  {urlkitMenu: side(10, 30e6), directMenu: side(10, 10e6), rawMenu: side(10, 15e6)},
-			32: {urlkitMenu: side(10, 30e6), directMenu: side(10, 10e6), rawMenu: side(10, 20e6)},
+			32: {urlkitMenu: side(10, 30e6), directMenu: side(10, 10e6), rawMenu: side(10, 20e6), rawMenuRelay: side(10, 12e6)},
 		},
 	}
 	got := goalReport(all)
@@ -145,7 +146,9 @@ func TestGoalReport(t *testing.T) {
 		"menu page,  8 clients: urlkit/direct cpu 3.00x (goal <= 1.50x: not met), 2000 ns an item beyond the fetch\n" +
 			"    the raw floor: raw/direct cpu 1.50x, urlkit/raw cpu 2.00x: the cpu goal of 1.50x is within the floor's reach\n",
 		"menu page, 32 clients: urlkit/direct cpu 3.00x (goal <= 1.50x: not met), 2000 ns an item beyond the fetch\n" +
-			"    the raw floor: raw/direct cpu 2.00x, urlkit/raw cpu 1.50x: the cpu goal of 1.50x is beyond the physical floor of this harness (the raw gateway reaches a cpu of 2.00x the direct fetch's)\n",
+			"    the raw floor: raw/direct cpu 2.00x, urlkit/raw cpu 1.50x: the cpu goal of 1.50x is beyond the physical floor of this harness (the raw gateway reaches a cpu of 2.00x the direct fetch's)\n" +
+			// The relay floor: the menu's own bytes, no page.
+			fmt.Sprintf("    the relay floor (the menu's own %d bytes moved, no page): relay/direct cpu 1.20x: the cpu goal of 1.50x is within the floor's reach\n", menuBytes),
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("goalReport lacks %q:\n%s", want, got)
@@ -156,6 +159,9 @@ func TestGoalReport(t *testing.T) {
 	}
 	if strings.Count(got, "raw floor") != 3 {
 		t.Errorf("goalReport gives the raw floor %d times, want 3 (where it was measured):\n%s", strings.Count(got, "raw floor"), got)
+	}
+	if strings.Count(got, "relay floor") != 1 {
+		t.Errorf("goalReport gives the relay floor %d times, want 1 (where it was measured):\n%s", strings.Count(got, "relay floor"), got)
 	}
 	if strings.Contains(got, " 1 clients: urlkit/direct rate") {
 		t.Errorf("goalReport gives gopher at 1 client, which item 6 does not name:\n%s", got)

@@ -216,7 +216,8 @@ func TestStartRawCleansUp(t *testing.T) {
 // (built from the checkout), the raw gateway and the same on net/http,
 // each a process of its own, asked for the gopher document and the menu's
 // page beside the direct fetch; the raw sides answer the menu with urlkit
-// serve's page of it, and every process is gone after close.
+// serve's page of it, the relay side with the menu as fetched, and
+// every process is gone after close.
 func TestSetupProcessParts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds urlkit")
@@ -226,7 +227,7 @@ func TestSetupProcessParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.close()
-	want := [][]string{{urlkitGopher, directGopherS, rawGopher, nethttpGopher}, {urlkitMenu, directMenu, rawMenu, nethttpMenu}}
+	want := [][]string{{urlkitGopher, directGopherS, rawGopher, nethttpGopher}, {urlkitMenu, directMenu, rawMenu, nethttpMenu, rawMenuRelay}}
 	if len(e.groups) != len(want) {
 		t.Fatalf("%d groups, want %d", len(e.groups), len(want))
 	}
