@@ -58,7 +58,8 @@ type bundle struct {
 
 	status                [3]int // by linkset.Status
 	schemes, hosts, kinds counter
-	counted               bool // any count since the last flush
+	counted               bool              // any count since the last flush
+	reasons               map[string]string // see reasonField
 
 	ctx      context.Context
 	tmp      string // the job's temporary directory
@@ -158,7 +159,8 @@ func (b *bundle) record(r linkset.Record) {
 	b.kinds.add(r.Kind, 1)
 	sh := shardOf(r.Input, b.shards)
 	n := len(b.rejected[sh])
-	b.rejected[sh] = appendLine(b.rejected[sh], linkset.RejectedLine(r), b.shards)
+	batch := batchRoom(b.rejected[sh], b.shards)
+	b.rejected[sh] = append(linkset.AppendRejectedLine(batch, r, b.reasonField(r.Reason)), '\n')
 	b.rejN[sh]++
 	b.rejBytes += len(b.rejected[sh]) - n
 	if b.rejBytes >= maxBatchBytes {
@@ -248,11 +250,36 @@ func (b *bundle) addURL(r *linkset.Record, sh int) {
 // eighth more, in one allocation: grown by append, a batch of megabytes
 // would be copied (and its fresh memory faulted in) several times over.
 func appendLine(batch []byte, line string, shards int) []byte {
+	return append(append(batchRoom(batch, shards), line...), '\n')
+}
+
+// batchRoom returns batch, or for an empty batch without room, one with
+// room for its share of maxBatchBytes and an eighth more (see appendLine).
+func batchRoom(batch []byte, shards int) []byte {
 	if cap(batch) == 0 {
 		share := maxBatchBytes / shards
-		batch = make([]byte, 0, share+share/8+len(line)+64)
+		batch = make([]byte, 0, share+share/8+256)
 	}
-	return append(append(batch, line...), '\n')
+	return batch
+}
+
+// maxReasons bounds the rejection reasons a bundle keeps quoted.
+const maxReasons = 1024
+
+// reasonField returns linkset.Field(reason), from the reasons already
+// quoted in the bundle when it is one of them: a reason is one of a few
+// sentences (the same character breaking the same rule), and most of them
+// hold a double quote, which Field quotes, a rune at a time.
+func (b *bundle) reasonField(reason string) string {
+	if f, ok := b.reasons[reason]; ok {
+		return f
+	}
+	f := linkset.Field(reason)
+	if b.reasons == nil || len(b.reasons) >= maxReasons {
+		b.reasons = make(map[string]string)
+	}
+	b.reasons[strings.Clone(reason)] = strings.Clone(f)
+	return f
 }
 
 // within returns the offset of sub in s: found from their addresses when

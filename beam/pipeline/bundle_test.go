@@ -11,6 +11,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+
+	"github.com/urlkit/urlkit/linkset"
 )
 
 // TestWithin: a host that is a view of its canonical URL is found by its
@@ -141,5 +143,49 @@ func TestClaimThrough(t *testing.T) {
 	}
 	if _, ok := claimThrough(rt, end, end+100); ok {
 		t.Fatalf("claimThrough(%d) past the end succeeded", end)
+	}
+}
+
+// TestRejectedBatches: a bundle's rejected batches hold each rejected line
+// as linkset.RejectedLine writes it, in the order the lines came, with the
+// quoted reasons it keeps (reasonField) among more reasons than it keeps,
+// some seen again after they were dropped.
+func TestRejectedBatches(t *testing.T) {
+	dir := t.TempDir()
+	var b bundle
+	files := map[int][]string{}
+	b.start(context.Background(), linkset.Options{}, 3, dir, false, func(int, string) {},
+		func(sh int, name string) { files[sh] = append(files[sh], name) }, func(int, []byte) {})
+	want := map[int]string{}
+	for i := range 3 * maxReasons {
+		r := linkset.Record{
+			Input:  fmt.Sprintf("http://h%d.example/~%d\t", i%5, i),
+			Status: linkset.Rejected,
+			Kind:   "unsafe-char",
+			Offset: i % 40,
+			Reason: fmt.Sprintf(`"~" is unsafe (%d)`, i%(maxReasons+maxReasons/2)),
+		}
+		if i%7 == 0 {
+			r.Reason = "no quote here"
+		}
+		b.record(r)
+		sh := shardOf(r.Input, 3)
+		want[sh] += linkset.RejectedLine(r) + "\n"
+	}
+	if err := b.finish(); err != nil {
+		t.Fatal(err)
+	}
+	for sh := range 3 {
+		var got strings.Builder
+		for _, name := range files[sh] {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.WriteString(string(data))
+		}
+		if got.String() != want[sh] {
+			t.Errorf("shard %d: the rejected batches differ from linkset.RejectedLine's lines:\n%.300s\nwant\n%.300s", sh, got.String(), want[sh])
+		}
 	}
 }
