@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlkit/urlkit/internal/testkit/testio"
 	"github.com/urlkit/urlkit/scheme"
 )
 
@@ -37,7 +38,7 @@ import (
 func TestFTPWireTranscripts(t *testing.T) {
 	update := os.Getenv("URLKIT_UPDATE_FTPWIRE") == "1"
 	names := map[string]bool{}
-	for _, sc := range ftpWireScenarios() {
+	for _, sc := range ftpWireScenarios(t) {
 		names[sc.name] = true
 		t.Run(sc.name, func(t *testing.T) {
 			got := runFTPWire(t, sc)
@@ -289,7 +290,8 @@ func wireListing(line, data string) wireRule {
 
 func wireRefuse(cmd, reply string) wireRule { return wireRule{cmd: cmd, reply: reply} }
 
-func ftpWireScenarios() []wireScenario {
+func ftpWireScenarios(t testing.TB) []wireScenario {
+	refused := testio.ClosedAddr(t)
 	one := func(u string) []wireFetch { return []wireFetch{{url: u}} }
 	head := scheme.Config{Head: true}
 	details := scheme.Config{FTPListDetails: true}
@@ -351,7 +353,7 @@ func ftpWireScenarios() []wireScenario {
 		{name: "cwd-550", rules: []wireRule{wireRefuse("CWD a", "550 no such directory")}, fetches: one("ftp://S/a/b/f;type=i")},
 		{name: "type-504", rules: []wireRule{wireRefuse("TYPE", "504 not that type")}, fetches: one("ftp://S/f;type=a")},
 		{name: "server-closes", rules: []wireRule{{cmd: "TYPE", close: true}}, fetches: one("ftp://S/f;type=i")},
-		{name: "dial-refused", fetches: []wireFetch{{plan: func(string) *scheme.FTPPlan { return ftpPlanBy(closedAddr(), user, pass, epsv) }}}},
+		{name: "dial-refused", fetches: []wireFetch{{plan: func(string) *scheme.FTPPlan { return ftpPlanBy(refused, user, pass, epsv) }}}},
 		// Head plans: SIZE and MDTM.
 		{name: "head-file", rules: []wireRule{wireRefuse("SIZE", "213 1234"), wireRefuse("MDTM", "213 20251104100000")}, fetches: []wireFetch{{url: "ftp://S/pub/f.txt", cfg: head}}},
 		{name: "head-mdtm-refused", rules: []wireRule{wireRefuse("SIZE", "213 1234"), wireRefuse("MDTM", "550 no")}, fetches: []wireFetch{{url: "ftp://S/f.txt", cfg: head}}},
@@ -403,17 +405,6 @@ func ftpWireScenarios() []wireScenario {
 		{name: "pool-asked-not-kept", pool: true, rules: []wireRule{wireFile("f", "payload")}, fetches: []wireFetch{{url: "ftp://u@S/f;type=i", prompt: typed}, {url: "ftp://u@S/f;type=i", prompt: typed}}},
 		{name: "pool-completes-first", pool: true, rules: []wireRule{{cmd: "RETR f", transfer: true, reply: "250 done already", data: "payload"}}, fetches: []wireFetch{{url: "ftp://S/f;type=i"}, {url: "ftp://S/f;type=i"}}},
 	}
-}
-
-// closedAddr returns a loopback address nothing listens on.
-func closedAddr() string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "127.0.0.1:1"
-	}
-	a := ln.Addr().String()
-	ln.Close()
-	return a
 }
 
 var (

@@ -2,11 +2,12 @@ package gateway
 
 import (
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/urlkit/urlkit/internal/testkit/testio"
 )
 
 // get asks base for target with an Accept header.
@@ -90,12 +91,7 @@ func TestGoInput(t *testing.T) {
 // plain words (access.PlainError), with the status, the URL box filled with
 // the URL and a retry link; plain text for clients that prefer it.
 func TestErrorPage(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testio.ClosedAddr(t)
 	base := serve(t, New(allow(addr)))
 	target := "gopher://" + addr + "/0/x"
 	resp, body := getAccept(t, base, "/"+target, browserAccept)

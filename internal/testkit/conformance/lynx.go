@@ -27,9 +27,6 @@ const lynxPages = 400
 // with a fixed seed so that the report is the same on every run.
 const lynxGenerated = 1200
 
-// relTables are the tables of relative/.
-var relTables = []string{"rfc1630_partial_examples.tsv", "rfc1808_sec5_examples.tsv", "rfc2396_appC_examples.tsv", "rfc3986_sec5.4_examples.tsv", "python_test_urlparse_urljoin.tsv"}
-
 // Lynx compares urlkit's ModeLibwww with lynx (the Debian package; lynx
 // 2.9 is built on CERN libwww 2.14's HTParse, as lynx was in 1994) as a
 // live oracle: each base becomes an HTML page with <base href> and one link
@@ -51,15 +48,7 @@ func Lynx(dir string) (*Suite, error) {
 		s.Unavailable = "lynx is not installed (Debian package lynx), so this suite was not run"
 		return s, nil
 	}
-	type pair struct{ base, ref string }
-	var pairs []pair
-	seen := map[pair]bool{}
-	add := func(p pair) {
-		if seen[p] {
-			return
-		}
-		seen[p] = true
-		s.Total++
+	set := newRelPairSet(s, func(p relPair) bool {
 		in := p.base + " + " + p.ref
 		switch {
 		case strings.IndexFunc(p.base+p.ref, func(r rune) bool { return r <= ' ' || r >= 0x7f }) >= 0:
@@ -67,17 +56,12 @@ func Lynx(dir string) (*Suite, error) {
 		case !isAbsoluteText(p.base):
 			s.skip("no absolute base", "<base href> needs an absolute URL; the tables' partial bases (\"\", \"//a\", \"/b/c\") cannot be put on a page", in)
 		default:
-			pairs = append(pairs, p)
+			return true
 		}
-	}
-	for _, f := range relTables {
-		rows, err := readRelTable(dir, f)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range rows {
-			add(pair{r.base, r.ref})
-		}
+		return false
+	})
+	if err := set.addTables(dir, nil); err != nil {
+		return nil, err
 	}
 	// The cases of issue 10 that were checked against HTParse.
 	for _, p := range [][2]string{
@@ -85,16 +69,16 @@ func Lynx(dir string) (*Suite, error) {
 		{"http://a/b/c/d", "http:g"}, {"http://a/b/c//d/e/f", "../../g"}, {"http:///s//a/b/c", "g"},
 		{"http://a/b/c/d;p?q", "//g?y"}, {"ftp://a/b/c", "ftp:g"}, {"http://a/b/c/d", "http://v"},
 	} {
-		add(pair{p[0], p[1]})
+		set.add(p[0], p[1])
 	}
 	for _, g := range generatedPairs(lynxGenerated) {
-		add(pair{g[0], g[1]})
+		set.add(g[0], g[1])
 	}
 
 	// One page per base, at most lynxPages links each.
 	byBase := map[string][]string{}
 	var bases []string
-	for _, p := range pairs {
+	for _, p := range set.pairs {
 		if byBase[p.base] == nil {
 			bases = append(bases, p.base)
 		}

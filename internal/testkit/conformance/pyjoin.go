@@ -51,18 +51,10 @@ func PythonJoin(dir string) (*Suite, error) {
 		s.Unavailable = "python3 is not installed, so this suite was not run"
 		return s, nil
 	}
-	type pair struct{ base, ref string }
-	var pairs []pair
-	seen := map[pair]bool{}
-	add := func(p pair) {
-		if seen[p] {
-			return
-		}
-		seen[p] = true
-		s.Total++
+	set := newRelPairSet(s, func(p relPair) bool {
 		if strings.ContainsAny(p.base+p.ref, "\t\r\n") {
 			s.skip("control character", "a tab or line break, which RFC 1738 2.2 excludes and the line protocol to python3 cannot carry", p.base+" + "+p.ref)
-			return
+			return false
 		}
 		// A rejected base or reference is not sent to urljoin, but the
 		// rejection's reason is checked on the input (reject.go).
@@ -75,26 +67,21 @@ func PythonJoin(dir string) (*Suite, error) {
 				} else {
 					s.skip("RFC 1738 rejects the "+side.what+": "+name, reason, p.base+" + "+p.ref)
 				}
-				return
+				return false
 			}
 		}
-		pairs = append(pairs, p)
-	}
+		return true
+	})
 	var refs []string
 	refSeen := map[string]bool{}
 	okRef := func(ref string) bool { _, err := urlkit.ParseRef(ref); return err == nil }
-	for _, f := range []string{"rfc1630_partial_examples.tsv", "rfc1808_sec5_examples.tsv", "rfc2396_appC_examples.tsv", "rfc3986_sec5.4_examples.tsv", "python_test_urlparse_urljoin.tsv"} {
-		rows, err := readRelTable(dir, f)
-		if err != nil {
-			return nil, err
+	if err := set.addTables(dir, func(r relRow) {
+		if !refSeen[r.ref] && okRef(r.ref) {
+			refSeen[r.ref] = true
+			refs = append(refs, r.ref)
 		}
-		for _, r := range rows {
-			add(pair{r.base, r.ref})
-			if !refSeen[r.ref] && okRef(r.ref) {
-				refSeen[r.ref] = true
-				refs = append(refs, r.ref)
-			}
-		}
+	}); err != nil {
+		return nil, err
 	}
 	var corpus []string
 	for _, rel := range AdaDatasets {
@@ -112,12 +99,12 @@ func PythonJoin(dir string) (*Suite, error) {
 		step := max(1, len(corpus)/joinSampleBases)
 		for i := 0; i < len(corpus) && i/step < joinSampleBases; i += step {
 			for _, ref := range refs {
-				add(pair{corpus[i], ref})
+				set.add(corpus[i], ref)
 			}
 		}
 	}
 	var in strings.Builder
-	for _, p := range pairs {
+	for _, p := range set.pairs {
 		in.WriteString(p.base + "\t" + p.ref + "\n")
 	}
 	cmd := exec.Command(py, "-c", pyJoin)
@@ -132,7 +119,7 @@ func PythonJoin(dir string) (*Suite, error) {
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	i := 0
 	for sc.Scan() {
-		if i >= len(pairs) {
+		if i >= len(set.pairs) {
 			return nil, fmt.Errorf("conformance: python3 urljoin wrote more lines than it was given")
 		}
 		var row [3]any
@@ -141,11 +128,11 @@ func PythonJoin(dir string) (*Suite, error) {
 		}
 		res, _ := row[0].(string)
 		rel, _ := row[1].(bool)
-		compareJoin(s, pairs[i].base, pairs[i].ref, res, rel)
+		compareJoin(s, set.pairs[i].base, set.pairs[i].ref, res, rel)
 		i++
 	}
-	if i != len(pairs) {
-		return nil, fmt.Errorf("conformance: python3 urljoin answered %d of %d pairs", i, len(pairs))
+	if i != len(set.pairs) {
+		return nil, fmt.Errorf("conformance: python3 urljoin answered %d of %d pairs", i, len(set.pairs))
 	}
 	return s, nil
 }

@@ -48,6 +48,57 @@ func readRelTable(dir, name string) ([]relRow, error) {
 	return rows, nil
 }
 
+// relTables are the tables of relative/.
+var relTables = []string{"rfc1630_partial_examples.tsv", "rfc1808_sec5_examples.tsv", "rfc2396_appC_examples.tsv", "rfc3986_sec5.4_examples.tsv", "python_test_urlparse_urljoin.tsv"}
+
+// relPair is a base and a reference to resolve against it.
+type relPair struct{ base, ref string }
+
+// relPairSet gathers the distinct pairs an oracle suite sends to its
+// peer: each distinct pair counts once in the suite's total, and is kept
+// when keep accepts it (keep records its own skip or rejection).
+type relPairSet struct {
+	s     *Suite
+	keep  func(relPair) bool
+	seen  map[relPair]bool
+	pairs []relPair
+}
+
+func newRelPairSet(s *Suite, keep func(relPair) bool) *relPairSet {
+	return &relPairSet{s: s, keep: keep, seen: map[relPair]bool{}}
+}
+
+// add counts the pair, if new, and keeps it if keep accepts it.
+func (ps *relPairSet) add(base, ref string) {
+	p := relPair{base, ref}
+	if ps.seen[p] {
+		return
+	}
+	ps.seen[p] = true
+	ps.s.Total++
+	if ps.keep(p) {
+		ps.pairs = append(ps.pairs, p)
+	}
+}
+
+// addTables adds every row of relTables, calling each (if not nil) on
+// every row after it is added.
+func (ps *relPairSet) addTables(dir string, each func(relRow)) error {
+	for _, f := range relTables {
+		rows, err := readRelTable(dir, f)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			ps.add(r.base, r.ref)
+			if each != nil {
+				each(r)
+			}
+		}
+	}
+	return nil
+}
+
 // relDivergence is a row on which a mode deliberately gives another result
 // than the table: got is the mode's result ("error" when the input or the
 // result is not an RFC 1738 URL), class and why say why. They are the
