@@ -189,3 +189,73 @@ func TestRejectedBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestBundleCounts: a bundle's counts (status, scheme, host, kind) are
+// those of its lines one by one (linkset.Classify), whether a URL is seen
+// once, seen again (its further lines counted in its batchURL), written
+// in several ways (a scheme or host in capitals: the record's are not in
+// the canonical text as they are), or forgotten and seen afresh (more
+// URLs than maxBundleKeys).
+func TestBundleCounts(t *testing.T) {
+	// URL k: 70,000 of them each twice, then 70,000 others (past
+	// maxBundleKeys: the bundle forgets the URLs it saw), then the first
+	// 30,000 again; URLs of k%3 == 0 written in two ways.
+	const half = 70000
+	var lines []string
+	for i := range 4*half + 30000 {
+		k := i % half
+		if i >= 2*half && i < 3*half {
+			k = i
+		}
+		sch := []string{"http", "ftp", "gopher"}[k%3]
+		if k%3 == 0 && i%2 == 1 {
+			sch = "HTTP"
+		}
+		lines = append(lines, fmt.Sprintf("%s://Host%d.example/p%d", sch, k%3001, k))
+		if i%1000 == 0 {
+			lines = append(lines, "http://a.b/%zz", "mailto:x@y.example", "file:///etc/x", "news:comp.lang.go", "HTTP://EXAMPLE.COM:80/", "http://example.com/")
+		}
+	}
+	want := map[string]int{}
+	for _, l := range lines {
+		s, ok := linkset.Line(l)
+		if !ok {
+			continue
+		}
+		r := linkset.Classify(s, linkset.Options{})
+		want[SectionStatus+"\t"+r.Status.String()]++
+		if r.Status == linkset.Rejected {
+			want[SectionKind+"\t"+linkset.Field(r.Kind)]++
+			continue
+		}
+		want[SectionScheme+"\t"+linkset.Field(r.Scheme)]++
+		if r.Host != "" {
+			want[SectionHost+"\t"+linkset.Field(r.Host)]++
+		}
+	}
+	got := map[string]int{}
+	var b bundle
+	drop := func(int, string) {}
+	b.start(context.Background(), linkset.Options{}, 5, t.TempDir(), true, drop, drop, func(_ int, batch []byte) {
+		for _, line := range strings.SplitAfter(string(batch), "\n") {
+			if key, n, ok := cutCount([]byte(line)); ok {
+				got[string(key)] += n
+			}
+		}
+	})
+	for _, l := range lines {
+		b.line(b.keep([]byte(l)))
+	}
+	if err := b.finish(); err != nil {
+		t.Fatal(err)
+	}
+	dropBatches(nil, b.tmp)
+	if len(got) != len(want) {
+		t.Errorf("%d count keys, want %d", len(got), len(want))
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("%q: %d, want %d", k, got[k], n)
+		}
+	}
+}
