@@ -16,6 +16,14 @@
 //   - menu: the page of a 1,000-item gopher menu from `urlkit serve` (path
 //     form, as a browser asks) and from Squid, against fetching the menu
 //     directly, the same way;
+//   - in both parts, the raw gateway (rawgw.go): a minimal HTTP/1.1
+//     keep-alive gateway of the benchmark's own, in a process of its own
+//     (this binary in a hidden mode), asked as urlkit serve is asked: it
+//     parses the target with urlkit.Parse, fetches it with the direct
+//     side's code and answers with a Content-Length in one write; for the
+//     menu, with urlkit serve's page of it, recorded once. It is the
+//     physical floor of a gateway process in this harness: the raw/direct
+//     and urlkit/raw ratios say how far a goal is within its reach;
 //   - ftp, a 2 KB file: `urlkit serve` against Squid, both asked
 //     "GET ftp://... HTTP/1.1". urlkit serve runs with a per-client
 //     connection cap above the clients' number (maxConnsPerClient);
@@ -82,6 +90,9 @@ import (
 var parts = []string{"gopher", "menu", "ftp", "gopher-handler", "menu-handler"}
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == rawMode {
+		os.Exit(rawMain(os.Args[2:]))
+	}
 	var (
 		squidBin = flag.String("squid", "/tmp/squid-gopher/sbin/squid", "the squid binary, built with gopher by ../shared/squid-gopher/build.sh (empty: no squid sides)")
 		window   = flag.Duration("window", 500*time.Millisecond, "length of one measuring window")
@@ -197,9 +208,14 @@ const (
 	urlkitGopher  = "urlkit gopher"
 	directGopherS = "direct gopher"
 	squidGopher   = "squid gopher"
+	rawGopher     = "raw gopher"
+	nethttpGopher = "net/http gopher"
 	urlkitMenu    = "urlkit menu page"
 	directMenu    = "direct menu fetch"
 	squidMenu     = "squid menu page"
+	rawMenu       = "raw menu page"
+	rawMenuRelay  = "raw menu relay"
+	nethttpMenu   = "net/http menu"
 	urlkitFTP     = "urlkit ftp"
 	squidFTP      = "squid ftp"
 	handlerGopher = "handler gopher"
@@ -261,13 +277,29 @@ func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, e
 	e.sides[directGopherS] = side{do: func(c *client) error { return direct(c, doc) }}
 	e.sides[directMenu] = side{do: func(c *client) error { return dirMenu(c, menu[:menuEnd]) }}
 
-	// urlkit serve and Squid, each a process of its own.
-	var serve, squid *process
+	// urlkit serve, the raw gateway and Squid, each a process of its own.
+	var serve, raw, nethttp, squid *process
 	if sel["gopher"] || sel["menu"] || sel["ftp"] {
 		if serve, err = startServe(ctx, allow); err != nil {
 			return nil, fmt.Errorf("urlkit serve: %w", err)
 		}
 		e.stops = append(e.stops, serve.stop)
+		if sel["gopher"] || sel["menu"] {
+			// The raw gateway answers the menu with urlkit serve's page
+			// of it, recorded once: the same bytes moved.
+			resp, err := captured(serve.addr, "/"+menuURL)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", urlkitMenu, err)
+			}
+			if raw, err = startRaw(ctx, allow, resp.body, false); err != nil {
+				return nil, fmt.Errorf("raw gateway: %w", err)
+			}
+			e.stops = append(e.stops, raw.stop)
+			if nethttp, err = startRaw(ctx, allow, resp.body, true); err != nil {
+				return nil, fmt.Errorf("raw gateway on net/http: %w", err)
+			}
+			e.stops = append(e.stops, nethttp.stop)
+		}
 		if squidBin != "" {
 			if squid, err = startSquid(ctx, squidBin); err != nil {
 				return nil, fmt.Errorf("squid: %w", err)
@@ -275,15 +307,24 @@ func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, e
 			e.stops = append(e.stops, squid.stop)
 		}
 	}
-	// A part asks urlkit serve and Squid for the same document (each
-	// proxy's target for it given), against the direct side named (if
-	// not "").
-	proxied := func(part, urlkitSide, direct, squidSide, urlkitTarget, squidTarget string, check func([]byte) error) {
+	// A part asks urlkit serve, the raw gateway and the same on net/http
+	// (if rawSide and nethttpSide are not "") and Squid for the same
+	// document (each proxy's target for it given), against the direct
+	// side named (if not "").
+	proxied := func(part, urlkitSide, direct, rawSide, nethttpSide, squidSide, urlkitTarget, squidTarget string, check func([]byte) error) {
 		g := group{part: part, sides: []string{urlkitSide}}
 		e.sides[urlkitSide] = side{do: func(c *client) error { return c.getCheck(serve.addr, urlkitTarget, check) }, proc: serve}
 		if direct != "" {
 			g.sides = append(g.sides, direct)
 			g.ratios = append(g.ratios, pair{"urlkit/direct", urlkitSide, direct})
+		}
+		if rawSide != "" {
+			// Asked as urlkit serve is asked.
+			e.sides[rawSide] = side{do: func(c *client) error { return c.getCheck(raw.addr, urlkitTarget, check) }, proc: raw}
+			e.sides[nethttpSide] = side{do: func(c *client) error { return c.getCheck(nethttp.addr, urlkitTarget, check) }, proc: nethttp}
+			g.sides = append(g.sides, rawSide, nethttpSide)
+			g.ratios = append(g.ratios, pair{"raw/direct", rawSide, direct}, pair{"urlkit/raw", urlkitSide, rawSide},
+				pair{"net/http/raw", nethttpSide, rawSide}, pair{"urlkit/net/http", urlkitSide, nethttpSide})
 		}
 		if squid != nil {
 			e.sides[squidSide] = side{do: func(c *client) error { return c.getCheck(squid.addr, squidTarget, check) }, proc: squid}
@@ -293,14 +334,25 @@ func setup(ctx context.Context, squidBin string, sel map[string]bool) (_ *env, e
 		e.groups = append(e.groups, g)
 	}
 	if sel["gopher"] {
-		proxied("gopher", urlkitGopher, directGopherS, squidGopher, gopherURL, gopherURL, bodyIs(doc))
+		proxied("gopher", urlkitGopher, directGopherS, rawGopher, nethttpGopher, squidGopher, gopherURL, gopherURL, bodyIs(doc))
 	}
 	if sel["menu"] {
 		// urlkit serve is asked in path form, as a browser asks it.
-		proxied("menu", urlkitMenu, directMenu, squidMenu, "/"+menuURL, menuURL, pageCheck)
+		proxied("menu", urlkitMenu, directMenu, rawMenu, nethttpMenu, squidMenu, "/"+menuURL, menuURL, pageCheck)
+		if raw != nil {
+			// The floor of any page of this menu: the raw gateway
+			// relays the menu's own bytes, asked for as a type 9 item
+			// (so it answers no page): what a gateway pays to move the
+			// menu's information, however small its page.
+			relayURL := "gopher://" + gopherSrv.Addr() + "/9/menu"
+			e.sides[rawMenuRelay] = side{do: func(c *client) error { return c.getCheck(raw.addr, relayURL, bodyIs(menu)) }, proc: raw}
+			g := &e.groups[len(e.groups)-1]
+			g.sides = append(g.sides, rawMenuRelay)
+			g.ratios = append(g.ratios, pair{"relay/direct", rawMenuRelay, directMenu})
+		}
 	}
 	if sel["ftp"] {
-		proxied("ftp", urlkitFTP, "", squidFTP, ftpURL, ftpURL, bodyIs(doc))
+		proxied("ftp", urlkitFTP, "", "", "", squidFTP, ftpURL, ftpURL, bodyIs(doc))
 	}
 
 	if sel["gopher-handler"] || sel["menu-handler"] {
@@ -440,6 +492,9 @@ func ratioOf(a, b *result) ratio {
 // menuItems is the number of items of the menu part's menu.
 const menuItems = 1000
 
+// menuBytes is the size of the menu of menuItems items, as sent.
+var menuBytes = len(fakeservers.LongMenu(menuItems))
+
 // The speed goals of issue 36, item 6: gopher through the gateway at
 // least 0.85x the direct rate and 1.3x Squid's at 8 and 32 clients; the
 // 1,000-item menu page at most 1.5x the direct fetch's CPU time.
@@ -471,6 +526,13 @@ func goalReport(all map[string]map[int]map[string]*result) string {
 			fmt.Fprintf(&b, "; urlkit/squid rate %.2fx (goal >= %.2fx: %s), cpu %.2fx", s.rate, goalSquidRate, met(s.rate >= goalSquidRate), s.cpu)
 		}
 		b.WriteString("\n")
+		if res[rawGopher] != nil {
+			f := ratioOf(res[rawGopher], res[directGopherS])
+			u := ratioOf(res[urlkitGopher], res[rawGopher])
+			fmt.Fprintf(&b, "    the raw floor: raw/direct rate %.2fx, cpu %.2fx; urlkit/raw rate %.2fx, cpu %.2fx: %s\n", f.rate, f.cpu, u.rate, u.cpu,
+				reach(f.rate >= goalDirectRate, fmt.Sprintf("the rate goal of %.2fx", goalDirectRate), fmt.Sprintf("a rate of %.2fx the direct fetch's", f.rate)))
+		}
+		b.WriteString(nethttpLine(res[urlkitGopher], res[nethttpGopher], res[rawGopher]))
 	}
 	for _, conc := range sortedKeys(all["menu"]) {
 		res := all["menu"][conc]
@@ -482,11 +544,46 @@ func goalReport(all map[string]map[int]map[string]*result) string {
 			fmt.Fprintf(&b, "; urlkit/squid cpu %.2fx, rate %.2fx", s.cpu, s.rate)
 		}
 		b.WriteString("\n")
+		if res[rawMenu] != nil {
+			f := ratioOf(res[rawMenu], res[directMenu])
+			u := ratioOf(res[urlkitMenu], res[rawMenu])
+			fmt.Fprintf(&b, "    the raw floor: raw/direct cpu %.2fx, urlkit/raw cpu %.2fx: %s\n", f.cpu, u.cpu,
+				reach(f.cpu <= goalMenuCPU, fmt.Sprintf("the cpu goal of %.2fx", goalMenuCPU), fmt.Sprintf("a cpu of %.2fx the direct fetch's", f.cpu)))
+		}
+		if res[rawMenuRelay] != nil {
+			f := ratioOf(res[rawMenuRelay], res[directMenu])
+			fmt.Fprintf(&b, "    the relay floor (the menu's own %d bytes moved, no page): relay/direct cpu %.2fx: %s\n", menuBytes, f.cpu,
+				reach(f.cpu <= goalMenuCPU, fmt.Sprintf("the cpu goal of %.2fx", goalMenuCPU), fmt.Sprintf("a cpu of %.2fx the direct fetch's relaying the menu unchanged", f.cpu)))
+		}
+		b.WriteString(nethttpLine(res[urlkitMenu], res[nethttpMenu], res[rawMenu]))
 	}
 	if b.Len() == 0 {
 		return ""
 	}
 	return "issue 36 item 6, the goals:\n" + b.String()
+}
+
+// nethttpLine splits urlkit's distance from the raw gateway with the
+// net/http side (the raw gateway's answers on net/http's server): what
+// net/http's server costs over the raw one, and urlkit's own code over
+// that. "" when either was not measured.
+func nethttpLine(urlkit, nethttp, raw *result) string {
+	if nethttp == nil || raw == nil {
+		return ""
+	}
+	n := ratioOf(nethttp, raw)
+	u := ratioOf(urlkit, nethttp)
+	return fmt.Sprintf("    the same on net/http's server: net/http/raw rate %.2fx, cpu %.2fx; urlkit/net/http rate %.2fx, cpu %.2fx\n", n.rate, n.cpu, u.rate, u.cpu)
+}
+
+// reach says whether a goal is within the raw gateway's reach: it is when
+// the raw gateway meets it (ok); otherwise the physical floor of this
+// harness (floor, what the raw gateway reaches) lies beyond it.
+func reach(ok bool, goal, floor string) string {
+	if ok {
+		return goal + " is within the floor's reach"
+	}
+	return goal + " is beyond the physical floor of this harness (the raw gateway reaches " + floor + ")"
 }
 
 func sortedKeys(m map[int]map[string]*result) []int {
@@ -1046,12 +1143,57 @@ func startServe(ctx context.Context, allow []string) (_ *process, err error) {
 	}
 	cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--quiet", "--max-upstream", "256",
 		"--max-conns-per-client", strconv.Itoa(maxConnsPerClient), "--allow", strings.Join(allow, ","))
-	stderr, err := cmd.StderrPipe()
+	if err := p.startAnnounced(ctx, cmd, "gateway on http://"); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// startRaw runs the raw gateway (rawgw.go: this binary again, in its
+// hidden mode) on a free loopback port, fetching from the upstream
+// servers allow names and answering a gopher menu with page, in a new
+// directory removed when it stops; with nethttp, behind net/http's
+// server.
+func startRaw(ctx context.Context, allow []string, page []byte, nethttp bool) (_ *process, err error) {
+	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	if err := p.start(cmd, nil); err != nil {
+	dir, err := os.MkdirTemp("", "urlkit-bench-raw-")
+	if err != nil {
 		return nil, err
+	}
+	p := &process{dir: dir}
+	defer func() {
+		if err != nil {
+			p.stop()
+		}
+	}()
+	pageFile := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(pageFile, page, 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(self, rawMode, "-listen", "127.0.0.1:0", "-allow", strings.Join(allow, ","), "-page", pageFile, "-nethttp="+strconv.FormatBool(nethttp))
+	if err := p.startAnnounced(ctx, cmd, rawListening); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// startAnnounced starts cmd as p (p.start) and sets p.addr from the first
+// line of its standard error, which names the address after marker (as
+// "... gateway on http://ADDR/"); the rest of that output is discarded.
+// The caller stops p when it fails.
+func (p *process) startAnnounced(ctx context.Context, cmd *exec.Cmd, marker string) error {
+	if err := ctx.Err(); err != nil {
+		return err // interrupted already: nothing is started
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := p.start(cmd, nil); err != nil {
+		return err
 	}
 	type first struct {
 		line string
@@ -1067,16 +1209,15 @@ func startServe(ctx context.Context, allow []string) (_ *process, err error) {
 	case f := <-got:
 		line, err = f.line, f.err
 	case <-ctx.Done():
-		return nil, ctx.Err() // stopping it ends the read
+		return ctx.Err() // stopping it ends the read
 	}
-	const marker = "gateway on http://"
 	i := strings.Index(line, marker)
 	if err != nil || i < 0 {
-		return nil, fmt.Errorf("unexpected first line %q: %v", line, err)
+		return fmt.Errorf("unexpected first line %q: %v", line, err)
 	}
 	p.addr = strings.TrimSuffix(strings.Fields(line[i+len(marker):])[0], "/")
 	go io.Copy(io.Discard, stderr)
-	return p, nil
+	return nil
 }
 
 // floorServer answers each path it was given with a response recorded

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -125,19 +126,42 @@ func TestGoalReport(t *testing.T) {
 		"gopher": {
 			1:  {urlkitGopher: side(10, 0), directGopherS: side(10, 0)},
 			8:  {urlkitGopher: side(90, 9e6), directGopherS: side(100, 5e6), squidGopher: side(60, 9e6)},
-			32: {urlkitGopher: side(80, 6.4e6), directGopherS: side(100, 5e6)},
+			32: {urlkitGopher: side(80, 6.4e6), directGopherS: side(100, 5e6), rawGopher: side(80, 4e6), nethttpGopher: side(80, 6e6)},
 		},
-		"menu": {1: {urlkitMenu: side(10, 15e6), directMenu: side(10, 10e6)}},
+		"menu": {
+			1:  {urlkitMenu: side(10, 15e6), directMenu: side(10, 10e6)},
+			8:  {urlkitMenu: side(10, 30e6), directMenu: side(10, 10e6), rawMenu: side(10, 15e6)},
+			32: {urlkitMenu: side(10, 30e6), directMenu: side(10, 10e6), rawMenu: side(10, 20e6), rawMenuRelay: side(10, 12e6)},
+		},
 	}
 	got := goalReport(all)
 	for _, want := range []string{
 		"gopher,  8 clients: urlkit/direct rate 0.90x (goal >= 0.85x: met), cpu 2.00x; urlkit/squid rate 1.50x (goal >= 1.30x: met), cpu 0.67x\n",
 		"gopher, 32 clients: urlkit/direct rate 0.80x (goal >= 0.85x: not met), cpu 1.60x\n",
 		"menu page,  1 clients: urlkit/direct cpu 1.50x (goal <= 1.50x: met), 500 ns an item beyond the fetch\n",
+		// The raw gateway: a floor below the goal puts it beyond reach,
+		// one at or above it leaves it within.
+		"gopher, 32 clients: urlkit/direct rate 0.80x (goal >= 0.85x: not met), cpu 1.60x\n" +
+			"    the raw floor: raw/direct rate 0.80x, cpu 1.00x; urlkit/raw rate 1.00x, cpu 1.60x: the rate goal of 0.85x is beyond the physical floor of this harness (the raw gateway reaches a rate of 0.80x the direct fetch's)\n",
+		"menu page,  8 clients: urlkit/direct cpu 3.00x (goal <= 1.50x: not met), 2000 ns an item beyond the fetch\n" +
+			"    the raw floor: raw/direct cpu 1.50x, urlkit/raw cpu 2.00x: the cpu goal of 1.50x is within the floor's reach\n",
+		"menu page, 32 clients: urlkit/direct cpu 3.00x (goal <= 1.50x: not met), 2000 ns an item beyond the fetch\n" +
+			"    the raw floor: raw/direct cpu 2.00x, urlkit/raw cpu 1.50x: the cpu goal of 1.50x is beyond the physical floor of this harness (the raw gateway reaches a cpu of 2.00x the direct fetch's)\n" +
+			// The relay floor: the menu's own bytes, no page.
+			fmt.Sprintf("    the relay floor (the menu's own %d bytes moved, no page): relay/direct cpu 1.20x: the cpu goal of 1.50x is within the floor's reach\n", menuBytes),
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("goalReport lacks %q:\n%s", want, got)
 		}
+	}
+	if strings.Count(got, "net/http's server") != 1 {
+		t.Errorf("goalReport gives the net/http split %d times, want 1 (where it was measured):\n%s", strings.Count(got, "net/http's server"), got)
+	}
+	if strings.Count(got, "raw floor") != 3 {
+		t.Errorf("goalReport gives the raw floor %d times, want 3 (where it was measured):\n%s", strings.Count(got, "raw floor"), got)
+	}
+	if strings.Count(got, "relay floor") != 1 {
+		t.Errorf("goalReport gives the relay floor %d times, want 1 (where it was measured):\n%s", strings.Count(got, "relay floor"), got)
 	}
 	if strings.Contains(got, " 1 clients: urlkit/direct rate") {
 		t.Errorf("goalReport gives gopher at 1 client, which item 6 does not name:\n%s", got)
@@ -264,7 +288,13 @@ func TestSquidConfig(t *testing.T) {
 // TestMain lets the test binary stand in for Squid (URLKIT_BENCH_FAKE_SQUID
 // set): it listens where the configuration it is given says, or exits at
 // once, or never listens, as the variable asks.
+//
+// With the hidden first argument rawMode, it is the raw gateway, as the
+// benchmark's own binary is (main).
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == rawMode {
+		os.Exit(rawMain(os.Args[2:]))
+	}
 	switch os.Getenv("URLKIT_BENCH_FAKE_SQUID") {
 	case "":
 		os.Exit(m.Run())
