@@ -8,6 +8,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/runtime/graphx"
 	pipepb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/pipeline_v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/urlkit/urlkit/beam/internal/multienv"
 )
 
 // TestNoBusyWaitShape: the pipeline, as it is submitted to a runner, has
@@ -33,15 +35,7 @@ func TestNoBusyWaitShape(t *testing.T) {
 		if err := Build(s, cfg); err != nil {
 			t.Fatal(err)
 		}
-		edges, _, err := p.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		env, err := graphx.CreateEnvironment(context.Background(), graphx.URNEnvExternal, func(context.Context) string { return "localhost:50000" })
-		if err != nil {
-			t.Fatal(err)
-		}
-		pb, err := graphx.Marshal(edges, &graphx.Options{Environment: env})
+		pb, err := multienv.Marshal(context.Background(), p, graphx.URNEnvExternal, func(context.Context) string { return "localhost:50000" })
 		if err != nil {
 			t.Fatal(err)
 		}
