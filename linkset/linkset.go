@@ -300,5 +300,19 @@ func Field(s string) string {
 // RejectedLine formats a rejected record as one tab-separated line:
 // input, kind, offset, reason.
 func RejectedLine(r Record) string {
-	return Field(r.Input) + "\t" + r.Kind + "\t" + strconv.Itoa(r.Offset) + "\t" + Field(r.Reason)
+	return string(AppendRejectedLine(nil, r, Field(r.Reason)))
+}
+
+// AppendRejectedLine appends RejectedLine(r) to dst (without a line
+// ending), given reason, which must be Field(r.Reason): a caller that
+// writes many rejected lines sees the same few reasons over and over, and
+// may keep them as Field wrote them.
+func AppendRejectedLine(dst []byte, r Record, reason string) []byte {
+	dst = append(dst, Field(r.Input)...)
+	dst = append(dst, '\t')
+	dst = append(dst, r.Kind...)
+	dst = append(dst, '\t')
+	dst = strconv.AppendInt(dst, int64(r.Offset), 10)
+	dst = append(dst, '\t')
+	return append(dst, reason...)
 }

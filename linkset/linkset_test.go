@@ -105,6 +105,11 @@ func TestField(t *testing.T) {
 	if got := RejectedLine(Classify("http://a.b/%zz", Options{})); !strings.HasPrefix(got, "http://a.b/%zz\tbad-escape\t11\t") {
 		t.Errorf("RejectedLine = %q", got)
 	}
+	// Each field as Field writes it, the offset in decimal.
+	r := Record{Input: "a\tb", Status: Rejected, Kind: "unsafe-char", Offset: 12, Reason: `"~" is unsafe`}
+	if got, want := RejectedLine(r), `"a\tb"`+"\tunsafe-char\t12\t"+`"\"~\" is unsafe"`; got != want {
+		t.Errorf("RejectedLine = %s, want %s", got, want)
+	}
 }
 
 func TestExtractLines(t *testing.T) {

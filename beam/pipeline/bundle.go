@@ -40,9 +40,12 @@ type bundle struct {
 	// host are counted when it is first seen (its record's strings are at
 	// hand then), and its further lines are counted in its batchURL and
 	// added when the batches are emitted, so that a line whose URL is in
-	// seen costs one look-up.
+	// seen costs one look-up. A URL's slot in seen says where its text is
+	// in its batch until the URL is seen again, and then which of urls is
+	// its batchURL: most URLs of a crawl's link set are seen once, and
+	// cost no batchURL.
 	seen fingerprints
-	urls []batchURL // by fingerprint index
+	urls []batchURL // the URLs of seen that were seen again
 
 	// The valid and repaired lines whose URLs are yet to be looked up in
 	// seen, a group at a time (see drain); their strings are views of
@@ -50,7 +53,7 @@ type bundle struct {
 	group                [groupSize]linkset.Record
 	ng                   int
 	arena                []byte
-	touch                int32    // keeps drain's first loads
+	touch                uint64   // keeps drain's first loads
 	canon                [][]byte // per shard: canonical URLs, one a line
 	rejected             [][]byte // per shard: linkset.RejectedLine, one a line
 	canonN, rejN         []int    // per shard: lines in canon and in rejected
@@ -58,7 +61,8 @@ type bundle struct {
 
 	status                [3]int // by linkset.Status
 	schemes, hosts, kinds counter
-	counted               bool // any count since the last flush
+	counted               bool              // any count since the last flush
+	reasons               map[string]string // see reasonField
 
 	ctx      context.Context
 	tmp      string // the job's temporary directory
@@ -73,9 +77,9 @@ type bundle struct {
 
 // A batchURL is where a canonical URL of seen is in its shard's batch,
 // where its scheme and host are in it (offsets from its start), and how
-// many lines gave it since it was first seen and counted. n is -1 when
-// the record's scheme or host is not in the URL's text as it is: then each
-// line counts them as it comes.
+// many lines gave it after the first, which was counted as it came. n is
+// -1 when the record's scheme or host is not in the URL's text as it is:
+// then each line counts them as it comes.
 type batchURL struct {
 	shard, start       int32
 	hostStart, hostLen int32
@@ -158,7 +162,8 @@ func (b *bundle) record(r linkset.Record) {
 	b.kinds.add(r.Kind, 1)
 	sh := shardOf(r.Input, b.shards)
 	n := len(b.rejected[sh])
-	b.rejected[sh] = appendLine(b.rejected[sh], linkset.RejectedLine(r), b.shards)
+	batch := batchRoom(b.rejected[sh], b.shards)
+	b.rejected[sh] = append(linkset.AppendRejectedLine(batch, r, b.reasonField(r.Reason)), '\n')
 	b.rejN[sh]++
 	b.rejBytes += len(b.rejected[sh]) - n
 	if b.rejBytes >= maxBatchBytes {
@@ -181,21 +186,24 @@ func (b *bundle) drain() {
 		// The other half, with this bundle's random seed, places it.
 		fp[i] = [2]uint64{xxhash.Sum64String(g[i].Canonical), maphash.String(b.seen.s2, g[i].Canonical)}
 	}
-	t := int32(0)
+	t := uint64(0)
 	mask := uint64(len(b.seen.slots) - 1)
 	for i := range g {
-		t += b.seen.slots[fp[i][1]&mask].i
+		t += b.seen.slots[fp[i][1]&mask].at
 	}
 	b.touch += t
 	for i := range g {
 		r := &g[i]
-		slot, added := b.seen.add(fp[i][0], fp[i][1])
+		sh := shardOfHash(fp[i][0], b.shards)
+		slot, added := b.seen.add(fp[i][0], fp[i][1], textAt(sh, len(b.canon[sh])))
 		if added {
-			b.addURL(r, shardOfHash(fp[i][0], b.shards))
-		} else if u := &b.urls[slot.i-1]; u.n >= 0 {
+			b.canon[sh] = appendLine(b.canon[sh], r.Canonical, b.shards)
+			b.canonN[sh]++
+			b.canonBytes += len(r.Canonical) + 1
+		} else if u := b.seenAgain(slot, r); u.n >= 0 {
 			u.n++
 		}
-		if added || b.urls[slot.i-1].n < 0 {
+		if added || b.urls[slot.at&^urlAt].n < 0 {
 			b.schemes.add(r.Scheme, 1)
 			if r.Host != "" {
 				b.hosts.add(r.Host, 1)
@@ -218,10 +226,27 @@ func (b *bundle) drain() {
 	b.arena = b.arena[:0]
 }
 
-// addURL appends a canonical URL to its shard's batch and notes where its
-// scheme and host are.
-func (b *bundle) addURL(r *linkset.Record, sh int) {
-	u := batchURL{shard: int32(sh), start: int32(len(b.canon[sh]))}
+// A slot of seen says where its URL is (its at): for a URL seen once, in
+// which shard's batch and from which byte (textAt); for a URL seen again,
+// which of urls is its batchURL (urlAt and the index).
+const (
+	textAtFlag = 1 << 62
+	urlAt      = 1 << 63
+)
+
+// textAt is the at of a URL from byte start of shard sh's batch.
+func textAt(sh, start int) uint64 {
+	return textAtFlag | uint64(sh)<<32 | uint64(uint32(start))
+}
+
+// seenAgain returns the batchURL of the URL of slot, seen again in r: the
+// URL's batchURL is made the first time (n 0), where the record's scheme
+// and host are in the URL's text noted.
+func (b *bundle) seenAgain(slot *fingerprint, r *linkset.Record) *batchURL {
+	if slot.at&urlAt != 0 {
+		return &b.urls[slot.at&^urlAt]
+	}
+	u := batchURL{shard: int32(slot.at >> 32 & (1<<30 - 1)), start: int32(uint32(slot.at))}
 	if len(r.Scheme) < 1<<15 && strings.HasPrefix(r.Canonical, r.Scheme) {
 		u.schemeLen = int16(len(r.Scheme))
 	} else {
@@ -234,13 +259,9 @@ func (b *bundle) addURL(r *linkset.Record, sh int) {
 			u.n = -1
 		}
 	}
-	if b.urls == nil {
-		b.urls = make([]batchURL, 0, maxBundleKeys)
-	}
+	slot.at = urlAt | uint64(len(b.urls))
 	b.urls = append(b.urls, u)
-	b.canon[sh] = appendLine(b.canon[sh], r.Canonical, b.shards)
-	b.canonN[sh]++
-	b.canonBytes += len(r.Canonical) + 1
+	return &b.urls[len(b.urls)-1]
 }
 
 // appendLine appends a line and its line ending to a shard's batch. An
@@ -248,11 +269,36 @@ func (b *bundle) addURL(r *linkset.Record, sh int) {
 // eighth more, in one allocation: grown by append, a batch of megabytes
 // would be copied (and its fresh memory faulted in) several times over.
 func appendLine(batch []byte, line string, shards int) []byte {
+	return append(append(batchRoom(batch, shards), line...), '\n')
+}
+
+// batchRoom returns batch, or for an empty batch without room, one with
+// room for its share of maxBatchBytes and an eighth more (see appendLine).
+func batchRoom(batch []byte, shards int) []byte {
 	if cap(batch) == 0 {
 		share := maxBatchBytes / shards
-		batch = make([]byte, 0, share+share/8+len(line)+64)
+		batch = make([]byte, 0, share+share/8+256)
 	}
-	return append(append(batch, line...), '\n')
+	return batch
+}
+
+// maxReasons bounds the rejection reasons a bundle keeps quoted.
+const maxReasons = 1024
+
+// reasonField returns linkset.Field(reason), from the reasons already
+// quoted in the bundle when it is one of them: a reason is one of a few
+// sentences (the same character breaking the same rule), and most of them
+// hold a double quote, which Field quotes, a rune at a time.
+func (b *bundle) reasonField(reason string) string {
+	if f, ok := b.reasons[reason]; ok {
+		return f
+	}
+	f := linkset.Field(reason)
+	if b.reasons == nil || len(b.reasons) >= maxReasons {
+		b.reasons = make(map[string]string)
+	}
+	b.reasons[strings.Clone(reason)] = strings.Clone(f)
+	return f
 }
 
 // within returns the offset of sub in s: found from their addresses when
@@ -270,8 +316,7 @@ func within(s, sub string) int {
 
 // countURLs adds the further lines of each URL of seen (those after the
 // first, which was counted as it came) to its scheme's and host's counts.
-// The URLs are taken in the order they came, so that their batches' text
-// is read in order.
+// The URLs are taken in the order they were seen again.
 func (b *bundle) countURLs() {
 	for _, u := range b.urls {
 		if u.n <= 0 {
@@ -386,8 +431,8 @@ func tableSize(max int) int {
 // fingerprints is the bundle's set of 128-bit fingerprints (a URL's
 // xxhash, which gives its shard, and its hash/maphash with the set's
 // seed s2, which places it in the table: a URL is taken for another only
-// if both hashes are equal, and the second's seed is random), each with an
-// index (the order it was added in), in an open addressing table (linear
+// if both hashes are equal, and the second's seed is random), each with
+// where its URL is (see textAt), in an open addressing table (linear
 // probing, at most half full: the bundle empties it before), so that
 // looking a URL up touches one slot where a map of strings would read the
 // URL again.
@@ -399,7 +444,7 @@ type fingerprints struct {
 
 type fingerprint struct {
 	a, b uint64
-	i    int32 // index + 1; 0 marks an empty slot
+	at   uint64 // where the URL is (see textAt); 0 marks an empty slot
 }
 
 // init makes room for max fingerprints.
@@ -411,15 +456,16 @@ func (f *fingerprints) init(max int) {
 // len is the number of fingerprints in the set.
 func (f *fingerprints) len() int { return f.n }
 
-// add adds the fingerprint (a, b) if it is new, and returns its slot and
-// whether it was new. The set must have room (len below its max).
-func (f *fingerprints) add(a, b uint64) (slot *fingerprint, added bool) {
+// add adds the fingerprint (a, b) if it is new, at at (not zero), and
+// returns its slot and whether it was new. The set must have room (len
+// below its max).
+func (f *fingerprints) add(a, b, at uint64) (slot *fingerprint, added bool) {
 	mask := uint64(len(f.slots) - 1)
 	for i := b & mask; ; i = (i + 1) & mask {
 		s := &f.slots[i]
-		if s.i == 0 {
+		if s.at == 0 {
 			f.n++
-			s.a, s.b, s.i = a, b, int32(f.n)
+			s.a, s.b, s.at = a, b, at
 			return s, true
 		}
 		if s.a == a && s.b == b {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+
+	"github.com/urlkit/urlkit/linkset"
 )
 
 // TestWithin: a host that is a view of its canonical URL is found by its
@@ -141,5 +143,119 @@ func TestClaimThrough(t *testing.T) {
 	}
 	if _, ok := claimThrough(rt, end, end+100); ok {
 		t.Fatalf("claimThrough(%d) past the end succeeded", end)
+	}
+}
+
+// TestRejectedBatches: a bundle's rejected batches hold each rejected line
+// as linkset.RejectedLine writes it, in the order the lines came, with the
+// quoted reasons it keeps (reasonField) among more reasons than it keeps,
+// some seen again after they were dropped.
+func TestRejectedBatches(t *testing.T) {
+	dir := t.TempDir()
+	var b bundle
+	files := map[int][]string{}
+	b.start(context.Background(), linkset.Options{}, 3, dir, false, func(int, string) {},
+		func(sh int, name string) { files[sh] = append(files[sh], name) }, func(int, []byte) {})
+	want := map[int]string{}
+	for i := range 3 * maxReasons {
+		r := linkset.Record{
+			Input:  fmt.Sprintf("http://h%d.example/~%d\t", i%5, i),
+			Status: linkset.Rejected,
+			Kind:   "unsafe-char",
+			Offset: i % 40,
+			Reason: fmt.Sprintf(`"~" is unsafe (%d)`, i%(maxReasons+maxReasons/2)),
+		}
+		if i%7 == 0 {
+			r.Reason = "no quote here"
+		}
+		b.record(r)
+		sh := shardOf(r.Input, 3)
+		want[sh] += linkset.RejectedLine(r) + "\n"
+	}
+	if err := b.finish(); err != nil {
+		t.Fatal(err)
+	}
+	for sh := range 3 {
+		var got strings.Builder
+		for _, name := range files[sh] {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.WriteString(string(data))
+		}
+		if got.String() != want[sh] {
+			t.Errorf("shard %d: the rejected batches differ from linkset.RejectedLine's lines:\n%.300s\nwant\n%.300s", sh, got.String(), want[sh])
+		}
+	}
+}
+
+// TestBundleCounts: a bundle's counts (status, scheme, host, kind) are
+// those of its lines one by one (linkset.Classify), whether a URL is seen
+// once, seen again (its further lines counted in its batchURL), written
+// in several ways (a scheme or host in capitals: the record's are not in
+// the canonical text as they are), or forgotten and seen afresh (more
+// URLs than maxBundleKeys).
+func TestBundleCounts(t *testing.T) {
+	// URL k: 70,000 of them each twice, then 70,000 others (past
+	// maxBundleKeys: the bundle forgets the URLs it saw), then the first
+	// 30,000 again; URLs of k%3 == 0 written in two ways.
+	const half = 70000
+	var lines []string
+	for i := range 4*half + 30000 {
+		k := i % half
+		if i >= 2*half && i < 3*half {
+			k = i
+		}
+		sch := []string{"http", "ftp", "gopher"}[k%3]
+		if k%3 == 0 && i%2 == 1 {
+			sch = "HTTP"
+		}
+		lines = append(lines, fmt.Sprintf("%s://Host%d.example/p%d", sch, k%3001, k))
+		if i%1000 == 0 {
+			lines = append(lines, "http://a.b/%zz", "mailto:x@y.example", "file:///etc/x", "news:comp.lang.go", "HTTP://EXAMPLE.COM:80/", "http://example.com/")
+		}
+	}
+	want := map[string]int{}
+	for _, l := range lines {
+		s, ok := linkset.Line(l)
+		if !ok {
+			continue
+		}
+		r := linkset.Classify(s, linkset.Options{})
+		want[SectionStatus+"\t"+r.Status.String()]++
+		if r.Status == linkset.Rejected {
+			want[SectionKind+"\t"+linkset.Field(r.Kind)]++
+			continue
+		}
+		want[SectionScheme+"\t"+linkset.Field(r.Scheme)]++
+		if r.Host != "" {
+			want[SectionHost+"\t"+linkset.Field(r.Host)]++
+		}
+	}
+	got := map[string]int{}
+	var b bundle
+	drop := func(int, string) {}
+	b.start(context.Background(), linkset.Options{}, 5, t.TempDir(), true, drop, drop, func(_ int, batch []byte) {
+		for _, line := range strings.SplitAfter(string(batch), "\n") {
+			if key, n, ok := cutCount([]byte(line)); ok {
+				got[string(key)] += n
+			}
+		}
+	})
+	for _, l := range lines {
+		b.line(b.keep([]byte(l)))
+	}
+	if err := b.finish(); err != nil {
+		t.Fatal(err)
+	}
+	dropBatches(nil, b.tmp)
+	if len(got) != len(want) {
+		t.Errorf("%d count keys, want %d", len(got), len(want))
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("%q: %d, want %d", k, got[k], n)
+		}
 	}
 }

@@ -153,21 +153,21 @@ func Build(s beam.Scope, cfg Config) error {
 	distinct := writeShards(s, impulse, canon, &writeShardFn{Prefix: cfg.Output, Kind: "canonical", Ext: "txt", Shards: shards, Dedup: true, InProcess: cfg.InProcess})
 	nRejected := writeShards(s, impulse, rejected, &writeShardFn{Prefix: cfg.Output, Kind: "rejected", Ext: "tsv", Header: RejectedHeader, Shards: shards, InProcess: cfg.InProcess})
 
+	// The counts added up per shard, one empty batch (so that the counts
+	// and summary are written even when there is no line at all), and
+	// each shard writer's number of lines, all grouped under one key: the
+	// last step runs once every shard is written, writes the counts and
+	// the summary and removes tmp. Its output is grouped and not read
+	// further (see writeCountsFn: Prism busy-waits on the bundles of a
+	// step without outputs, or with side inputs).
 	sc := s.Scope("write counts and summary")
 	merged := beam.ParDo(sc, &mergeCountsFn{}, beam.GroupByKey(sc, counts))
-	// One empty batch, so that the counts and summary are written even
-	// when there is no line at all.
 	merged = beam.Flatten(sc, merged, beam.ParDo(sc, &allShardsFn{Shards: 1}, impulse))
-	summary := beam.ParDo(sc, &writeCountsFn{Counts: cfg.Output + "-counts.tsv", TopHosts: cfg.topHosts()},
-		beam.GroupByKey(sc, beam.AddFixedKey(sc, beam.DropKey(sc, merged))),
-		beam.SideInput{Input: distinct}, beam.SideInput{Input: nRejected})
-	beam.ParDo0(sc, &writeSummaryFn{Summary: cfg.Output + "-summary.txt"}, summary)
-	// The writers' line counts, grouped, so that the clean-up runs once
-	// every shard is written. (As the writers' main output rather than
-	// only a side input, they also keep Prism from busy-waiting on the
-	// writers' bundles: it does so on a bundle whose stage has no output.)
-	written := beam.GroupByKey(s, beam.AddFixedKey(s, beam.Flatten(s, distinct, nRejected)))
-	beam.ParDo0(s, &cleanupFn{Dir: tmp}, written)
+	tally := beam.Flatten(sc, beam.DropKey(sc, merged),
+		beam.ParDo(sc, &writtenFn{Kind: "canonical"}, distinct), beam.ParDo(sc, &writtenFn{Kind: "rejected"}, nRejected))
+	done := beam.ParDo(sc, &writeCountsFn{Counts: cfg.Output + "-counts.tsv", Summary: cfg.Output + "-summary.txt", Tmp: tmp, TopHosts: cfg.topHosts()},
+		beam.GroupByKey(sc, beam.AddFixedKey(sc, tally)))
+	beam.GroupByKey(sc, done)
 	return nil
 }
 

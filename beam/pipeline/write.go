@@ -22,16 +22,16 @@ import (
 
 func init() {
 	register.DoFn4x1[context.Context, int, func(*string) bool, func(int), error](&writeShardFn{})
-	register.DoFn3x1[context.Context, int, func(*int) bool, error](&cleanupFn{})
 	register.DoFn3x0[int, func(*[]byte) bool, func(int, []byte)](&mergeCountsFn{})
-	register.DoFn6x1[context.Context, int, func(*[]byte) bool, func(*int) bool, func(*int) bool, func(string), error](&writeCountsFn{})
-	register.DoFn2x1[context.Context, string, error](&writeSummaryFn{})
+	register.DoFn2x0[int, func([]byte)](&writtenFn{})
+	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int, int), error](&writeCountsFn{})
+	register.Emitter1[[]byte]()
+	register.Emitter2[int, int]()
 	register.DoFn2x0[[]byte, func(int, []byte)](&allShardsFn{})
 	register.DoFn2x0[[]byte, func(int, string)](&allShardFilesFn{})
 	register.Emitter1[int]()
 	register.Iter1[[]byte]()
 	register.Iter1[string]()
-	register.Iter1[int]()
 }
 
 // ShardName is the name of one shard of a sharded output:
@@ -449,27 +449,23 @@ func readTemp(ctx context.Context, name string, buf *bytes.Buffer) error {
 	return nil
 }
 
-// cleanupFn removes the job's temporary directory once the shards are
-// written (its input is every shard writer's output, grouped). A run that
-// fails leaves the directory: PREFIX-tmp-*.
-type cleanupFn struct {
-	Dir string
-}
-
-func (c *cleanupFn) ProcessElement(ctx context.Context, _ int, _ func(*int) bool) error {
-	dropBatches(nil, c.Dir)
-	fs, err := filesystem.New(ctx, c.Dir)
+// removeTmp removes the job's temporary directory and the batches held
+// in memory under it, once the shards are written. A run that fails
+// leaves the directory: PREFIX-tmp-*.
+func removeTmp(ctx context.Context, dir string) error {
+	dropBatches(nil, dir)
+	fs, err := filesystem.New(ctx, dir)
 	if err != nil {
-		return fmt.Errorf("urlkit-beam: %s: %w", c.Dir, err)
+		return fmt.Errorf("urlkit-beam: %s: %w", dir, err)
 	}
 	defer fs.Close()
 	rm, ok := fs.(filesystem.Remover)
 	if !ok {
 		return nil
 	}
-	files, err := fs.List(ctx, c.Dir+"/*")
+	files, err := fs.List(ctx, dir+"/*")
 	if err != nil {
-		return fmt.Errorf("urlkit-beam: listing %s: %w", c.Dir, err)
+		return fmt.Errorf("urlkit-beam: listing %s: %w", dir, err)
 	}
 	for _, f := range files {
 		if err := rm.Remove(ctx, f); err != nil {
@@ -478,7 +474,7 @@ func (c *cleanupFn) ProcessElement(ctx context.Context, _ int, _ func(*int) bool
 	}
 	// The directory itself, where directories exist (not on object
 	// stores, where it went with its last file).
-	rm.Remove(ctx, c.Dir)
+	rm.Remove(ctx, dir)
 	return nil
 }
 
@@ -524,38 +520,68 @@ func cutCount(line []byte) (key []byte, n int, ok bool) {
 	return line[:i], n, err == nil
 }
 
-// writeCountsFn writes the counts file (the merged count lines of every
-// shard, after the header) and emits the summary, which takes the number
-// of distinct canonical URLs from the canonical shards' counts. It checks
-// that the rejected shards hold as many lines as the counts say.
-type writeCountsFn struct {
-	Counts   string
-	TopHosts int
+// sectionWritten is the section of the shard writers' count lines (key
+// the output's kind, "canonical" or "rejected"; count the lines a shard
+// wrote): they go to writeCountsFn with the counts, in batches of their
+// own, and not to the counts file.
+const sectionWritten = "written"
+
+// writtenFn turns the number of lines a shard writer wrote into a count
+// line of sectionWritten.
+type writtenFn struct{ Kind string }
+
+func (f *writtenFn) ProcessElement(n int, emit func([]byte)) {
+	emit(appendCount(nil, sectionWritten, f.Kind, n))
 }
 
-func (w *writeCountsFn) ProcessElement(ctx context.Context, _ int, batches func(*[]byte) bool, distinct, rejected func(*int) bool, summary func(string)) error {
+// writeCountsFn is the job's last step, run once every shard is written
+// (its input, grouped under one key, holds every shard writer's count):
+// it writes the counts file (the merged count lines of every shard, after
+// the header), checks that the rejected shards hold as many lines as the
+// counts say, writes the summary, which takes the number of distinct
+// canonical URLs from the canonical shards' counts, and removes the job's
+// temporary directory Tmp.
+//
+// It emits one element, which a GroupByKey takes and nothing reads: Prism
+// (Beam 2.77, stage.Execute) busy-waits on the bundle of a step without an
+// output until it ends, and its element manager on the bundle of a step
+// with side inputs, which is why the shard writers' counts come here with
+// the other counts rather than as side inputs.
+type writeCountsFn struct {
+	Counts, Summary, Tmp string
+	TopHosts             int
+}
+
+func (w *writeCountsFn) ProcessElement(ctx context.Context, _ int, batches func(*[]byte) bool, done func(int, int)) error {
 	counts := map[string]map[string]int{}
 	var tops hostHeap
+	written := map[string]int{}
 	err := createFile(ctx, w.Counts, func(bw *bufio.Writer) error {
 		bw.WriteString(CountsHeader)
 		bw.WriteByte('\n')
 		var batch []byte
 		for batches(&batch) {
-			bw.Write(batch)
+			ofWriters := bytes.HasPrefix(batch, []byte(sectionWritten+"\t"))
+			if !ofWriters {
+				bw.Write(batch)
+			}
 			for _, line := range bytes.SplitAfter(batch, []byte{'\n'}) {
 				key, n, ok := cutCount(line)
 				if !ok {
 					continue
 				}
 				sec, k, _ := strings.Cut(string(key), "\t")
-				if sec == SectionHost {
+				switch {
+				case ofWriters:
+					written[k] += n
+				case sec == SectionHost:
 					tops.offer(HostCount{k, n}, w.TopHosts)
-					continue
+				default:
+					if counts[sec] == nil {
+						counts[sec] = map[string]int{}
+					}
+					counts[sec][k] += n
 				}
-				if counts[sec] == nil {
-					counts[sec] = map[string]int{}
-				}
-				counts[sec][k] += n
 			}
 		}
 		return nil
@@ -563,34 +589,23 @@ func (w *writeCountsFn) ProcessElement(ctx context.Context, _ int, batches func(
 	if err != nil {
 		return err
 	}
-	if n := sum(rejected); n != counts[SectionStatus]["rejected"] {
+	if n := written["rejected"]; n != counts[SectionStatus]["rejected"] {
 		return fmt.Errorf("urlkit-beam: the rejected shards hold %d lines, the counts say %d", n, counts[SectionStatus]["rejected"])
 	}
-	summary(Summary(counts, tops.sorted(), sum(distinct)))
-	return nil
-}
-
-func sum(ints func(*int) bool) int {
-	total, n := 0, 0
-	for ints(&n) {
-		total += n
-	}
-	return total
-}
-
-// writeSummaryFn writes the summary. It is a step of its own so that the
-// counts step has an output: Prism busy-waits on a bundle of a step
-// without outputs until the bundle ends, so such a step should be short.
-type writeSummaryFn struct {
-	Summary string
-}
-
-func (w *writeSummaryFn) ProcessElement(ctx context.Context, summary string) error {
-	return createFile(ctx, w.Summary, func(bw *bufio.Writer) error {
+	summary := Summary(counts, tops.sorted(), written["canonical"])
+	err = createFile(ctx, w.Summary, func(bw *bufio.Writer) error {
 		bw.WriteString(summary)
 		bw.WriteByte('\n')
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if err := removeTmp(ctx, w.Tmp); err != nil {
+		return err
+	}
+	done(0, 0)
+	return nil
 }
 
 // hostHeap keeps the largest host counts: a min-heap by hostLess.

@@ -41,6 +41,25 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
+// Marshal is p as the universal runner submits it (Beam's runner API),
+// its steps in one environment of the given URN and configuration.
+func Marshal(ctx context.Context, p *beam.Pipeline, urn string, cfg func(context.Context) string) (*pipepb.Pipeline, error) {
+	edges, _, err := p.Build()
+	if err != nil {
+		return nil, err
+	}
+	xlangx.ResolveArtifacts(ctx, edges, nil)
+	env, err := graphx.CreateEnvironment(ctx, urn, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("multienv: the environment: %w", err)
+	}
+	pb, err := graphx.Marshal(edges, &graphx.Options{Environment: env, PipelineResourceHints: jobopts.GetPipelineResourceHints()})
+	if err != nil {
+		return nil, fmt.Errorf("multienv: the pipeline: %w", err)
+	}
+	return pb, nil
+}
+
 // Execute runs p on the job service --endpoint names, as the universal
 // runner does, with each step whose unique name envOf maps to i > 0 in
 // environment i (a copy of the default environment, ID "ENV-i" where ENV
@@ -50,10 +69,6 @@ func Execute(ctx context.Context, p *beam.Pipeline, envOf func(uniqueName string
 		return nil, errors.New("multienv: beam.Init was not called")
 	}
 	endpoint, err := jobopts.GetEndpoint()
-	if err != nil {
-		return nil, err
-	}
-	edges, _, err := p.Build()
 	if err != nil {
 		return nil, err
 	}
@@ -68,14 +83,9 @@ func Execute(ctx context.Context, p *beam.Pipeline, envOf func(uniqueName string
 		defer srv.Stop(ctx)
 		envCfg = srv.EnvironmentConfig
 	}
-	xlangx.ResolveArtifacts(ctx, edges, nil)
-	env, err := graphx.CreateEnvironment(ctx, jobopts.GetEnvironmentUrn(ctx), envCfg)
+	pb, err := Marshal(ctx, p, jobopts.GetEnvironmentUrn(ctx), envCfg)
 	if err != nil {
-		return nil, fmt.Errorf("multienv: the environment: %w", err)
-	}
-	pb, err := graphx.Marshal(edges, &graphx.Options{Environment: env, PipelineResourceHints: jobopts.GetPipelineResourceHints()})
-	if err != nil {
-		return nil, fmt.Errorf("multienv: the pipeline: %w", err)
+		return nil, err
 	}
 	// The copies of the environment name the worker binary as the
 	// default one does: set it before they are made.

@@ -24,15 +24,7 @@ func marshal(t *testing.T, n int) *pipepb.Pipeline {
 	if err := pipeline.Build(s, pipeline.Config{Input: "/nonexistent/*.txt", Output: "/nonexistent/out", Parts: n}); err != nil {
 		t.Fatal(err)
 	}
-	edges, _, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := graphx.CreateEnvironment(context.Background(), graphx.URNEnvExternal, func(context.Context) string { return "localhost:50000" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	pb, err := graphx.Marshal(edges, &graphx.Options{Environment: env})
+	pb, err := Marshal(context.Background(), p, graphx.URNEnvExternal, func(context.Context) string { return "localhost:50000" })
 	if err != nil {
 		t.Fatal(err)
 	}
