@@ -26,6 +26,15 @@ package access
 // window carry the connection id with its two bytes swapped. The socket is
 // connected to the server's address and port, so a packet with the
 // swapped id is taken as the reply's.
+//
+// dirsrv keeps its last 20 replies (its "done queue") by connection id and
+// client address and port, and answers a request whose id and address match
+// one of them with that old reply again (a retransmission, as it takes it),
+// without reading the new request (lib/ardp/ardp_accept.c). The requests of
+// one URL share a socket, so each takes a connection id no earlier request
+// on the socket took, in either byte order (ardpSocket.newCID): with a
+// random id each, two of a URL's requests shared one about once in 16,000
+// URLs, and the later request got the earlier one's reply.
 
 import (
 	"crypto/rand"
@@ -33,6 +42,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -59,6 +69,34 @@ const (
 // ardpFirstRetry is the wait before the first retransmission (doubled for
 // each next one, up to ardpMaxRetry); a variable for tests only.
 var ardpFirstRetry = 500 * time.Millisecond
+
+// ardpSocket is a connected UDP socket to a server, carrying one request
+// after another; cids are the connection ids its requests have taken.
+type ardpSocket struct {
+	net.Conn
+	cids []uint16
+}
+
+// ardpRandomCID draws a connection id; a variable for tests only.
+var ardpRandomCID = func() uint16 {
+	var id [2]byte
+	rand.Read(id[:])
+	return binary.BigEndian.Uint16(id[:]) | 1
+}
+
+// newCID returns a connection id for the socket's next request: a random
+// odd one (never 0, "no connection id"), moved on to the next odd one
+// while it is an id an earlier request on the socket took, or one's bytes
+// swapped (the form dirsrv's retransmissions carry, which receive takes as
+// the reply's). Each earlier id excludes two values, so the loop ends.
+func (s *ardpSocket) newCID() uint16 {
+	cid := ardpRandomCID() | 1
+	for slices.ContainsFunc(s.cids, func(u uint16) bool { return cid == u || cid == u<<8|u>>8 }) {
+		cid += 2
+	}
+	s.cids = append(s.cids, cid)
+	return cid
+}
 
 // ardpConn is one request and its reply over a connected UDP socket.
 type ardpConn struct {
@@ -91,13 +129,11 @@ type ardpConn struct {
 var ardpStats func(sends, wakeups int)
 
 // ardp sends msg as a request to addr (a connected UDP socket).
-func (x *execution) ardp(conn net.Conn, addr, step string, msg []byte, limit int64) (*ardpConn, error) {
+func (x *execution) ardp(conn *ardpSocket, addr, step string, msg []byte, limit int64) (*ardpConn, error) {
 	if len(msg) > ardpMaxData*ardpMaxPackets {
 		return nil, fmt.Errorf("prospero: %s: the request is %d bytes, more than the %d of one window (%d packets)", step, len(msg), ardpMaxData*ardpMaxPackets, ardpMaxPackets)
 	}
-	var id [2]byte
-	rand.Read(id[:])
-	a := &ardpConn{x: x, conn: conn, addr: addr, step: step, cid: binary.BigEndian.Uint16(id[:]) | 1, limit: limit,
+	a := &ardpConn{x: x, conn: conn, addr: addr, step: step, cid: conn.newCID(), limit: limit,
 		buf: make([]byte, 65536), ahead: map[uint16][]byte{}, next: 1, retry: ardpFirstRetry}
 	n := (len(msg) + ardpMaxData - 1) / ardpMaxData
 	if n == 0 {
