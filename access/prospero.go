@@ -272,13 +272,29 @@ func (x *execution) prosperoContents(conn *ardpSocket, p *scheme.ProsperoPlan, r
 	}
 	// Skip what comes before the contents; read its leading tokens.
 	want := []string{"ATTRIBUTE", "OBJECT", "INTRINSIC", "CONTENTS", "SEQUENCE", "DATA"}
+	others := 0 // ATTRIBUTE lines of other attributes
 	for {
+		// Empty lines are skipped, as lexer.line skips them; the end of
+		// the reply comes here (a token read at the end is "", not
+		// io.EOF).
 		lx.start()
-		tok, eol, err := lx.smallToken(x.opts.maxLine())
+		eol, err := lx.skipSpace()
 		if err == io.EOF {
 			closer()
-			return nil, &StepError{Protocol: "prospero", Step: step, Err: errors.New("the reply holds no CONTENTS attribute")}
+			what := "it held no ATTRIBUTE line"
+			if others > 0 {
+				what = fmt.Sprintf("after %d ATTRIBUTE lines of other attributes", others)
+			}
+			return nil, &StepError{Protocol: "prospero", Step: step, Err: fmt.Errorf("the reply ended without the file's CONTENTS attribute (%s)", what)}
 		}
+		if err != nil {
+			closer()
+			return nil, err
+		}
+		if eol {
+			continue
+		}
+		tok, eol, err := lx.smallToken(x.opts.maxLine())
 		if err != nil {
 			closer()
 			return nil, err
@@ -293,6 +309,7 @@ func (x *execution) prosperoContents(conn *ardpSocket, p *scheme.ProsperoPlan, r
 				}
 				if t != w || e {
 					ok = false
+					others++
 					if !e {
 						lx.skipLine()
 					}
@@ -406,6 +423,8 @@ func prosperoReplyError(step string, toks []string) error {
 	switch {
 	case len(toks) == 0:
 		text = "an empty reply"
+	case strings.Trim(text, " ") == "":
+		text = fmt.Sprintf("a line of %d empty token(s) ('') where the server's answer was expected", len(toks))
 	case toks[0] == "NONE-FOUND":
 		text = "NONE-FOUND: no such object"
 	case toks[0] == "FAILURE" && len(toks) > 1 && toks[1] == "NOT-FOUND":

@@ -844,3 +844,150 @@ func TestProsperoForwarded(t *testing.T) {
 		t.Errorf("loop: %v", err)
 	}
 }
+
+// forceCIDs makes the connection ids drawn for the next requests the
+// given ones, in turn, until the test ends.
+func forceCIDs(t *testing.T, cids ...uint16) {
+	t.Helper()
+	saved := ardpRandomCID
+	i := 0
+	ardpRandomCID = func() uint16 { c := cids[i%len(cids)]; i++; return c }
+	t.Cleanup(func() { ardpRandomCID = saved })
+}
+
+// The requests of one URL share a socket, and dirsrv answers a request
+// whose connection id and client address match a reply it keeps (its last
+// 20, lib/ardp/ardp_accept.c) with that reply again, unread: so each
+// request takes an id no earlier request on the socket took. The random
+// draw is forced to repeat an id (CI's flake of TestGetRecursiveReal:
+// about once in 11,000 URLs two of a file's three requests drew one id,
+// and the CONTENTS request got the GET-OBJECT-INFO reply), and to draw an
+// earlier id with its bytes swapped, the form dirsrv's retransmissions
+// carry, while a late copy of the earlier reply arrives under the earlier
+// id: the file's bytes come back each time. hostile.ProsperoDirectory
+// keeps replies by id and address as dirsrv does.
+func TestProsperoConnectionIDs(t *testing.T) {
+	const (
+		info = "ATTRIBUTE OBJECT INTRINSIC SIZE SEQUENCE '4 bytes'\nATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE PROSPERO-CONTENTS '' '' '' ''\n"
+		data = "ATTRIBUTE OBJECT INTRINSIC CONTENTS SEQUENCE DATA 'abc\n'\n"
+	)
+	for _, c := range []struct {
+		name  string
+		cids  []uint16
+		stale bool // before each reply, the one before it again, under its own id
+	}{
+		{"CONTENTS draws the GET-OBJECT-INFO's id", []uint16{0x1001, 0x2003, 0x2003}, false},
+		{"CONTENTS draws the LIST's id", []uint16{0x1001, 0x2003, 0x1001}, false},
+		{"GET-OBJECT-INFO draws the LIST's id", []uint16{0x1001, 0x1001, 0x3005}, false},
+		{"every request draws one id", []uint16{0x1001}, false},
+		{"an id the earlier one's bytes swapped, and a late copy of its reply", []uint16{0x1001, 0x0321, 0x2103}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			forceCIDs(t, c.cids...)
+			d := &hostile.ProsperoDirectory{Replies: map[string]string{"LIST": "FAILURE NOT-A-DIRECTORY\n", "#ALL": info, "CONTENTS": data}, Size: 1250, Window: 16}
+			var last []byte // the last reply's datagram
+			var lastCID uint16
+			s := hostile.ServeUDP(t, func(s *hostile.UDPServer, from net.Addr, dg []byte) {
+				h, payload, ok := hostile.ParseARDP(dg)
+				if !ok || h.Seq == 0 {
+					d.Handle(s, from, dg)
+					return
+				}
+				if c.stale && last != nil {
+					s.Send(from, last)
+				}
+				reply := "NONE-FOUND\n"
+				for k, v := range d.Replies {
+					if strings.Contains(string(payload), k) {
+						reply = v
+					}
+				}
+				if h.CID != lastCID {
+					last = hostile.ARDPPacket(hostile.ARDPHeader{Len: 3, CID: h.CID}, []byte(reply))
+					lastCID = h.CID
+				}
+				d.Handle(s, from, dg)
+			})
+			var trace bytes.Buffer
+			b, _, err := get(t, "prospero://"+s.Addr+"//f", scheme.Config{}, &Options{ReadTimeout: 2 * time.Second, Trace: &trace})
+			if err != nil || string(b) != "abc\n" {
+				t.Fatalf("got %q, %v\n%s", b, err, trace.String())
+			}
+		})
+	}
+}
+
+// An answer that is not the file's contents says what it was, with the
+// step, never an empty text: the end of the reply without the CONTENTS
+// attribute (what a reply to another request holds), a line of empty
+// quoted tokens; empty lines before the attribute are skipped, as the
+// reply's other lines' are (Prospero protocol v5: lines end at an unquoted
+// LF).
+func TestProsperoContentsReplies(t *testing.T) {
+	const info = "ATTRIBUTE OBJECT INTRINSIC SIZE SEQUENCE '3 bytes'\nATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE PROSPERO-CONTENTS '' '' '' ''\n"
+	for _, c := range []struct {
+		name, contents, says string
+	}{
+		{"the GET-OBJECT-INFO reply again", info, `GET-OBJECT-INFO 'CONTENTS' "/f": the reply ended without the file's CONTENTS attribute (after 2 ATTRIBUTE lines of other attributes)`},
+		{"the server's VERSION only", "VERSION 5\n", `GET-OBJECT-INFO 'CONTENTS' "/f": the reply ended without the file's CONTENTS attribute (it held no ATTRIBUTE line)`},
+		{"empty lines only", "\n\n  \n", `GET-OBJECT-INFO 'CONTENTS' "/f": the reply ended without the file's CONTENTS attribute (it held no ATTRIBUTE line)`},
+		{"a line of an empty token", "''\n", `GET-OBJECT-INFO 'CONTENTS' "/f": a line of 1 empty token(s) ('') where the server's answer was expected`},
+		{"empty lines, then the contents", "\n \nVERSION 5\n\nATTRIBUTE OBJECT INTRINSIC CONTENTS SEQUENCE DATA abc\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := &hostile.ProsperoDirectory{Replies: map[string]string{"LIST": "FAILURE NOT-A-DIRECTORY\n", "#ALL": info}, Size: 1250, Window: 16}
+			d.Answer = func(req string) string {
+				if strings.Contains(req, "GET-OBJECT-INFO CONTENTS") {
+					return c.contents
+				}
+				for k, v := range d.Replies {
+					if strings.Contains(req, k) {
+						return v
+					}
+				}
+				return "NONE-FOUND\n"
+			}
+			s := hostile.ServeUDP(t, d.Handle)
+			b, _, err := get(t, "prospero://"+s.Addr+"//f", scheme.Config{}, &Options{ReadTimeout: 2 * time.Second})
+			if c.says == "" {
+				if err != nil || string(b) != "abc" {
+					t.Errorf("got %q, %v", b, err)
+				}
+				return
+			}
+			if err == nil || !strings.HasSuffix(err.Error(), c.says) {
+				t.Errorf("err = %v, want it to end %q", err, c.says)
+			}
+		})
+	}
+}
+
+// A reply error's text is never empty, whatever the server sent: the step
+// alone says nothing of what was wrong.
+func TestReplyErrorNeverEmpty(t *testing.T) {
+	for _, text := range []string{"", " ", "\t"} {
+		e := &ReplyError{Protocol: "prospero", Step: "STEP", Text: text}
+		if want := "prospero: STEP: an empty reply line where the server's answer was expected"; e.Error() != want {
+			t.Errorf("%q: %q, want %q", text, e.Error(), want)
+		}
+	}
+}
+
+// Against the real dirsrv, each of a file's three requests forced to draw
+// one connection id (the draw of CI's flake, where the CONTENTS request got
+// the GET-OBJECT-INFO reply again from dirsrv's done queue, 440 bytes of
+// ATTRIBUTE lines, and the error had an empty text): the file's bytes.
+func TestProsperoRealConnectionIDs(t *testing.T) {
+	env := testservers.RequireUDP(t, "URLKIT_PROSPERO_ADDR")
+	addr, root := env["URLKIT_PROSPERO_ADDR"], env["URLKIT_PROSPERO_ROOT"]
+	p := root + "/pub/hello.txt"
+	want := readFile(t, p)
+	for _, cids := range [][]uint16{{0x1001, 0x2003, 0x2003}, {0x1001, 0x2003, 0x1001}, {0x1001, 0x1001, 0x3005}} {
+		forceCIDs(t, cids...)
+		var trace bytes.Buffer
+		b, _, err := get(t, "prospero://"+addr+"/"+escapeSegments(p), scheme.Config{}, &Options{Trace: &trace})
+		if err != nil || !bytes.Equal(b, want) {
+			t.Errorf("ids drawn %#04x: %q, %v\n%s", cids, b, err, trace.String())
+		}
+	}
+}
