@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -990,4 +991,24 @@ func TestProsperoRealConnectionIDs(t *testing.T) {
 			t.Errorf("ids drawn %#04x: %q, %v\n%s", cids, b, err, trace.String())
 		}
 	}
+	// Many files at once, every draw one of two ids, so that each file's
+	// three requests draw a repeated one: dirsrv keeps the replies of
+	// every socket apart, and each file comes back.
+	ardpRandomCID = func() uint16 { return 0x0101 + 2*uint16(mrand.IntN(2)) }
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for i := 1; i <= 64; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			p := fmt.Sprintf("%s/pub/many/entry-with-a-long-name-number-%d.txt", root, i)
+			b, _, err := get(t, "prospero://"+addr+"/"+escapeSegments(p), scheme.Config{}, nil)
+			if want := fmt.Sprintf("entry %d\n", i); err != nil || string(b) != want {
+				t.Errorf("entry %d: %q, %v", i, b, err)
+			}
+		}()
+	}
+	wg.Wait()
 }
