@@ -33,8 +33,8 @@ package access
 // without reading the new request (lib/ardp/ardp_accept.c). The requests of
 // one URL share a socket, so each takes a connection id no earlier request
 // on the socket took, in either byte order (ardpSocket.newCID): with a
-// random id each, two of a URL's requests shared one about once in 16,000
-// URLs, and the later request got the earlier one's reply.
+// random odd id each, two of a file's three requests shared one about once
+// in 11,000 files, and the later request got the earlier one's reply.
 
 import (
 	"crypto/rand"
