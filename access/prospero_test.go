@@ -1012,3 +1012,76 @@ func TestProsperoRealConnectionIDs(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A reply the server forgets between two windows (dirsrv keeps its last
+// 20 replies; under other clients' requests, a reply waiting for its
+// acknowledgement is dropped, and the acknowledgement then goes
+// unanswered, lib/ardp/ardp_accept.c): the client's silence sends the
+// request again, saying which packets arrived (received-through), and the
+// server answers it anew from the packet after them; the listing is whole,
+// long before the idle timeout. Each window's acknowledgement is forgotten
+// once, so that the request is sent again under each.
+func TestProsperoForgottenReply(t *testing.T) {
+	var b strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&b, "LINK L FILE entry-%d INTERNET-D 127.0.0.1 ASCII /x/entry-%d 0\n", i, i)
+	}
+	forgotten := map[uint16]bool{}
+	sent := 0 // packets the server sends
+	d := &hostile.ProsperoDirectory{Replies: map[string]string{"LIST": b.String()}, Size: 100, Window: 16,
+		Drop: func(uint16, bool) bool { sent++; return false },
+		Forget: func(thru uint16) bool {
+			if thru%16 != 0 || forgotten[thru] {
+				return false
+			}
+			forgotten[thru] = true
+			return true
+		}}
+	s := hostile.ServeUDP(t, d.Handle)
+	var trace bytes.Buffer
+	start := time.Now()
+	got := listing(t, "prospero://"+s.Addr+"//x", &Options{ReadTimeout: 10 * time.Second, Trace: &trace})
+	names := map[string]bool{}
+	for _, e := range got {
+		names[e.Name] = true
+	}
+	if len(got) != 200 || len(names) != 200 || !names["entry-0"] || !names["entry-199"] || time.Since(start) > 8*time.Second {
+		t.Fatalf("%d entries (%d names) in %v\n%.3000s", len(got), len(names), time.Since(start), trace.String())
+	}
+	if len(forgotten) < 3 || !strings.Contains(trace.String(), "sending the request again, received through packet 16") {
+		t.Errorf("forgotten at %v\n%.3000s", forgotten, trace.String())
+	}
+	// Answered from received-through on: no packet came twice.
+	if n := (b.Len() + 99) / 100; sent != n {
+		t.Errorf("the server sent %d packets for a reply of %d", sent, n)
+	}
+}
+
+// The same against the real dirsrv: the listing's first acknowledgement
+// is held while 25 files are fetched (75 requests, more than the 20
+// replies dirsrv keeps; CI's TestRealTimings once waited out its idle
+// timeout so, the reply stopped after packet 96, while
+// TestGetRecursiveReal fetched files from the same dirsrv), then dropped:
+// the listing is whole.
+func TestProsperoRealForgottenReply(t *testing.T) {
+	env := testservers.RequireUDP(t, "URLKIT_PROSPERO_ADDR")
+	addr, root := env["URLKIT_PROSPERO_ADDR"], env["URLKIT_PROSPERO_ROOT"]
+	var held atomic.Bool
+	p := startUDPProxy(t, addr, func(toServer bool, n int, d []byte) bool {
+		h, _, ok := hostile.ParseARDP(d)
+		if !toServer || !ok || h.Seq != 0 || h.RcvdThru != 16 || held.Swap(true) {
+			return false
+		}
+		for range 25 {
+			if _, _, err := get(t, "prospero://"+addr+"/"+escapeSegments(root+"/pub/hello.txt"), scheme.Config{}, nil); err != nil {
+				t.Error(err)
+			}
+		}
+		return true
+	})
+	var trace bytes.Buffer
+	got := listing(t, "prospero://"+p.addr+"/"+root+"/pub/many", &Options{ReadTimeout: 8 * time.Second, Trace: &trace})
+	if len(got) != 300 || !held.Load() {
+		t.Fatalf("%d entries (an acknowledgement held: %v)\n%.3000s", len(got), held.Load(), trace.String())
+	}
+}

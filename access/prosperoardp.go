@@ -20,7 +20,8 @@ package access
 // sends 16 packets of 1250 bytes, then waits: observed on the real server,
 // see prospero_test.go). The client acknowledges with an unsequenced
 // packet whose received-through names the last packet it holds in order,
-// and again when the message is complete.
+// and again when the message is complete. Into a silence it sends the
+// request again, its received-through set the same way (see receive).
 //
 // Observed quirk of dirsrv PreAlpha.5.3: the packets after the first
 // window carry the connection id with its two bytes swapped. The socket is
@@ -155,9 +156,12 @@ func (x *execution) ardp(conn *ardpSocket, addr, step string, msg []byte, limit 
 	return a, nil
 }
 
-// sendRequest sends (or sends again) every packet of the request.
+// sendRequest sends (or sends again) every packet of the request, each
+// saying which packets of the reply have arrived in order (received
+// through, as an acknowledgement does).
 func (a *ardpConn) sendRequest() error {
 	for i, p := range a.req {
+		binary.BigEndian.PutUint16(p[7:], a.next-1)
 		a.x.opts.tracef("> ARDP packet %d/%d, connection %#04x (%d bytes)", i+1, len(a.req), a.cid, len(p))
 		if _, err := a.conn.Write(p); err != nil {
 			return a.ioErr(err)
@@ -271,17 +275,19 @@ func (a *ardpConn) receive() (err error) {
 			if now.Before(a.wait) || now.Before(a.retx) || a.sends >= ardpMaxSends {
 				continue
 			}
-			// Silence: ask again.
+			// Silence: ask again. Under a reply, the request again rather
+			// than an acknowledgement: dirsrv answers either the same way
+			// while it holds the reply (the packets after received-through),
+			// but it holds only its last 20, and an acknowledgement of a
+			// reply it has forgotten goes unanswered, while the request is
+			// answered anew from received-through on.
 			if a.heard {
-				if err := a.ack(); err != nil {
-					return err
-				}
-				a.sends++
+				a.x.opts.tracef("* the reply stopped after packet %d for %s: sending the request again, received through packet %d", a.next-1, a.retry, a.next-1)
 			} else {
 				a.x.opts.tracef("* no reply in %s: sending the request again", a.retry)
-				if err := a.sendRequest(); err != nil {
-					return err
-				}
+			}
+			if err := a.sendRequest(); err != nil {
+				return err
 			}
 			if a.sends >= ardpMaxSends {
 				a.x.opts.tracef("* sent %d times: waiting without sending again", a.sends)
