@@ -1026,11 +1026,14 @@ func TestProsperoForgottenReply(t *testing.T) {
 	for i := range 200 {
 		fmt.Fprintf(&b, "LINK L FILE entry-%d INTERNET-D 127.0.0.1 ASCII /x/entry-%d 0\n", i, i)
 	}
+	var mu sync.Mutex // the server's goroutine writes, the test reads
 	forgotten := map[uint16]bool{}
 	sent := 0 // packets the server sends
 	d := &hostile.ProsperoDirectory{Replies: map[string]string{"LIST": b.String()}, Size: 100, Window: 16,
-		Drop: func(uint16, bool) bool { sent++; return false },
+		Drop: func(uint16, bool) bool { mu.Lock(); sent++; mu.Unlock(); return false },
 		Forget: func(thru uint16) bool {
+			mu.Lock()
+			defer mu.Unlock()
 			if thru%16 != 0 || forgotten[thru] {
 				return false
 			}
@@ -1048,6 +1051,8 @@ func TestProsperoForgottenReply(t *testing.T) {
 	if len(got) != 200 || len(names) != 200 || !names["entry-0"] || !names["entry-199"] || time.Since(start) > 8*time.Second {
 		t.Fatalf("%d entries (%d names) in %v\n%.3000s", len(got), len(names), time.Since(start), trace.String())
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if len(forgotten) < 3 || !strings.Contains(trace.String(), "sending the request again, received through packet 16") {
 		t.Errorf("forgotten at %v\n%.3000s", forgotten, trace.String())
 	}
