@@ -51,10 +51,12 @@ type Config struct {
 	Output string
 	// Shards is the number of files the canonical URLs and the rejected
 	// lines are each written to, from 1 to MaxShards; zero means
-	// DefaultShards. The shards are written in parallel, and the worker
-	// writing one shard holds that shard's distinct URLs in memory (about
-	// 100 bytes each), so a link set of D distinct URLs wants about
-	// D/10^6 shards or more.
+	// DefaultShards. The shards are written in parallel (a worker writes as
+	// many at once as it has processors), and the worker writing one
+	// shard keeps a 16-byte fingerprint of each of its URLs, at most
+	// 6,291,456 at a time (a 128 MiB table); a shard with more lines is
+	// written in several passes over its batch files, so a link set of D
+	// lines wants about D/(6·10^6) shards or more.
 	Shards int
 	// Extract reads the input as free text and takes the URLs in it (RFC
 	// 1738 appendix: <URL:...> wrappers, white space in them ignored)
@@ -148,8 +150,8 @@ func Build(s beam.Scope, cfg Config) error {
 	// written (each impulse is a stage of its own for the runner, and
 	// Prism's loops cost time per stage).
 	impulse := beam.Impulse(s)
-	distinct := writeShards(s, impulse, canon, &writeShardFn{Prefix: cfg.Output, Kind: "canonical", Ext: "txt", Shards: shards, Dedup: true})
-	nRejected := writeShards(s, impulse, rejected, &writeShardFn{Prefix: cfg.Output, Kind: "rejected", Ext: "tsv", Header: RejectedHeader, Shards: shards})
+	distinct := writeShards(s, impulse, canon, &writeShardFn{Prefix: cfg.Output, Kind: "canonical", Ext: "txt", Shards: shards, Dedup: true, InProcess: cfg.InProcess})
+	nRejected := writeShards(s, impulse, rejected, &writeShardFn{Prefix: cfg.Output, Kind: "rejected", Ext: "tsv", Header: RejectedHeader, Shards: shards, InProcess: cfg.InProcess})
 
 	sc := s.Scope("write counts and summary")
 	merged := beam.ParDo(sc, &mergeCountsFn{}, beam.GroupByKey(sc, counts))

@@ -88,13 +88,62 @@ type writeShardFn struct {
 	Prefix, Kind, Ext, Header string
 	Shards                    int
 	Dedup                     bool
+	// InProcess (Config.InProcess): every worker is this process, so
+	// the batch files are removed as soon as their shard is written, as
+	// the batches held in memory are dropped (a retried writer finds
+	// neither and fails, it never writes a shard short). Their pages
+	// then leave the page cache before the outputs fill it: at 10^8
+	// lines the batch files are 6.7 GB, and on this project's machine a
+	// write cost 3-4 times more CPU a byte once the kernel writes dirty
+	// pages back (past about 2 GB of them).
+	InProcess bool
 
 	maxKeys int // maxShardKeys when zero (tests set it lower)
 }
 
 // maxShardKeys bounds the fingerprints a shard writer holds at once: a
-// table of 2*maxShardKeys slots of 16 bytes, 128 MiB.
-const maxShardKeys = 1 << 22
+// table of 2^23 slots of 16 bytes (maxTableBytes, 128 MiB), three
+// quarters full. At 16 shards a link set of 10^8 lines gives a shard
+// about 6.25 million batch lines at most (a batch line comes from an input
+// line; 5.95-5.96 million measured at 95% distinct): one pass each.
+const maxShardKeys = 3 << 21
+
+// maxTableBytes bounds the bytes of a shard writer's table.
+const maxTableBytes = 128 << 20
+
+// fpTableSize is the number of slots of a shard writer's table for max
+// fingerprints, a power of two: at most half full (tableSize) when that
+// fits in maxTableBytes, else at most three quarters full. BenchmarkFpSet
+// measures the difference (2^23 slots, random fingerprints, a group's
+// first slots loaded together): 40 ns an add over the fill to half, 57 to
+// three quarters, on this project's 2-core machine; a second pass over the
+// batch files (each line read and hashed again, the table cleared) costs
+// more than that.
+func fpTableSize(max int) int {
+	if n := tableSize(max); n*16 <= maxTableBytes {
+		return n
+	}
+	n := 1
+	for 3*n < 4*max {
+		n <<= 1
+	}
+	return n
+}
+
+// shardPasses is the number of passes a shard writer makes over batch
+// files holding total lines with room for maxKeys fingerprints at a time.
+// A pass keeps the fingerprints of one part of the hashes, about total /
+// passes of them but more in some passes than in others: beyond one pass,
+// each is planned to fill seven eighths of the table, so that none has
+// to grow it past the bound (the spread of a pass's share is about the
+// square root of its size, a few thousand at millions of URLs).
+func shardPasses(total, maxKeys int) int {
+	if total <= maxKeys {
+		return 1
+	}
+	per := max(1, maxKeys-maxKeys/8)
+	return (total + per - 1) / per
+}
 
 // A shardWriter is what a shard writer works with: its fingerprint table
 // and the buffer it reads batch files into. A worker process has one per
@@ -159,7 +208,7 @@ func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, files func
 		// Without a count (a name not from writeBatches) one pass, the
 		// set growing as it needs.
 		maxKeys := cmp.Or(w.maxKeys, maxShardKeys)
-		passes := max(1, (total+maxKeys-1)/maxKeys)
+		passes := shardPasses(total, maxKeys)
 		seen := sw.setFor(min(max(total, 1<<12), maxKeys))
 		for pass := range passes {
 			seen.reset()
@@ -180,15 +229,42 @@ func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, files func
 	if err != nil {
 		return err
 	}
+	var onDisk []string
+	if w.InProcess {
+		for _, name := range names {
+			if _, held := heldBatch(name); !held {
+				onDisk = append(onDisk, name)
+			}
+		}
+	}
 	dropBatches(names, "")
+	removeFiles(ctx, onDisk)
 	written(n)
 	return nil
 }
 
+// removeFiles removes the given files where the file system can. A file
+// left (an error) is the clean-up's: cleanupFn removes the directory.
+func removeFiles(ctx context.Context, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	fs, err := filesystem.New(ctx, names[0])
+	if err != nil {
+		return
+	}
+	defer fs.Close()
+	if rm, ok := fs.(filesystem.Remover); ok {
+		for _, name := range names {
+			rm.Remove(ctx, name)
+		}
+	}
+}
+
 // fpSet is the shard writer's set of 128-bit fingerprints (see
 // fingerprinter): an open addressing table of the fingerprints alone
-// (linear probing, at most half full: it grows past that; the zero slot
-// is empty, and a zero fingerprint is stored as (0, 1)).
+// (linear probing, at most three quarters full: it grows past that; the
+// zero slot is empty, and a zero fingerprint is stored as (0, 1)).
 type fpSet struct {
 	fingerprinter
 	slots   [][2]uint64
@@ -200,7 +276,7 @@ type fpSet struct {
 // before it grows: the table of an earlier shard when it is large enough
 // (and not more than four times too large), and new seeds.
 func (sw *shardWriter) setFor(max int) *fpSet {
-	n := tableSize(max)
+	n := fpTableSize(max)
 	if sw.set == nil || len(sw.set.slots) < n || len(sw.set.slots) > 4*n {
 		sw.set = &fpSet{slots: make([][2]uint64, n)}
 	}
@@ -221,9 +297,6 @@ func (f *fpSet) add(fp [2]uint64) bool {
 	if fp == [2]uint64{} {
 		fp[1] = 1
 	}
-	if 2*f.n >= len(f.slots) {
-		f.grow()
-	}
 	mask := uint64(len(f.slots) - 1)
 	for i := fp[1] & mask; ; i = (i + 1) & mask {
 		s := &f.slots[i]
@@ -231,6 +304,13 @@ func (f *fpSet) add(fp [2]uint64) bool {
 			return false
 		}
 		if *s == [2]uint64{} {
+			if 4*(f.n+1) > 3*len(f.slots) {
+				// Past three quarters: a table twice as large, where
+				// the fingerprint goes on probing. (A fingerprint
+				// already there is found without growing.)
+				f.grow()
+				return f.add(fp)
+			}
 			*s = fp
 			f.n++
 			return true
@@ -282,10 +362,7 @@ func (f *fpSet) writeNew(bw *bufio.Writer, batch []byte, pass, passes int) (int,
 			lines[g], fps[g] = line, fp
 			g++
 		}
-		mask := uint64(len(f.slots) - 1)
-		for i := range g {
-			touch += f.slots[fps[i][1]&mask][0]
-		}
+		touch += f.load(fps[:g])
 		for i := range g {
 			if f.add(fps[i]) {
 				bw.Write(lines[i])
@@ -295,6 +372,18 @@ func (f *fpSet) writeNew(bw *bufio.Writer, batch []byte, pass, passes int) (int,
 	}
 	f.touched += touch
 	return n, nil
+}
+
+// load loads the first slot of each fingerprint's probe, in a loop of
+// nothing else, so that the loads are in flight together; the sum it
+// returns is kept so that the loads are not optimized away.
+func (f *fpSet) load(fps [][2]uint64) uint64 {
+	var touch uint64
+	mask := uint64(len(f.slots) - 1)
+	for _, fp := range fps {
+		touch += f.slots[fp[1]&mask][0]
+	}
+	return touch
 }
 
 // writeSize is the size of the writes to the output and batch files. On

@@ -58,7 +58,7 @@ var (
 	input    = flag.String("input", "", "glob of the files of lines (or, with --extract, of text) to read; a file named *.gz is read through gzip")
 	inWARC   = flag.String("input-warc", "", "glob of WARC files to read: the links of the archived menus and listings and the URLs in the archived text documents; a record that cannot be read is a rejected line (kind bad-record) naming the file and the record's offset")
 	output   = flag.String("output", "", "prefix of the output files (required): PREFIX-canonical-SSSSS-of-NNNNN.txt, PREFIX-rejected-SSSSS-of-NNNNN.tsv, PREFIX-counts.tsv, PREFIX-summary.txt")
-	shards   = flag.Int("shards", pipeline.DefaultShards, "how many files the distinct canonical URLs and the rejected lines are each written to (1 to 99999); the worker writing a shard holds that shard's distinct URLs in memory, about 100 bytes each")
+	shards   = flag.Int("shards", pipeline.DefaultShards, "how many files the distinct canonical URLs and the rejected lines are each written to (1 to 99999); the worker writing a shard keeps 16 bytes for each of its URLs, up to 6,291,456 URLs (128 MiB) at a time, a shard with more in several passes")
 	extract  = flag.Bool("extract", false, "read free text and take the URLs in it (RFC 1738 appendix: <URL:...> wrappers) instead of one URL per line")
 	lenient  = flag.Bool("lenient", false, "repair what urlkit's lenient parser can repair instead of rejecting it")
 	topHosts = flag.Int("top_hosts", 20, "how many hosts the summary lists")
