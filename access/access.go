@@ -384,7 +384,11 @@ type ReplyError struct {
 // Error formats the failure for a person.
 func (e *ReplyError) Error() string {
 	if e.Code == 0 {
-		return fmt.Sprintf("%s: %s: %s", e.Protocol, EscapeText(e.Step), EscapeText(e.Text))
+		text := EscapeText(e.Text)
+		if strings.TrimSpace(e.Text) == "" {
+			text = "an empty reply line where the server's answer was expected"
+		}
+		return fmt.Sprintf("%s: %s: %s", e.Protocol, EscapeText(e.Step), text)
 	}
 	return fmt.Sprintf("%s: %s: %d %s", e.Protocol, EscapeText(e.Step), e.Code, EscapeText(e.Text))
 }

@@ -74,10 +74,11 @@ func (x *execution) prospero(p *scheme.ProsperoPlan, hops int) (*Resource, error
 			return nil, fmt.Errorf("prospero: a request holds a NUL byte, which the protocol cannot carry; refusing to send it")
 		}
 	}
-	raw, err := x.dialUDP("prospero", p.Addr)
+	c, err := x.dialUDP("prospero", p.Addr)
 	if err != nil {
 		return nil, err
 	}
+	raw := &ardpSocket{Conn: c}
 	stop := x.watch(raw)
 	closer := func() error { stop(); return raw.Close() }
 	fail := func(err error) (*Resource, error) { closer(); return nil, err }
@@ -223,7 +224,7 @@ func (e *ProsperoRootError) URL() string {
 
 // prosperoRoot sends the STATUS request r and returns the Root its reply
 // names, "" when it names none or the server does not answer.
-func (x *execution) prosperoRoot(conn net.Conn, addr string, r scheme.ProsperoRequest) string {
+func (x *execution) prosperoRoot(conn *ardpSocket, addr string, r scheme.ProsperoRequest) string {
 	_, lx, err := x.prosperoSend(conn, addr, "STATUS", r, int64(x.opts.maxReply()))
 	if err != nil {
 		return ""
@@ -243,7 +244,7 @@ func (x *execution) prosperoRoot(conn net.Conn, addr string, r scheme.ProsperoRe
 }
 
 // prosperoSend sends one request and returns its reply's lexer.
-func (x *execution) prosperoSend(conn net.Conn, addr, step string, r scheme.ProsperoRequest, limit int64) (*ardpConn, *prosperoLexer, error) {
+func (x *execution) prosperoSend(conn *ardpSocket, addr, step string, r scheme.ProsperoRequest, limit int64) (*ardpConn, *prosperoLexer, error) {
 	msg := r.Message()
 	for _, l := range strings.Split(strings.TrimSuffix(msg, "\n"), "\n") {
 		x.opts.traceSent(l)
@@ -258,7 +259,7 @@ func (x *execution) prosperoSend(conn net.Conn, addr, step string, r scheme.Pros
 // prosperoContents asks for the file's contents (PROSPERO-CONTENTS) and
 // streams them: the DATA token of "ATTRIBUTE OBJECT INTRINSIC CONTENTS
 // SEQUENCE DATA token", unquoted as it arrives.
-func (x *execution) prosperoContents(conn net.Conn, p *scheme.ProsperoPlan, r scheme.ProsperoRequest, size int64, closer func() error) (*Resource, error) {
+func (x *execution) prosperoContents(conn *ardpSocket, p *scheme.ProsperoPlan, r scheme.ProsperoRequest, size int64, closer func() error) (*Resource, error) {
 	step := "GET-OBJECT-INFO 'CONTENTS' " + strconv.Quote(p.HSOName)
 	if x.opts.MaxSize > 0 && size > x.opts.MaxSize {
 		closer()
@@ -271,13 +272,29 @@ func (x *execution) prosperoContents(conn net.Conn, p *scheme.ProsperoPlan, r sc
 	}
 	// Skip what comes before the contents; read its leading tokens.
 	want := []string{"ATTRIBUTE", "OBJECT", "INTRINSIC", "CONTENTS", "SEQUENCE", "DATA"}
+	others := 0 // ATTRIBUTE lines of other attributes
 	for {
+		// Empty lines are skipped, as lexer.line skips them; the end of
+		// the reply comes here (a token read at the end is "", not
+		// io.EOF).
 		lx.start()
-		tok, eol, err := lx.smallToken(x.opts.maxLine())
+		eol, err := lx.skipSpace()
 		if err == io.EOF {
 			closer()
-			return nil, &StepError{Protocol: "prospero", Step: step, Err: errors.New("the reply holds no CONTENTS attribute")}
+			what := "it held no ATTRIBUTE line"
+			if others > 0 {
+				what = fmt.Sprintf("after %d ATTRIBUTE lines of other attributes", others)
+			}
+			return nil, &StepError{Protocol: "prospero", Step: step, Err: fmt.Errorf("the reply ended without the file's CONTENTS attribute (%s)", what)}
 		}
+		if err != nil {
+			closer()
+			return nil, err
+		}
+		if eol {
+			continue
+		}
+		tok, eol, err := lx.smallToken(x.opts.maxLine())
 		if err != nil {
 			closer()
 			return nil, err
@@ -292,6 +309,7 @@ func (x *execution) prosperoContents(conn net.Conn, p *scheme.ProsperoPlan, r sc
 				}
 				if t != w || e {
 					ok = false
+					others++
 					if !e {
 						lx.skipLine()
 					}
@@ -405,6 +423,8 @@ func prosperoReplyError(step string, toks []string) error {
 	switch {
 	case len(toks) == 0:
 		text = "an empty reply"
+	case strings.Trim(text, " ") == "":
+		text = fmt.Sprintf("a line of %d empty token(s) ('') where the server's answer was expected", len(toks))
 	case toks[0] == "NONE-FOUND":
 		text = "NONE-FOUND: no such object"
 	case toks[0] == "FAILURE" && len(toks) > 1 && toks[1] == "NOT-FOUND":

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -842,5 +843,250 @@ func TestProsperoForwarded(t *testing.T) {
 	_, _, err := get(t, "prospero://"+addr+"//loop", scheme.Config{}, nil)
 	if err == nil || !strings.Contains(err.Error(), "forwarded more than 4 times") {
 		t.Errorf("loop: %v", err)
+	}
+}
+
+// forceCIDs makes the connection ids drawn for the next requests the
+// given ones, in turn, until the test ends.
+func forceCIDs(t *testing.T, cids ...uint16) {
+	t.Helper()
+	saved := ardpRandomCID
+	i := 0
+	ardpRandomCID = func() uint16 { c := cids[i%len(cids)]; i++; return c }
+	t.Cleanup(func() { ardpRandomCID = saved })
+}
+
+// The requests of one URL share a socket, and dirsrv answers a request
+// whose connection id and client address match a reply it keeps (its last
+// 20, lib/ardp/ardp_accept.c) with that reply again, unread: so each
+// request takes an id no earlier request on the socket took. The random
+// draw is forced to repeat an id (CI's flake of TestGetRecursiveReal:
+// about once in 11,000 URLs two of a file's three requests drew one id,
+// and the CONTENTS request got the GET-OBJECT-INFO reply), and to draw an
+// earlier id with its bytes swapped, the form dirsrv's retransmissions
+// carry, while a late copy of the earlier reply arrives under the earlier
+// id: the file's bytes come back each time. hostile.ProsperoDirectory
+// keeps replies by id and address as dirsrv does.
+func TestProsperoConnectionIDs(t *testing.T) {
+	const (
+		info = "ATTRIBUTE OBJECT INTRINSIC SIZE SEQUENCE '4 bytes'\nATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE PROSPERO-CONTENTS '' '' '' ''\n"
+		data = "ATTRIBUTE OBJECT INTRINSIC CONTENTS SEQUENCE DATA 'abc\n'\n"
+	)
+	for _, c := range []struct {
+		name  string
+		cids  []uint16
+		stale bool // before each reply, the one before it again, under its own id
+	}{
+		{"CONTENTS draws the GET-OBJECT-INFO's id", []uint16{0x1001, 0x2003, 0x2003}, false},
+		{"CONTENTS draws the LIST's id", []uint16{0x1001, 0x2003, 0x1001}, false},
+		{"GET-OBJECT-INFO draws the LIST's id", []uint16{0x1001, 0x1001, 0x3005}, false},
+		{"every request draws one id", []uint16{0x1001}, false},
+		{"an id the earlier one's bytes swapped, and a late copy of its reply", []uint16{0x1001, 0x0321, 0x2103}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			forceCIDs(t, c.cids...)
+			d := &hostile.ProsperoDirectory{Replies: map[string]string{"LIST": "FAILURE NOT-A-DIRECTORY\n", "#ALL": info, "CONTENTS": data}, Size: 1250, Window: 16}
+			var last []byte // the last reply's datagram
+			var lastCID uint16
+			s := hostile.ServeUDP(t, func(s *hostile.UDPServer, from net.Addr, dg []byte) {
+				h, payload, ok := hostile.ParseARDP(dg)
+				if !ok || h.Seq == 0 {
+					d.Handle(s, from, dg)
+					return
+				}
+				if c.stale && last != nil {
+					s.Send(from, last)
+				}
+				reply := "NONE-FOUND\n"
+				for k, v := range d.Replies {
+					if strings.Contains(string(payload), k) {
+						reply = v
+					}
+				}
+				if h.CID != lastCID {
+					last = hostile.ARDPPacket(hostile.ARDPHeader{Len: 3, CID: h.CID}, []byte(reply))
+					lastCID = h.CID
+				}
+				d.Handle(s, from, dg)
+			})
+			var trace bytes.Buffer
+			b, _, err := get(t, "prospero://"+s.Addr+"//f", scheme.Config{}, &Options{ReadTimeout: 2 * time.Second, Trace: &trace})
+			if err != nil || string(b) != "abc\n" {
+				t.Fatalf("got %q, %v\n%s", b, err, trace.String())
+			}
+		})
+	}
+}
+
+// An answer that is not the file's contents says what it was, with the
+// step, never an empty text: the end of the reply without the CONTENTS
+// attribute (what a reply to another request holds), a line of empty
+// quoted tokens; empty lines before the attribute are skipped, as the
+// reply's other lines' are (Prospero protocol v5: lines end at an unquoted
+// LF).
+func TestProsperoContentsReplies(t *testing.T) {
+	const info = "ATTRIBUTE OBJECT INTRINSIC SIZE SEQUENCE '3 bytes'\nATTRIBUTE OBJECT INTRINSIC ACCESS-METHOD SEQUENCE PROSPERO-CONTENTS '' '' '' ''\n"
+	for _, c := range []struct {
+		name, contents, says string
+	}{
+		{"the GET-OBJECT-INFO reply again", info, `GET-OBJECT-INFO 'CONTENTS' "/f": the reply ended without the file's CONTENTS attribute (after 2 ATTRIBUTE lines of other attributes)`},
+		{"the server's VERSION only", "VERSION 5\n", `GET-OBJECT-INFO 'CONTENTS' "/f": the reply ended without the file's CONTENTS attribute (it held no ATTRIBUTE line)`},
+		{"empty lines only", "\n\n  \n", `GET-OBJECT-INFO 'CONTENTS' "/f": the reply ended without the file's CONTENTS attribute (it held no ATTRIBUTE line)`},
+		{"a line of an empty token", "''\n", `GET-OBJECT-INFO 'CONTENTS' "/f": a line of 1 empty token(s) ('') where the server's answer was expected`},
+		{"empty lines, then the contents", "\n \nVERSION 5\n\nATTRIBUTE OBJECT INTRINSIC CONTENTS SEQUENCE DATA abc\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := &hostile.ProsperoDirectory{Replies: map[string]string{"LIST": "FAILURE NOT-A-DIRECTORY\n", "#ALL": info}, Size: 1250, Window: 16}
+			d.Answer = func(req string) string {
+				if strings.Contains(req, "GET-OBJECT-INFO CONTENTS") {
+					return c.contents
+				}
+				for k, v := range d.Replies {
+					if strings.Contains(req, k) {
+						return v
+					}
+				}
+				return "NONE-FOUND\n"
+			}
+			s := hostile.ServeUDP(t, d.Handle)
+			b, _, err := get(t, "prospero://"+s.Addr+"//f", scheme.Config{}, &Options{ReadTimeout: 2 * time.Second})
+			if c.says == "" {
+				if err != nil || string(b) != "abc" {
+					t.Errorf("got %q, %v", b, err)
+				}
+				return
+			}
+			if err == nil || !strings.HasSuffix(err.Error(), c.says) {
+				t.Errorf("err = %v, want it to end %q", err, c.says)
+			}
+		})
+	}
+}
+
+// A reply error's text is never empty, whatever the server sent: the step
+// alone says nothing of what was wrong.
+func TestReplyErrorNeverEmpty(t *testing.T) {
+	for _, text := range []string{"", " ", "\t"} {
+		e := &ReplyError{Protocol: "prospero", Step: "STEP", Text: text}
+		if want := "prospero: STEP: an empty reply line where the server's answer was expected"; e.Error() != want {
+			t.Errorf("%q: %q, want %q", text, e.Error(), want)
+		}
+	}
+}
+
+// Against the real dirsrv, each of a file's three requests forced to draw
+// one connection id (the draw of CI's flake, where the CONTENTS request got
+// the GET-OBJECT-INFO reply again from dirsrv's done queue, 440 bytes of
+// ATTRIBUTE lines, and the error had an empty text): the file's bytes.
+func TestProsperoRealConnectionIDs(t *testing.T) {
+	env := testservers.RequireUDP(t, "URLKIT_PROSPERO_ADDR")
+	addr, root := env["URLKIT_PROSPERO_ADDR"], env["URLKIT_PROSPERO_ROOT"]
+	p := root + "/pub/hello.txt"
+	want := readFile(t, p)
+	for _, cids := range [][]uint16{{0x1001, 0x2003, 0x2003}, {0x1001, 0x2003, 0x1001}, {0x1001, 0x1001, 0x3005}} {
+		forceCIDs(t, cids...)
+		var trace bytes.Buffer
+		b, _, err := get(t, "prospero://"+addr+"/"+escapeSegments(p), scheme.Config{}, &Options{Trace: &trace})
+		if err != nil || !bytes.Equal(b, want) {
+			t.Errorf("ids drawn %#04x: %q, %v\n%s", cids, b, err, trace.String())
+		}
+	}
+	// Many files at once, every draw one of two ids, so that each file's
+	// three requests draw a repeated one: dirsrv keeps the replies of
+	// every socket apart, and each file comes back.
+	ardpRandomCID = func() uint16 { return 0x0101 + 2*uint16(mrand.IntN(2)) }
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for i := 1; i <= 64; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			p := fmt.Sprintf("%s/pub/many/entry-with-a-long-name-number-%d.txt", root, i)
+			b, _, err := get(t, "prospero://"+addr+"/"+escapeSegments(p), scheme.Config{}, nil)
+			if want := fmt.Sprintf("entry %d\n", i); err != nil || string(b) != want {
+				t.Errorf("entry %d: %q, %v", i, b, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// A reply the server forgets between two windows (dirsrv keeps its last
+// 20 replies; under other clients' requests, a reply waiting for its
+// acknowledgement is dropped, and the acknowledgement then goes
+// unanswered, lib/ardp/ardp_accept.c): the client's silence sends the
+// request again, saying which packets arrived (received-through), and the
+// server answers it anew from the packet after them; the listing is whole,
+// long before the idle timeout. Each window's acknowledgement is forgotten
+// once, so that the request is sent again under each.
+func TestProsperoForgottenReply(t *testing.T) {
+	var b strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&b, "LINK L FILE entry-%d INTERNET-D 127.0.0.1 ASCII /x/entry-%d 0\n", i, i)
+	}
+	var mu sync.Mutex // the server's goroutine writes, the test reads
+	forgotten := map[uint16]bool{}
+	sent := 0 // packets the server sends
+	d := &hostile.ProsperoDirectory{Replies: map[string]string{"LIST": b.String()}, Size: 100, Window: 16,
+		Drop: func(uint16, bool) bool { mu.Lock(); sent++; mu.Unlock(); return false },
+		Forget: func(thru uint16) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			if thru%16 != 0 || forgotten[thru] {
+				return false
+			}
+			forgotten[thru] = true
+			return true
+		}}
+	s := hostile.ServeUDP(t, d.Handle)
+	var trace bytes.Buffer
+	start := time.Now()
+	got := listing(t, "prospero://"+s.Addr+"//x", &Options{ReadTimeout: 10 * time.Second, Trace: &trace})
+	names := map[string]bool{}
+	for _, e := range got {
+		names[e.Name] = true
+	}
+	if len(got) != 200 || len(names) != 200 || !names["entry-0"] || !names["entry-199"] || time.Since(start) > 8*time.Second {
+		t.Fatalf("%d entries (%d names) in %v\n%.3000s", len(got), len(names), time.Since(start), trace.String())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(forgotten) < 3 || !strings.Contains(trace.String(), "sending the request again, received through packet 16") {
+		t.Errorf("forgotten at %v\n%.3000s", forgotten, trace.String())
+	}
+	// Answered from received-through on: no packet came twice.
+	if n := (b.Len() + 99) / 100; sent != n {
+		t.Errorf("the server sent %d packets for a reply of %d", sent, n)
+	}
+}
+
+// The same against the real dirsrv: the listing's first acknowledgement
+// is held while 25 files are fetched (75 requests, more than the 20
+// replies dirsrv keeps; CI's TestRealTimings once waited out its idle
+// timeout so, the reply stopped after packet 96, while
+// TestGetRecursiveReal fetched files from the same dirsrv), then dropped:
+// the listing is whole.
+func TestProsperoRealForgottenReply(t *testing.T) {
+	env := testservers.RequireUDP(t, "URLKIT_PROSPERO_ADDR")
+	addr, root := env["URLKIT_PROSPERO_ADDR"], env["URLKIT_PROSPERO_ROOT"]
+	var held atomic.Bool
+	p := startUDPProxy(t, addr, func(toServer bool, n int, d []byte) bool {
+		h, _, ok := hostile.ParseARDP(d)
+		if !toServer || !ok || h.Seq != 0 || h.RcvdThru != 16 || held.Swap(true) {
+			return false
+		}
+		for range 25 {
+			if _, _, err := get(t, "prospero://"+addr+"/"+escapeSegments(root+"/pub/hello.txt"), scheme.Config{}, nil); err != nil {
+				t.Error(err)
+			}
+		}
+		return true
+	})
+	var trace bytes.Buffer
+	got := listing(t, "prospero://"+p.addr+"/"+root+"/pub/many", &Options{ReadTimeout: 8 * time.Second, Trace: &trace})
+	if len(got) != 300 || !held.Load() {
+		t.Fatalf("%d entries (an acknowledgement held: %v)\n%.3000s", len(got), held.Load(), trace.String())
 	}
 }

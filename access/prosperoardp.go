@@ -20,12 +20,22 @@ package access
 // sends 16 packets of 1250 bytes, then waits: observed on the real server,
 // see prospero_test.go). The client acknowledges with an unsequenced
 // packet whose received-through names the last packet it holds in order,
-// and again when the message is complete.
+// and again when the message is complete. Into a silence it sends the
+// request again, its received-through set the same way (see receive).
 //
 // Observed quirk of dirsrv PreAlpha.5.3: the packets after the first
 // window carry the connection id with its two bytes swapped. The socket is
 // connected to the server's address and port, so a packet with the
 // swapped id is taken as the reply's.
+//
+// dirsrv keeps its last 20 replies (its "done queue") by connection id and
+// client address and port, and answers a request whose id and address match
+// one of them with that old reply again (a retransmission, as it takes it),
+// without reading the new request (lib/ardp/ardp_accept.c). The requests of
+// one URL share a socket, so each takes a connection id no earlier request
+// on the socket took, in either byte order (ardpSocket.newCID): with a
+// random odd id each, two of a file's three requests shared one about once
+// in 11,000 files, and the later request got the earlier one's reply.
 
 import (
 	"crypto/rand"
@@ -33,6 +43,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -59,6 +70,34 @@ const (
 // ardpFirstRetry is the wait before the first retransmission (doubled for
 // each next one, up to ardpMaxRetry); a variable for tests only.
 var ardpFirstRetry = 500 * time.Millisecond
+
+// ardpSocket is a connected UDP socket to a server, carrying one request
+// after another; cids are the connection ids its requests have taken.
+type ardpSocket struct {
+	net.Conn
+	cids []uint16
+}
+
+// ardpRandomCID draws a connection id; a variable for tests only.
+var ardpRandomCID = func() uint16 {
+	var id [2]byte
+	rand.Read(id[:])
+	return binary.BigEndian.Uint16(id[:]) | 1
+}
+
+// newCID returns a connection id for the socket's next request: a random
+// odd one (never 0, "no connection id"), moved on to the next odd one
+// while it is an id an earlier request on the socket took, or one's bytes
+// swapped (the form dirsrv's retransmissions carry, which receive takes as
+// the reply's). Each earlier id excludes two values, so the loop ends.
+func (s *ardpSocket) newCID() uint16 {
+	cid := ardpRandomCID() | 1
+	for slices.ContainsFunc(s.cids, func(u uint16) bool { return cid == u || cid == u<<8|u>>8 }) {
+		cid += 2
+	}
+	s.cids = append(s.cids, cid)
+	return cid
+}
 
 // ardpConn is one request and its reply over a connected UDP socket.
 type ardpConn struct {
@@ -91,13 +130,11 @@ type ardpConn struct {
 var ardpStats func(sends, wakeups int)
 
 // ardp sends msg as a request to addr (a connected UDP socket).
-func (x *execution) ardp(conn net.Conn, addr, step string, msg []byte, limit int64) (*ardpConn, error) {
+func (x *execution) ardp(conn *ardpSocket, addr, step string, msg []byte, limit int64) (*ardpConn, error) {
 	if len(msg) > ardpMaxData*ardpMaxPackets {
 		return nil, fmt.Errorf("prospero: %s: the request is %d bytes, more than the %d of one window (%d packets)", step, len(msg), ardpMaxData*ardpMaxPackets, ardpMaxPackets)
 	}
-	var id [2]byte
-	rand.Read(id[:])
-	a := &ardpConn{x: x, conn: conn, addr: addr, step: step, cid: binary.BigEndian.Uint16(id[:]) | 1, limit: limit,
+	a := &ardpConn{x: x, conn: conn, addr: addr, step: step, cid: conn.newCID(), limit: limit,
 		buf: make([]byte, 65536), ahead: map[uint16][]byte{}, next: 1, retry: ardpFirstRetry}
 	n := (len(msg) + ardpMaxData - 1) / ardpMaxData
 	if n == 0 {
@@ -119,9 +156,12 @@ func (x *execution) ardp(conn net.Conn, addr, step string, msg []byte, limit int
 	return a, nil
 }
 
-// sendRequest sends (or sends again) every packet of the request.
+// sendRequest sends (or sends again) every packet of the request, each
+// saying which packets of the reply have arrived in order (received
+// through, as an acknowledgement does).
 func (a *ardpConn) sendRequest() error {
 	for i, p := range a.req {
+		binary.BigEndian.PutUint16(p[7:], a.next-1)
 		a.x.opts.tracef("> ARDP packet %d/%d, connection %#04x (%d bytes)", i+1, len(a.req), a.cid, len(p))
 		if _, err := a.conn.Write(p); err != nil {
 			return a.ioErr(err)
@@ -235,17 +275,19 @@ func (a *ardpConn) receive() (err error) {
 			if now.Before(a.wait) || now.Before(a.retx) || a.sends >= ardpMaxSends {
 				continue
 			}
-			// Silence: ask again.
+			// Silence: ask again. Under a reply, the request again rather
+			// than an acknowledgement: dirsrv answers either the same way
+			// while it holds the reply (the packets after received-through),
+			// but it holds only its last 20, and an acknowledgement of a
+			// reply it has forgotten goes unanswered, while the request is
+			// answered anew from received-through on.
 			if a.heard {
-				if err := a.ack(); err != nil {
-					return err
-				}
-				a.sends++
+				a.x.opts.tracef("* the reply stopped after packet %d for %s: sending the request again, received through packet %d", a.next-1, a.retry, a.next-1)
 			} else {
 				a.x.opts.tracef("* no reply in %s: sending the request again", a.retry)
-				if err := a.sendRequest(); err != nil {
-					return err
-				}
+			}
+			if err := a.sendRequest(); err != nil {
+				return err
 			}
 			if a.sends >= ardpMaxSends {
 				a.x.opts.tracef("* sent %d times: waiting without sending again", a.sends)

@@ -144,6 +144,13 @@ type ProsperoDirectory struct {
 	Drop   func(seq uint16, again bool) bool
 	// DropRequests drops this many requests before answering.
 	DropRequests int
+	// Forget, when set, is asked on each acknowledgement (its
+	// received-through) and may forget the reply first, as dirsrv drops
+	// a reply from the 20 it keeps: the acknowledgement then goes
+	// unanswered, and the request again is answered anew. A request
+	// carrying a received-through is answered from the packet after it,
+	// as dirsrv does.
+	Forget func(rcvdThru uint16) bool
 
 	mu      sync.Mutex
 	pending map[string]*ardpReply // by client address
@@ -177,6 +184,10 @@ func (p *ProsperoDirectory) Handle(s *UDPServer, from net.Addr, d []byte) {
 		if r == nil || r.cid != h.CID {
 			return
 		}
+		if p.Forget != nil && p.Forget(h.RcvdThru) {
+			delete(p.pending, key)
+			return
+		}
 		if h.RcvdThru > r.acked {
 			r.acked = h.RcvdThru
 		}
@@ -188,6 +199,9 @@ func (p *ProsperoDirectory) Handle(s *UDPServer, from net.Addr, d []byte) {
 		return
 	}
 	if r := p.pending[key]; r != nil && r.cid == h.CID {
+		if h.RcvdThru > r.acked {
+			r.acked = min(h.RcvdThru, uint16(len(r.packets)))
+		}
 		p.sendWindow(s, from, r, true) // the request again: resend
 		return
 	}
@@ -216,6 +230,7 @@ func (p *ProsperoDirectory) Handle(s *UDPServer, from net.Addr, d []byte) {
 		}
 		r.packets = append(r.packets, ARDPPacket(ph, []byte(piece)))
 	}
+	r.acked = min(h.RcvdThru, uint16(n))
 	p.pending[key] = r
 	p.sendWindow(s, from, r, false)
 }
