@@ -376,9 +376,19 @@ func TestSetupHandlerParts(t *testing.T) {
 	}
 	defer e.close()
 	want := [][]string{{handlerGopher, directGopherS, httpFloor, twoLegs}, {handlerMenu, directMenu, pageFloor, twoMenuLegs}}
+	measureEachGroup(t, e, want)
+}
+
+// measureEachGroup checks that e's groups have the sides of want, in
+// order, and that every side answers its 16 requests (two rounds at 8
+// clients) without an error; it returns the process IDs of the sides
+// that ask a process of their own.
+func measureEachGroup(t *testing.T, e *env, want [][]string) []int {
+	t.Helper()
 	if len(e.groups) != len(want) {
 		t.Fatalf("%d groups, want %d", len(e.groups), len(want))
 	}
+	var pids []int
 	for i, g := range e.groups {
 		if strings.Join(g.sides, ",") != strings.Join(want[i], ",") {
 			t.Errorf("group %s: sides %v, want %v", g.part, g.sides, want[i])
@@ -391,6 +401,10 @@ func TestSetupHandlerParts(t *testing.T) {
 			if r := res[name]; r.errs > 0 || r.count() != 16 {
 				t.Errorf("%s: %d requests, %d errors (the last: %v); want 16 without errors", name, r.count(), r.errs, r.lastErr)
 			}
+			if p := e.sides[name].proc; p != nil {
+				pids = append(pids, p.cmd.Process.Pid)
+			}
 		}
 	}
+	return pids
 }

@@ -228,27 +228,7 @@ func TestSetupProcessParts(t *testing.T) {
 	}
 	defer e.close()
 	want := [][]string{{urlkitGopher, directGopherS, rawGopher, nethttpGopher}, {urlkitMenu, directMenu, rawMenu, nethttpMenu, rawMenuRelay}}
-	if len(e.groups) != len(want) {
-		t.Fatalf("%d groups, want %d", len(e.groups), len(want))
-	}
-	var pids []int
-	for i, g := range e.groups {
-		if strings.Join(g.sides, ",") != strings.Join(want[i], ",") {
-			t.Errorf("group %s: sides %v, want %v", g.part, g.sides, want[i])
-		}
-		res, err := e.measureGroup(context.Background(), g.sides, 2, 2, 0, 8)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, name := range g.sides {
-			if r := res[name]; r.errs > 0 || r.count() != 16 {
-				t.Errorf("%s: %d requests, %d errors (the last: %v); want 16 without errors", name, r.count(), r.errs, r.lastErr)
-			}
-			if p := e.sides[name].proc; p != nil {
-				pids = append(pids, p.cmd.Process.Pid)
-			}
-		}
-	}
+	pids := measureEachGroup(t, e, want)
 	// The raw gateway's page is urlkit serve's, byte for byte.
 	serve, raw := e.sides[urlkitMenu], e.sides[rawMenu]
 	a, b := &client{}, &client{}
