@@ -16,7 +16,7 @@ import (
 // files 6.7 GB (docs/scale.md). Config.KeepInputCache turns it off.
 type dropBehind struct {
 	f         *os.File
-	off, from int64 // the read offset; the start of the pages not yet dropped
+	off, from int64 // the read offset; where the pages not yet dropped start
 }
 
 // dropEvery is how far a dropBehind reads between two drops. A drop
@@ -47,11 +47,14 @@ func (d *dropBehind) Read(p []byte) (int, error) {
 }
 
 // Seek moves the read offset (the line reader seeks to its range's
-// start); the pages before it are not dropped.
+// start). Nothing before it is dropped, nor the rest of the folio that
+// holds it: the range before may not have read them yet (another
+// bundle, or another worker's part of the file), and a page dropped
+// before it is read is read from disk again.
 func (d *dropBehind) Seek(offset int64, whence int) (int64, error) {
 	off, err := d.f.Seek(offset, whence)
 	if err == nil {
-		d.off, d.from = off, off
+		d.off, d.from = off, (off+dropAlign-1)&^(dropAlign-1)
 	}
 	return off, err
 }
@@ -62,13 +65,12 @@ func (d *dropBehind) Close() error {
 	return d.f.Close()
 }
 
-// drop drops the pages from the multiple of dropAlign at or before from
-// to the last multiple before the read offset, or at the end to the read
-// offset. (The
-// folio at a range's start, which the range before it may hold too, is
-// dropped with the range: a reader that still needs it reads it again.)
+// drop drops the pages from from (a multiple of dropAlign) to the last
+// multiple of dropAlign before the read offset, or at the end to the read
+// offset (the kernel keeps a folio that holds bytes past it: the range
+// after may not have read them yet).
 func (d *dropBehind) drop(end bool) {
-	start, to := d.from&^(dropAlign-1), d.off
+	start, to := d.from, d.off
 	if !end {
 		to &^= dropAlign - 1
 	}

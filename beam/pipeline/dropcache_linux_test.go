@@ -121,22 +121,25 @@ func TestDropBehind(t *testing.T) {
 		t.Errorf("after Close, %.0f%% of the file cached, want it dropped", 100*r)
 	}
 
-	// A range from 12 MiB on: the pages before it stay.
+	// A range from 13 MiB on (another reader's range ends there, and it
+	// may not have read its end yet): the pages before it stay, and so
+	// do those of the 2 MiB folio that holds its start; the rest of the
+	// range is dropped.
 	name = cachedFile(t, size)
 	f, err = os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rc = dropInputPages(f)
-	if _, err := rc.(io.Seeker).Seek(12<<20, io.SeekStart); err != nil {
+	if _, err := rc.(io.Seeker).Seek(13<<20, io.SeekStart); err != nil {
 		t.Fatal(err)
 	}
 	io.Copy(io.Discard, rc)
 	rc.Close()
-	if r := resident(t, name, 0, 12<<20-4096); r < 0.9 {
+	if r := resident(t, name, 0, 13<<20); r < 0.9 {
 		t.Errorf("%.0f%% of the bytes before the range read cached, want them kept", 100*r)
 	}
-	if r := resident(t, name, 12<<20, size); r > 0.05 {
+	if r := resident(t, name, 14<<20, size); r > 0.05 {
 		t.Errorf("%.0f%% of the range read cached, want it dropped", 100*r)
 	}
 
