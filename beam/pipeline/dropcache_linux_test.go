@@ -139,6 +139,9 @@ func TestDropBehind(t *testing.T) {
 	if r := resident(t, name, 0, 13<<20); r < 0.9 {
 		t.Errorf("%.0f%% of the bytes before the range read cached, want them kept", 100*r)
 	}
+	if r := resident(t, name, 12<<20, 13<<20); r < 0.9 {
+		t.Errorf("%.0f%% of the MiB before the range read cached, want it kept", 100*r)
+	}
 	if r := resident(t, name, 14<<20, size); r > 0.05 {
 		t.Errorf("%.0f%% of the range read cached, want it dropped", 100*r)
 	}
