@@ -67,7 +67,7 @@ measure() {
 	shift
 	/usr/bin/time -f '%e %U %S %M' -o "$work/t" "$@" || status=$?
 	read -r w u s m < <(tail -n 1 "$work/t") || {
-		echo "scale.sh: no time measured for $1 (is the disk full?)" >&2
+		echo "scale.sh: no time measured for: $* (is the disk full?)" >&2
 		return 1
 	}
 	echo "$w $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $m $(cut -d' ' -f1 /proc/loadavg)" >"$out"
