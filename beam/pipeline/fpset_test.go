@@ -249,3 +249,68 @@ func TestShardWriterRemovesFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestShardWriterRemovesFilesAsRead: in-process, a shard writer removes
+// each batch file as soon as it has read it (its pages leave the page
+// cache before the shard's output takes more), not once the shard is
+// written: here the shard fails at its second file, which is missing,
+// after its first is gone. On other runners the first file stays. With
+// two passes the files stay until the last.
+func TestShardWriterRemovesFilesAsRead(t *testing.T) {
+	for _, inProcess := range []bool{true, false} {
+		dir := t.TempDir()
+		first := filepath.Join(dir, "b-1-canonical-00000-1")
+		if err := os.WriteFile(first, []byte("http://a.example/\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names := []string{first, filepath.Join(dir, "b-2-canonical-00000-1")}
+		w := &writeShardFn{Prefix: filepath.Join(dir, "out"), Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, InProcess: inProcess}
+		err := w.ProcessElement(context.Background(), 0, func(s *string) bool {
+			if len(names) == 0 {
+				return false
+			}
+			*s, names = names[0], names[1:]
+			return true
+		}, func(int) { t.Error("a shard written without its second batch") })
+		if err == nil || !strings.Contains(err.Error(), "b-2-canonical") {
+			t.Errorf("InProcess %v: error %v, want one naming the missing batch file", inProcess, err)
+		}
+		_, statErr := os.Stat(first)
+		if inProcess && statErr == nil {
+			t.Error("InProcess: the first batch file left after it was read")
+		}
+		if !inProcess && statErr != nil {
+			t.Errorf("not InProcess: the first batch file removed: %v", statErr)
+		}
+	}
+
+	// Two passes (a table for one URL, two URLs): the files are read
+	// twice, and gone after.
+	dir := t.TempDir()
+	var names []string
+	for f := range 2 {
+		name := filepath.Join(dir, fmt.Sprintf("b-%d-canonical-00000-1", f))
+		if err := os.WriteFile(name, fmt.Appendf(nil, "http://a.example/%d\n", f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	w := &writeShardFn{Prefix: filepath.Join(dir, "out"), Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, InProcess: true, maxKeys: 1}
+	rest := names
+	n := 0
+	err := w.ProcessElement(context.Background(), 0, func(s *string) bool {
+		if len(rest) == 0 {
+			return false
+		}
+		*s, rest = rest[0], rest[1:]
+		return true
+	}, func(m int) { n = m })
+	if err != nil || n != 2 {
+		t.Errorf("two passes: %d lines written, error %v; want 2, nil", n, err)
+	}
+	for _, name := range names {
+		if _, err := os.Stat(name); err == nil {
+			t.Errorf("two passes: %s left after its shard was written", name)
+		}
+	}
+}

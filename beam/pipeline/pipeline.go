@@ -70,6 +70,12 @@ type Config struct {
 	// memory rather than through files (see memBatches). The parts of a
 	// read split by Parts always pass theirs through files.
 	InProcess bool
+	// KeepInputCache leaves the pages of the input files (--input, local
+	// and not compressed) in the page cache. By default the readers drop
+	// them as they go (see dropBehind): the job reads its input once, and
+	// its batch files then reuse that memory. A job whose input is read
+	// again soon after (a benchmark, another job) may keep them.
+	KeepInputCache bool
 	// TopHosts is how many hosts the summary lists (all of them are in
 	// PREFIX-counts.tsv). Zero means 20.
 	TopHosts int
@@ -136,11 +142,11 @@ func Build(s beam.Scope, cfg Config) error {
 	if cfg.Input != "" {
 		files := fileio.ReadMatches(s, fileio.MatchFiles(s, cfg.Input), fileio.ReadDirectorySkip())
 		if cfg.Extract {
-			canon, rejected, counts = beam.ParDo3(s, &extractFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp, InMemory: cfg.InProcess}, files)
+			canon, rejected, counts = beam.ParDo3(s, &extractFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp, InMemory: cfg.InProcess, KeepCache: cfg.KeepInputCache}, files)
 		} else if cfg.Parts > 1 {
 			canon, rejected, counts = readParts(s, cfg, shards, tmp, files)
 		} else {
-			canon, rejected, counts = beam.ParDo3(s, &readLinesFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp, InMemory: cfg.InProcess}, files)
+			canon, rejected, counts = beam.ParDo3(s, &readLinesFn{Lenient: cfg.Lenient, Shards: shards, Tmp: tmp, InMemory: cfg.InProcess, KeepCache: cfg.KeepInputCache}, files)
 		}
 	}
 	if cfg.InputWARC != "" {

@@ -51,6 +51,9 @@ type readLinesFn struct {
 	// InMemory: every worker is this process, the batches may stay in
 	// its memory (see memBatches).
 	InMemory bool
+	// KeepCache (Config.KeepInputCache): leave the pages of the input in
+	// the page cache (see dropBehind).
+	KeepCache bool
 	// Part of Parts (Config.Parts above one): read only the lines that
 	// start in this part's share of the file (see partRange).
 	Part, Parts int
@@ -104,6 +107,9 @@ func (f *readLinesFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, 
 	rc, err := file.Open(ctx)
 	if err != nil {
 		return fmt.Errorf("urlkit-beam: opening %s: %w", file.Metadata.Path, err)
+	}
+	if !f.KeepCache {
+		rc = dropInputPages(rc)
 	}
 	defer rc.Close()
 	rest := rt.GetRestriction().(offsetrange.Restriction)
@@ -279,10 +285,11 @@ func trimNewline(b []byte) []byte {
 // it, as written, like a line; a candidate the extractor gives up is
 // recorded as a rejected line.
 type extractFn struct {
-	Lenient  bool
-	Shards   int
-	Tmp      string
-	InMemory bool // see readLinesFn
+	Lenient   bool
+	Shards    int
+	Tmp       string
+	InMemory  bool // see readLinesFn
+	KeepCache bool // see readLinesFn
 
 	b bundle
 }
@@ -299,6 +306,9 @@ func (f *extractFn) ProcessElement(ctx context.Context, file fileio.ReadableFile
 	rc, err := file.Open(ctx)
 	if err != nil {
 		return fmt.Errorf("urlkit-beam: opening %s: %w", file.Metadata.Path, err)
+	}
+	if !f.KeepCache {
+		rc = dropInputPages(rc)
 	}
 	defer rc.Close()
 	opt := linkset.Options{Lenient: f.Lenient}

@@ -75,8 +75,9 @@ func writeShards(s beam.Scope, impulse, files beam.PCollection, w *writeShardFn)
 // writeShardFn writes one shard: the lines of its batch files, after
 // Header when it is not empty; with Dedup, each line once (the batches of
 // two bundles can hold the same canonical URL, and a shard has every copy
-// of a URL). It emits the number of lines written. The batch files stay:
-// the step may run again, and cleanupFn removes them at the end.
+// of a URL). It emits the number of lines written. The batch files stay,
+// but in-process (InProcess): the step may run again, and writeCountsFn
+// removes them at the end.
 //
 // With Dedup the writer keeps the fingerprints of the shard's URLs in a
 // table sized at once for the lines its batch files hold (their names say
@@ -88,14 +89,15 @@ type writeShardFn struct {
 	Prefix, Kind, Ext, Header string
 	Shards                    int
 	Dedup                     bool
-	// InProcess (Config.InProcess): every worker is this process, so
-	// the batch files are removed as soon as their shard is written, as
-	// the batches held in memory are dropped (a retried writer finds
-	// neither and fails, it never writes a shard short). Their pages
-	// then leave the page cache before the outputs fill it: at 10^8
-	// lines the batch files are 6.7 GB, and on this project's machine a
-	// write cost 3-4 times more CPU a byte once the kernel writes dirty
-	// pages back (past about 2 GB of them).
+	// InProcess (Config.InProcess): every worker is this process, so a
+	// batch file is removed as soon as it is read on the writer's last
+	// pass, as the batches held in memory are dropped once the shard is
+	// written (a retried writer finds neither and fails, it never writes
+	// a shard short). Its pages then leave the page cache, and the
+	// shard's output takes them instead of memory the machine has not
+	// used lately, which on a virtual machine costs several times more a
+	// byte to touch first (docs/scale.md): at 10^8 lines the batch files
+	// are 6.7 GB and the outputs 6.5 GB.
 	InProcess bool
 
 	maxKeys int // maxShardKeys when zero (tests set it lower)
@@ -189,6 +191,16 @@ func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, files func
 	}
 	n := 0
 	buf := &sw.buf
+	// load loads a batch; in-process, on the last pass, a batch file is
+	// removed as soon as it is read: its pages leave the page cache, and
+	// the shard's output takes them rather than fresh memory.
+	load := func(name string, last bool) ([]byte, error) {
+		batch, held, err := loadBatch(ctx, name, buf)
+		if err == nil && w.InProcess && last && !held {
+			removeFile(ctx, name)
+		}
+		return batch, err
+	}
 	err := createFile(ctx, ShardName(w.Prefix, w.Kind, w.Ext, shard, w.Shards), func(bw *bufio.Writer) error {
 		if w.Header != "" {
 			bw.WriteString(w.Header)
@@ -196,7 +208,7 @@ func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, files func
 		}
 		if !w.Dedup {
 			for _, name := range names {
-				batch, err := loadBatch(ctx, name, buf)
+				batch, err := load(name, true)
 				if err != nil {
 					return err
 				}
@@ -213,7 +225,7 @@ func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, files func
 		for pass := range passes {
 			seen.reset()
 			for _, name := range names {
-				batch, err := loadBatch(ctx, name, buf)
+				batch, err := load(name, pass == passes-1)
 				if err != nil {
 					return err
 				}
@@ -229,35 +241,22 @@ func (w *writeShardFn) ProcessElement(ctx context.Context, shard int, files func
 	if err != nil {
 		return err
 	}
-	var onDisk []string
-	if w.InProcess {
-		for _, name := range names {
-			if _, held := heldBatch(name); !held {
-				onDisk = append(onDisk, name)
-			}
-		}
-	}
 	dropBatches(names, "")
-	removeFiles(ctx, onDisk)
 	written(n)
 	return nil
 }
 
-// removeFiles removes the given files where the file system can. A file
-// left (an error) is the clean-up's: cleanupFn removes the directory.
-func removeFiles(ctx context.Context, names []string) {
-	if len(names) == 0 {
-		return
-	}
-	fs, err := filesystem.New(ctx, names[0])
+// removeFile removes a file where the file system can. A file left (an
+// error) is the clean-up's: writeCountsFn removes the job's temporary
+// directory.
+func removeFile(ctx context.Context, name string) {
+	fs, err := filesystem.New(ctx, name)
 	if err != nil {
 		return
 	}
 	defer fs.Close()
 	if rm, ok := fs.(filesystem.Remover); ok {
-		for _, name := range names {
-			rm.Remove(ctx, name)
-		}
+		rm.Remove(ctx, name)
 	}
 }
 
@@ -420,14 +419,14 @@ func writeTemp(ctx context.Context, name string, batch []byte) error {
 
 // loadBatch returns the batch named name: the one held in memory under
 // that name (see memBatches), else its file's contents, read into buf.
-func loadBatch(ctx context.Context, name string, buf *bytes.Buffer) ([]byte, error) {
+func loadBatch(ctx context.Context, name string, buf *bytes.Buffer) (batch []byte, held bool, err error) {
 	if batch, ok := heldBatch(name); ok {
-		return batch, nil
+		return batch, true, nil
 	}
 	if err := readTemp(ctx, name, buf); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), false, nil
 }
 
 // readTemp reads a batch file into buf, replacing what it held.

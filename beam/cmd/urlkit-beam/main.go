@@ -55,15 +55,16 @@ import (
 )
 
 var (
-	input    = flag.String("input", "", "glob of the files of lines (or, with --extract, of text) to read; a file named *.gz is read through gzip")
-	inWARC   = flag.String("input-warc", "", "glob of WARC files to read: the links of the archived menus and listings and the URLs in the archived text documents; a record that cannot be read is a rejected line (kind bad-record) naming the file and the record's offset")
-	output   = flag.String("output", "", "prefix of the output files (required): PREFIX-canonical-SSSSS-of-NNNNN.txt, PREFIX-rejected-SSSSS-of-NNNNN.tsv, PREFIX-counts.tsv, PREFIX-summary.txt")
-	shards   = flag.Int("shards", pipeline.DefaultShards, "how many files the distinct canonical URLs and the rejected lines are each written to (1 to 99999); the worker writing a shard keeps 16 bytes for each of its URLs, up to 6,291,456 URLs (128 MiB) at a time, a shard with more in several passes")
-	extract  = flag.Bool("extract", false, "read free text and take the URLs in it (RFC 1738 appendix: <URL:...> wrappers) instead of one URL per line")
-	lenient  = flag.Bool("lenient", false, "repair what urlkit's lenient parser can repair instead of rejecting it")
-	topHosts = flag.Int("top_hosts", 20, "how many hosts the summary lists")
-	readEnvs = flag.Int("read_envs", 1, "read the lines (--input) in this many parts, each part the lines that start in its share of every file's bytes; with --runner=universal each part runs in an environment of its own (copies of --environment_type's), and a runner that starts one worker per environment, as Prism does, reads the lines in that many workers: with EXTERNAL, that many processes of the worker pool")
-	cpuProf  = flag.String("cpuprofile", "", "write a CPU profile of this process to `file` (go tool pprof reads it); on Prism in-process it covers the runner and the SDK worker")
+	input     = flag.String("input", "", "glob of the files of lines (or, with --extract, of text) to read; a file named *.gz is read through gzip")
+	inWARC    = flag.String("input-warc", "", "glob of WARC files to read: the links of the archived menus and listings and the URLs in the archived text documents; a record that cannot be read is a rejected line (kind bad-record) naming the file and the record's offset")
+	output    = flag.String("output", "", "prefix of the output files (required): PREFIX-canonical-SSSSS-of-NNNNN.txt, PREFIX-rejected-SSSSS-of-NNNNN.tsv, PREFIX-counts.tsv, PREFIX-summary.txt")
+	shards    = flag.Int("shards", pipeline.DefaultShards, "how many files the distinct canonical URLs and the rejected lines are each written to (1 to 99999); the worker writing a shard keeps 16 bytes for each of its URLs, up to 6,291,456 URLs (128 MiB) at a time, a shard with more in several passes")
+	extract   = flag.Bool("extract", false, "read free text and take the URLs in it (RFC 1738 appendix: <URL:...> wrappers) instead of one URL per line")
+	lenient   = flag.Bool("lenient", false, "repair what urlkit's lenient parser can repair instead of rejecting it")
+	topHosts  = flag.Int("top_hosts", 20, "how many hosts the summary lists")
+	readEnvs  = flag.Int("read_envs", 1, "read the lines (--input) in this many parts, each part the lines that start in its share of every file's bytes; with --runner=universal each part runs in an environment of its own (copies of --environment_type's), and a runner that starts one worker per environment, as Prism does, reads the lines in that many workers: with EXTERNAL, that many processes of the worker pool")
+	keepCache = flag.Bool("keep_input_cache", false, "leave the input files' pages in the page cache; by default a local input file's pages are dropped as it is read (it is read once, and the batch files reuse the memory), so a second job on the same input reads it from disk")
+	cpuProf   = flag.String("cpuprofile", "", "write a CPU profile of this process to `file` (go tool pprof reads it); on Prism in-process it covers the runner and the SDK worker")
 )
 
 func main() {
@@ -115,7 +116,7 @@ func run() error {
 		defer stop()
 	}
 	p, s := beam.NewPipelineWithRoot()
-	cfg := pipeline.Config{Input: *input, InputWARC: *inWARC, Output: *output, Shards: *shards, Extract: *extract, Lenient: *lenient, TopHosts: *topHosts, Parts: *readEnvs, InProcess: pipeline.WorkersInProcess()}
+	cfg := pipeline.Config{Input: *input, InputWARC: *inWARC, Output: *output, Shards: *shards, Extract: *extract, Lenient: *lenient, TopHosts: *topHosts, Parts: *readEnvs, InProcess: pipeline.WorkersInProcess(), KeepInputCache: *keepCache}
 	if err := pipeline.Build(s, cfg); err != nil {
 		return err
 	}
