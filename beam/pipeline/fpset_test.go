@@ -220,14 +220,7 @@ func TestShardWriterRemovesFiles(t *testing.T) {
 		}
 		prefix := filepath.Join(dir, "out")
 		w := &writeShardFn{Prefix: prefix, Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, InProcess: inProcess}
-		rest := names
-		err := w.ProcessElement(context.Background(), 0, func(s *string) bool {
-			if len(rest) == 0 {
-				return false
-			}
-			*s, rest = rest[0], rest[1:]
-			return true
-		}, func(int) {})
+		err := w.ProcessElement(context.Background(), 0, fileIter(names), func(int) {})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,13 +258,7 @@ func TestShardWriterRemovesFilesAsRead(t *testing.T) {
 		}
 		names := []string{first, filepath.Join(dir, "b-2-canonical-00000-1")}
 		w := &writeShardFn{Prefix: filepath.Join(dir, "out"), Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, InProcess: inProcess}
-		err := w.ProcessElement(context.Background(), 0, func(s *string) bool {
-			if len(names) == 0 {
-				return false
-			}
-			*s, names = names[0], names[1:]
-			return true
-		}, func(int) { t.Error("a shard written without its second batch") })
+		err := w.ProcessElement(context.Background(), 0, fileIter(names), func(int) { t.Error("a shard written without its second batch") })
 		if err == nil || !strings.Contains(err.Error(), "b-2-canonical") {
 			t.Errorf("InProcess %v: error %v, want one naming the missing batch file", inProcess, err)
 		}
@@ -296,15 +283,8 @@ func TestShardWriterRemovesFilesAsRead(t *testing.T) {
 		names = append(names, name)
 	}
 	w := &writeShardFn{Prefix: filepath.Join(dir, "out"), Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, InProcess: true, maxKeys: 1}
-	rest := names
 	n := 0
-	err := w.ProcessElement(context.Background(), 0, func(s *string) bool {
-		if len(rest) == 0 {
-			return false
-		}
-		*s, rest = rest[0], rest[1:]
-		return true
-	}, func(m int) { n = m })
+	err := w.ProcessElement(context.Background(), 0, fileIter(names), func(m int) { n = m })
 	if err != nil || n != 2 {
 		t.Errorf("two passes: %d lines written, error %v; want 2, nil", n, err)
 	}
@@ -312,5 +292,17 @@ func TestShardWriterRemovesFilesAsRead(t *testing.T) {
 		if _, err := os.Stat(name); err == nil {
 			t.Errorf("two passes: %s left after its shard was written", name)
 		}
+	}
+}
+
+// fileIter iterates over names as a shard writer's grouped input of batch
+// file names does.
+func fileIter(names []string) func(*string) bool {
+	return func(s *string) bool {
+		if len(names) == 0 {
+			return false
+		}
+		*s, names = names[0], names[1:]
+		return true
 	}
 }
