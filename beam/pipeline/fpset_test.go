@@ -210,14 +210,7 @@ func (f *fpSet) contains(fp [2]uint64) bool {
 func TestShardWriterRemovesFiles(t *testing.T) {
 	for _, inProcess := range []bool{true, false} {
 		dir := t.TempDir()
-		var names []string
-		for f := range 3 {
-			name := filepath.Join(dir, fmt.Sprintf("b-%d-canonical-00000-2", f))
-			if err := os.WriteFile(name, fmt.Appendf(nil, "http://a.example/%d\nhttp://b.example/\n", f), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			names = append(names, name)
-		}
+		names := batchFiles(t, dir, 3, func(f int) string { return fmt.Sprintf("http://a.example/%d\nhttp://b.example/\n", f) })
 		prefix := filepath.Join(dir, "out")
 		w := &writeShardFn{Prefix: prefix, Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, InProcess: inProcess}
 		err := w.ProcessElement(context.Background(), 0, fileIter(names), func(int) {})
@@ -274,14 +267,7 @@ func TestShardWriterRemovesFilesAsRead(t *testing.T) {
 	// Two passes (a table for one URL, two URLs): the files are read
 	// twice, and gone after.
 	dir := t.TempDir()
-	var names []string
-	for f := range 2 {
-		name := filepath.Join(dir, fmt.Sprintf("b-%d-canonical-00000-1", f))
-		if err := os.WriteFile(name, fmt.Appendf(nil, "http://a.example/%d\n", f), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, name)
-	}
+	names := batchFiles(t, dir, 2, func(f int) string { return fmt.Sprintf("http://a.example/%d\n", f) })
 	w := &writeShardFn{Prefix: filepath.Join(dir, "out"), Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, InProcess: true, maxKeys: 1}
 	n := 0
 	err := w.ProcessElement(context.Background(), 0, fileIter(names), func(m int) { n = m })
@@ -305,4 +291,20 @@ func fileIter(names []string) func(*string) bool {
 		*s, names = names[0], names[1:]
 		return true
 	}
+}
+
+// batchFiles writes n batch files of shard 0 in dir, file f holding
+// body(f), named as writeBatches names them (their number of lines last).
+func batchFiles(t *testing.T, dir string, n int, body func(f int) string) []string {
+	t.Helper()
+	var names []string
+	for f := range n {
+		b := body(f)
+		name := filepath.Join(dir, fmt.Sprintf("b-%d-canonical-00000-%d", f, strings.Count(b, "\n")))
+		if err := os.WriteFile(name, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	return names
 }
