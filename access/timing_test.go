@@ -43,30 +43,46 @@ func TestRealTimings(t *testing.T) {
 	}
 	wclient := filepath.Join(testservers.ServersDir(), "wais", "client.sh")
 	pclient := filepath.Join(testservers.ServersDir(), "prospero", "client.sh")
-	waissearch := func(stdin string) func() {
-		return func() {
-			c := exec.Command("bash", wclient, wenv["URLKIT_WAIS_PREFIX"], wport, "-d", "demo", "retrieval")
-			c.Stdin = strings.NewReader(stdin)
-			if out, err := c.CombinedOutput(); err != nil {
-				t.Fatalf("waissearch: %v\n%s", err, out)
+	// peerRun runs a peer client. A peer that fails is run once more,
+	// and only that run timed: the USC vls has timed out on its own ARDP
+	// exchange in CI (once, on loopback, "Timed out (ardp)"), which is
+	// not what this test compares; failing twice fails the test.
+	peerRun := func(name string, cmd func() *exec.Cmd) func() time.Duration {
+		return func() time.Duration {
+			start := time.Now()
+			out, err := cmd().CombinedOutput()
+			if err == nil {
+				return time.Since(start)
 			}
+			t.Logf("%s failed, run again: %v\n%s", name, err, out)
+			start = time.Now()
+			if out, err := cmd().CombinedOutput(); err != nil {
+				t.Fatalf("%s failed twice: %v\n%s", name, err, out)
+			}
+			return time.Since(start)
 		}
 	}
-	vlsRun := func(path string) func() {
-		return func() {
+	waissearch := func(stdin string) func() time.Duration {
+		return peerRun("waissearch", func() *exec.Cmd {
+			c := exec.Command("bash", wclient, wenv["URLKIT_WAIS_PREFIX"], wport, "-d", "demo", "retrieval")
+			c.Stdin = strings.NewReader(stdin)
+			return c
+		})
+	}
+	vlsRun := func(path string) func() time.Duration {
+		return peerRun("vls", func() *exec.Cmd {
 			c := exec.Command("bash", pclient, penv["URLKIT_PROSPERO_PREFIX"], pport, "vls", path)
 			c.Env = append(os.Environ(), "PROSPERO_ROOT="+root)
-			if out, err := c.CombinedOutput(); err != nil {
-				t.Fatalf("vls: %v\n%s", err, out)
-			}
-		}
+			return c
+		})
 	}
 	ours := func(u string) func() { return func() { mustGet(t, u, scheme.Config{}, nil) } }
 	const n = 15
 	for _, c := range []struct {
-		what       string
-		mine, peer func()
-		peerName   string
+		what     string
+		mine     func()
+		peer     func() time.Duration
+		peerName string
 	}{
 		{"WAIS search (2 hits)", ours("wais://" + wa + "/demo?retrieval"), waissearch("q\nq\n"), "waissearch"},
 		{"WAIS search and retrieval of a 191-byte document", func() { ours("wais://" + wa + "/demo?retrieval")(); ours(hits[1].URL)() }, waissearch("2\nq\nq\n"), "waissearch"},
@@ -81,7 +97,7 @@ func TestRealTimings(t *testing.T) {
 		for i := 0; i < n; i++ {
 			mine = append(mine, timed(c.mine))
 			if c.peer != nil {
-				peer = append(peer, timed(c.peer))
+				peer = append(peer, c.peer())
 			}
 		}
 		m := med(mine)

@@ -195,13 +195,7 @@ func pipelineSide(b *testing.B, lines []string, prefix string, inMemory bool) {
 	w := &writeShardFn{Prefix: prefix, Kind: "canonical", Ext: "txt", Shards: DefaultShards, Dedup: true}
 	total := 0
 	for sh, names := range files {
-		err := w.ProcessElement(ctx, sh, func(s *string) bool {
-			if len(names) == 0 {
-				return false
-			}
-			*s, names = names[0], names[1:]
-			return true
-		}, func(n int) { total += n })
+		err := w.ProcessElement(ctx, sh, fileIter(names), func(n int) { total += n })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -89,15 +89,8 @@ func TestShardWriterPasses(t *testing.T) {
 	for _, maxKeys := range []int{0, 1000, 64, 7, 1} {
 		prefix := filepath.Join(dir, fmt.Sprintf("out%d", maxKeys))
 		w := &writeShardFn{Prefix: prefix, Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, maxKeys: maxKeys}
-		rest := names
 		var n int
-		err := w.ProcessElement(context.Background(), 0, func(s *string) bool {
-			if len(rest) == 0 {
-				return false
-			}
-			*s, rest = rest[0], rest[1:]
-			return true
-		}, func(m int) { n = m })
+		err := w.ProcessElement(context.Background(), 0, fileIter(names), func(m int) { n = m })
 		if err != nil {
 			t.Fatal(err)
 		}

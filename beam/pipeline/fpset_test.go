@@ -210,24 +210,10 @@ func (f *fpSet) contains(fp [2]uint64) bool {
 func TestShardWriterRemovesFiles(t *testing.T) {
 	for _, inProcess := range []bool{true, false} {
 		dir := t.TempDir()
-		var names []string
-		for f := range 3 {
-			name := filepath.Join(dir, fmt.Sprintf("b-%d-canonical-00000-2", f))
-			if err := os.WriteFile(name, fmt.Appendf(nil, "http://a.example/%d\nhttp://b.example/\n", f), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			names = append(names, name)
-		}
+		names := batchFiles(t, dir, 3, func(f int) string { return fmt.Sprintf("http://a.example/%d\nhttp://b.example/\n", f) })
 		prefix := filepath.Join(dir, "out")
 		w := &writeShardFn{Prefix: prefix, Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, InProcess: inProcess}
-		rest := names
-		err := w.ProcessElement(context.Background(), 0, func(s *string) bool {
-			if len(rest) == 0 {
-				return false
-			}
-			*s, rest = rest[0], rest[1:]
-			return true
-		}, func(int) {})
+		err := w.ProcessElement(context.Background(), 0, fileIter(names), func(int) {})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,13 +251,7 @@ func TestShardWriterRemovesFilesAsRead(t *testing.T) {
 		}
 		names := []string{first, filepath.Join(dir, "b-2-canonical-00000-1")}
 		w := &writeShardFn{Prefix: filepath.Join(dir, "out"), Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, InProcess: inProcess}
-		err := w.ProcessElement(context.Background(), 0, func(s *string) bool {
-			if len(names) == 0 {
-				return false
-			}
-			*s, names = names[0], names[1:]
-			return true
-		}, func(int) { t.Error("a shard written without its second batch") })
+		err := w.ProcessElement(context.Background(), 0, fileIter(names), func(int) { t.Error("a shard written without its second batch") })
 		if err == nil || !strings.Contains(err.Error(), "b-2-canonical") {
 			t.Errorf("InProcess %v: error %v, want one naming the missing batch file", inProcess, err)
 		}
@@ -287,24 +267,10 @@ func TestShardWriterRemovesFilesAsRead(t *testing.T) {
 	// Two passes (a table for one URL, two URLs): the files are read
 	// twice, and gone after.
 	dir := t.TempDir()
-	var names []string
-	for f := range 2 {
-		name := filepath.Join(dir, fmt.Sprintf("b-%d-canonical-00000-1", f))
-		if err := os.WriteFile(name, fmt.Appendf(nil, "http://a.example/%d\n", f), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, name)
-	}
+	names := batchFiles(t, dir, 2, func(f int) string { return fmt.Sprintf("http://a.example/%d\n", f) })
 	w := &writeShardFn{Prefix: filepath.Join(dir, "out"), Kind: "canonical", Ext: "txt", Shards: 1, Dedup: true, InProcess: true, maxKeys: 1}
-	rest := names
 	n := 0
-	err := w.ProcessElement(context.Background(), 0, func(s *string) bool {
-		if len(rest) == 0 {
-			return false
-		}
-		*s, rest = rest[0], rest[1:]
-		return true
-	}, func(m int) { n = m })
+	err := w.ProcessElement(context.Background(), 0, fileIter(names), func(m int) { n = m })
 	if err != nil || n != 2 {
 		t.Errorf("two passes: %d lines written, error %v; want 2, nil", n, err)
 	}
@@ -313,4 +279,32 @@ func TestShardWriterRemovesFilesAsRead(t *testing.T) {
 			t.Errorf("two passes: %s left after its shard was written", name)
 		}
 	}
+}
+
+// fileIter iterates over names as a shard writer's grouped input of batch
+// file names does.
+func fileIter(names []string) func(*string) bool {
+	return func(s *string) bool {
+		if len(names) == 0 {
+			return false
+		}
+		*s, names = names[0], names[1:]
+		return true
+	}
+}
+
+// batchFiles writes n batch files of shard 0 in dir, file f holding
+// body(f), named as writeBatches names them (their number of lines last).
+func batchFiles(t *testing.T, dir string, n int, body func(f int) string) []string {
+	t.Helper()
+	var names []string
+	for f := range n {
+		b := body(f)
+		name := filepath.Join(dir, fmt.Sprintf("b-%d-canonical-00000-%d", f, strings.Count(b, "\n")))
+		if err := os.WriteFile(name, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	return names
 }
