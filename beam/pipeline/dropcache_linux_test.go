@@ -71,18 +71,6 @@ func resident(t *testing.T, name string, from, to int) float64 {
 		t.Fatal(e)
 	}
 	in, all := 0, 0
-	if os.Getenv("SHOWPAGES") != "" {
-		var runs []int
-		for p := range vec {
-			if vec[p]&1 == 1 && (p == 0 || vec[p-1]&1 == 0) {
-				runs = append(runs, p)
-			}
-			if vec[p]&1 == 0 && p > 0 && vec[p-1]&1 == 1 {
-				runs = append(runs, p)
-			}
-		}
-		t.Logf("resident page runs: %v", runs)
-	}
 	for p := from / 4096; p < (to+4095)/4096; p++ {
 		all++
 		in += int(vec[p] & 1)

@@ -75,9 +75,9 @@ func writeShards(s beam.Scope, impulse, files beam.PCollection, w *writeShardFn)
 // writeShardFn writes one shard: the lines of its batch files, after
 // Header when it is not empty; with Dedup, each line once (the batches of
 // two bundles can hold the same canonical URL, and a shard has every copy
-// of a URL). It emits the number of lines written. The batch files stay,
-// but in-process (InProcess): the step may run again, and writeCountsFn
-// removes them at the end.
+// of a URL). It emits the number of lines written. The batch files stay
+// (but in-process: see InProcess), since the step may run again;
+// writeCountsFn removes them at the end.
 //
 // With Dedup the writer keeps the fingerprints of the shard's URLs in a
 // table sized at once for the lines its batch files hold (their names say
