@@ -54,6 +54,7 @@ const (
 	whyHostTopLabel
 	whyHostChar
 	whyMissingHost
+	whyPortNoHost
 	whyEmptyPort
 	whyBadPort
 	whyLiteralUnclosed
@@ -103,6 +104,8 @@ func (e *SyntaxError) Reason() string {
 		return hostCharReason(b)
 	case whyMissingHost:
 		return `missing host: the common Internet scheme syntax needs a host after "//" (RFC 1738 3.1)`
+	case whyPortNoHost:
+		return `missing host: a port needs a host before it (RFC 1738 3.1 and 5: hostport = host [ ":" port ])`
 	case whyEmptyPort:
 		return `":" with no port after it: when the port is omitted, the ":" is too (RFC 1738 3.1)`
 	case whyBadPort:

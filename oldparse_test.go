@@ -253,6 +253,9 @@ func (u *URL) oldParseLogin(input string, base, a int, syntax schemes.Syntax, pa
 		if syntax != schemes.IPOptionalHost && !partial {
 			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyMissingHost}
 		}
+		if withPort && !partial {
+			return &SyntaxError{Input: input, Offset: base + hostStart, Component: ComponentHost, Err: ErrMissingHost, why: whyPortNoHost}
+		}
 	} else if !refRE.host.MatchString(host) {
 		// Where RFC 1738 5's host rule refuses it: the first byte no host
 		// has after the ones before it (the recognizer's dead offset).

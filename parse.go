@@ -887,6 +887,11 @@ done:
 		if syntax != schemes.IPOptionalHost && !partial {
 			return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fMissingHost, why: whyMissingHost}
 		}
+		if portColon >= 0 && !partial {
+			// A file URL may have no host, but a port is a host's
+			// (hostport = host [ ":" port ]).
+			return 0, failure{off: int32(hostStart), comp: ComponentHost, code: fMissingHost, why: whyPortNoHost}
+		}
 	} else if literal {
 		// checked by ipLiteral
 	} else if off, w, k := checkHost(s, hostStart, hostEnd); off >= 0 {

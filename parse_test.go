@@ -149,6 +149,11 @@ var parseErrorTests = []struct {
 	{"ftp://a~@h/", 7, ComponentUser, ErrUnsafeChar, "RFC 1738 2.2 in user"},
 	// RFC 1738 3.1 and 5: host and port.
 	{"http:///p", 7, ComponentHost, ErrMissingHost, "RFC 1738 5: login needs hostport"},
+	// A file URL may have no host, but not a port without one (found by
+	// FuzzGrammarMutate: "file://@::#").
+	{"file://:8/x", 7, ComponentHost, ErrMissingHost, "RFC 1738 5: hostport = host [ \":\" port ]"},
+	{"file://@::#", 8, ComponentHost, ErrMissingHost, "RFC 1738 5: hostport = host [ \":\" port ]"},
+	{"file://a:b@:8/x", 11, ComponentHost, ErrMissingHost, "RFC 1738 5: hostport = host [ \":\" port ]"},
 	{"http://h:/p", 8, ComponentPort, ErrEmptyPort, "RFC 1738 3.1: if the port is omitted, the colon is as well"},
 	{"http://h:8a/", 10, ComponentPort, ErrBadPort, "RFC 1738 5: port = digits"},
 	{"http://h:1:2/", 10, ComponentPort, ErrReservedChar, "RFC 1738 5: port = digits"},

@@ -15,7 +15,9 @@
 //	reuse  as write, but each file written after an input file of the
 //	       same size (written first, flushed and read) is read and its
 //	       pages dropped (POSIX_FADV_DONTNEED), as the pipeline reads its
-//	       input: the new file takes the pages the input leaves.
+//	       input: the new file takes the pages the input leaves. The
+//	       input file is then removed, so that the disk holds -total
+//	       bytes at most, as for write.
 //
 //	go run ./internal/memfloor                  # from beam/: 8 GiB each, in 1 GiB slices
 //	go run ./internal/memfloor -total 4GiB -modes write,reuse
@@ -42,7 +44,7 @@ const (
 func main() {
 	total := flag.String("total", "8GiB", "bytes of each measurement (a number, or with KiB, MiB or GiB)")
 	slice := flag.String("slice", "1GiB", "bytes of each reported slice")
-	dir := flag.String("dir", os.TempDir(), "directory for the files of write and reuse")
+	dir := flag.String("dir", os.TempDir(), "directory for the files of write and reuse (it needs -total bytes free)")
 	modes := flag.String("modes", "touch,write,reuse", "which measurements, in order")
 	flag.Parse()
 	if err := run(os.Stdout, *total, *slice, *dir, strings.Split(*modes, ",")); err != nil {
@@ -203,7 +205,8 @@ func writeFile(name string, b []byte, sync bool) error {
 	return f.Close()
 }
 
-// readDrop reads a file and drops its pages from the page cache.
+// readDrop reads a file, drops its pages from the page cache and removes
+// it.
 func readDrop(name string, buf []byte) error {
 	f, err := os.Open(name)
 	if err != nil {
@@ -213,5 +216,8 @@ func readDrop(name string, buf []byte) error {
 	if _, err := io.ReadFull(f, buf); err != nil {
 		return err
 	}
-	return unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
+	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
+		return err
+	}
+	return os.Remove(name)
 }

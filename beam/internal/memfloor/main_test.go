@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -33,5 +35,24 @@ func TestRun(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("run(%s, %s, %s) = %v, want an error saying %q", c.total, c.slice, c.mode, err, c.want)
 		}
+	}
+}
+
+// TestReadDrop: an input file of reuse is removed once read, so that the
+// disk holds -total bytes at most.
+func TestReadDrop(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(name, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 10)
+	if err := readDrop(name, buf); err != nil {
+		t.Fatal(err)
+	}
+	if string(buf) != "0123456789" {
+		t.Errorf("read %q", buf)
+	}
+	if _, err := os.Stat(name); err == nil {
+		t.Error("the input file is left after it was read")
 	}
 }
